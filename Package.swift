@@ -1,0 +1,27 @@
+// swift-tools-version: 6.0
+// The IFTTT Connect SDK for Swift. Foundation only: this package has no package dependencies,
+// so an app that depends on it resolves nothing else. The sandbox and CLI live in ./Sandbox.
+import PackageDescription
+
+let package = Package(
+    name: "IFTTTConnectSDK",
+    defaultLocalization: "en",
+    platforms: [.iOS(.v13), .macOS(.v12)],
+    products: [
+        .library(name: "IFTTTConnectSDK", targets: ["IFTTTConnectSDK"]),
+    ],
+    targets: [
+        .target(name: "IFTTTConnectSDK"),
+        .executableTarget(
+            name: "ConnectBenchmarks",
+            dependencies: ["IFTTTConnectSDK"],
+            path: "Benchmarks/ConnectBenchmarks"
+        ),
+        .testTarget(
+            name: "IFTTTConnectSDKTests",
+            dependencies: ["IFTTTConnectSDK"],
+            resources: [.copy("Payloads")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

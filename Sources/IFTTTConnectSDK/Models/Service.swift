@@ -1,0 +1,93 @@
+import Foundation
+
+extension Connection {
+    /// A service that takes part in a Connection, such as the partner's own service or IFTTT's Location.
+    public struct Service: Sendable, Hashable, Identifiable {
+        /// The service id, such as `"grocery_express"`.
+        public let id: String
+        /// The full name.
+        public let name: String
+        /// The short name shown on the Connect Button ("Connect {shortName}"). Falls back to ``name``
+        /// when the API omits `service_short_name`.
+        public let shortName: String
+        /// Whether this is the Connection's primary (owning) service.
+        public let isPrimary: Bool
+        /// The white-on-transparent icon drawn on the button's knob.
+        public let monochromeIconURL: URL?
+        /// The full-colour icon.
+        public let colorIconURL: URL?
+        /// The brand colour, or `nil` when the API sent none or an invalid one.
+        public let brandColor: Color?
+        /// The service's page on ifttt.com.
+        public let url: URL?
+
+        /// Creates a service.
+        public init(
+            id: String,
+            name: String,
+            shortName: String? = nil,
+            isPrimary: Bool,
+            monochromeIconURL: URL? = nil,
+            colorIconURL: URL? = nil,
+            brandColor: Color? = nil,
+            url: URL? = nil
+        ) {
+            self.id = id
+            self.name = name
+            self.shortName = shortName ?? name
+            self.isPrimary = isPrimary
+            self.monochromeIconURL = monochromeIconURL
+            self.colorIconURL = colorIconURL
+            self.brandColor = brandColor
+            self.url = url
+        }
+    }
+}
+
+/// An sRGB colour parsed from a `#RRGGBB` string.
+public struct Color: Sendable, Hashable, CustomStringConvertible {
+    /// Red, 0-255.
+    public let red: UInt8
+    /// Green, 0-255.
+    public let green: UInt8
+    /// Blue, 0-255.
+    public let blue: UInt8
+
+    /// Creates a colour from its components.
+    public init(red: UInt8, green: UInt8, blue: UInt8) {
+        self.red = red
+        self.green = green
+        self.blue = blue
+    }
+
+    /// Parses `#RRGGBB` or `RRGGBB` (surrounding whitespace allowed); `nil` for anything else.
+    public init?(hex: String) {
+        var text = Substring(hex.trimmingCharacters(in: .whitespacesAndNewlines))
+        if text.hasPrefix("#") { text = text.dropFirst() }
+        guard text.utf8.count == 6, let value = UInt32(text, radix: 16) else { return nil }
+        self.init(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
+    }
+
+    /// The colour as `#rrggbb`.
+    public var hex: String {
+        func two(_ v: UInt8) -> String { v < 16 ? "0" + String(v, radix: 16) : String(v, radix: 16) }
+        return "#" + two(red) + two(green) + two(blue)
+    }
+
+    /// The relative luminance (WCAG 2), 0 for black to 1 for white.
+    public var relativeLuminance: Double {
+        func channel(_ v: UInt8) -> Double {
+            let c = Double(v) / 255
+            return c <= 0.03928 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
+        }
+        return 0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue)
+    }
+
+    /// `#rrggbb`.
+    public var description: String { hex }
+
+    /// Black.
+    public static let black = Color(red: 0, green: 0, blue: 0)
+    /// White.
+    public static let white = Color(red: 255, green: 255, blue: 255)
+}

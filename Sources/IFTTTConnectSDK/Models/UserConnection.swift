@@ -1,0 +1,77 @@
+import Foundation
+
+/// The authenticated user's configuration of a Connection (`user_connection`).
+public struct UserConnection: Sendable, Hashable {
+    /// The user's features.
+    public let userFeatures: [UserFeature]
+
+    /// Creates a user connection.
+    public init(userFeatures: [UserFeature]) {
+        self.userFeatures = userFeatures
+    }
+}
+
+/// The user's instance of a feature.
+public struct UserFeature: Sendable, Hashable, Identifiable {
+    /// The user feature's id.
+    public let id: String
+    /// The id of the ``Connection/Feature`` it configures. It may name a feature the payload does not list.
+    public let featureId: String
+    /// Whether the user has the feature on. The API omits it for features that are on.
+    public let isEnabled: Bool
+    /// Values of the feature's own fields.
+    public let userFields: [UserField]
+    /// The user's trigger steps.
+    public let triggers: [UserFeatureStep]
+    /// The user's query steps.
+    public let queries: [UserFeatureStep]
+    /// The user's action steps.
+    public let actions: [UserFeatureStep]
+
+    /// Creates a user feature.
+    public init(id: String, featureId: String, isEnabled: Bool = true, userFields: [UserField] = [],
+                triggers: [UserFeatureStep] = [], queries: [UserFeatureStep] = [], actions: [UserFeatureStep] = []) {
+        self.id = id
+        self.featureId = featureId
+        self.isEnabled = isEnabled
+        self.userFields = userFields
+        self.triggers = triggers
+        self.queries = queries
+        self.actions = actions
+    }
+}
+
+/// The user's instance of a trigger, query or action. For triggers its ``id`` is the trigger
+/// subscription id that location events report.
+public struct UserFeatureStep: Sendable, Hashable, Identifiable {
+    /// The per-user step id.
+    public let id: String
+    /// The id of the feature step it configures (`feature_trigger_id`, `feature_query_id`, `feature_action_id`).
+    public let stepId: String
+    /// The user's field values.
+    public let userFields: [UserField]
+
+    /// Creates a user step.
+    public init(id: String, stepId: String, userFields: [UserField] = []) {
+        self.id = id
+        self.stepId = stepId
+        self.userFields = userFields
+    }
+}
+
+/// A user's value for one field.
+public struct UserField: Sendable, Hashable {
+    /// The field id.
+    public let fieldId: String
+    /// The field type, when the API sends it.
+    public let fieldType: FieldType?
+    /// The value.
+    public let value: FieldValue
+
+    /// Creates a user field.
+    public init(fieldId: String, fieldType: FieldType? = nil, value: FieldValue) {
+        self.fieldId = fieldId
+        self.fieldType = fieldType
+        self.value = value
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+extension Connection {
+    /// A Connect API request about one Connection, as ``ConnectionNetworkController/start(request:)`` sends it.
+    ///
+    /// ```swift
+    /// let request = Connection.Request.fetchConnection(for: "gx-arrive-store", credentialProvider: credentials)
+    /// let connection = try await controller.start(request: request)
+    /// ```
+    public struct Request: Sendable {
+        /// What the request does.
+        public enum Action: Sendable, Hashable {
+            /// `GET /connections/{id}`.
+            case fetch
+            /// `POST /connections/{id}/disable`.
+            case disable
+            /// `POST /connections/{id}/enable`.
+            case enable
+            /// `PUT /connections/{id}/user_connection`.
+            case updateUserConnection(UserConnectionUpdate)
+        }
+
+        /// The Connection id.
+        public let connectionId: String
+        /// What the request does.
+        public let action: Action
+        /// The credentials sent with it (user token and invite code).
+        public let credentialProvider: any ConnectionCredentialProvider
+
+        /// Creates a request.
+        public init(connectionId: String, action: Action, credentialProvider: any ConnectionCredentialProvider) {
+            self.connectionId = connectionId
+            self.action = action
+            self.credentialProvider = credentialProvider
+        }
+
+        /// Fetches a Connection, with the user's status when the provider has a user token.
+        public static func fetchConnection(for id: String, credentialProvider: any ConnectionCredentialProvider) -> Request {
+            Request(connectionId: id, action: .fetch, credentialProvider: credentialProvider)
+        }
+
+        /// Turns a Connection off for the user (needs a user token).
+        public static func disconnectConnection(with id: String, credentialProvider: any ConnectionCredentialProvider) -> Request {
+            Request(connectionId: id, action: .disable, credentialProvider: credentialProvider)
+        }
+
+        /// Turns a disabled Connection back on for the user (needs a user token).
+        public static func enableConnection(with id: String, credentialProvider: any ConnectionCredentialProvider) -> Request {
+            Request(connectionId: id, action: .enable, credentialProvider: credentialProvider)
+        }
+
+        /// Replaces the user's configuration of a Connection, for example after the activation flow skipped
+        /// configuration (needs a user token).
+        public static func updateUserConnection(with id: String, update: UserConnectionUpdate,
+                                                credentialProvider: any ConnectionCredentialProvider) -> Request {
+            Request(connectionId: id, action: .updateUserConnection(update), credentialProvider: credentialProvider)
+        }
+
+        var apiRequest: APIRequest {
+            let base = ["connections", connectionId]
+            switch action {
+            case .fetch:
+                return APIRequest(method: "GET", path: base, credentials: credentialProvider)
+            case .disable:
+                return APIRequest(method: "POST", path: base + ["disable"], credentials: credentialProvider)
+            case .enable:
+                return APIRequest(method: "POST", path: base + ["enable"], credentials: credentialProvider)
+            case .updateUserConnection(let update):
+                return APIRequest(method: "PUT", path: base + ["user_connection"], credentials: credentialProvider,
+                                  body: Data(update.jsonValue.serialized().utf8))
+            }
+        }
+    }
+}
+
+/// A request to the Connect API before the controller's configuration turns it into an ``HTTPRequest``.
+struct APIRequest: Sendable {
+    var method: String
+    var path: [String]
+    var query: [(String, String)] = []
+    var userToken: String?
+    var inviteCode: String?
+    var body: Data?
+    var sdkHeaders = true
+
+    init(method: String, path: [String], query: [(String, String)] = [], credentials: (any ConnectionCredentialProvider)? = nil,
+         body: Data? = nil, sdkHeaders: Bool = true) {
+        self.method = method
+        self.path = path
+        self.query = query
+        self.userToken = credentials?.userToken.flatMap { $0.isEmpty ? nil : $0 }
+        self.inviteCode = credentials?.inviteCode.flatMap { $0.isEmpty ? nil : $0 }
+        self.body = body
+        self.sdkHeaders = sdkHeaders
+    }
+
+    /// The path for logs: segments only, no query (which may hold an email).
+    var loggablePath: String { "/" + path.joined(separator: "/") }
+
+    /// Builds the URL under `base`, percent-encoding every path segment and query item strictly
+    /// (RFC 3986 unreserved characters only, so `+`, `&`, `/` and `=` are always encoded).
+    func url(relativeTo base: URL) throws(ConnectionNetworkError) -> URL {
+        var text = base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        for segment in path {
+            guard !segment.isEmpty, segment != ".", segment != ".." else {
+                throw .invalidRequest("empty or relative path segment")
+            }
+            text += "/" + APIRequest.percentEncode(segment)
+        }
+        if !query.isEmpty {
+            text += "?" + query.map { APIRequest.percentEncode($0.0) + "=" + APIRequest.percentEncode($0.1) }
+                .joined(separator: "&")
+        }
+        guard let url = URL(string: text) else { throw .invalidRequest("could not build a URL") }
+        return url
+    }
+
+    static let unreserved: CharacterSet = {
+        var set = CharacterSet()
+        set.insert(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+        return set
+    }()
+
+    static func percentEncode(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: unreserved) ?? ""
+    }
+}
