@@ -19,8 +19,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IFTTTConnectSDKTests",
-            dependencies: ["IFTTTConnectSDK"],
-            resources: [.copy("Payloads")]
+            dependencies: ["IFTTTConnectSDK"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -58,8 +58,21 @@ struct JSONReader {
     }
 
     static func absoluteURL(_ text: String) -> URL? {
-        guard !text.isEmpty, let url = URL(string: text), url.scheme != nil else { return nil }
-        return url
+        // A scheme (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":") checked on the bytes is much
+        // cheaper than asking the parsed URL for it.
+        var sawLetter = false
+        for byte in text.utf8 {
+            if byte == UInt8(ascii: ":") {
+                guard sawLetter else { return nil }
+                return URL(string: text)
+            }
+            let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
+            let isOther = (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+")
+                || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+            guard isLetter || (sawLetter && isOther) else { return nil }
+            sawLetter = true
+        }
+        return nil
     }
 
     /// A Boolean given as `true`/`false` or `"true"`/`"false"`; absent or `null` gives `defaultValue`.

@@ -59,6 +59,9 @@ extension Connection {
     }
 
     init(reader: JSONReader) throws(ConnectDecodingError) {
+        let id = try reader.string("id")
+        let name = try reader.string("name")
+        let url = try reader.url("url")
         let services = try reader.array("services", Service.init(json:))
         guard services.contains(where: \.isPrimary) else {
             throw ConnectDecodingError(path: ".services", reason: .noPrimaryService)
@@ -75,10 +78,10 @@ extension Connection {
         } ?? []
         let enabledCount = try reader.optionalDouble("enabled_count")
         try self.init(
-            id: reader.string("id"),
-            name: reader.string("name"),
+            id: id,
+            name: name,
             description: reader.optionalString("description") ?? "",
-            url: reader.url("url"),
+            url: url,
             status: Status(wireValue: reader.value("user_status")?.stringValue),
             services: services,
             coverImages: coverImages,

@@ -137,7 +137,11 @@ public final class ConnectionNetworkController: Sendable {
         guard !trimmed.isEmpty else { throw .invalidRequest("empty email") }
         let response = try await send(APIRequest(method: "GET", path: ["account", "find"], query: [("email", trimmed)]),
                                       acceptedStatuses: [204, 404])
-        return response.statusCode == 204 ? .existingUser : .newUser
+        switch response.statusCode {
+        case 204: return .existingUser
+        case 404: return .newUser
+        default: throw .apiError(statusCode: response.statusCode, payload: APIErrorPayload(data: response.body))
+        }
     }
 
     /// Reads who the credentials authenticate as (`GET /v2/me`).
@@ -279,7 +283,7 @@ public final class ConnectionNetworkController: Sendable {
         configuration.logHandler?("\(request.method) \(request.loggablePath) -> \(response.statusCode)")
         if acceptedStatuses.contains(response.statusCode) { return response }
         switch response.statusCode {
-        case 200..<300:
+        case 200..<300 where acceptedStatuses.isEmpty:
             return response
         case 401:
             throw .authenticationFailure(redacted(APIErrorPayload(data: response.body), request))
