@@ -9,9 +9,11 @@ let package = Package(
     platforms: [.iOS(.v13), .macOS(.v12)],
     products: [
         .library(name: "IFTTTConnectSDK", targets: ["IFTTTConnectSDK"]),
+        .library(name: "IFTTTSDK", targets: ["IFTTTSDK"]),
     ],
     targets: [
         .target(name: "IFTTTConnectSDK"),
+        .target(name: "IFTTTSDK", dependencies: ["IFTTTConnectSDK"]),
         .executableTarget(
             name: "ConnectBenchmarks",
             dependencies: ["IFTTTConnectSDK"],
@@ -20,6 +22,10 @@ let package = Package(
         .testTarget(
             name: "IFTTTConnectSDKTests",
             dependencies: ["IFTTTConnectSDK"]
+        ),
+        .testTarget(
+            name: "IFTTTSDKTests",
+            dependencies: ["IFTTTSDK", "IFTTTConnectSDK"]
         ),
     ],
     swiftLanguageModes: [.v6]

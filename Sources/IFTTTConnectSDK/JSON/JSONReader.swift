@@ -3,10 +3,10 @@ import Foundation
 /// Reads typed values out of a JSON object, tolerant where the Connect API is loose and strict where a
 /// value is essential. Errors carry a relative path that callers extend while the error unwinds, so the
 /// success path never builds path strings.
-struct JSONReader {
-    let object: JSONObject
+package struct JSONReader {
+    package let object: JSONObject
 
-    init(_ value: JSONValue) throws(ConnectDecodingError) {
+    package init(_ value: JSONValue) throws(ConnectDecodingError) {
         guard case .object(let object) = value else {
             throw ConnectDecodingError(path: "", reason: .typeMismatch(expected: "object", found: value.typeName))
         }
@@ -14,13 +14,13 @@ struct JSONReader {
     }
 
     /// A present, non-null value.
-    func value(_ key: String) -> JSONValue? {
+    package func value(_ key: String) -> JSONValue? {
         guard let value = object[key], !value.isNull else { return nil }
         return value
     }
 
     /// A required string. Numbers are accepted and written in their plain decimal form (ids are sometimes numeric).
-    func string(_ key: String) throws(ConnectDecodingError) -> String {
+    package func string(_ key: String) throws(ConnectDecodingError) -> String {
         guard let value = value(key) else {
             throw ConnectDecodingError(path: "", reason: .missingKey(key))
         }
@@ -28,12 +28,12 @@ struct JSONReader {
     }
 
     /// An optional string: absent or `null` gives `nil`.
-    func optionalString(_ key: String) throws(ConnectDecodingError) -> String? {
+    package func optionalString(_ key: String) throws(ConnectDecodingError) -> String? {
         guard let value = value(key) else { return nil }
         return try Self.string(value, key: key)
     }
 
-    static func string(_ value: JSONValue, key: String) throws(ConnectDecodingError) -> String {
+    package static func string(_ value: JSONValue, key: String) throws(ConnectDecodingError) -> String {
         switch value {
         case .string(let s): return s
         case .number(let d): return JSONValue.format(d)
@@ -43,7 +43,7 @@ struct JSONReader {
     }
 
     /// A required absolute URL.
-    func url(_ key: String) throws(ConnectDecodingError) -> URL {
+    package func url(_ key: String) throws(ConnectDecodingError) -> URL {
         let text = try string(key)
         guard let url = Self.absoluteURL(text) else {
             throw ConnectDecodingError(path: "." + key, reason: .invalidValue("not an absolute URL"))
@@ -52,12 +52,12 @@ struct JSONReader {
     }
 
     /// An optional URL: absent, `null`, empty or unparseable gives `nil`.
-    func optionalURL(_ key: String) throws(ConnectDecodingError) -> URL? {
+    package func optionalURL(_ key: String) throws(ConnectDecodingError) -> URL? {
         guard let text = try optionalString(key) else { return nil }
         return Self.absoluteURL(text)
     }
 
-    static func absoluteURL(_ text: String) -> URL? {
+    package static func absoluteURL(_ text: String) -> URL? {
         // A scheme (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":") checked on the bytes is much
         // cheaper than asking the parsed URL for it.
         var sawLetter = false
@@ -76,7 +76,7 @@ struct JSONReader {
     }
 
     /// A Boolean given as `true`/`false` or `"true"`/`"false"`; absent or `null` gives `defaultValue`.
-    func bool(_ key: String, default defaultValue: Bool) throws(ConnectDecodingError) -> Bool {
+    package func bool(_ key: String, default defaultValue: Bool) throws(ConnectDecodingError) -> Bool {
         guard let value = value(key) else { return defaultValue }
         guard let bool = value.boolValue else {
             throw ConnectDecodingError(path: "." + key, reason: .typeMismatch(expected: "boolean", found: value.typeName))
@@ -85,7 +85,7 @@ struct JSONReader {
     }
 
     /// An optional number given as a JSON number or a numeric string.
-    func optionalDouble(_ key: String) throws(ConnectDecodingError) -> Double? {
+    package func optionalDouble(_ key: String) throws(ConnectDecodingError) -> Double? {
         guard let value = value(key) else { return nil }
         guard let number = value.doubleValue else {
             throw ConnectDecodingError(path: "." + key, reason: .typeMismatch(expected: "number", found: value.typeName))
@@ -94,7 +94,7 @@ struct JSONReader {
     }
 
     /// An array whose elements are decoded by `element`; absent or `null` gives an empty array.
-    func array<T>(_ key: String, _ element: (JSONValue) throws(ConnectDecodingError) -> T) throws(ConnectDecodingError) -> [T] {
+    package func array<T>(_ key: String, _ element: (JSONValue) throws(ConnectDecodingError) -> T) throws(ConnectDecodingError) -> [T] {
         guard let value = value(key) else { return [] }
         guard case .array(let items) = value else {
             throw ConnectDecodingError(path: "." + key, reason: .typeMismatch(expected: "array", found: value.typeName))
@@ -112,7 +112,7 @@ struct JSONReader {
     }
 
     /// Decodes a nested object, extending the error path with `key`.
-    func nested<T>(_ key: String, _ body: (JSONValue) throws(ConnectDecodingError) -> T) throws(ConnectDecodingError) -> T? {
+    package func nested<T>(_ key: String, _ body: (JSONValue) throws(ConnectDecodingError) -> T) throws(ConnectDecodingError) -> T? {
         guard let value = value(key) else { return nil }
         do throws(ConnectDecodingError) {
             return try body(value)
@@ -124,13 +124,13 @@ struct JSONReader {
 
 extension ConnectDecodingError {
     /// The same error with `component` put in front of its path.
-    func prefixed(_ component: String) -> ConnectDecodingError {
+    package func prefixed(_ component: String) -> ConnectDecodingError {
         if path.hasPrefix("$") { return self }
         return ConnectDecodingError(path: component + path, reason: reason)
     }
 
     /// The same error with its path anchored at the document root (`$`).
-    func rooted() -> ConnectDecodingError {
+    package func rooted() -> ConnectDecodingError {
         if path.hasPrefix("$") { return self }
         return ConnectDecodingError(path: "$" + path, reason: reason)
     }

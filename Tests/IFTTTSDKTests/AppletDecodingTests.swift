@@ -1,0 +1,62 @@
+import Foundation
+import IFTTTConnectSDK
+import IFTTTSDK
+import Testing
+
+@Suite("Legacy Applet decoding")
+struct AppletDecodingTests {
+    static func fixture() throws -> Data {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<4 { url.deleteLastPathComponent() }
+        return try Data(contentsOf: url.appendingPathComponent("shared/fixtures/android_legacy_applet_2018.json"))
+    }
+
+    @Test func legacyFixtureDecodes() throws {
+        let applet = try IFTTTApplet.decode(from: Self.fixture())
+        #expect(applet.id == "aVxGRrtD")
+        #expect(applet.status == .unknown)   // user_status: null
+        #expect(applet.lastRunAt == nil)
+        #expect(applet.enabledCount == 644_429)
+        #expect(applet.primaryService.id == "instagram")
+        #expect(applet.secondaryServices.map(\.id) == ["twitter"])
+        #expect(applet.brandingService.id == "twitter")
+        #expect(applet.embeddedURL.absoluteString.hasPrefix("https://ifttt.com/"))
+        // 2017-02-16T11:10:43-08:00
+        #expect(applet.publishedAt == Date(timeIntervalSince1970: 1_487_272_243))
+        #expect(applet.primaryService.brandColor != nil)
+    }
+
+    @Test(arguments: [
+        (#"{"user_status":"paused"}"#, "$.user_status"),
+        (#"{"published_at":"16/02/2017"}"#, "$.published_at"),
+        (#"{"last_run_at":"yesterday"}"#, "$.last_run_at"),
+        (#"{"services":[]}"#, "$.services"),
+        (#"{"type":"connection"}"#, "$.type"),
+        (#"{"id":null}"#, "$"),
+    ])
+    func hostileAppletsAreTypedErrors(patch: String, path: String) throws {
+        var object = try #require(try JSONParser().parse(Self.fixture()).objectValue)
+        let changes = try #require(try JSONParser().parse(patch).objectValue)
+        for member in changes.members { object[member.key] = member.value }
+        if changes["id"] != nil { object["id"] = nil }
+        do {
+            _ = try IFTTTApplet.decode(json: .object(object))
+            Issue.record("decoded \(patch)")
+        } catch {
+            #expect(error.path == path)
+        }
+    }
+
+    @Test func listDecodes() throws {
+        let applet = String(decoding: try Self.fixture(), as: UTF8.self)
+        let list = try IFTTTApplet.decodeList(from: Data(#"{"type":"list","data":[\#(applet),\#(applet)]}"#.utf8))
+        #expect(list.count == 2)
+    }
+}
+
+extension JSONValue {
+    var objectValue: JSONObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+}
