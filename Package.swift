@@ -10,10 +10,12 @@ let package = Package(
     products: [
         .library(name: "IFTTTConnectSDK", targets: ["IFTTTConnectSDK"]),
         .library(name: "IFTTTSDK", targets: ["IFTTTSDK"]),
+        .library(name: "IFTTTConnectService", targets: ["IFTTTConnectService"]),
     ],
     targets: [
         .target(name: "IFTTTConnectSDK"),
         .target(name: "IFTTTSDK", dependencies: ["IFTTTConnectSDK"]),
+        .target(name: "IFTTTConnectService", dependencies: ["IFTTTConnectSDK"]),
         .executableTarget(
             name: "ConnectBenchmarks",
             dependencies: ["IFTTTConnectSDK"],
@@ -22,6 +24,10 @@ let package = Package(
         .testTarget(
             name: "IFTTTConnectSDKTests",
             dependencies: ["IFTTTConnectSDK"]
+        ),
+        .testTarget(
+            name: "IFTTTConnectServiceTests",
+            dependencies: ["IFTTTConnectService", "IFTTTConnectSDK"]
         ),
         .testTarget(
             name: "IFTTTSDKTests",

@@ -80,6 +80,7 @@ struct APIRequest: Sendable {
     var query: [(String, String)] = []
     var userToken: String?
     var inviteCode: String?
+    var serviceKey: String?
     var body: Data?
     var sdkHeaders = true
 
@@ -96,6 +97,11 @@ struct APIRequest: Sendable {
 
     /// The path for logs: segments only, no query (which may hold an email).
     var loggablePath: String { "/" + path.joined(separator: "/") }
+
+    /// Every secret the request carries, for redaction.
+    var secrets: [String] {
+        [userToken, inviteCode, serviceKey].compactMap { $0 }.filter { $0.count >= 4 } + query.map(\.1).filter { $0.count >= 8 }
+    }
 
     /// Builds the URL under `base`, percent-encoding every path segment and query item strictly
     /// (RFC 3986 unreserved characters only, so `+`, `&`, `/` and `=` are always encoded).

@@ -301,6 +301,7 @@ public final class ConnectionNetworkController: Sendable {
         }
         if let token = request.userToken { headers["Authorization"] = "Bearer \(token)" }
         if let invite = request.inviteCode { headers["IFTTT-Invite-Code"] = invite }
+        if let key = request.serviceKey { headers["IFTTT-Service-Key"] = key }
         if request.body != nil { headers["Content-Type"] = "application/json" }
         return HTTPRequest(method: request.method, url: try request.url(relativeTo: configuration.connectBaseURL),
                            headers: headers, body: request.body, timeout: configuration.timeout)
@@ -317,12 +318,23 @@ public final class ConnectionNetworkController: Sendable {
     /// Removes any secret of the request that a server echoed into an error message.
     private func redacted(_ payload: APIErrorPayload?, _ request: APIRequest) -> APIErrorPayload? {
         guard let payload else { return nil }
-        let secrets = [request.userToken, request.inviteCode].compactMap { $0 }.filter { $0.count >= 4 }
+        let secrets = request.secrets
         guard !secrets.isEmpty else { return payload }
         func clean(_ text: String) -> String {
             secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "<redacted>") }
         }
         return APIErrorPayload(code: clean(payload.code), message: clean(payload.message),
                                details: payload.details.map { .init(parameter: $0.parameter.map(clean), message: clean($0.message)) })
+    }
+}
+
+extension ConnectionNetworkController {
+    /// Sends a service-key request for the server-side toolkit and returns the body of a 2xx response.
+    /// The key goes only into the `IFTTT-Service-Key` header; errors and logs never contain it.
+    package func sendServiceRequest(method: String, path: [String], query: [(String, String)] = [],
+                                    serviceKey: String, body: Data? = nil) async throws(ConnectionNetworkError) -> Data {
+        var request = APIRequest(method: method, path: path, query: query, body: body)
+        request.serviceKey = serviceKey
+        return try await send(request).body
     }
 }

@@ -1,0 +1,91 @@
+import Foundation
+import IFTTTConnectSDK
+
+/// Server-side calls to the Connect API authenticated with your service key, for a partner backend.
+///
+/// The service key is a secret of your backend: never ship it in an app. The client refuses to send it
+/// anywhere but HTTPS or a loopback address, and never puts it in a description, log line or error.
+///
+/// ```swift
+/// let client = try ConnectServiceClient(serviceKey: ProcessInfo.processInfo.environment["IFTTT_SERVICE_KEY"]!)
+/// let token = try await client.exchangeUserToken(userId: "gx-user-1001", accessToken: oauthAccessToken)
+/// ```
+public struct ConnectServiceClient: Sendable, CustomStringConvertible {
+    /// Why a service call failed.
+    public enum Error: Swift.Error, Sendable, Hashable, CustomStringConvertible {
+        /// The base URL is neither HTTPS nor loopback HTTP, so the service key would travel in the clear.
+        case insecureBaseURL(host: String)
+        /// The service key is empty.
+        case missingServiceKey
+        /// The Connect API call failed.
+        case network(ConnectionNetworkError)
+        /// The response was not the expected `user_token` payload.
+        case unexpectedResponse(ConnectDecodingError)
+
+        /// A one-line description without secrets.
+        public var description: String {
+            switch self {
+            case .insecureBaseURL(let host): return "Refusing to send the service key to \(host) over plain HTTP"
+            case .missingServiceKey: return "The service key is empty"
+            case .network(let error): return error.description
+            case .unexpectedResponse(let error): return "Unexpected response: \(error)"
+            }
+        }
+    }
+
+    private let serviceKey: String
+    private let controller: ConnectionNetworkController
+
+    /// Creates a client. `baseURL` is the Connect API's `/v2` URL (production by default).
+    /// - Throws: ``Error/insecureBaseURL(host:)`` for plain HTTP to a non-loopback host, ``Error/missingServiceKey``.
+    public init(serviceKey: String, baseURL: URL = ConnectionNetworkController.Configuration.productionConnectURL,
+                transport: any HTTPTransport = URLSessionTransport()) throws(Error) {
+        guard !serviceKey.isEmpty else { throw .missingServiceKey }
+        let scheme = baseURL.scheme?.lowercased()
+        let host = baseURL.host ?? ""
+        guard scheme == "https" || (scheme == "http" && Self.isLoopback(host)) else {
+            throw .insecureBaseURL(host: host)
+        }
+        self.serviceKey = serviceKey
+        self.controller = ConnectionNetworkController(configuration: .init(
+            transport: transport, connectBaseURL: baseURL, callbackQueue: nil))
+    }
+
+    /// Whether `host` is a loopback address (`localhost`, `127.0.0.0/8`, `::1`).
+    public static func isLoopback(_ host: String) -> Bool {
+        let h = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if h == "localhost" || h == "::1" { return true }
+        let parts = h.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+    }
+
+    /// Exchanges your user's OAuth access token for their IFTTT user token
+    /// (`POST /v2/user_token?user_id=...&access_token=...` with `IFTTT-Service-Key`).
+    /// - Parameters:
+    ///   - userId: the user's id on your service.
+    ///   - accessToken: the OAuth access token IFTTT holds for that user.
+    public func exchangeUserToken(userId: String, accessToken: String) async throws(Error) -> String {
+        let data: Data
+        do {
+            data = try await controller.sendServiceRequest(method: "POST", path: ["user_token"],
+                                                           query: [("user_id", userId), ("access_token", accessToken)],
+                                                           serviceKey: serviceKey)
+        } catch {
+            throw .network(error)
+        }
+        do throws(ConnectDecodingError) {
+            let json = try JSONParser().parse(data)
+            guard let token = json["user_token"]?.stringValue, !token.isEmpty else {
+                throw ConnectDecodingError(path: "$", reason: .missingKey("user_token"))
+            }
+            return token
+        } catch {
+            throw .unexpectedResponse(error)
+        }
+    }
+
+    /// Names the API base URL; the key is never shown.
+    public var description: String {
+        "ConnectServiceClient(baseURL: \(controller.configuration.connectBaseURL.absoluteString), serviceKey: <redacted>)"
+    }
+}
