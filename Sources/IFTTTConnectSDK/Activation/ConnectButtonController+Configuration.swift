@@ -1,0 +1,77 @@
+import Foundation
+
+extension ConnectButtonController {
+    /// How the controller reaches the network, the system and the clock. Every property has a default
+    /// suited to the platform; tests and command-line programs replace some of them.
+    public struct Configuration {
+        // MARK: - Dependencies
+
+        /// Sends the Connect API requests (Connection, `/me`, account lookup, disconnect).
+        /// Default: production.
+        public var networkController: ConnectionNetworkController
+        /// Opens the IFTTT app hand-off URL and checks which apps exist. `nil` (the default) means
+        /// `UIApplication` on iOS and ``SystemBrowserURLOpener`` elsewhere.
+        public var urlOpener: (any URLOpener)?
+        /// Shows the activation web page. `nil` (the default) means `ASWebAuthenticationSession` on iOS and
+        /// macOS and ``BrowserWebAuthenticationSession`` elsewhere.
+        public var webAuthenticationSession: (any WebAuthenticationSession)?
+        /// The clock for the flow's pauses. Default: ``SystemActivationClock``.
+        public var clock: any ActivationClock
+
+        // MARK: - Options
+
+        /// The flow's pauses. Default: ``ActivationTiming/standard``.
+        public var timing: ActivationTiming
+        /// The IFTTT app hand-off base, `ifttt-handoff-v1://connections` by default.
+        public var appHandoffBaseURL: URL
+        /// The web activation base, `https://ifttt.com/access/api` by default; the sandbox serves
+        /// `<sandbox>/access/api`.
+        public var webActivationBaseURL: URL
+        /// Receives one line per step, event and effect: names and statuses only, never a token, a `state`,
+        /// an OAuth code or an email. Default `nil`.
+        public var logHandler: (@Sendable (String) -> Void)?
+
+        var registry: RedirectRegistry = .shared
+
+        /// Creates a configuration; every parameter has a default.
+        ///
+        /// - Parameters:
+        ///   - networkController: The Connect API client.
+        ///   - urlOpener: The URL opener, or `nil` for the platform's.
+        ///   - webAuthenticationSession: The web session, or `nil` for the platform's.
+        ///   - clock: The clock.
+        ///   - timing: The flow's pauses.
+        ///   - appHandoffBaseURL: The IFTTT app hand-off base.
+        ///   - webActivationBaseURL: The web activation base.
+        ///   - logHandler: Receives log lines without secrets.
+        public init(networkController: ConnectionNetworkController = ConnectionNetworkController(),
+                    urlOpener: (any URLOpener)? = nil,
+                    webAuthenticationSession: (any WebAuthenticationSession)? = nil,
+                    clock: any ActivationClock = SystemActivationClock(),
+                    timing: ActivationTiming = .standard,
+                    appHandoffBaseURL: URL = URL(string: "ifttt-handoff-v1://connections")!,
+                    webActivationBaseURL: URL = URL(string: "https://ifttt.com/access/api")!,
+                    logHandler: (@Sendable (String) -> Void)? = nil) {
+            self.networkController = networkController
+            self.urlOpener = urlOpener
+            self.webAuthenticationSession = webAuthenticationSession
+            self.clock = clock
+            self.timing = timing
+            self.appHandoffBaseURL = appHandoffBaseURL
+            self.webActivationBaseURL = webActivationBaseURL
+            self.logHandler = logHandler
+        }
+
+        /// A configuration for a sandbox at `baseURL` (its root): the Connect API under `/v2`, web activation
+        /// under `/access/api`, no IFTTT app hand-off.
+        ///
+        /// - Parameters:
+        ///   - baseURL: The sandbox's root URL.
+        ///   - transport: The HTTP transport.
+        /// - Returns: The configuration.
+        public static func sandbox(_ baseURL: URL, transport: any HTTPTransport = URLSessionTransport()) -> Configuration {
+            Configuration(networkController: ConnectionNetworkController(configuration: .sandbox(baseURL, transport: transport)),
+                          webActivationBaseURL: baseURL.appendingPathComponent("access").appendingPathComponent("api"))
+        }
+    }
+}

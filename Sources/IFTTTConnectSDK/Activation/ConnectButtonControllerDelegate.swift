@@ -1,0 +1,32 @@
+import Foundation
+#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
+import AuthenticationServices
+#endif
+
+/// Receives the results of the Connect Button's flows. Each activation and each deactivation reports
+/// exactly once.
+@MainActor
+public protocol ConnectButtonControllerDelegate: AnyObject {
+    /// An activation finished. On success, save ``ConnectionActivation/userToken`` for your credential provider.
+    ///
+    /// - Parameters:
+    ///   - connectButtonController: The controller.
+    ///   - result: The activation, or why it failed.
+    func connectButtonController(_ connectButtonController: ConnectButtonController,
+                                 didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>)
+
+    /// A deactivation finished.
+    ///
+    /// - Parameters:
+    ///   - connectButtonController: The controller.
+    ///   - result: The Connection, now disabled, or why turning it off failed.
+    func connectButtonController(_ connectButtonController: ConnectButtonController,
+                                 didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>)
+
+    #if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
+    /// The window that shows the activation web page (`ASWebAuthenticationSession`).
+    ///
+    /// - Returns: The window that contains the Connect Button.
+    func webAuthenticationPresentationAnchor() -> ASPresentationAnchor
+    #endif
+}

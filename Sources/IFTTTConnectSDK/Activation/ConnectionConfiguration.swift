@@ -1,0 +1,62 @@
+import Foundation
+
+/// Which Connection the Connect Button activates, for whom, and where IFTTT sends the user back.
+///
+/// ```swift
+/// let configuration = ConnectionConfiguration(connectionId: "gx-arrive-store",
+///                                             suggestedUserEmail: "user@example.com",
+///                                             credentialProvider: credentials,
+///                                             redirectURL: URL(string: "groceryexpress://ifttt/callback")!)
+/// ```
+public struct ConnectionConfiguration: Sendable {
+    /// The Connection's id.
+    public let connectionId: String
+    /// The Connection when it was fetched beforehand; the controller then skips loading.
+    public let connection: Connection?
+    /// The email your user has on your service, pre-filled in the email step.
+    public let suggestedUserEmail: String
+    /// The codes and tokens for IFTTT.
+    public let credentialProvider: any ConnectionCredentialProvider
+    /// The redirect URL registered on the IFTTT Platform: a custom scheme, a universal link, or a loopback
+    /// `http://127.0.0.1:PORT/path` URL. It must have no query and no fragment.
+    public let redirectURL: URL
+    /// Whether IFTTT skips its configuration screen (`skip_config=true`); the user's Connection then stays
+    /// pending until you update it with ``ConnectionNetworkController/updateUserConnection(with:update:credentialProvider:)``.
+    public let skipConnectionConfiguration: Bool
+
+    /// Creates a configuration for a Connection the controller loads itself.
+    ///
+    /// - Parameters:
+    ///   - connectionId: The Connection's id.
+    ///   - suggestedUserEmail: The user's email on your service.
+    ///   - credentialProvider: The codes and tokens for IFTTT.
+    ///   - redirectURL: The redirect URL registered on the IFTTT Platform.
+    ///   - skipConnectionConfiguration: Whether IFTTT skips its configuration screen; default `false`.
+    public init(connectionId: String, suggestedUserEmail: String, credentialProvider: any ConnectionCredentialProvider,
+                redirectURL: URL, skipConnectionConfiguration: Bool = false) {
+        self.connectionId = connectionId
+        self.connection = nil
+        self.suggestedUserEmail = suggestedUserEmail
+        self.credentialProvider = credentialProvider
+        self.redirectURL = redirectURL
+        self.skipConnectionConfiguration = skipConnectionConfiguration
+    }
+
+    /// Creates a configuration for a Connection you fetched already; the button skips its loading step.
+    ///
+    /// - Parameters:
+    ///   - connection: The Connection.
+    ///   - suggestedUserEmail: The user's email on your service.
+    ///   - credentialProvider: The codes and tokens for IFTTT.
+    ///   - redirectURL: The redirect URL registered on the IFTTT Platform.
+    ///   - skipConnectionConfiguration: Whether IFTTT skips its configuration screen; default `false`.
+    public init(connection: Connection, suggestedUserEmail: String, credentialProvider: any ConnectionCredentialProvider,
+                redirectURL: URL, skipConnectionConfiguration: Bool = false) {
+        self.connectionId = connection.id
+        self.connection = connection
+        self.suggestedUserEmail = suggestedUserEmail
+        self.credentialProvider = credentialProvider
+        self.redirectURL = redirectURL
+        self.skipConnectionConfiguration = skipConnectionConfiguration
+    }
+}
