@@ -50,7 +50,8 @@ public actor LocationUploader {
             case done
             /// Events wait; call again at this time.
             case retry(at: Date)
-            /// A 401 paused uploading; call ``LocationUploader/resume()`` after new credentials.
+            /// Nothing can be sent: a 401 paused uploading (call ``LocationUploader/resume()`` after new
+            /// credentials), or no user token is available (``LocationError/Code/missingCredentials``).
             case paused
             /// Another call is uploading.
             case busy
