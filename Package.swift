@@ -11,11 +11,18 @@ let package = Package(
         .library(name: "IFTTTConnectSDK", targets: ["IFTTTConnectSDK"]),
         .library(name: "IFTTTSDK", targets: ["IFTTTSDK"]),
         .library(name: "IFTTTConnectService", targets: ["IFTTTConnectService"]),
+        .library(name: "IFTTTConnectLocation", targets: ["IFTTTConnectLocation"]),
     ],
     targets: [
         .target(name: "IFTTTConnectSDK"),
         .target(name: "IFTTTSDK", dependencies: ["IFTTTConnectSDK"]),
         .target(name: "IFTTTConnectService", dependencies: ["IFTTTConnectSDK"]),
+        .target(name: "IFTTTConnectLocation", dependencies: ["IFTTTConnectSDK"]),
+        .executableTarget(
+            name: "LocationBenchmarks",
+            dependencies: ["IFTTTConnectLocation", "IFTTTConnectSDK"],
+            path: "Benchmarks/LocationBenchmarks"
+        ),
         .executableTarget(
             name: "ConnectBenchmarks",
             dependencies: ["IFTTTConnectSDK"],
@@ -28,6 +35,11 @@ let package = Package(
         .testTarget(
             name: "IFTTTConnectServiceTests",
             dependencies: ["IFTTTConnectService", "IFTTTConnectSDK"]
+        ),
+        .testTarget(
+            name: "IFTTTConnectLocationTests",
+            dependencies: ["IFTTTConnectLocation", "IFTTTConnectSDK"],
+            resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "IFTTTSDKTests",

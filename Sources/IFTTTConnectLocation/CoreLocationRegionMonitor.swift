@@ -1,0 +1,169 @@
+#if canImport(CoreLocation)
+import CoreLocation
+import Foundation
+
+/// The ``RegionMonitor`` adapter for CoreLocation: a thin layer over one `CLLocationManager`.
+///
+/// Create it on the main thread early at launch (CoreLocation delivers events that relaunched the app to a
+/// manager whose delegate is set before launch finishes). It reports region crossings, region states,
+/// requested fixes, significant location changes and (on iOS) visits; the SDK's selection logic lives in
+/// ``RegionSelector``, not here. The host app asks for "Always" authorization; region monitoring needs it.
+///
+/// This file is compiled only where CoreLocation exists and follows Apple's documentation for
+/// `CLLocationManager` and `CLLocationManagerDelegate`.
+public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocationManagerDelegate, @unchecked Sendable {
+    // `manager` is only touched on the main actor; `handler` and `pump` are guarded by `lock`.
+    private let manager: CLLocationManager
+    private let events: AsyncStream<RegionMonitorEvent>
+    private let continuation: AsyncStream<RegionMonitorEvent>.Continuation
+    private let lock = NSLock()
+    private var handler: (@Sendable (RegionMonitorEvent) async -> Void)?
+    private var pump: Task<Void, Never>?
+
+    /// Creates the monitor and starts significant-location-change (and, on iOS, visit) monitoring when available.
+    @MainActor
+    public override init() {
+        manager = CLLocationManager()
+        (events, continuation) = AsyncStream.makeStream(of: RegionMonitorEvent.self)
+        super.init()
+        manager.delegate = self
+        if CLLocationManager.significantLocationChangeMonitoringAvailable() {
+            manager.startMonitoringSignificantLocationChanges()
+        }
+        #if os(iOS)
+        manager.startMonitoringVisits()
+        #endif
+    }
+
+    deinit {
+        continuation.finish()
+        pump?.cancel()
+    }
+
+    /// 20, Apple's per-app limit.
+    public var maximumRegionCount: Int { 20 }
+
+    /// `CLLocationManager.maximumRegionMonitoringDistance`, or ``RadiusLimits/defaultMaximum`` when unavailable.
+    public var maximumRadius: Double {
+        get async {
+            let distance = await MainActor.run { self.manager.maximumRegionMonitoringDistance }
+            return distance > 0 ? distance : RadiusLimits.defaultMaximum
+        }
+    }
+
+    /// The app's circular regions, the host app's included.
+    public func monitoredRegions() async -> [MonitoredRegion] {
+        await MainActor.run {
+            self.manager.monitoredRegions.compactMap { region -> MonitoredRegion? in
+                guard let circle = region as? CLCircularRegion else { return nil }
+                return MonitoredRegion(identifier: circle.identifier,
+                                       center: Coordinate(latitude: circle.center.latitude, longitude: circle.center.longitude),
+                                       radius: circle.radius, notifyOnEntry: circle.notifyOnEntry, notifyOnExit: circle.notifyOnExit)
+            }
+        }
+    }
+
+    /// `startMonitoring(for:)` with a `CLCircularRegion`.
+    public func startMonitoring(_ region: MonitoredRegion) async {
+        let available = await MainActor.run { () -> Bool in
+            guard CLLocationManager.isMonitoringAvailable(for: CLCircularRegion.self) else { return false }
+            let circle = CLCircularRegion(center: CLLocationCoordinate2D(latitude: region.center.latitude,
+                                                                         longitude: region.center.longitude),
+                                          radius: region.radius, identifier: region.identifier)
+            circle.notifyOnEntry = region.notifyOnEntry
+            circle.notifyOnExit = region.notifyOnExit
+            self.manager.startMonitoring(for: circle)
+            return true
+        }
+        if !available { continuation.yield(.monitoringFailed(identifier: region.identifier, at: Date())) }
+    }
+
+    /// `stopMonitoring(for:)` for the region with `identifier`.
+    public func stopMonitoring(identifier: String) async {
+        await MainActor.run {
+            for region in self.manager.monitoredRegions where region.identifier == identifier {
+                self.manager.stopMonitoring(for: region)
+            }
+        }
+    }
+
+    /// `requestState(for:)` for the region with `identifier`.
+    public func requestState(for identifier: String) async {
+        await MainActor.run {
+            for region in self.manager.monitoredRegions where region.identifier == identifier {
+                self.manager.requestState(for: region)
+            }
+        }
+    }
+
+    /// `requestLocation()`.
+    public func requestLocation() async {
+        await MainActor.run { self.manager.requestLocation() }
+    }
+
+    /// Sets the handler; events are delivered to it one at a time, in order.
+    public func setEventHandler(_ handler: @escaping @Sendable (RegionMonitorEvent) async -> Void) async {
+        lock.withLock {
+            self.handler = handler
+            guard pump == nil else { return }
+            let events = self.events
+            pump = Task { [weak self] in
+                for await event in events {
+                    guard let handler = self?.currentHandler else { continue }
+                    await handler(event)
+                }
+            }
+        }
+    }
+
+    private var currentHandler: (@Sendable (RegionMonitorEvent) async -> Void)? {
+        lock.withLock { handler }
+    }
+
+    // MARK: CLLocationManagerDelegate
+
+    /// Reports an entry.
+    public func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {
+        continuation.yield(.regionCrossed(identifier: region.identifier, .entry, at: Date()))
+    }
+
+    /// Reports an exit.
+    public func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {
+        continuation.yield(.regionCrossed(identifier: region.identifier, .exit, at: Date()))
+    }
+
+    /// Reports a region's state; `unknown` is dropped.
+    public func locationManager(_ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion) {
+        switch state {
+        case .inside: continuation.yield(.stateDetermined(identifier: region.identifier, inside: true, at: Date()))
+        case .outside: continuation.yield(.stateDetermined(identifier: region.identifier, inside: false, at: Date()))
+        default: break
+        }
+    }
+
+    /// Reports the newest fix (requested or a significant change).
+    public func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
+        guard let last = locations.last else { return }
+        continuation.yield(.location(LocationFix(latitude: last.coordinate.latitude, longitude: last.coordinate.longitude,
+                                                 horizontalAccuracy: last.horizontalAccuracy, timestamp: last.timestamp)))
+    }
+
+    /// Reports a region the platform could not monitor.
+    public func locationManager(_ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error) {
+        guard let region else { return }
+        continuation.yield(.monitoringFailed(identifier: region.identifier, at: Date()))
+    }
+
+    /// Location errors (for example a denied `requestLocation()`) need no action: the next fix will come.
+    public func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {}
+
+    #if os(iOS)
+    /// Reports a visit as a fix.
+    public func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit) {
+        let time = visit.departureDate == .distantFuture ? visit.arrivalDate : visit.departureDate
+        continuation.yield(.location(LocationFix(latitude: visit.coordinate.latitude, longitude: visit.coordinate.longitude,
+                                                 horizontalAccuracy: visit.horizontalAccuracy, timestamp: time)))
+    }
+    #endif
+}
+#endif

@@ -1,0 +1,41 @@
+import Foundation
+
+/// What a ``RegionMonitor`` reports.
+public enum RegionMonitorEvent: Sendable, Hashable {
+    /// The device crossed the boundary of a monitored region.
+    case regionCrossed(identifier: String, RegionTransition, at: Date)
+    /// The answer to ``RegionMonitor/requestState(for:)``.
+    case stateDetermined(identifier: String, inside: Bool, at: Date)
+    /// A position: the answer to ``RegionMonitor/requestLocation()``, a significant location change or a visit.
+    case location(LocationFix)
+    /// The platform could not monitor a region.
+    case monitoringFailed(identifier: String, at: Date)
+}
+
+/// The region-monitoring port: the platform's geofencing, as the SDK needs it.
+///
+/// Adapters: ``SimulatedRegionMonitor`` (portable, replays routes) and, on Apple platforms,
+/// `CoreLocationRegionMonitor`. Region monitoring is app-wide: ``monitoredRegions()`` includes the host app's
+/// regions, and events for them may arrive; the SDK leaves them alone.
+///
+/// Events must be delivered one at a time, in order, to the handler set with ``setEventHandler(_:)``; a call
+/// the handler makes back into the monitor must not deliver an event before the handler returns.
+public protocol RegionMonitor: Sendable {
+    /// The most regions one app can monitor (20 on Apple platforms).
+    var maximumRegionCount: Int { get async }
+    /// The largest radius the platform monitors, in metres.
+    var maximumRadius: Double { get async }
+    /// Every region the app monitors, the host app's included.
+    func monitoredRegions() async -> [MonitoredRegion]
+    /// Starts monitoring `region`, replacing a region with the same identifier. Failures arrive as
+    /// ``RegionMonitorEvent/monitoringFailed(identifier:at:)``.
+    func startMonitoring(_ region: MonitoredRegion) async
+    /// Stops monitoring the region with `identifier`.
+    func stopMonitoring(identifier: String) async
+    /// Asks whether the device is inside the region; the answer arrives as ``RegionMonitorEvent/stateDetermined(identifier:inside:at:)``.
+    func requestState(for identifier: String) async
+    /// Asks for one position fix; it arrives as ``RegionMonitorEvent/location(_:)``.
+    func requestLocation() async
+    /// Sets the handler that receives events, replacing any earlier one.
+    func setEventHandler(_ handler: @escaping @Sendable (RegionMonitorEvent) async -> Void) async
+}

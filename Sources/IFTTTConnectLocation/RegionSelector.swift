@@ -1,0 +1,243 @@
+import Foundation
+
+/// The region-selection engine: decides which geofences to monitor and which crossings to record.
+///
+/// A pure state machine: ``handle(_:now:)`` takes an ``Event`` and returns ``Effect``s for a shell (such as
+/// ``LocationMonitoringSession``) to perform. It never reads a clock or touches CoreLocation, so tests drive
+/// it step by step.
+///
+/// Rules:
+/// 1. The platform monitors at most ``Configuration/regionLimit`` regions per app (20 on Apple platforms). The
+///    engine uses at most that limit minus the host app's own regions, and never stops or changes a region it
+///    does not own (see ``MonitoredRegion/isOwnedBySDK(_:)``).
+/// 2. When every geofence fits, all are monitored. Otherwise the engine monitors the `N - 1` geofences whose
+///    *edges* are nearest to the last fix, plus one refresh region centred on the fix whose radius is the edge
+///    distance of the nearest geofence left out. The user cannot reach a left-out geofence without leaving
+///    the refresh region, and leaving it (or any region event, significant change or visit) asks for a fix
+///    and selects again.
+/// 3. Selection is diffed against what is monitored: unchanged regions are never re-added (re-adding re-arms
+///    a region and can drop or repeat a crossing).
+/// 4. A newly added geofence's state is requested. If the user is already inside, one entry is recorded
+///    when the trigger asks for entries; an initial "outside" records nothing.
+/// 5. The engine tracks inside/outside per geofence and drops repeated transitions, and records only the
+///    transitions a geofence's trigger asks for.
+public struct RegionSelector: Sendable {
+    /// The identifier of the refresh region. It is owned by the SDK, never a geofence, and never uploaded.
+    public static let refreshRegionIdentifier = "ifttt-sdk.refresh"
+
+    /// Limits and radii.
+    public struct Configuration: Sendable, Hashable {
+        /// The number of regions the platform lets one app monitor; 20 on Apple platforms.
+        public var regionLimit: Int
+        /// The radius limits; the refresh region is clamped to them too.
+        public var radiusLimits: RadiusLimits
+
+        /// Creates a configuration.
+        public init(regionLimit: Int = 20, radiusLimits: RadiusLimits = RadiusLimits()) {
+            self.regionLimit = max(0, regionLimit)
+            self.radiusLimits = radiusLimits
+        }
+    }
+
+    /// Where the user is relative to a geofence, as far as the engine knows.
+    public enum Presence: String, Sendable, Hashable, Codable {
+        /// Inside the geofence.
+        case inside
+        /// Outside the geofence.
+        case outside
+    }
+
+    /// What happened.
+    public enum Event: Sendable, Hashable {
+        /// The set of geofences changed (activation, a Connection update, deactivation with `[]`).
+        case geofencesChanged([Geofence])
+        /// Every region the app monitors, as the platform reports it (the SDK's and the host app's). Sent at
+        /// start and whenever the host app's regions may have changed.
+        case monitoredRegionsObserved([MonitoredRegion])
+        /// A position: a requested fix, a significant location change or a visit.
+        case location(LocationFix)
+        /// The platform reported that the device crossed a region's boundary.
+        case regionCrossed(identifier: String, RegionTransition)
+        /// The platform reported whether the device is inside a region (the answer to ``Effect/requestState(identifier:)``).
+        case stateDetermined(identifier: String, inside: Bool)
+        /// The platform could not monitor a region (for example because the host app took the last slot).
+        case monitoringFailed(identifier: String)
+    }
+
+    /// A transition to record and upload.
+    public struct Crossing: Sendable, Hashable {
+        /// The geofence.
+        public let geofence: Geofence
+        /// Entry or exit.
+        public let transition: RegionTransition
+        /// When it happened.
+        public let occurredAt: Date
+    }
+
+    /// What the shell must do.
+    public enum Effect: Sendable, Hashable {
+        /// Stop monitoring a region the SDK owns.
+        case stopMonitoring(identifier: String)
+        /// Start monitoring a region.
+        case startMonitoring(MonitoredRegion)
+        /// Ask the platform whether the device is inside a region.
+        case requestState(identifier: String)
+        /// Ask the platform for one position fix.
+        case requestLocation
+        /// Record a crossing.
+        case record(Crossing)
+    }
+
+    /// The configuration.
+    public let configuration: Configuration
+    /// The geofences wanted, indexed for nearest-first queries.
+    public private(set) var index: GeofenceIndex
+    /// The SDK-owned regions believed to be monitored, by identifier.
+    public private(set) var monitored: [String: MonitoredRegion] = [:]
+    /// The number of regions the host app monitors.
+    public private(set) var hostRegionCount = 0
+    /// Presence per geofence identifier. Persist it across launches to avoid a repeated entry on relaunch.
+    public private(set) var presence: [String: Presence]
+    /// The last usable fix.
+    public private(set) var lastFix: LocationFix?
+    private var geofencesById: [String: Geofence] = [:]
+    private var needsSelection = true
+    private var failedSlots = 0
+
+    /// Creates an engine with no geofences; `presence` restores what an earlier run knew.
+    public init(configuration: Configuration = Configuration(), presence: [String: Presence] = [:]) {
+        self.configuration = configuration
+        self.index = GeofenceIndex([])
+        self.presence = presence
+    }
+
+    /// The number of regions the SDK may use now: the limit minus the host app's regions and failed starts.
+    public var budget: Int {
+        max(0, configuration.regionLimit - hostRegionCount - failedSlots)
+    }
+
+    /// The refresh region, when one is monitored.
+    public var refreshRegion: MonitoredRegion? { monitored[Self.refreshRegionIdentifier] }
+
+    /// Handles one event at time `now` and returns the effects to perform, in order.
+    public mutating func handle(_ event: Event, now: Date) -> [Effect] {
+        switch event {
+        case .geofencesChanged(let fences):
+            index = GeofenceIndex(fences)
+            geofencesById = Dictionary(index.geofences.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+            presence = presence.filter { geofencesById[$0.key] != nil }
+            needsSelection = true
+            return select()
+
+        case .monitoredRegionsObserved(let regions):
+            var owned: [String: MonitoredRegion] = [:]
+            var hosts = 0
+            for region in regions {
+                if MonitoredRegion.isOwnedBySDK(region.identifier) { owned[region.identifier] = region } else { hosts += 1 }
+            }
+            monitored = owned
+            hostRegionCount = hosts
+            failedSlots = 0
+            needsSelection = true
+            var effects = select()
+            // Regions left from an earlier run whose state is unknown: settle them too.
+            for id in monitored.keys.sorted() where geofencesById[id] != nil && presence[id] == nil
+                && !effects.contains(.requestState(identifier: id)) {
+                effects.append(.requestState(identifier: id))
+            }
+            return effects
+
+        case .location(let fix):
+            guard fix.isUsable else { return [] }
+            lastFix = fix
+            if !needsSelection {
+                if index.count <= budget { return [] }   // everything fits and is monitored
+                if let refresh = refreshRegion,
+                   refresh.center.distance(to: fix.coordinate) + fix.horizontalAccuracy <= refresh.radius {
+                    return []   // still inside the refresh region: no left-out geofence is reachable yet
+                }
+            }
+            return select()
+
+        case .regionCrossed(let id, let transition):
+            if id == Self.refreshRegionIdentifier {
+                if transition == .exit { needsSelection = true }
+                return [.requestLocation]
+            }
+            guard let fence = geofencesById[id], monitored[id] != nil else {
+                // A host region (not ours to judge) or a stale one: no record, but the user moved.
+                return MonitoredRegion.isOwnedBySDK(id) ? [.requestLocation] : []
+            }
+            var effects = observe(fence, now: now, presence: transition == .entry ? .inside : .outside, isCrossing: true)
+            effects.append(.requestLocation)
+            return effects
+
+        case .stateDetermined(let id, let inside):
+            if id == Self.refreshRegionIdentifier {
+                if !inside { needsSelection = true; return [.requestLocation] }
+                return []
+            }
+            guard let fence = geofencesById[id], monitored[id] != nil else { return [] }
+            return observe(fence, now: now, presence: inside ? .inside : .outside, isCrossing: false)
+
+        case .monitoringFailed(let id):
+            guard monitored.removeValue(forKey: id) != nil else { return [] }
+            failedSlots += 1
+            needsSelection = true
+            return select()
+        }
+    }
+
+    /// Applies an observed presence and returns the crossing to record, if any.
+    private mutating func observe(_ fence: Geofence, now: Date, presence new: Presence, isCrossing: Bool) -> [Effect] {
+        let old = presence[fence.identifier]
+        presence[fence.identifier] = new
+        let transition: RegionTransition
+        switch (old, new) {
+        case (.inside?, .inside), (.outside?, .outside): return []          // duplicate
+        case (nil, .outside) where !isCrossing: return []                   // initial state: nothing happened
+        case (_, .inside): transition = .entry
+        case (_, .outside): transition = .exit
+        }
+        guard fence.records(transition) else { return [] }
+        return [.record(Crossing(geofence: fence, transition: transition, occurredAt: now))]
+    }
+
+    /// The regions the SDK should monitor now.
+    public func desiredRegions() -> [MonitoredRegion] {
+        let limit = budget
+        guard limit > 0, index.count > 0 else { return [] }
+        if index.count <= limit { return index.geofences.map(\.monitoredRegion) }
+        guard let fix = lastFix else {
+            // No position yet: a deterministic subset, leaving the refresh slot free for when a fix arrives.
+            return index.geofences.prefix(limit - 1).map(\.monitoredRegion)
+        }
+        let nearest = index.nearest(limit, to: fix.coordinate)
+        var regions = nearest.prefix(limit - 1).map(\.geofence.monitoredRegion)
+        let refreshRadius = configuration.radiusLimits.clamp(nearest.last?.edgeDistance ?? 0)
+        regions.append(MonitoredRegion(identifier: Self.refreshRegionIdentifier, center: fix.coordinate,
+                                       radius: refreshRadius, notifyOnEntry: false, notifyOnExit: true))
+        return regions
+    }
+
+    private mutating func select() -> [Effect] {
+        needsSelection = false
+        let desired = Dictionary(desiredRegions().map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        var effects: [Effect] = []
+        for id in monitored.keys.sorted() where desired[id] != monitored[id] {
+            effects.append(.stopMonitoring(identifier: id))
+            monitored[id] = nil
+        }
+        var added: [String] = []
+        for id in desired.keys.sorted() where monitored[id] == nil {
+            effects.append(.startMonitoring(desired[id]!))
+            monitored[id] = desired[id]
+            added.append(id)
+        }
+        for id in added where id != Self.refreshRegionIdentifier {
+            effects.append(.requestState(identifier: id))
+        }
+        if lastFix == nil, index.count > budget, budget > 0 { effects.append(.requestLocation) }
+        return effects
+    }
+}

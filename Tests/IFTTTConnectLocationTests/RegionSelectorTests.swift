@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+import IFTTTConnectSDK
+@testable import IFTTTConnectLocation
+
+@Suite("Region selection")
+struct RegionSelectorTests {
+    @Test(arguments: [1, 2, 16, 17, 18, 20, 21, 100, 1000, 10_000])
+    func movingUserWithHostRegions(count: Int) throws {
+        // Given 3 host regions and `count` geofences
+        var h = SelectorHarness(hostRegions: 3)
+        let fences = randomGeofences(count, seed: UInt64(count))
+        h.send(.geofencesChanged(fences))
+        let budget = 20 - 3
+        // When the user walks across the area in 60 steps
+        var rng = SplitMix64(seed: 99)
+        var point = Coordinate(latitude: 37.62, longitude: -122.58)
+        for step in 0..<60 {
+            point.latitude += Double.random(in: 0..<0.01, using: &rng)
+            point.longitude += Double.random(in: 0..<0.01, using: &rng)
+            h.move(to: point, at: Double(step) * 60)
+            // Then the platform never holds more than 20 regions, the host regions are intact
+            #expect(h.platform.count <= 20)
+            #expect(Set(h.platform.keys).isSuperset(of: h.hostIds))
+            #expect(h.ownedMonitored.count <= budget)
+            if count <= budget {
+                #expect(h.monitoredGeofences.count == count)
+                #expect(h.selector.refreshRegion == nil)
+            } else {
+                // the nearest budget-1 geofences from the refresh centre are monitored, plus the refresh region
+                let refresh = try #require(h.selector.refreshRegion)
+                #expect(h.monitoredGeofences == Set(bruteForceNearest(fences, to: refresh.center, k: budget - 1)))
+                #expect(refresh.contains(point) || refresh.radius == RadiusLimits.defaultMinimum)
+                // and every geofence the user is inside is monitored
+                let containing = fences.filter { $0.monitoredRegion.contains(point) }.map(\.identifier)
+                if containing.count < budget { #expect(h.monitoredGeofences.isSuperset(of: containing)) }
+            }
+        }
+        #expect(h.peak <= 20)
+    }
+
+    @Test func nearestIsByEdgeNotCentre() throws {
+        var h = SelectorHarness(limit: 2)
+        let big = Geofence(triggerSubscriptionId: "big", center: Coordinate(latitude: 37.0, longitude: -122.009), radius: 700)
+        let small = Geofence(triggerSubscriptionId: "small", center: Coordinate(latitude: 37.0, longitude: -122.0045), radius: 100)
+        let far = Geofence(triggerSubscriptionId: "far", center: Coordinate(latitude: 38.0, longitude: -122.0), radius: 100)
+        h.send(.geofencesChanged([small, big, far]))
+        h.move(to: Coordinate(latitude: 37.0, longitude: -122.0))
+        // big's centre is ~800 m away (edge ~100 m); small's centre is ~400 m away (edge ~300 m)
+        #expect(h.monitoredGeofences == ["ifttt_big"])
+        let refresh = try #require(h.selector.refreshRegion)
+        #expect(abs(refresh.radius - (small.center.distance(to: refresh.center) - 100)) < 0.001)
+    }
+
+    @Test func unchangedRegionsAreNeverReAdded() throws {
+        var h = SelectorHarness()
+        h.send(.geofencesChanged(randomGeofences(5, seed: 1)))
+        let starts = h.starts
+        h.send(.geofencesChanged(randomGeofences(5, seed: 1)))
+        h.move(to: Coordinate(latitude: 37.7, longitude: -122.4))
+        h.move(to: Coordinate(latitude: 37.71, longitude: -122.41))
+        #expect(h.starts == starts)
+        // A changed radius is replaced (stop, then start).
+        var changed = randomGeofences(5, seed: 1)
+        changed[0] = Geofence(triggerSubscriptionId: changed[0].triggerSubscriptionId, center: changed[0].center, radius: 999)
+        let effects = h.send(.geofencesChanged(changed))
+        let expected: [RegionSelector.Effect] = [.stopMonitoring(identifier: changed[0].identifier), .startMonitoring(changed[0].monitoredRegion)]
+        #expect(Array(effects.prefix(2)) == expected)
+    }
+
+    @Test func staysPutInsideTheRefreshRegion() throws {
+        var h = SelectorHarness()
+        h.send(.geofencesChanged(randomGeofences(100, seed: 7)))
+        h.move(to: Coordinate(latitude: 37.8, longitude: -122.4))
+        let refresh = try #require(h.selector.refreshRegion)
+        let starts = h.starts
+        h.move(to: Coordinate(latitude: 37.8, longitude: -122.4001))   // ~9 m away
+        #expect(h.starts == starts)
+        #expect(h.selector.refreshRegion == refresh)
+    }
+
+    @Test func aUserAlreadyInsideGetsOneEntryWhenTheTriggerAsksForIt() throws {
+        var h = SelectorHarness()
+        let here = Coordinate(latitude: 37.0, longitude: -122.0)
+        h.position = LocationFix(coordinate: here, timestamp: epoch)
+        let fences = [
+            Geofence(triggerSubscriptionId: "enter", center: here, radius: 200, transitions: .enter),
+            Geofence(triggerSubscriptionId: "exit", center: here, radius: 200, transitions: .exit),
+            Geofence(triggerSubscriptionId: "far", center: Coordinate(latitude: 38, longitude: -122), radius: 200),
+        ]
+        h.send(.geofencesChanged(fences))
+        #expect(h.recorded.map(\.geofence.triggerSubscriptionId) == ["enter"])
+        #expect(h.recorded.map(\.transition) == [.entry])
+        // Asking again changes nothing; the platform repeating the entry changes nothing.
+        h.send(.stateDetermined(identifier: "ifttt_enter", inside: true))
+        h.send(.regionCrossed(identifier: "ifttt_enter", .entry))
+        #expect(h.recorded.count == 1)
+        // Leaving records the exit only for the exit trigger.
+        h.move(to: Coordinate(latitude: 37.01, longitude: -122.0))
+        #expect(h.recorded.map(\.geofence.triggerSubscriptionId) == ["enter", "exit"])
+        #expect(h.recorded.last?.transition == .exit)
+    }
+
+    @Test func duplicateTransitionsAreSuppressed() throws {
+        var h = SelectorHarness()
+        let fence = Geofence(triggerSubscriptionId: "g", center: Coordinate(latitude: 37, longitude: -122), radius: 200)
+        h.send(.geofencesChanged([fence]))
+        for _ in 0..<3 { h.send(.regionCrossed(identifier: fence.identifier, .entry)) }
+        for _ in 0..<3 { h.send(.regionCrossed(identifier: fence.identifier, .exit)) }
+        #expect(h.recorded.map(\.transition) == [.entry, .exit])
+    }
+
+    @Test func hostRegionEventsAreIgnored() throws {
+        var h = SelectorHarness(hostRegions: 2)
+        h.send(.geofencesChanged(randomGeofences(3, seed: 3)))
+        let effects = h.send(.regionCrossed(identifier: "host_region_0", .entry))
+        #expect(effects.isEmpty)
+        #expect(h.recorded.isEmpty)
+    }
+
+    @Test func aHostAppFillingTheSlotsShrinksTheBudget() throws {
+        var h = SelectorHarness(hostRegions: 19)
+        h.send(.geofencesChanged(randomGeofences(50, seed: 5)))
+        h.move(to: Coordinate(latitude: 37.7, longitude: -122.4))
+        #expect(h.ownedMonitored.count == 1)   // only the refresh region fits; no geofence slot is left
+        var full = SelectorHarness(hostRegions: 20)
+        full.send(.geofencesChanged(randomGeofences(50, seed: 5)))
+        full.move(to: Coordinate(latitude: 37.7, longitude: -122.4))
+        #expect(full.ownedMonitored.isEmpty)
+    }
+
+    @Test func aFailedStartLowersTheBudget() throws {
+        var h = SelectorHarness()
+        h.send(.geofencesChanged(randomGeofences(40, seed: 11)))
+        h.move(to: Coordinate(latitude: 37.7, longitude: -122.4))
+        #expect(h.ownedMonitored.count == 20)
+        let victim = h.monitoredGeofences.sorted()[0]
+        h.platform[victim] = nil
+        h.send(.monitoringFailed(identifier: victim))
+        #expect(h.ownedMonitored.count == 19)
+        #expect(h.selector.budget == 19)
+    }
+
+    @Test func restoredPresenceAvoidsARepeatedEntryAfterRelaunch() throws {
+        let here = Coordinate(latitude: 37.0, longitude: -122.0)
+        let fence = Geofence(triggerSubscriptionId: "home", center: here, radius: 200)
+        var first = SelectorHarness()
+        first.position = LocationFix(coordinate: here, timestamp: epoch)
+        first.send(.geofencesChanged([fence]))
+        #expect(first.recorded.count == 1)
+        // Relaunch: the platform still monitors the region; the saved presence comes back.
+        var second = RegionSelector(presence: first.selector.presence)
+        _ = second.handle(.geofencesChanged([fence]), now: epoch)
+        let effects = second.handle(.monitoredRegionsObserved([fence.monitoredRegion]), now: epoch)
+        #expect(!effects.contains { if case .startMonitoring = $0 { return true } else { return false } })
+        #expect(second.handle(.stateDetermined(identifier: fence.identifier, inside: true), now: epoch).isEmpty)
+    }
+
+    @Test func removingGeofencesStopsOnlyOwnedRegions() throws {
+        var h = SelectorHarness(hostRegions: 4)
+        h.send(.geofencesChanged(randomGeofences(30, seed: 2)))
+        h.move(to: Coordinate(latitude: 37.7, longitude: -122.4))
+        h.send(.geofencesChanged([]))
+        #expect(Set(h.platform.keys) == h.hostIds)
+    }
+
+    @Test func indexMatchesBruteForce() throws {
+        let fences = randomGeofences(5000, seed: 42)
+        let index = GeofenceIndex(fences)
+        var rng = SplitMix64(seed: 4)
+        for _ in 0..<50 {
+            let p = Coordinate(latitude: Double.random(in: 37.5..<38.1, using: &rng), longitude: Double.random(in: -122.7..<(-122.0), using: &rng))
+            #expect(index.nearest(19, to: p).map(\.geofence.identifier) == bruteForceNearest(fences, to: p, k: 19))
+        }
+        // Far away from everything still works (no rejection bound may hide a result).
+        let antipode = Coordinate(latitude: -37.8, longitude: 57.6)
+        #expect(index.nearest(5, to: antipode).map(\.geofence.identifier) == bruteForceNearest(fences, to: antipode, k: 5))
+    }
+}

@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+import IFTTTConnectSDK
+@testable import IFTTTConnectLocation
+
+/// A transport that records requests and answers from a script of statuses (then 200).
+final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var script: [Result<Int, ConnectionNetworkError>]
+    private var recorded: [HTTPRequest] = []
+
+    init(_ script: [Result<Int, ConnectionNetworkError>] = []) { self.script = script }
+
+    var requests: [HTTPRequest] { lock.withLock { recorded } }
+
+    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
+        let next: Result<Int, ConnectionNetworkError> = lock.withLock {
+            recorded.append(request)
+            return script.isEmpty ? .success(200) : script.removeFirst()
+        }
+        switch next {
+        case .success(let status): return HTTPResponse(statusCode: status, headers: status == 503 ? ["retry-after": "120"] : [:])
+        case .failure(let error): throw error
+        }
+    }
+}
+
+/// A settable clock.
+final class TestClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+    init(_ start: Date) { current = start }
+    var now: Date { lock.withLock { current } }
+    func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
+}
+
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value = 0
+    func increment() { lock.withLock { value += 1 } }
+    var count: Int { lock.withLock { value } }
+}
+
+@Suite("Upload: payload, batches, backoff, 401")
+struct UploaderTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString)")
+    let clock = TestClock(epoch)
+    let base = URL(string: "https://location.test/v1")!
+
+    func uploader(_ store: LocationEventStore, _ transport: ScriptedTransport, random: Double = 0.5,
+                  onAuthFailure: Counter = Counter(), token: String? = "secret-user-token") -> LocationUploader {
+        var network = ConnectionNetworkController.Configuration(transport: transport, locationBaseURL: base, anonymousId: "install-1")
+        network.logHandler = nil
+        let clock = self.clock
+        return LocationUploader(store: store, configuration: .init(network: network), tokenProvider: { token },
+                                now: { clock.now }, random: { random }, authenticationFailureHandler: { onAuthFailure.increment() })
+    }
+
+    func filledStore(_ count: Int) async throws -> (LocationEventStore, [RegionEvent]) {
+        let store = try LocationEventStore(directory: directory)
+        let events = (0..<count).map {
+            RegionEvent(transition: $0 % 2 == 0 ? .entry : .exit, occurredAt: epoch.addingTimeInterval(Double($0)),
+                        triggerSubscriptionId: "sub_\($0)_x")
+        }
+        for e in events { try await store.append(e) }
+        return (store, events)
+    }
+
+    @Test func payloadIsExactlyTheSpecifiedShape() throws {
+        let id = UUID(uuidString: "0A1B2C3D-4E5F-4061-8293-A4B5C6D7E8F9")!
+        let event = RegionEvent(recordId: id, transition: .entry,
+                                occurredAt: ISO8601DateFormatter().date(from: "2021-10-25T18:03:20Z")!.addingTimeInterval(0.75),
+                                triggerSubscriptionId: "abc_def")
+        let body = LocationEventPayload.encode([event], installationId: "install-1")
+        #expect(String(decoding: body, as: UTF8.self) == #"[{"channel_id":"941030000","event_type":"entry","installation_id":"install-1","occurred_at":"2021-10-25T18:03:20+0000","record_id":"0A1B2C3D-4E5F-4061-8293-A4B5C6D7E8F9","region_type":"geo","trigger_subscription_id":"abc_def"}]"#)
+    }
+
+    @Test func uploadsInBatchesOfFiftyAndAcknowledges() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, events) = try await filledStore(120)
+        let transport = ScriptedTransport()
+        let report = await uploader(store, transport).uploadPending()
+        #expect(report == .init(uploaded: 120, next: .done, error: nil))
+        let requests = transport.requests
+        #expect(requests.count == 3)
+        #expect(requests.allSatisfy { $0.method == "POST" && $0.url.absoluteString == "https://location.test/v1/location_events" })
+        #expect(requests[0].headers["Authorization"] == "Bearer secret-user-token")
+        #expect(requests[0].headers["Content-Type"] == "application/json")
+        let sizes = try requests.map { try #require(JSONSerialization.jsonObject(with: $0.body ?? Data()) as? [[String: String]]).count }
+        #expect(sizes == [50, 50, 20])
+        let sentIds = try requests.flatMap { try #require(JSONSerialization.jsonObject(with: $0.body ?? Data()) as? [[String: String]]).map { $0["record_id"]! } }
+        #expect(sentIds == events.map(\.recordId.uuidString))
+        #expect(try await store.pending(now: epoch).isEmpty)
+    }
+
+    @Test func failuresBackOffExponentiallyWithJitterAndTheScheduleSurvivesARelaunch() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, _) = try await filledStore(3)
+        let transport = ScriptedTransport([.success(500), .failure(.timedOut), .success(502)])
+        let first = uploader(store, transport, random: 0.5)
+        // 1st failure: 2 s × (0.5 + 0.5 × 0.5) = 1.5 s
+        var report = await first.uploadPending()
+        #expect(report.next == .retry(at: epoch.addingTimeInterval(1.5)))
+        #expect(report.error?.code == .uploadFailed)
+        // Too early: nothing is sent.
+        report = await first.uploadPending()
+        #expect(transport.requests.count == 1)
+        #expect(report.next == .retry(at: epoch.addingTimeInterval(1.5)))
+        // 2nd failure (timeout): 4 s × 0.75 = 3 s
+        clock.advance(1.5)
+        report = await first.uploadPending()
+        #expect(report.next == .retry(at: clock.now.addingTimeInterval(3)))
+        // Relaunch: a new uploader reads the saved schedule and waits too.
+        let relaunched = uploader(store, transport, random: 0.0)
+        report = await relaunched.uploadPending()
+        #expect(transport.requests.count == 2)
+        #expect(report.next == .retry(at: clock.now.addingTimeInterval(3)))
+        // 3rd failure: 8 s × 0.5 = 4 s; then success resets the schedule and empties the store.
+        clock.advance(3)
+        report = await relaunched.uploadPending()
+        #expect(report.next == .retry(at: clock.now.addingTimeInterval(4)))
+        #expect(await relaunched.schedulerState.consecutiveFailures == 3)
+        clock.advance(4)
+        report = await relaunched.uploadPending()
+        #expect(report == .init(uploaded: 3, next: .done, error: nil))
+        #expect(await relaunched.schedulerState == UploadScheduler.State())
+    }
+
+    @Test func retryAfterIsHonoured() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, _) = try await filledStore(1)
+        let report = await uploader(store, ScriptedTransport([.success(503)])).uploadPending()
+        #expect(report.next == .retry(at: epoch.addingTimeInterval(120)))
+    }
+
+    @Test func a401PausesKeepsEveryEventAndCallsTheHandlerOnce() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, events) = try await filledStore(70)
+        let transport = ScriptedTransport([.success(200), .success(401)])
+        let failures = Counter()
+        let up = uploader(store, transport, onAuthFailure: failures)
+        var report = await up.uploadPending()
+        #expect(report.uploaded == 50)
+        #expect(report.next == .paused)
+        #expect(report.error?.code == .authenticationFailure)
+        #expect(failures.count == 1)
+        #expect(try await store.pending(now: epoch) == Array(events.suffix(20)))
+        // Paused: nothing is sent, even after a relaunch, until resume().
+        report = await uploader(store, transport, onAuthFailure: failures).uploadPending()
+        #expect(report.next == .paused && transport.requests.count == 2 && failures.count == 1)
+        // The token never appears in errors.
+        #expect(!String(describing: report).contains("secret-user-token"))
+        await up.resume()
+        report = await up.uploadPending()
+        #expect(report == .init(uploaded: 20, next: .done, error: nil))
+    }
+
+    @Test func noTokenSendsNothing() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, _) = try await filledStore(2)
+        let transport = ScriptedTransport()
+        let report = await uploader(store, transport, token: nil).uploadPending()
+        #expect(report.error?.code == .missingCredentials)
+        #expect(transport.requests.isEmpty)
+        #expect(try await store.pending(now: epoch).count == 2)
+    }
+
+    @Test func schedulerCapsTheDelay() {
+        var scheduler = UploadScheduler(configuration: .init(baseDelay: 2, maximumDelay: 60))
+        var last: UploadScheduler.Decision = .idle
+        for _ in 0..<100 { last = scheduler.handle(.failed(random: 0.999, retryAfter: nil), now: epoch) }
+        guard case .wait(let until) = last else { Issue.record("expected a wait"); return }
+        #expect(until.timeIntervalSince(epoch) <= 60 && until.timeIntervalSince(epoch) > 59)
+        #expect(scheduler.handle(.wake(pending: 500), now: epoch.addingTimeInterval(61)) == .send(count: 50))
+    }
+}
