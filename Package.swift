@@ -13,7 +13,10 @@ let package = Package(
         .library(name: "IFTTTConnectService", targets: ["IFTTTConnectService"]),
     ],
     targets: [
-        .target(name: "IFTTTConnectSDK"),
+        .target(
+            name: "IFTTTConnectSDK",
+            resources: [.process("Resources"), .copy("PrivacyInfo.xcprivacy")]
+        ),
         .target(name: "IFTTTSDK", dependencies: ["IFTTTConnectSDK"]),
         .target(name: "IFTTTConnectService", dependencies: ["IFTTTConnectSDK"]),
         .executableTarget(
