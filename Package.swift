@@ -24,9 +24,15 @@ let package = Package(
             dependencies: ["IFTTTConnectSDK"],
             path: "Benchmarks/ConnectBenchmarks"
         ),
+        .executableTarget(
+            name: "ButtonBenchmarks",
+            dependencies: ["IFTTTConnectSDK"],
+            path: "Benchmarks/ButtonBenchmarks"
+        ),
         .testTarget(
             name: "IFTTTConnectSDKTests",
-            dependencies: ["IFTTTConnectSDK"]
+            dependencies: ["IFTTTConnectSDK"],
+            exclude: ["__Snapshots__"]
         ),
         .testTarget(
             name: "IFTTTConnectServiceTests",
