@@ -14,7 +14,10 @@ let package = Package(
         .library(name: "IFTTTConnectLocation", targets: ["IFTTTConnectLocation"]),
     ],
     targets: [
-        .target(name: "IFTTTConnectSDK"),
+        .target(
+            name: "IFTTTConnectSDK",
+            resources: [.process("Resources"), .copy("PrivacyInfo.xcprivacy")]
+        ),
         .target(name: "IFTTTSDK", dependencies: ["IFTTTConnectSDK"]),
         .target(name: "IFTTTConnectService", dependencies: ["IFTTTConnectSDK"]),
         .target(name: "IFTTTConnectLocation", dependencies: ["IFTTTConnectSDK"]),
@@ -28,9 +31,15 @@ let package = Package(
             dependencies: ["IFTTTConnectSDK"],
             path: "Benchmarks/ConnectBenchmarks"
         ),
+        .executableTarget(
+            name: "ButtonBenchmarks",
+            dependencies: ["IFTTTConnectSDK"],
+            path: "Benchmarks/ButtonBenchmarks"
+        ),
         .testTarget(
             name: "IFTTTConnectSDKTests",
-            dependencies: ["IFTTTConnectSDK"]
+            dependencies: ["IFTTTConnectSDK"],
+            exclude: ["__Snapshots__"]
         ),
         .testTarget(
             name: "IFTTTConnectServiceTests",

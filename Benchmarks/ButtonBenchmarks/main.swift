@@ -1,0 +1,67 @@
+// Connect Button benchmark: for every visual state, the time to compute the appearance (localized texts,
+// colours, geometry) and to render it as SVG. Run in release:
+//   swift run -c release ButtonBenchmarks [--seconds S] [--locale ID]
+import Foundation
+import IFTTTConnectSDK
+
+func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
+
+var seconds = 0.3
+var locale = "en-US"
+var arguments = CommandLine.arguments.dropFirst().makeIterator()
+while let argument = arguments.next() {
+    switch argument {
+    case "--seconds": seconds = arguments.next().flatMap(Double.init) ?? seconds
+    case "--locale": locale = arguments.next() ?? locale
+    default:
+        FileHandle.standardError.write(Data("unknown argument \(argument)\nusage: ButtonBenchmarks [--seconds S] [--locale ID]\n".utf8))
+        exit(64)
+    }
+}
+
+let connection = try! Connection(
+    id: "bench", name: "Benchmark", description: "", url: URL(string: "https://ifttt.com/connect/bench")!, status: .initial,
+    services: [
+        .init(id: "primary", name: "Primary Service", isPrimary: true, brandColor: Color(hex: "#1D9A6C")),
+        .init(id: "other", name: "Sunny Weather Service", shortName: "Sunny Weather", isPrimary: false,
+              brandColor: Color(hex: "#2F6FDE")),
+    ])
+let localization = ConnectLocalization(identifier: locale)
+_ = localization.string(.connect)  // load the tables before timing
+
+/// Runs `body` for about `seconds` and returns the mean time per call in microseconds.
+func microseconds(seconds: Double, _ body: () -> Int) -> Double {
+    let clock = ContinuousClock()
+    var checksum = 0
+    for _ in 0..<50 { checksum &+= body() }
+    var iterations = 0
+    let start = clock.now
+    let budget = Duration.milliseconds(Int64(seconds * 1000))
+    while clock.now - start < budget {
+        for _ in 0..<50 { checksum &+= body() }
+        iterations += 50
+    }
+    let elapsed = clock.now - start
+    if checksum == 42 { say("") }  // keeps the work observable
+    let (s, attoseconds) = elapsed.components
+    return (Double(s) * 1e6 + Double(attoseconds) / 1e12) / Double(iterations)
+}
+
+say("Connect Button: appearance + SVG per state (\(localization), width 360, light style), µs per call")
+say("state".padding(toLength: 22, withPad: " ", startingAt: 0) + "  appearance   svg render   both")
+var totalBoth = 0.0
+for state in ConnectButtonVisualState.allExamples {
+    let model = microseconds(seconds: seconds) {
+        ConnectButtonAppearance(state: state, connection: connection, localization: localization).label?.text.utf8.count ?? 1
+    }
+    let appearance = ConnectButtonAppearance(state: state, connection: connection, localization: localization)
+    let render = microseconds(seconds: seconds) { ConnectButtonSVGRenderer.render(appearance).utf8.count }
+    let both = microseconds(seconds: seconds) {
+        ConnectButtonSVGRenderer.render(ConnectButtonAppearance(state: state, connection: connection, localization: localization)).utf8.count
+    }
+    totalBoth += both
+    func f(_ v: Double) -> String { String(format: "%10.2f", v) }
+    say(state.name.padding(toLength: 22, withPad: " ", startingAt: 0) + f(model) + "   " + f(render) + "   " + f(both))
+}
+say(String(format: "mean over %d states: %.2f µs (appearance + SVG)", ConnectButtonVisualState.allExamples.count,
+           totalBoth / Double(ConnectButtonVisualState.allExamples.count)))

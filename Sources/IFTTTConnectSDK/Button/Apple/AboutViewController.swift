@@ -1,0 +1,186 @@
+#if canImport(UIKit) && os(iOS)
+import UIKit
+
+/// The About page, presented when the button's footer is tapped: IFTTT's benefits for this Connection, a
+/// Manage button or an App Store link, and the legal line. It draws a ``ConnectAboutPage``; opening URLs is
+/// left to the closures so the host decides how (the original tried universal links, then Safari).
+///
+/// ```swift
+/// let page = ConnectAboutPage(connection: connection, localization: l10n, iftttAppInstalled: installed)
+/// let about = AboutViewController(page: page)
+/// about.onOpenURL = { url in UIApplication.shared.open(url) }
+/// present(about, animated: true)
+/// ```
+public final class AboutViewController: UIViewController {
+    /// The content.
+    public let page: ConnectAboutPage
+    /// Opens a URL: a service page, the Connection page or the terms.
+    public var onOpenURL: ((URL) -> Void)?
+    /// Called by the Manage button (open the hand-off URL with `action=edit`).
+    public var onManage: (() -> Void)?
+    /// Called by the App Store button (present the IFTTT app's store page).
+    public var onShowAppStore: ((String) -> Void)?
+
+    /// Creates the page; it presents as a form sheet.
+    public init(page: ConnectAboutPage) {
+        self.page = page
+        super.init(nibName: nil, bundle: nil)
+        modalPresentationStyle = .formSheet
+        modalTransitionStyle = .coverVertical
+    }
+
+    /// Not supported: create the page in code.
+    @available(*, unavailable)
+    public required init?(coder: NSCoder) {
+        fatalError("AboutViewController is created in code")
+    }
+
+    /// White status bar text on the black page.
+    public override var preferredStatusBarStyle: UIStatusBarStyle { .lightContent }
+
+    /// Builds the page's views.
+    public override func viewDidLoad() {
+        super.viewDidLoad()
+        view.backgroundColor = .black
+
+        let scroll = UIScrollView()
+        scroll.translatesAutoresizingMaskIntoConstraints = false
+        view.addSubview(scroll)
+        let stack = UIStackView()
+        stack.axis = .vertical
+        stack.alignment = .fill
+        stack.spacing = 24
+        stack.translatesAutoresizingMaskIntoConstraints = false
+        scroll.addSubview(stack)
+        NSLayoutConstraint.activate([
+            scroll.topAnchor.constraint(equalTo: view.safeAreaLayoutGuide.topAnchor),
+            scroll.bottomAnchor.constraint(equalTo: view.bottomAnchor),
+            scroll.leadingAnchor.constraint(equalTo: view.leadingAnchor),
+            scroll.trailingAnchor.constraint(equalTo: view.trailingAnchor),
+            stack.topAnchor.constraint(equalTo: scroll.contentLayoutGuide.topAnchor, constant: 20),
+            stack.bottomAnchor.constraint(equalTo: scroll.contentLayoutGuide.bottomAnchor, constant: -40),
+            stack.leadingAnchor.constraint(equalTo: scroll.frameLayoutGuide.leadingAnchor, constant: 30),
+            stack.trailingAnchor.constraint(equalTo: scroll.frameLayoutGuide.trailingAnchor, constant: -30),
+        ])
+
+        let close = UIButton(type: .system)
+        close.setImage(UIImage(systemName: "xmark"), for: .normal)
+        close.tintColor = .white
+        close.accessibilityLabel = page.closeAccessibilityLabel
+        close.contentHorizontalAlignment = .trailing
+        close.addTarget(self, action: #selector(closeTapped), for: .touchUpInside)
+        stack.addArrangedSubview(close)
+
+        let header = UIStackView(arrangedSubviews: [
+            serviceLabel(page.primaryService), arrowView(), serviceLabel(page.connectingService),
+        ])
+        header.axis = .horizontal
+        header.spacing = 24
+        header.alignment = .center
+        let headerRow = UIStackView(arrangedSubviews: [header])
+        headerRow.axis = .vertical
+        headerRow.alignment = .center
+        stack.addArrangedSubview(headerRow)
+
+        let title = UILabel()
+        title.numberOfLines = 0
+        title.attributedText = NSAttributedString(page.title, size: 28)
+        title.isUserInteractionEnabled = true
+        title.addGestureRecognizer(UITapGestureRecognizer(target: self, action: #selector(titleTapped)))
+        stack.addArrangedSubview(title)
+
+        for benefit in page.benefits {
+            stack.addArrangedSubview(benefitRow(benefit))
+        }
+
+        switch page.call {
+        case .manage(let titleText):
+            let manage = UIButton(type: .system)
+            manage.setTitle(titleText, for: .normal)
+            manage.setTitleColor(.white, for: .normal)
+            manage.titleLabel?.font = UIFont(name: "AvenirNext-DemiBold", size: 20) ?? .systemFont(ofSize: 20, weight: .semibold)
+            manage.backgroundColor = UIColor.white.withAlphaComponent(0.14)
+            manage.layer.cornerRadius = 28
+            manage.heightAnchor.constraint(equalToConstant: 56).isActive = true
+            manage.addTarget(self, action: #selector(manageTapped), for: .touchUpInside)
+            stack.addArrangedSubview(manage)
+        case .appStore:
+            let store = UIButton(type: .system)
+            store.setImage(UIImage(systemName: "arrow.down.app"), for: .normal)
+            store.tintColor = .white
+            store.accessibilityLabel = "App Store"
+            store.addTarget(self, action: #selector(appStoreTapped), for: .touchUpInside)
+            stack.addArrangedSubview(store)
+        case .none:
+            break
+        }
+
+        let legal = UILabel()
+        legal.numberOfLines = 0
+        legal.attributedText = NSAttributedString(page.legal, size: 16)
+        legal.accessibilityTraits = .link
+        legal.isUserInteractionEnabled = true
+        legal.addGestureRecognizer(UITapGestureRecognizer(target: self, action: #selector(legalTapped)))
+        stack.addArrangedSubview(legal)
+    }
+
+    private func serviceLabel(_ badge: ConnectAboutPage.ServiceBadge) -> UIView {
+        let label = UILabel()
+        label.text = badge.name
+        label.textColor = .white
+        label.font = UIFont(name: "AvenirNext-DemiBold", size: 16) ?? .systemFont(ofSize: 16, weight: .semibold)
+        label.accessibilityTraits = .link
+        label.isUserInteractionEnabled = badge.url != nil
+        if badge.url != nil {
+            let tap = UITapGestureRecognizer(target: self, action: #selector(serviceTapped(_:)))
+            label.addGestureRecognizer(tap)
+        }
+        return label
+    }
+
+    private func arrowView() -> UIView {
+        let arrow = UIImageView(image: UIImage(systemName: "arrow.right"))
+        arrow.tintColor = UIColor(ConnectButtonPalette.mediumGrey)
+        return arrow
+    }
+
+    private func benefitRow(_ benefit: ConnectAboutPage.Benefit) -> UIView {
+        let symbol: String
+        switch benefit.kind {
+        case .connect: symbol = "link"
+        case .control: symbol = "slider.horizontal.3"
+        case .security: symbol = "lock"
+        case .manage: symbol = "power"
+        }
+        let icon = UIImageView(image: UIImage(systemName: symbol))
+        icon.tintColor = UIColor(ConnectButtonPalette.mediumGrey)
+        icon.contentMode = .scaleAspectFit
+        icon.widthAnchor.constraint(equalToConstant: 24).isActive = true
+        let text = UILabel()
+        text.numberOfLines = 0
+        text.text = benefit.text
+        text.textColor = .white
+        text.font = UIFont(name: "AvenirNext-DemiBold", size: 16) ?? .systemFont(ofSize: 16, weight: .semibold)
+        let row = UIStackView(arrangedSubviews: [icon, text])
+        row.spacing = 24
+        row.alignment = .center
+        return row
+    }
+
+    @objc private func closeTapped() { dismiss(animated: true) }
+    @objc private func titleTapped() { onOpenURL?(page.titleURL) }
+    @objc private func manageTapped() { onManage?() }
+
+    @objc private func appStoreTapped() {
+        if case .appStore(let id) = page.call { onShowAppStore?(id) }
+    }
+
+    @objc private func serviceTapped(_ recognizer: UITapGestureRecognizer) {
+        guard let label = recognizer.view as? UILabel else { return }
+        let badge = label.text == page.primaryService.name ? page.primaryService : page.connectingService
+        if let url = badge.url { onOpenURL?(url) }
+    }
+
+    @objc private func legalTapped() { onOpenURL?(ConnectAboutPage.termsURL) }
+}
+#endif

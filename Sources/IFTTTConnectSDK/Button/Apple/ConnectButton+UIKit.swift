@@ -1,0 +1,304 @@
+#if canImport(UIKit) && !os(watchOS)
+import UIKit
+
+/// The Connect Button as a UIKit view. It draws the ``ConnectButtonAppearance`` of its ``visualState`` for its
+/// width and the current light or dark mode; the activation flow sets the state.
+///
+/// ```swift
+/// let button = ConnectButton()
+/// button.style = .dynamic
+/// button.connection = connection
+/// button.visualState = .connect
+/// button.onTap = { /* start the activation flow */ }
+/// ```
+@IBDesignable
+open class ConnectButton: UIView, UITextFieldDelegate {
+    /// The colours to use; `.light` (for light backgrounds) by default.
+    open var style: ConnectButtonStyle = .light { didSet { refresh() } }
+    /// The state to draw.
+    open var visualState: ConnectButtonVisualState = .loading { didSet { refresh() } }
+    /// The Connection whose service brands the button.
+    open var connection: Connection? { didSet { refresh() } }
+    /// The language of the texts.
+    open var localization: ConnectLocalization = .english { didSet { refresh() } }
+    /// Whether the footer is shown.
+    @IBInspectable open var showsFooter: Bool = true { didSet { refresh() } }
+    /// The service icon, once the host or the controller has loaded ``ConnectButtonAppearance/Icon/image(_:)``.
+    open var iconImage: UIImage? { didSet { setNeedsDisplay() } }
+    /// Called when the pill is tapped in an interactive state.
+    open var onTap: (() -> Void)?
+    /// Called when the footer is tapped and it has an action.
+    open var onFooterTap: ((ConnectButtonAppearance.Footer.Action) -> Void)?
+    /// Called when the user confirms an email (return key or confirm button).
+    open var onEmailConfirm: ((String) -> Void)?
+
+    /// What the button currently draws.
+    public private(set) var appearance: ConnectButtonAppearance
+
+    /// The email field, visible in the email state.
+    public let emailField = UITextField()
+
+    /// Creates a button.
+    public override init(frame: CGRect) {
+        appearance = ConnectButtonAppearance(state: .loading, connection: nil)
+        super.init(frame: frame)
+        setUp()
+    }
+
+    /// Creates a button from a storyboard or nib.
+    public required init?(coder: NSCoder) {
+        appearance = ConnectButtonAppearance(state: .loading, connection: nil)
+        super.init(coder: coder)
+        setUp()
+    }
+
+    private func setUp() {
+        isOpaque = false
+        backgroundColor = .clear
+        contentMode = .redraw
+        isAccessibilityElement = true
+        accessibilityTraits = .button
+        emailField.delegate = self
+        emailField.isHidden = true
+        emailField.borderStyle = .none
+        emailField.autocorrectionType = .no
+        emailField.autocapitalizationType = .none
+        emailField.returnKeyType = .done
+        #if os(iOS)
+        emailField.keyboardType = .emailAddress
+        #endif
+        emailField.textContentType = .emailAddress
+        addSubview(emailField)
+        addGestureRecognizer(UITapGestureRecognizer(target: self, action: #selector(handleTap(_:))))
+        refresh()
+    }
+
+    /// Interface Builder shows the connect state with a placeholder service name.
+    open override func prepareForInterfaceBuilder() {
+        super.prepareForInterfaceBuilder()
+        visualState = .connect
+    }
+
+    /// The pill plus the footer; as wide as the pill can be.
+    open override var intrinsicContentSize: CGSize {
+        CGSize(width: ConnectButtonGeometry.maximumWidth,
+               height: appearance.geometry.totalHeight(hasFooter: appearance.footer != nil) + ConnectButtonGeometry.footerHeight)
+    }
+
+    /// Recomputes the appearance for the new width.
+    open override func layoutSubviews() {
+        super.layoutSubviews()
+        if ConnectButtonGeometry(width: bounds.width) != appearance.geometry { refresh() }
+        if let field = appearance.emailField {
+            emailField.frame = CGRect(field.frame).offsetBy(dx: pillOrigin.x, dy: 0)
+        }
+    }
+
+    /// Recomputes the appearance when light or dark mode changes.
+    open override func traitCollectionDidChange(_ previousTraitCollection: UITraitCollection?) {
+        super.traitCollectionDidChange(previousTraitCollection)
+        refresh()
+    }
+
+    private var hostAppearance: ConnectButtonColorScheme {
+        traitCollection.userInterfaceStyle == .dark ? .dark : .light
+    }
+
+    /// The pill's top-left corner: centred when the view is wider than the pill.
+    private var pillOrigin: CGPoint {
+        CGPoint(x: max(0, (bounds.width - CGFloat(appearance.geometry.width)) / 2), y: 0)
+    }
+
+    private func refresh() {
+        appearance = ConnectButtonAppearance(
+            state: visualState, connection: connection, localization: localization, style: style,
+            hostAppearance: hostAppearance, width: bounds.width > 0 ? Double(bounds.width) : ConnectButtonGeometry.maximumWidth,
+            showsFooter: showsFooter)
+        accessibilityLabel = appearance.accessibilityLabel
+        if let field = appearance.emailField {
+            emailField.isHidden = false
+            if emailField.text?.isEmpty ?? true, case .enterEmail(let email, _) = visualState { emailField.text = email }
+            emailField.placeholder = field.placeholder
+            emailField.textColor = UIColor(field.textColor)
+            emailField.font = UIFont(name: "AvenirNext-DemiBold", size: CGFloat(field.fontSize))
+                ?? .systemFont(ofSize: CGFloat(field.fontSize), weight: .semibold)
+        } else {
+            emailField.isHidden = true
+        }
+        invalidateIntrinsicContentSize()
+        setNeedsLayout()
+        setNeedsDisplay()
+    }
+
+    // MARK: - Interaction
+
+    @objc private func handleTap(_ recognizer: UITapGestureRecognizer) {
+        let point = recognizer.location(in: self)
+        let local = CGPoint(x: point.x - pillOrigin.x, y: point.y)
+        if let field = appearance.emailField, CGRect(field.confirmFrame).contains(local) {
+            onEmailConfirm?(emailField.text ?? "")
+        } else if local.y <= CGFloat(ConnectButtonGeometry.height) {
+            if appearance.isInteractive { onTap?() }
+        } else if let action = appearance.footer?.action {
+            onFooterTap?(action)
+        }
+    }
+
+    /// Confirms the email on the return key.
+    public func textFieldShouldReturn(_ textField: UITextField) -> Bool {
+        onEmailConfirm?(textField.text ?? "")
+        return false
+    }
+
+    // MARK: - Drawing
+
+    /// Draws the pill, progress, label, knob, confirm button, checkmark and footer.
+    open override func draw(_ rect: CGRect) {
+        guard let context = UIGraphicsGetCurrentContext() else { return }
+        let a = appearance
+        let g = a.geometry
+        context.saveGState()
+        context.translateBy(x: pillOrigin.x, y: 0)
+        let pill = CGRect(g.pillFrame)
+        let pillPath = UIBezierPath(roundedRect: pill, cornerRadius: pill.height / 2)
+        UIColor(a.backgroundColor).setFill()
+        pillPath.fill()
+
+        if let progress = a.progress, progress.fraction > 0 {
+            context.saveGState()
+            pillPath.addClip()
+            UIColor(progress.color).setFill()
+            UIRectFill(CGRect(x: 0, y: 0, width: pill.width * CGFloat(progress.fraction), height: pill.height))
+            context.restoreGState()
+        }
+
+        if let label = a.label {
+            let box = CGRect(x: CGFloat(label.insets.left), y: 0,
+                             width: pill.width - CGFloat(label.insets.left + label.insets.right), height: pill.height)
+            drawCentered(label.text, in: box, color: label.color, fontName: "AvenirNext-Bold", size: CGFloat(label.fontSize),
+                         weight: .bold, minimumScale: CGFloat(label.minimumScaleFactor))
+        }
+
+        if let knob = a.knob {
+            context.saveGState()
+            context.setShadow(offset: CGSize(width: 0, height: 3), blur: 6,
+                              color: UIColor.black.withAlphaComponent(CGFloat(knob.shadowOpacity)).cgColor)
+            UIColor(knob.color).setFill()
+            UIBezierPath(ovalIn: CGRect(knob.frame)).fill()
+            context.restoreGState()
+            let iconRect = CGRect(knob.iconFrame)
+            switch knob.icon {
+            case .image:
+                iconImage?.draw(in: iconRect)
+            case .monogram(let letter, let color):
+                drawCentered(letter, in: iconRect, color: color, fontName: "AvenirNext-Bold", size: iconRect.height * 0.85,
+                             weight: .bold, minimumScale: 0.5)
+            case .none:
+                break
+            }
+        }
+
+        if let field = a.emailField {
+            let c = CGRect(field.confirmFrame)
+            let path = UIBezierPath()
+            path.move(to: CGPoint(x: c.minX, y: c.minY))
+            path.addLine(to: CGPoint(x: c.maxX - c.height / 2, y: c.minY))
+            path.addArc(withCenter: CGPoint(x: c.maxX - c.height / 2, y: c.midY), radius: c.height / 2,
+                        startAngle: -.pi / 2, endAngle: .pi / 2, clockwise: true)
+            path.addLine(to: CGPoint(x: c.minX, y: c.maxY))
+            path.close()
+            UIColor(field.confirmColor).setFill()
+            path.fill()
+            let arrow = UIBezierPath()
+            arrow.move(to: CGPoint(x: c.midX - 10, y: c.midY))
+            arrow.addLine(to: CGPoint(x: c.midX + 10, y: c.midY))
+            arrow.move(to: CGPoint(x: c.midX + 3, y: c.midY - 7))
+            arrow.addLine(to: CGPoint(x: c.midX + 10, y: c.midY))
+            arrow.addLine(to: CGPoint(x: c.midX + 3, y: c.midY + 7))
+            arrow.lineWidth = 3
+            arrow.lineCapStyle = .round
+            arrow.lineJoinStyle = .round
+            UIColor(field.confirmGlyphColor).setStroke()
+            arrow.stroke()
+        }
+
+        if let checkmark = a.checkmark {
+            let f = CGRect(checkmark.frame)
+            UIColor(checkmark.color).setStroke()
+            let circle = UIBezierPath(ovalIn: f.insetBy(dx: 1.5, dy: 1.5))
+            circle.lineWidth = 3
+            circle.stroke()
+            let tick = UIBezierPath()
+            tick.move(to: CGPoint(x: f.midX - 9, y: f.midY + 1))
+            tick.addLine(to: CGPoint(x: f.midX - 3, y: f.midY + 7))
+            tick.addLine(to: CGPoint(x: f.midX + 10, y: f.midY - 6))
+            tick.lineWidth = 3.5
+            tick.lineCapStyle = .round
+            tick.lineJoinStyle = .round
+            tick.stroke()
+        }
+
+        if let footer = a.footer {
+            let text = NSAttributedString(footer.text, size: CGFloat(footer.fontSize))
+            let box = CGRect(footer.frame)
+            let size = text.boundingRect(with: CGSize(width: box.width, height: .greatestFiniteMagnitude),
+                                         options: [.usesLineFragmentOrigin], context: nil).size
+            text.draw(with: CGRect(x: box.minX, y: box.minY, width: box.width, height: ceil(size.height)),
+                      options: [.usesLineFragmentOrigin], context: nil)
+        }
+        context.restoreGState()
+    }
+
+    private func drawCentered(_ text: String, in box: CGRect, color: IFTTTConnectSDK.Color, fontName: String, size: CGFloat,
+                              weight: UIFont.Weight, minimumScale: CGFloat) {
+        var fontSize = size
+        func attributes(_ fontSize: CGFloat) -> [NSAttributedString.Key: Any] {
+            [.font: UIFont(name: fontName, size: fontSize) ?? .systemFont(ofSize: fontSize, weight: weight),
+             .foregroundColor: UIColor(color)]
+        }
+        var measured = (text as NSString).size(withAttributes: attributes(fontSize))
+        if measured.width > box.width {
+            fontSize = max(size * minimumScale, size * box.width / measured.width)
+            measured = (text as NSString).size(withAttributes: attributes(fontSize))
+        }
+        let origin = CGPoint(x: box.midX - min(measured.width, box.width) / 2, y: box.midY - measured.height / 2)
+        (text as NSString).draw(in: CGRect(origin: origin, size: CGSize(width: min(measured.width, box.width), height: measured.height)),
+                                withAttributes: attributes(fontSize))
+    }
+}
+
+extension UIColor {
+    /// The SDK colour as an opaque sRGB `UIColor`.
+    convenience init(_ color: IFTTTConnectSDK.Color) {
+        self.init(red: CGFloat(color.red) / 255, green: CGFloat(color.green) / 255, blue: CGFloat(color.blue) / 255, alpha: 1)
+    }
+}
+
+extension CGRect {
+    /// The SDK rectangle as a `CGRect`.
+    init(_ rect: ConnectButtonRect) {
+        self.init(x: rect.x, y: rect.y, width: rect.width, height: rect.height)
+    }
+}
+
+extension NSAttributedString {
+    /// Styled text for UIKit: centred, Avenir Next Demi Bold, the wordmark heavy, links underlined.
+    convenience init(_ text: StyledText, size: CGFloat, alignment: NSTextAlignment = .center) {
+        let paragraph = NSMutableParagraphStyle()
+        paragraph.alignment = alignment
+        let result = NSMutableAttributedString()
+        for run in text.runs {
+            let fontName = run.kind == .wordmark ? "AvenirNext-Heavy" : "AvenirNext-DemiBold"
+            var attributes: [NSAttributedString.Key: Any] = [
+                .font: UIFont(name: fontName, size: size)
+                    ?? .systemFont(ofSize: size, weight: run.kind == .wordmark ? .heavy : .semibold),
+                .foregroundColor: UIColor(run.color),
+                .paragraphStyle: paragraph,
+            ]
+            if run.kind == .link { attributes[.underlineStyle] = NSUnderlineStyle.single.rawValue }
+            result.append(NSAttributedString(string: run.text, attributes: attributes))
+        }
+        self.init(attributedString: result)
+    }
+}
+#endif

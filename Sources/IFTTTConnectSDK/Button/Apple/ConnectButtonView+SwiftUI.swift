@@ -1,0 +1,203 @@
+#if canImport(SwiftUI)
+import SwiftUI
+
+/// The Connect Button as a SwiftUI view. It draws the same ``ConnectButtonAppearance`` as the UIKit
+/// ``ConnectButton`` and the SVG renderer, for the width it is given and the environment's colour scheme.
+///
+/// ```swift
+/// ConnectButtonView(state: .connect, connection: connection, style: .dynamic,
+///                   onTap: { flow.start() }, onFooterTap: { _ in showAbout = true })
+/// ```
+@available(iOS 14.0, macOS 12.0, tvOS 14.0, watchOS 7.0, *)
+public struct ConnectButtonView: View {
+    /// The state to draw.
+    public var state: ConnectButtonVisualState
+    /// The Connection whose service brands the button.
+    public var connection: Connection?
+    /// The language of the texts.
+    public var localization: ConnectLocalization
+    /// The colours to use.
+    public var style: ConnectButtonStyle
+    /// Whether the footer is shown.
+    public var showsFooter: Bool
+    /// Called when the pill is tapped in an interactive state.
+    public var onTap: () -> Void
+    /// Called when the footer is tapped and it has an action.
+    public var onFooterTap: (ConnectButtonAppearance.Footer.Action) -> Void
+    /// Called when the user confirms an email.
+    public var onEmailConfirm: (String) -> Void
+
+    @Environment(\.colorScheme) private var colorScheme
+    @State private var typedEmail: String?
+
+    /// Creates the view.
+    public init(state: ConnectButtonVisualState, connection: Connection?, localization: ConnectLocalization = .english,
+                style: ConnectButtonStyle = .light, showsFooter: Bool = true, onTap: @escaping () -> Void = {},
+                onFooterTap: @escaping (ConnectButtonAppearance.Footer.Action) -> Void = { _ in },
+                onEmailConfirm: @escaping (String) -> Void = { _ in }) {
+        self.state = state
+        self.connection = connection
+        self.localization = localization
+        self.style = style
+        self.showsFooter = showsFooter
+        self.onTap = onTap
+        self.onFooterTap = onFooterTap
+        self.onEmailConfirm = onEmailConfirm
+    }
+
+    /// The button, centred, at most 360 pt wide.
+    public var body: some View {
+        GeometryReader { proxy in
+            content(ConnectButtonAppearance(
+                state: state, connection: connection, localization: localization, style: style,
+                hostAppearance: colorScheme == .dark ? .dark : .light, width: Double(proxy.size.width),
+                showsFooter: showsFooter))
+                .frame(width: proxy.size.width, alignment: .top)
+        }
+        .frame(height: CGFloat(ConnectButtonGeometry(width: 360).totalHeight(hasFooter: showsFooter)
+                               + (showsFooter ? ConnectButtonGeometry.footerHeight : 0)))
+    }
+
+    private func content(_ a: ConnectButtonAppearance) -> some View {
+        let width = CGFloat(a.geometry.width)
+        let height = CGFloat(ConnectButtonGeometry.height)
+        return VStack(spacing: CGFloat(ConnectButtonGeometry.footerSpacing)) {
+            ZStack(alignment: .topLeading) {
+                ZStack(alignment: .topLeading) {
+                    SwiftUI.Color(a.backgroundColor)
+                    if let progress = a.progress {
+                        SwiftUI.Color(progress.color).frame(width: width * CGFloat(progress.fraction))
+                    }
+                }
+                .frame(width: width, height: height)
+                .clipShape(Capsule())
+
+                if let label = a.label {
+                    Text(verbatim: label.text)
+                        .font(.custom("AvenirNext-Bold", size: CGFloat(label.fontSize)))
+                        .foregroundColor(SwiftUI.Color(label.color))
+                        .lineLimit(1)
+                        .minimumScaleFactor(CGFloat(label.minimumScaleFactor))
+                        .frame(width: width - CGFloat(label.insets.left + label.insets.right), height: height)
+                        .offset(x: CGFloat(label.insets.left))
+                }
+                if let knob = a.knob { knobView(knob) }
+                if let field = a.emailField { emailView(field) }
+                if let checkmark = a.checkmark { checkmarkView(checkmark) }
+            }
+            .frame(width: width, height: height, alignment: .topLeading)
+            .contentShape(Capsule())
+            .onTapGesture { if a.isInteractive && a.emailField == nil { onTap() } }
+            .accessibilityElement(children: .ignore)
+            .accessibilityLabel(Text(verbatim: a.accessibilityLabel))
+            .accessibilityAddTraits(.isButton)
+
+            if let footer = a.footer {
+                footer.text.runs.reduce(Text(verbatim: "")) { text, run in
+                    text + Text(verbatim: run.text)
+                        .font(.custom(run.kind == .wordmark ? "AvenirNext-Heavy" : "AvenirNext-DemiBold", size: CGFloat(footer.fontSize)))
+                        .foregroundColor(SwiftUI.Color(run.color))
+                        .underline(run.kind == .link)
+                }
+                .multilineTextAlignment(.center)
+                .frame(width: width)
+                .onTapGesture { if let action = footer.action { onFooterTap(action) } }
+            }
+        }
+    }
+
+    private func knobView(_ knob: ConnectButtonAppearance.Knob) -> some View {
+        let f = knob.frame
+        return ZStack {
+            Circle()
+                .fill(SwiftUI.Color(knob.color))
+                .shadow(color: SwiftUI.Color.black.opacity(knob.shadowOpacity), radius: 3, x: 0, y: 3)
+            switch knob.icon {
+            case .image(let url):
+                if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *) {
+                    AsyncImage(url: url) { image in image.resizable().scaledToFit() } placeholder: { SwiftUI.Color.clear }
+                        .frame(width: CGFloat(knob.iconFrame.width), height: CGFloat(knob.iconFrame.height))
+                }
+            case .monogram(let letter, let color):
+                Text(verbatim: letter)
+                    .font(.custom("AvenirNext-Bold", size: CGFloat(knob.iconFrame.height * 0.85)))
+                    .foregroundColor(SwiftUI.Color(color))
+            case .none:
+                EmptyView()
+            }
+        }
+        .frame(width: CGFloat(f.width), height: CGFloat(f.height))
+        .offset(x: CGFloat(f.x), y: CGFloat(f.y))
+    }
+
+    private func emailView(_ field: ConnectButtonAppearance.EmailField) -> some View {
+        let binding = Binding<String>(get: { typedEmail ?? field.text }, set: { typedEmail = $0 })
+        let c = field.confirmFrame
+        return ZStack(alignment: .topLeading) {
+            TextField(field.placeholder, text: binding, onCommit: { onEmailConfirm(binding.wrappedValue) })
+                .font(.custom("AvenirNext-DemiBold", size: CGFloat(field.fontSize)))
+                .foregroundColor(SwiftUI.Color(field.textColor))
+                .frame(width: CGFloat(field.frame.width), height: CGFloat(field.frame.height))
+                .offset(x: CGFloat(field.frame.x), y: CGFloat(field.frame.y))
+            Button(action: { onEmailConfirm(binding.wrappedValue) }) {
+                ZStack {
+                    ConfirmShape().fill(SwiftUI.Color(field.confirmColor))
+                    Text(verbatim: "→")
+                        .font(.system(size: 24, weight: .bold))
+                        .foregroundColor(SwiftUI.Color(field.confirmGlyphColor))
+                }
+            }
+            .buttonStyle(PlainButtonStyle())
+            .accessibilityLabel(Text(verbatim: field.confirmAccessibilityLabel))
+            .frame(width: CGFloat(c.width), height: CGFloat(c.height))
+            .offset(x: CGFloat(c.x), y: CGFloat(c.y))
+        }
+    }
+
+    private func checkmarkView(_ checkmark: ConnectButtonAppearance.Checkmark) -> some View {
+        let f = checkmark.frame
+        return ZStack {
+            Circle().inset(by: 1.5).stroke(SwiftUI.Color(checkmark.color), lineWidth: 3)
+            TickShape().stroke(SwiftUI.Color(checkmark.color), style: StrokeStyle(lineWidth: 3.5, lineCap: .round, lineJoin: .round))
+        }
+        .frame(width: CGFloat(f.width), height: CGFloat(f.height))
+        .offset(x: CGFloat(f.x), y: CGFloat(f.y))
+    }
+}
+
+/// The confirm button: square on the left, round on the right.
+@available(iOS 14.0, macOS 12.0, tvOS 14.0, watchOS 7.0, *)
+private struct ConfirmShape: Shape {
+    func path(in rect: CGRect) -> Path {
+        var path = Path()
+        let r = rect.height / 2
+        path.move(to: CGPoint(x: rect.minX, y: rect.minY))
+        path.addLine(to: CGPoint(x: rect.maxX - r, y: rect.minY))
+        path.addArc(center: CGPoint(x: rect.maxX - r, y: rect.midY), radius: r,
+                    startAngle: .degrees(-90), endAngle: .degrees(90), clockwise: false)
+        path.addLine(to: CGPoint(x: rect.minX, y: rect.maxY))
+        path.closeSubpath()
+        return path
+    }
+}
+
+/// The tick inside the checkmark circle (drawn in a 42 pt square).
+@available(iOS 14.0, macOS 12.0, tvOS 14.0, watchOS 7.0, *)
+private struct TickShape: Shape {
+    func path(in rect: CGRect) -> Path {
+        var path = Path()
+        path.move(to: CGPoint(x: rect.midX - 9, y: rect.midY + 1))
+        path.addLine(to: CGPoint(x: rect.midX - 3, y: rect.midY + 7))
+        path.addLine(to: CGPoint(x: rect.midX + 10, y: rect.midY - 6))
+        return path
+    }
+}
+
+@available(iOS 14.0, macOS 12.0, tvOS 14.0, watchOS 7.0, *)
+extension SwiftUI.Color {
+    /// The SDK colour as an opaque sRGB SwiftUI colour.
+    init(_ color: IFTTTConnectSDK.Color) {
+        self.init(.sRGB, red: Double(color.red) / 255, green: Double(color.green) / 255, blue: Double(color.blue) / 255, opacity: 1)
+    }
+}
+#endif

@@ -1,0 +1,222 @@
+import Foundation
+
+extension ConnectButtonAppearance {
+    /// Computes the appearance of the button in `state`. Pure: the same inputs always give the same value.
+    ///
+    /// - Parameters:
+    ///   - state: The visual state.
+    ///   - connection: The Connection; its ``Connection/connectingService`` brands the button. `nil` while
+    ///     loading (other states then use neutral colours and no service name).
+    ///   - localization: The language of every text.
+    ///   - style: The button style the host chose.
+    ///   - hostAppearance: The host's light or dark mode, used by ``ConnectButtonStyle/dynamic``.
+    ///   - width: The width available; the pill uses it up to 360 pt.
+    ///   - progress: The progress bar's current fraction, for a moment inside an animated state; `nil` draws
+    ///     the state's start.
+    ///   - showsFooter: `false` hides the footer (the original's `appShouldHideConnectButtonFooter`).
+    public init(
+        state: ConnectButtonVisualState,
+        connection: Connection?,
+        localization: ConnectLocalization = .english,
+        style: ConnectButtonStyle = .light,
+        hostAppearance: ConnectButtonColorScheme = .light,
+        width: Double = ConnectButtonGeometry.maximumWidth,
+        progress: Double? = nil,
+        showsFooter: Bool = true
+    ) {
+        let scheme = style.resolved(for: hostAppearance)
+        let geometry = ConnectButtonGeometry(width: width)
+        let service = connection?.connectingService
+        let brand = service?.brandColor
+        let l10n = localization
+        let styleBackground = scheme.pillColor
+        let brandBackground = brand ?? styleBackground
+        let textOnBrand = brand.map(Self.textColor(on:)) ?? scheme.labelColor
+
+        func label(_ key: ConnectStringKey, _ insets: Insets = .standard, color: Color? = nil, _ args: String...) -> Label {
+            Label(text: ConnectLocalization.format(l10n.string(key), args), color: color ?? scheme.labelColor, insets: insets)
+        }
+        func progressBar(from start: Double, to target: Double, duration: Double, branded: Bool) -> Progress {
+            let color = branded && brand != nil ? brandBackground.contrasting() : scheme.neutralProgressColor
+            let fraction = min(1, max(0, progress ?? start))
+            return Progress(fraction: fraction, target: target, duration: duration, color: color)
+        }
+        func knob(at position: Double, on track: Color) -> Knob {
+            let base = brand ?? ConnectButtonPalette.blue
+            let color = abs(base.brightness - track.brightness) < 0.2 ? base.contrasting(brightening: 0.25) : base
+            let frame = geometry.knobFrame(position: position)
+            let size = ConnectButtonGeometry.iconSize
+            let icon: Icon
+            if let url = service?.monochromeIconURL {
+                icon = .image(url)
+            } else if let first = service?.shortName.first(where: { !$0.isWhitespace }) {
+                icon = .monogram(String(first).uppercased(), color: Self.textColor(on: color))
+            } else {
+                icon = .none
+            }
+            return Knob(position: position, frame: frame, color: color, icon: icon,
+                        iconFrame: ConnectButtonRect(x: frame.midX - size / 2, y: frame.midY - size / 2, width: size, height: size),
+                        shadowOpacity: 0.25)
+        }
+
+        let shortName = service?.shortName ?? ""
+        let fullName = service?.name ?? ""
+        var background = styleBackground
+        var labelValue: Label?
+        var knobValue: Knob?
+        var progressValue: Progress?
+        var emailValue: EmailField?
+        var checkmarkValue: Checkmark?
+        var footerKind = Footer.Kind.worksWithIFTTT
+        var footerAction: Footer.Action?
+        var transition = Transition.standard
+        var interactive = false
+
+        switch state {
+        case .loading:
+            var value = label(.loading)
+            value.pulse = .loading
+            labelValue = value
+        case .loadingFailed:
+            labelValue = label(.loading)
+            footerKind = .loadingFailed
+            footerAction = .retry
+        case .connect:
+            labelValue = label(.connect, .avoidingLeftKnob, shortName)
+            knobValue = knob(at: 0, on: styleBackground)
+            footerAction = .showAbout
+            interactive = true
+        case .slideToConnect:
+            background = brandBackground
+            labelValue = label(.verifying, color: service == nil ? scheme.labelColor : textOnBrand)
+            progressValue = progressBar(from: 0, to: 1, duration: 1.0, branded: true)
+            transition.hold = 1.0
+        case .enterEmail(let email, let invalid):
+            background = ConnectButtonPalette.lightGrey
+            let grown = ConnectButtonGeometry.height / ConnectButtonGeometry.knobDiameter
+            let confirm = geometry.knobFrame(position: 1, scale: grown)
+            let confirmColor = brand ?? ConnectButtonPalette.blue
+            let fieldX = ConnectButtonGeometry.standardLabelInset
+            emailValue = EmailField(
+                text: email, placeholder: l10n.string(.emailPlaceholder),
+                frame: ConnectButtonRect(x: fieldX, y: ConnectButtonGeometry.knobInset,
+                                         width: max(0, confirm.x - fieldX - 8),
+                                         height: ConnectButtonGeometry.height - 2 * ConnectButtonGeometry.knobInset),
+                textColor: ConnectButtonPalette.mediumGrey, fontSize: ConnectButtonGeometry.emailFontSize,
+                confirmFrame: confirm, confirmColor: confirmColor,
+                confirmGlyphColor: Self.textColor(on: confirmColor),
+                confirmAccessibilityLabel: l10n.string(.emailConfirm))
+            footerKind = invalid ? .emailInvalid : .enterEmail
+            footerAction = invalid ? nil : .showAbout
+            transition.duration = 0.5
+            transition.hold = invalid ? 2.0 : nil
+            transition.next = invalid ? .enterEmail(email: email, isInvalid: false) : nil
+            interactive = true
+        case .verifying:
+            labelValue = label(.verifying)
+            progressValue = progressBar(from: 0, to: 0.5, duration: 0.75, branded: false)
+            footerAction = .showAbout
+        case .creatingAccount:
+            labelValue = label(.creatingAccount)
+            progressValue = progressBar(from: 0.5, to: 1, duration: 2.25, branded: false)
+            footerKind = .creatingAccount
+            transition.hold = 2.25
+            transition.next = .continueToService
+        case .continueToService:
+            background = brandBackground
+            labelValue = label(.continueToService, color: textOnBrand, fullName)
+            progressValue = progressBar(from: 0, to: 1, duration: 2.0, branded: true)
+            transition.hold = 2.0
+        case .connecting:
+            background = brandBackground
+            labelValue = label(.connecting, color: textOnBrand)
+            progressValue = progressBar(from: 0, to: 1, duration: 2.0, branded: true)
+            transition.hold = 2.0
+            transition.next = .checkmark
+        case .checkmark:
+            background = brandBackground
+            let d = ConnectButtonGeometry.checkmarkDiameter
+            checkmarkValue = Checkmark(frame: ConnectButtonRect(x: geometry.width / 2 - d / 2, y: ConnectButtonGeometry.height / 2 - d / 2,
+                                                                width: d, height: d),
+                                       color: textOnBrand, drawDuration: 0.75 + 0.3)
+            transition.hold = 1.5
+            transition.next = .connected
+        case .connected:
+            labelValue = label(.connected, .avoidingRightKnob)
+            knobValue = knob(at: 1, on: styleBackground)
+            footerAction = .showAbout
+            interactive = true
+        case .disconnecting:
+            labelValue = label(.disconnecting)
+            progressValue = progressBar(from: 0, to: 0.75, duration: 1.125, branded: false)
+        case .disconnected:
+            labelValue = label(.disconnected)
+            transition.hold = 2.0
+            transition.next = .connect
+        }
+
+        self.state = state
+        self.style = style
+        self.colorScheme = scheme
+        self.localization = l10n.localization
+        self.geometry = geometry
+        self.backgroundColor = background
+        self.label = labelValue
+        self.knob = knobValue
+        self.progress = progressValue
+        self.emailField = emailValue
+        self.checkmark = checkmarkValue
+        self.footer = showsFooter
+            ? Footer(kind: footerKind, text: Self.footerText(footerKind, state: state, localization: l10n, scheme: scheme),
+                     frame: geometry.footerFrame, fontSize: ConnectButtonGeometry.footerFontSize, action: footerAction)
+            : nil
+        self.transition = transition
+        self.isInteractive = interactive
+        switch state {
+        case .enterEmail(let email, _):
+            self.accessibilityLabel = email.isEmpty ? l10n.string(.emailPlaceholder) : email
+        case .checkmark:
+            self.accessibilityLabel = l10n.string(.connected)
+        default:
+            self.accessibilityLabel = labelValue?.text ?? ""
+        }
+    }
+
+    /// Creates the appearance for a `Locale` (see ``ConnectLocalization`` for the fallbacks).
+    public init(state: ConnectButtonVisualState, connection: Connection?, locale: Locale,
+                style: ConnectButtonStyle = .light, hostAppearance: ConnectButtonColorScheme = .light,
+                width: Double = ConnectButtonGeometry.maximumWidth) {
+        self.init(state: state, connection: connection, localization: ConnectLocalization(locale: locale),
+                  style: style, hostAppearance: hostAppearance, width: width)
+    }
+
+    /// White text on dark fills, near-black text on light ones (relative luminance above 0.5).
+    static func textColor(on fill: Color) -> Color {
+        fill.relativeLuminance > 0.5 ? ConnectButtonPalette.almostBlack : .white
+    }
+
+    /// The footer's styled text. The email step shows its "learn more" link once (the original repeated it).
+    static func footerText(_ kind: Footer.Kind, state: ConnectButtonVisualState, localization l10n: ConnectLocalization,
+                           scheme: ConnectButtonColorScheme) -> StyledText {
+        let grey = ConnectButtonPalette.footer
+        switch kind {
+        case .worksWithIFTTT:
+            return .wordmarked(l10n.string(.footerWorksWith), color: grey)
+        case .enterEmail:
+            return StyledText.wordmarked(l10n.string(.footerEmailPrefix), color: grey)
+                .appending(StyledText(runs: [.init(text: l10n.string(.footerEmailLink), kind: .link, color: grey)]))
+        case .emailInvalid:
+            return StyledText(runs: [.init(text: l10n.string(.footerEmailInvalid), kind: .plain, color: scheme.errorColor)])
+        case .creatingAccount:
+            var email = ""
+            if case .creatingAccount(let value) = state { email = value }
+            return .wordmarked(l10n.format(.footerCreatingAccount, email), color: grey)
+        case .loadingFailed:
+            return StyledText(runs: [
+                .init(text: l10n.string(.footerLoadingFailed), kind: .plain, color: scheme.errorColor),
+                .init(text: " ", kind: .plain, color: scheme.errorColor),
+                .init(text: l10n.string(.footerLoadingFailedRetry), kind: .link, color: scheme.errorColor),
+            ])
+        }
+    }
+}

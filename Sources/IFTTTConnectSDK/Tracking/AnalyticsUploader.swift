@@ -1,0 +1,174 @@
+import Foundation
+
+/// Why a batch of analytics events was not accepted. Analytics failures never reach the user; the events
+/// stay queued and are tried again.
+public enum AnalyticsError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The server answered with a status outside 200...299.
+    case rejected(statusCode: Int)
+    /// The request failed below HTTP.
+    case transport(ConnectionNetworkError)
+    /// The request was cancelled because analytics was turned off.
+    case cancelled
+
+    /// A one-line description.
+    public var description: String {
+        switch self {
+        case .rejected(let status): return "The analytics endpoint answered \(status)"
+        case .transport(let error): return "Analytics upload failed: \(error)"
+        case .cancelled: return "The analytics upload was cancelled"
+        }
+    }
+}
+
+/// Sends analytics events to `{connect base}/sdk/events` in batches, following ``AnalyticsQueue``'s rules.
+///
+/// The uploader is the shell around the pure queue: it reads the clock, performs the requests through an
+/// ``HTTPTransport`` and reports outcomes back. It honours ``AnalyticsSwitch`` immediately.
+///
+/// ```swift
+/// let uploader = AnalyticsUploader(network: ConnectionNetworkController.Configuration())
+/// await uploader.track(.impression(of: connection, hostName: "Grocery Express", at: Date()))
+/// Task { await uploader.runPeriodicFlush() }   // the 30 s timer
+/// ```
+public actor AnalyticsUploader {
+    private let transport: any HTTPTransport
+    private let endpoint: URL
+    private let anonymousId: String
+    private let timeout: Int
+    private let analyticsSwitch: AnalyticsSwitch
+    private let now: @Sendable () -> Date
+    private var queue: AnalyticsQueue
+    private var uploads: [Int: Task<Void, Never>] = [:]
+    private var observer: UUID?
+
+    /// The outcome of the last batch that failed, if the last batch failed.
+    public private(set) var lastError: AnalyticsError?
+    /// How many batches the server accepted.
+    public private(set) var acceptedBatchCount = 0
+
+    /// Creates an uploader.
+    ///
+    /// - Parameters:
+    ///   - network: Where to send (``ConnectionNetworkController/Configuration/connectBaseURL``), how
+    ///     (its transport) and the anonymous id.
+    ///   - queue: The batching limits.
+    ///   - analyticsSwitch: The opt-out; ``AnalyticsSwitch/shared`` by default.
+    ///   - now: The clock.
+    public init(network: ConnectionNetworkController.Configuration,
+                queue: AnalyticsQueue.Configuration = AnalyticsQueue.Configuration(),
+                analyticsSwitch: AnalyticsSwitch = .shared,
+                now: @escaping @Sendable () -> Date = { Date() }) {
+        transport = network.transport
+        endpoint = network.connectBaseURL.appendingPathComponent("sdk").appendingPathComponent("events")
+        anonymousId = network.anonymousId
+        timeout = network.timeout
+        self.analyticsSwitch = analyticsSwitch
+        self.now = now
+        self.queue = AnalyticsQueue(configuration: queue, isEnabled: analyticsSwitch.isEnabled)
+    }
+
+    deinit {
+        if let observer { analyticsSwitch.removeObserver(observer) }
+        for task in uploads.values { task.cancel() }
+    }
+
+    /// Starts listening to the switch so turning analytics off drops queued events even if the uploader is
+    /// idle. Called by the first ``track(_:)``; call it yourself to listen earlier.
+    public func observeSwitch() {
+        guard observer == nil else { return }
+        observer = analyticsSwitch.addObserver { [weak self] _ in
+            Task { await self?.synchronizeSwitch() }
+        }
+    }
+
+    /// The events not yet accepted by the server.
+    public var pendingEvents: [AnalyticsEvent] {
+        synchronizeSwitch()
+        return queue.pendingEvents
+    }
+
+    /// Queues an event; nothing happens while analytics is off.
+    public func track(_ event: AnalyticsEvent) {
+        observeSwitch()
+        synchronizeSwitch()
+        perform(queue.track(event, now: now()))
+    }
+
+    /// Sends a batch now if any events wait.
+    public func flush() {
+        synchronizeSwitch()
+        perform(queue.flush(now: now()))
+    }
+
+    /// Sends a batch if the flush interval passed; call it from a timer.
+    public func tick() {
+        synchronizeSwitch()
+        perform(queue.tick(now: now()))
+    }
+
+    /// Calls ``tick()`` every `interval` seconds until the task is cancelled.
+    public func runPeriodicFlush(every interval: Duration = .seconds(30)) async {
+        while !Task.isCancelled {
+            do { try await Task.sleep(for: interval) } catch { return }
+            tick()
+        }
+    }
+
+    /// Waits until no request is in flight.
+    public func waitUntilIdle() async {
+        while let task = uploads.values.first {
+            await task.value
+        }
+    }
+
+    /// Applies the switch's current value to the queue.
+    func synchronizeSwitch() {
+        let enabled = analyticsSwitch.isEnabled
+        if enabled != queue.isEnabled { perform(queue.setEnabled(enabled)) }
+    }
+
+    private func perform(_ effects: [AnalyticsQueue.Effect]) {
+        for effect in effects {
+            switch effect {
+            case .send(let batch):
+                let request = makeRequest(batch)
+                let transport = self.transport
+                let analyticsSwitch = self.analyticsSwitch
+                uploads[batch.id] = Task {
+                    let outcome: AnalyticsError?
+                    if !analyticsSwitch.isEnabled || Task.isCancelled {
+                        outcome = .cancelled
+                    } else {
+                        do throws(ConnectionNetworkError) {
+                            let response = try await transport.send(request)
+                            outcome = (200..<300).contains(response.statusCode) ? nil : .rejected(statusCode: response.statusCode)
+                        } catch {
+                            outcome = error == .cancelled ? .cancelled : .transport(error)
+                        }
+                    }
+                    self.finish(batch.id, outcome: outcome)
+                }
+            case .cancel(let id):
+                uploads[id]?.cancel()
+            }
+        }
+    }
+
+    private func finish(_ batchID: Int, outcome: AnalyticsError?) {
+        uploads[batchID] = nil
+        synchronizeSwitch()
+        guard queue.inFlight?.id == batchID else { return }  // cancelled by the opt-out: ignore
+        if let outcome { lastError = outcome } else { lastError = nil; acceptedBatchCount += 1 }
+        perform(queue.batchFinished(batchID, succeeded: outcome == nil, now: now()))
+    }
+
+    private func makeRequest(_ batch: AnalyticsQueue.Batch) -> HTTPRequest {
+        let body = JSONValue.object(JSONObject([("events", .array(batch.events.map(\.jsonValue)))])).serialized()
+        return HTTPRequest(method: "POST", url: endpoint, headers: [
+            "Content-Type": "application/json",
+            "IFTTT-SDK-Version": SDKInfo.version,
+            "IFTTT-SDK-Platform": SDKInfo.platform,
+            "IFTTT-SDK-Anonymous-Id": anonymousId,
+        ], body: Data(body.utf8), timeout: timeout)
+    }
+}

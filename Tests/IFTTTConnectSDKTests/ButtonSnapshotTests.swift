@@ -1,0 +1,116 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import Testing
+@testable import IFTTTConnectSDK
+
+@Suite("Connect Button SVG snapshots")
+struct ButtonSnapshotTests {
+    static let suite = "ButtonSnapshotTests"
+
+    static func appearance(_ state: ConnectButtonVisualState, _ scheme: ConnectButtonColorScheme,
+                           connection: Connection? = ButtonFixtures.standard, locale: String = "en-US",
+                           style: ConnectButtonStyle? = nil, width: Double = 360) -> ConnectButtonAppearance {
+        ConnectButtonAppearance(state: state, connection: state == .loading ? nil : connection,
+                                localization: ConnectLocalization(identifier: locale),
+                                style: style ?? (scheme == .light ? .light : .dark), hostAppearance: scheme,
+                                width: width, progress: 0.45)
+    }
+
+    @Test(arguments: ConnectButtonVisualState.allExamples, ConnectButtonColorScheme.allCases)
+    func everyStateInLightAndDark(_ state: ConnectButtonVisualState, _ scheme: ConnectButtonColorScheme) {
+        let svg = ConnectButtonSVGRenderer.render(Self.appearance(state, scheme))
+        SnapshotAssertion.assertMatches(svg, named: "\(state.name)-\(scheme.rawValue).svg", in: Self.suite)
+    }
+
+    @Test func dynamicStyleFollowsTheHost() {
+        let dark = ConnectButtonSVGRenderer.render(Self.appearance(.connect, .dark, style: .dynamic))
+        SnapshotAssertion.assertMatches(dark, named: "connect-dynamic-dark-host.svg", in: Self.suite)
+        let light = Self.appearance(.connect, .light, style: .dynamic)
+        #expect(light.backgroundColor == ConnectButtonPalette.almostBlack)
+    }
+
+    @Test func knobWithAnIconReferencesTheImage() {
+        let svg = ConnectButtonSVGRenderer.render(Self.appearance(.connected, .light, connection: ButtonFixtures.withIcon))
+        SnapshotAssertion.assertMatches(svg, named: "connected-icon-light.svg", in: Self.suite)
+        #expect(svg.contains("xlink:href=\"https://assets.example.com/sunny/monochrome.png\""))
+        #expect(!svg.contains("class=\"monogram\""))
+    }
+
+    @Test(arguments: ["de", "ja", "pt-BR", "ru"])
+    func localizedNarrowButtons(_ locale: String) {
+        let svg = ConnectButtonSVGRenderer.render(Self.appearance(.connect, .light, locale: locale, width: 280))
+        SnapshotAssertion.assertMatches(svg, named: "connect-\(locale)-280.svg", in: Self.suite)
+    }
+
+    @Test func outputIsWellFormedAndDeterministic() throws {
+        for state in ConnectButtonVisualState.allExamples {
+            let a = ConnectButtonSVGRenderer.render(Self.appearance(state, .light))
+            #expect(a == ConnectButtonSVGRenderer.render(Self.appearance(state, .light)))
+            let parser = XMLParser(data: Data(a.utf8))
+            #expect(parser.parse(), "\(state.name): \(String(describing: parser.parserError))")
+        }
+    }
+
+    @Test func escapesUserText() {
+        let svg = ConnectButtonSVGRenderer.render(Self.appearance(.enterEmail(email: "a<b>&\"c\"@x.com", isInvalid: false), .light))
+        #expect(svg.contains("a&lt;b&gt;&amp;&quot;c&quot;@x.com"))
+        #expect(XMLParser(data: Data(svg.utf8)).parse())
+    }
+
+    /// Writes the gallery SVG when `BUTTON_GALLERY=<path>` is set; `docs/button-gallery.png` is made from it with
+    /// `rsvg-convert`.
+    @Test func writesTheGalleryWhenAsked() throws {
+        guard let path = ProcessInfo.processInfo.environment["BUTTON_GALLERY"] else { return }
+        try ButtonGallery.svg().write(to: URL(fileURLWithPath: path), atomically: true, encoding: .utf8)
+    }
+}
+
+/// Every state in light and dark, side by side, with captions.
+enum ButtonGallery {
+    /// The `height` attribute of a rendered SVG.
+    static func height(of svg: String) -> Double {
+        guard let start = svg.range(of: " height=\"") else { return 0 }
+        return Double(svg[start.upperBound...].prefix { $0 != "\"" }) ?? 0
+    }
+
+    static func svg() -> String {
+        let cellWidth = 392.0, captionWidth = 170.0
+        var rows: [(String, ConnectButtonAppearance, ConnectButtonAppearance)] = []
+        for state in ConnectButtonVisualState.allExamples {
+            rows.append((state.name, ButtonSnapshotTests.appearance(state, .light), ButtonSnapshotTests.appearance(state, .dark)))
+        }
+        rows.append(("connect (de, 280)", ButtonSnapshotTests.appearance(.connect, .light, locale: "de", width: 280),
+                     ButtonSnapshotTests.appearance(.connected, .dark, locale: "de", width: 280)))
+        rows.append(("light brand", ButtonSnapshotTests.appearance(.continueToService, .light, connection: ButtonFixtures.lightBrand),
+                     ButtonSnapshotTests.appearance(.connect, .dark, connection: ButtonFixtures.lightBrand)))
+        rows.append(("dark brand", ButtonSnapshotTests.appearance(.connect, .light, connection: ButtonFixtures.darkBrand),
+                     ButtonSnapshotTests.appearance(.connected, .dark, connection: ButtonFixtures.darkBrand)))
+        var body = ""
+        var y = 40.0
+        for (index, row) in rows.enumerated() {
+            let cells = [row.1, row.2].enumerated().map { column, appearance in
+                ConnectButtonSVGRenderer.render(appearance, options: .init(idPrefix: "g\(index)-\(column)"))
+            }
+            let height = cells.map(Self.height(of:)).max() ?? 0
+            body += "<text x=\"16\" y=\"\(y + height / 2)\" font-family=\"sans-serif\" font-size=\"15\" fill=\"#333333\">\(row.0)</text>\n"
+            for (column, rendered) in cells.enumerated() {
+                var cell = rendered
+                cell = cell.replacingOccurrences(of: "<svg ", with: "<svg x=\"\(captionWidth + Double(column) * cellWidth)\" y=\"\(y)\" ",
+                                                 options: [], range: cell.range(of: "<svg "))
+                body += cell
+            }
+            y += height + 8
+        }
+        let width = captionWidth + 2 * cellWidth + 8
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="\(width)" height="\(y)" viewBox="0 0 \(width) \(y)">
+            <rect width="100%" height="100%" fill="#EEEEEE"/>
+            <text x="\(captionWidth + 16)" y="26" font-family="sans-serif" font-size="16" font-weight="700" fill="#333333">style .light (light host)</text>
+            <text x="\(captionWidth + cellWidth + 16)" y="26" font-family="sans-serif" font-size="16" font-weight="700" fill="#333333">style .dark (dark host)</text>
+            \(body)</svg>
+
+            """
+    }
+}
