@@ -41,7 +41,7 @@ final class FakeAnalyticsTransport: HTTPTransport, @unchecked Sendable {
 }
 
 /// A clock the test moves by hand.
-final class ManualClock: @unchecked Sendable {
+final class TrackingTestClock: @unchecked Sendable {
     private let lock = NSLock()
     private var current = Date(timeIntervalSince1970: 1_700_000_000)
     var now: Date { lock.withLock { current } }
@@ -158,7 +158,7 @@ struct AnalyticsQueueTests {
 
 @Suite("Analytics uploader (shell) with a fake transport", .timeLimit(.minutes(1)))
 struct AnalyticsUploaderTests {
-    let clock = ManualClock()
+    let clock = TrackingTestClock()
     let analyticsSwitch = AnalyticsSwitch()
 
     func uploader(_ transport: FakeAnalyticsTransport) -> AnalyticsUploader {
