@@ -115,6 +115,8 @@ struct APIManagerSecretTests {
         }
         #expect(log.count == 5)
         texts.append(log.text)
+        // The echoed secrets reached the errors, and were redacted there.
+        #expect(texts.contains { $0.contains("<redacted>") })
         // The tokens really were sent.
         #expect(transport.requests.allSatisfy { $0.headers["Authorization"] == "Bearer \(Self.token)" })
         for text in texts {
