@@ -18,7 +18,7 @@ import FoundationNetworking
 ///
 /// Every call has an `async` form and a completion-handler form. Completions run exactly once, on
 /// ``callbackQueue`` (the main queue on Apple platforms by default). Failures are
-/// ``IFTTTConnectSDK/ConnectionNetworkError``: a 401 is `authenticationFailure`, any other non-2xx status is
+/// `ConnectionNetworkError`: a 401 is `authenticationFailure`, any other non-2xx status is
 /// `apiError(statusCode:payload:)` (the legacy `NSError` code), an undecodable body is `invalidResponse`,
 /// and a call that cannot be built (no service slug, empty Applet id) is `invalidRequest` and sends nothing.
 ///
@@ -55,7 +55,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     ///     `https://api.ifttt.com`.
     ///   - transport: sends the requests.
     ///   - anonymousId: sent as `IFTTT-SDK-Anonymous-Id` and `ifttt_sdk_anonymous_id`; by default the
-    ///     per-install id of ``IFTTTConnectSDK/AnonymousIdentifierStore``.
+    ///     per-install id of `AnonymousIdentifierStore`.
     ///   - callbackQueue: runs completion handlers; `nil` runs them on a concurrency thread.
     ///   - logHandler: receives one line per request (method, path, status); never a token or an email.
     public init(baseURL: URL? = nil,

@@ -58,7 +58,7 @@ public struct IFTTTApplet: Sendable, Hashable, Identifiable {
     public var brandingService: IFTTTService { secondaryServices.first ?? primaryService }
 
     /// Decodes one Applet (`"type": "applet"`).
-    /// - Throws: ``ConnectDecodingError`` naming the JSON path (unknown status, bad date, no primary service, ...).
+    /// - Throws: `ConnectDecodingError` naming the JSON path (unknown status, bad date, no primary service, ...).
     public static func decode(from data: Data) throws(ConnectDecodingError) -> IFTTTApplet {
         try decode(json: JSONParser().parse(data))
     }
