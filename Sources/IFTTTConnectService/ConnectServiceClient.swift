@@ -19,7 +19,7 @@ public struct ConnectServiceClient: Sendable, CustomStringConvertible {
         case missingServiceKey
         /// The Connect API call failed.
         case network(ConnectionNetworkError)
-        /// The response was not the expected `user_token` payload.
+        /// The response was not the payload the call expects (a `user_token`, a Connection, field options, ...).
         case unexpectedResponse(ConnectDecodingError)
 
         /// A one-line description without secrets.
@@ -33,13 +33,16 @@ public struct ConnectServiceClient: Sendable, CustomStringConvertible {
         }
     }
 
-    private let serviceKey: String
-    private let controller: ConnectionNetworkController
+    let serviceKey: String
+    let controller: ConnectionNetworkController
 
     /// Creates a client. `baseURL` is the Connect API's `/v2` URL (production by default).
+    /// `logHandler` receives one line per request (method, path without query, status); never the key,
+    /// a user token or a user id.
     /// - Throws: ``Error/insecureBaseURL(host:)`` for plain HTTP to a non-loopback host, ``Error/missingServiceKey``.
     public init(serviceKey: String, baseURL: URL = ConnectionNetworkController.Configuration.productionConnectURL,
-                transport: any HTTPTransport = URLSessionTransport()) throws(Error) {
+                transport: any HTTPTransport = URLSessionTransport(),
+                logHandler: (@Sendable (String) -> Void)? = nil) throws(Error) {
         guard !serviceKey.isEmpty else { throw .missingServiceKey }
         let scheme = baseURL.scheme?.lowercased()
         let host = baseURL.host ?? ""
@@ -48,7 +51,7 @@ public struct ConnectServiceClient: Sendable, CustomStringConvertible {
         }
         self.serviceKey = serviceKey
         self.controller = ConnectionNetworkController(configuration: .init(
-            transport: transport, connectBaseURL: baseURL, callbackQueue: nil))
+            transport: transport, connectBaseURL: baseURL, callbackQueue: nil, logHandler: logHandler))
     }
 
     /// Whether `host` is a loopback address (`localhost`, `127.0.0.0/8`, `::1`).

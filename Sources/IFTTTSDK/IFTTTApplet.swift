@@ -58,7 +58,7 @@ public struct IFTTTApplet: Sendable, Hashable, Identifiable {
     public var brandingService: IFTTTService { secondaryServices.first ?? primaryService }
 
     /// Decodes one Applet (`"type": "applet"`).
-    /// - Throws: ``ConnectDecodingError`` naming the JSON path (unknown status, bad date, no primary service, ...).
+    /// - Throws: `ConnectDecodingError` naming the JSON path (unknown status, bad date, no primary service, ...).
     public static func decode(from data: Data) throws(ConnectDecodingError) -> IFTTTApplet {
         try decode(json: JSONParser().parse(data))
     }
@@ -121,10 +121,28 @@ public struct IFTTTApplet: Sendable, Hashable, Identifiable {
 
     static func date(_ reader: JSONReader, _ key: String) throws(ConnectDecodingError) -> Date? {
         guard let text = try reader.optionalString(key) else { return nil }
-        guard let date = try? Date(text, strategy: .iso8601) else {
+        guard hasValidCalendarDay(text), let date = try? Date(text, strategy: .iso8601) else {
             throw ConnectDecodingError(path: "." + key, reason: .invalidValue("not an ISO 8601 date"))
         }
         return date
+    }
+
+    /// Whether a `yyyy-MM-dd...` text names a real day; Foundation's parser rolls `2017-02-30` over to March.
+    static func hasValidCalendarDay(_ text: String) -> Bool {
+        let digits = Array(text.utf8.prefix(10))
+        guard digits.count == 10, digits[4] == UInt8(ascii: "-"), digits[7] == UInt8(ascii: "-") else { return false }
+        func number(_ range: Range<Int>) -> Int? {
+            var value = 0
+            for byte in digits[range] {
+                guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+                value = value * 10 + Int(byte - UInt8(ascii: "0"))
+            }
+            return value
+        }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), (1...12).contains(month) else { return false }
+        let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+        let lengths = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        return (1...lengths[month - 1]).contains(day)
     }
 }
 
