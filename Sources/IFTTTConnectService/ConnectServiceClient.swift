@@ -51,8 +51,14 @@ public struct ConnectServiceClient: Sendable, CustomStringConvertible {
         }
         self.serviceKey = serviceKey
         self.controller = ConnectionNetworkController(configuration: .init(
-            transport: transport, connectBaseURL: baseURL, callbackQueue: nil, logHandler: logHandler))
+            transport: transport, connectBaseURL: baseURL,
+            // A backend is not an app install: no per-install id file is created or sent.
+            anonymousId: ConnectServiceClient.backendAnonymousId,
+            callbackQueue: nil, logHandler: logHandler))
     }
+
+    /// The `IFTTT-SDK-Anonymous-Id` a backend sends: a fixed value, since a server is not an app install.
+    public static let backendAnonymousId = "server"
 
     /// Whether `host` is a loopback address (`localhost`, `127.0.0.0/8`, `::1`).
     public static func isLoopback(_ host: String) -> Bool {
