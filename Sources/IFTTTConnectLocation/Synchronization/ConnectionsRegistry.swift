@@ -116,13 +116,14 @@ struct ConnectionsRegistry {
         return changed
     }
 
-    /// Stores a fetched Connection, adding it if needed. Returns whether the stored data changed.
+    /// Stores a fetched Connection, adding it if needed, and saves the file unless `persist` is `false`
+    /// (a refresh of many Connections saves once, with ``save()``). Returns whether the stored data changed.
     @discardableResult
-    mutating func update(_ connection: StoredConnection) throws(LocationError) -> Bool {
+    mutating func update(_ connection: StoredConnection, persist: Bool = true) throws(LocationError) -> Bool {
         guard connections[connection.id] != connection else { return false }
         if connections[connection.id] == nil { order.append(connection.id) }
         connections[connection.id] = connection
-        try save()
+        if persist { try save() }
         return true
     }
 
@@ -138,7 +139,8 @@ struct ConnectionsRegistry {
         try save()
     }
 
-    private func save() throws(LocationError) {
+    /// Writes the file.
+    func save() throws(LocationError) {
         let file = File(active: isActive, connections: all)
         let data: Data
         do { data = try JSONEncoder().encode(file) } catch { throw LocationError(.storage, "cannot encode the Connections") }

@@ -390,11 +390,15 @@ public actor Synchronizer {
     }
 
     @discardableResult
-    private func store(_ connection: StoredConnection) -> Bool {
-        do { return try registry.update(connection) } catch {
+    private func store(_ connection: StoredConnection, persist: Bool = true) -> Bool {
+        do { return try registry.update(connection, persist: persist) } catch {
             logger.log("cannot store Connection \(connection.id): \(error)")
             return false
         }
+    }
+
+    private func persistRegistry() {
+        do { try registry.save() } catch { logger.log("cannot save the Connections: \(error)") }
     }
 
     // MARK: - Engine effects
@@ -447,12 +451,14 @@ public actor Synchronizer {
         var failed = false
         if plan.refreshConnections, let network {
             let credentials = ConnectionCredentials(userToken: token, inviteCode: saved.inviteCode)
+            // One write for the whole refresh, also when it ends early.
+            defer { if changed { persistRegistry() } }
             for stored in registry.all where stored.needsSynchronization {
                 guard isCurrent(plan) else { return .finished(.failed) }
                 do throws(ConnectionNetworkError) {
                     let connection = try await network.fetchConnection(for: stored.id, credentialProvider: credentials)
                     guard isCurrent(plan), registry.connections[stored.id] != nil else { return .finished(.failed) }
-                    if store(StoredConnection(connection)) { changed = true }
+                    if store(StoredConnection(connection), persist: false) { changed = true }
                 } catch .authenticationFailure {
                     return .authenticationFailure
                 } catch .cancelled {
