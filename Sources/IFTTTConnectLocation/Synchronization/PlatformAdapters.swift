@@ -152,7 +152,8 @@ final class CoreLocationPermissionRequester {
 
     func requestAlways() {
         #if !os(tvOS)
-        if manager.authorizationStatus != .authorizedAlways { manager.requestAlwaysAuthorization() }
+        // Does nothing once the user has answered; never blocks (spec W-7).
+        manager.requestAlwaysAuthorization()
         #endif
     }
 }
