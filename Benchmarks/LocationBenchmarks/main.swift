@@ -2,8 +2,10 @@
 //   swift run -c release LocationBenchmarks [--seconds S]
 // 1. Choosing the nearest 19 geofences (by edge distance) among 100,000. Goal: at most 2 ms.
 // 2. Durable appends to the event store (one write + fsync each): events per second.
+// 3. `ConnectButtonController.initialize(options:)` with 1,000 stored Connections. Goal: returns in at most 5 ms.
 import Foundation
 import IFTTTConnectLocation
+import IFTTTConnectSDK
 
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
 
@@ -79,3 +81,47 @@ do {
 } catch {
     say("append benchmark failed: \(error)")
 }
+
+// 3. initialize with 1,000 stored Connections.
+
+/// Serves every Connection `c<i>` with one location trigger.
+struct StubConnectAPI: HTTPTransport {
+    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
+        let id = request.url.lastPathComponent
+        let n = Double(Int(id.dropFirst()) ?? 0)
+        let body = #"{"type":"connection","id":"\#(id)","name":"N","description":"D","url":"https://ifttt.com/\#(id)","user_status":"enabled","services":[{"service_id":"gx","service_name":"GX","is_primary":true}],"user_connection":{"user_features":[{"id":"u","feature_id":"f","enabled":true,"user_feature_triggers":[{"id":"\#(id)_t","feature_trigger_id":"t","user_fields":[{"field_id":"location","field_type":"LOCATION_ENTER_AND_EXIT","value":{"lat":\#(30 + n / 100),"lng":\#(-100 + n / 100),"radius":200}}]}]}]}}"#
+        return HTTPResponse(statusCode: 200, body: Data(body.utf8))
+    }
+}
+
+let syncDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("sync-bench-\(UUID().uuidString)")
+defer { try? FileManager.default.removeItem(at: syncDirectory) }
+func benchConfiguration() -> Synchronizer.Configuration {
+    var configuration = Synchronizer.Configuration(regionMonitor: SimulatedRegionMonitor(), storageDirectory: syncDirectory,
+                                                   transport: StubConnectAPI(), anonymousId: "bench",
+                                                   secureStore: FileSecureStore(directory: syncDirectory))
+    configuration.useServer(at: URL(string: "https://ifttt.test")!)
+    return configuration
+}
+// Store 1,000 Connections (fetched once through the stub).
+let filler = Synchronizer(configuration: benchConfiguration())
+await filler.setup(with: ConnectionCredentials(userToken: "bench-token"))
+await filler.activate(connections: (0..<1000).map { "c\($0)" })
+await filler.waitUntilIdle()
+let storedCount = await filler.storedConnections.count
+let registryBytes = (try? FileManager.default.attributesOfItem(atPath: syncDirectory.appendingPathComponent("connections.json").path)[.size] as? Int) ?? 0
+
+var initializeSamples: [Double] = []
+var readySamples: [Double] = []
+for _ in 0..<20 {
+    let t0 = clock.now
+    ConnectButtonController.synchronizer = Synchronizer(configuration: benchConfiguration())
+    ConnectButtonController.initialize(options: .standard)
+    initializeSamples.append(milliseconds(clock.now - t0))
+    await ConnectButtonController.synchronizer.waitUntilIdle()
+    readySamples.append(milliseconds(clock.now - t0))
+}
+initializeSamples.sort()
+readySamples.sort()
+let loaded = await ConnectButtonController.synchronizer.storedConnections.count
+say("initialize with \(storedCount) stored Connections (\(registryBytes / 1024) KiB): returns in p50 \(String(format: "%.3f", initializeSamples[10])) ms, max \(String(format: "%.3f", initializeSamples.last!)) ms over 20 launches (goal <= 5 ms); stored state read and geofences selected off the main thread after p50 \(String(format: "%.1f", readySamples[10])) ms (\(loaded) Connections)")

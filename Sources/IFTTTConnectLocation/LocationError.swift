@@ -19,6 +19,8 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
         case authenticationFailure
         /// No user token is available, so nothing was sent.
         case missingCredentials
+        /// The work was cancelled (for example by ``IFTTTConnectSDK/ConnectButtonController/stopCurrentSynchronization()``).
+        case cancelled
     }
 
     /// The kind of failure.

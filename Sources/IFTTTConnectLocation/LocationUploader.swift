@@ -65,6 +65,16 @@ public actor LocationUploader {
         public var error: LocationError?
     }
 
+    /// One batch's progress, reported to the progress handler.
+    public enum Progress: Sendable, Hashable {
+        /// A request with these events is about to be sent.
+        case attempted([RegionEvent])
+        /// The server accepted these events.
+        case succeeded([RegionEvent])
+        /// The request with these events failed; they stay in the store.
+        case failed([RegionEvent], LocationError)
+    }
+
     /// The channel id of the IFTTT Location service, sent as `channel_id`.
     public static let locationChannelId = "941030000"
 
@@ -76,6 +86,7 @@ public actor LocationUploader {
     private let now: @Sendable () -> Date
     private let random: @Sendable () -> Double
     private let authenticationFailureHandler: (@Sendable () -> Void)?
+    private let progressHandler: (@Sendable (Progress) async -> Void)?
     private var scheduler: UploadScheduler
     private var isUploading = false
 
@@ -89,11 +100,13 @@ public actor LocationUploader {
     ///   - now: the clock.
     ///   - random: uniform values in `[0, 1)` for jitter.
     ///   - authenticationFailureHandler: called once when a 401 pauses uploading.
+    ///   - progressHandler: awaited before each request and after its answer (for event reporting).
     public init(store: LocationEventStore, configuration: Configuration = Configuration(),
                 tokenProvider: @escaping @Sendable () async -> String?, stateURL: URL? = nil,
                 now: @escaping @Sendable () -> Date = { Date() },
                 random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                authenticationFailureHandler: (@Sendable () -> Void)? = nil) {
+                authenticationFailureHandler: (@Sendable () -> Void)? = nil,
+                progressHandler: (@Sendable (Progress) async -> Void)? = nil) {
         self.store = store
         self.configuration = configuration
         self.tokenProvider = tokenProvider
@@ -101,6 +114,7 @@ public actor LocationUploader {
         self.now = now
         self.random = random
         self.authenticationFailureHandler = authenticationFailureHandler
+        self.progressHandler = progressHandler
         let saved = (try? Data(contentsOf: self.stateURL)).flatMap { try? JSONDecoder().decode(UploadScheduler.State.self, from: $0) }
         self.scheduler = UploadScheduler(configuration: configuration.scheduler, state: saved ?? UploadScheduler.State())
     }
@@ -135,9 +149,11 @@ public actor LocationUploader {
                     return Report(uploaded: uploaded, next: .paused,
                                   error: LocationError(.missingCredentials, "no IFTTT user token; nothing was sent"))
                 }
+                await progressHandler?(.attempted(batch))
                 let result = await send(batch, token: token)
                 switch result {
                 case .success:
+                    await progressHandler?(.succeeded(batch))
                     do throws(LocationError) {
                         try await store.acknowledge(batch.map(\.recordId))
                     } catch {
@@ -147,12 +163,19 @@ public actor LocationUploader {
                     uploaded += batch.count
                     _ = scheduler.handle(.succeeded, now: now())
                     save()
+                case .failure(let error) where error.code == .cancelled:
+                    // Cancelled by the caller (for example an expiring background task): not the server's fault,
+                    // so no backoff; the events stay.
+                    await progressHandler?(.failed(batch, error.error))
+                    return Report(uploaded: uploaded, next: .retry(at: now()), error: error.error)
                 case .failure(let error) where error.code == .authenticationFailure:
+                    await progressHandler?(.failed(batch, error.error))
                     _ = scheduler.handle(.authenticationFailed, now: now())
                     save()
                     authenticationFailureHandler?()
                     return Report(uploaded: uploaded, next: .paused, error: error.error)
                 case .failure(let error):
+                    await progressHandler?(.failed(batch, error.error))
                     let decision = scheduler.handle(.failed(random: random(), retryAfter: error.retryAfter), now: now())
                     save()
                     guard case .wait(let until) = decision else { return Report(uploaded: uploaded, next: .done, error: error.error) }
@@ -200,6 +223,7 @@ public actor LocationUploader {
             }
         } catch {
             configuration.logHandler?("POST \(path) (\(batch.count) events) failed: \(error)")
+            if error == .cancelled { return .failure(Failure(error: LocationError(.cancelled, "the upload was cancelled", networkError: error))) }
             return .failure(Failure(error: LocationError(.uploadFailed, "the upload failed: \(error)", networkError: error)))
         }
     }

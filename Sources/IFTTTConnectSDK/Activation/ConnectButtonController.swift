@@ -243,6 +243,7 @@ public final class ConnectButtonController {
     private func send(_ event: ActivationFlow.Event) {
         let effects = flow.handle(event, now: now)
         connection = flow.connection
+        if case .connectionLoaded(_, .success(let loaded)) = event { reportOutcome(.connectionShown(loaded, credentials: outcomeCredentials)) }
         if effects.isEmpty && lastShown != nil { return }
         log("\(event.logName) -> \(flow.visibleStep)")
         if lastShown != flow.visibleStep {
@@ -316,12 +317,14 @@ public final class ConnectButtonController {
         case .reportActivation(let result):
             log("activation finished: \(result.logText)")
             delegate?.connectButtonController(self, didFinishActivationWithResult: result)
+            if case .success(let activation) = result { reportOutcome(.activated(activation, credentials: outcomeCredentials)) }
             let waiters = activationWaiters
             activationWaiters = []
             waiters.forEach { $0.resume(returning: result) }
         case .reportDeactivation(let result):
             log("deactivation finished: \(result.logText)")
             delegate?.connectButtonController(self, didFinishDeactivationWithResult: result)
+            if case .success(let connection) = result { reportOutcome(.deactivated(connection, credentials: outcomeCredentials)) }
             let waiters = deactivationWaiters
             deactivationWaiters = []
             waiters.forEach { $0.resume(returning: result) }

@@ -1,0 +1,195 @@
+import Foundation
+import IFTTTConnectSDK
+
+/// A Connection as the synchronizer keeps it between launches: its status and its geofences, nothing else.
+public struct StoredConnection: Sendable, Hashable, Codable, Identifiable {
+    /// One geofence of the Connection.
+    public struct Region: Sendable, Hashable, Codable {
+        /// The user feature trigger id.
+        public var triggerSubscriptionId: String
+        /// Latitude of the centre in degrees.
+        public var latitude: Double
+        /// Longitude of the centre in degrees.
+        public var longitude: Double
+        /// Radius in metres as configured.
+        public var radius: Double
+        /// ``IFTTTConnectSDK/LocationTransitions`` raw bits.
+        public var transitions: Int
+    }
+
+    /// The Connection id.
+    public var id: String
+    /// The user's status (`enabled`, `disabled`, `never_enabled`, `unknown`).
+    public var status: String
+    /// The geofences of the user's enabled location triggers.
+    public var regions: [Region]
+    /// Whether the Connection has location triggers; `nil` until it was fetched once.
+    public var hasLocationTriggers: Bool?
+
+    /// A Connection known only by id (from `activate(connections:)`), assumed enabled until fetched.
+    public init(id: String) {
+        self.id = id
+        self.status = Connection.Status.enabled.rawValue
+        self.regions = []
+        self.hasLocationTriggers = nil
+    }
+
+    /// The stored form of a fetched Connection.
+    public init(_ connection: Connection) {
+        self.id = connection.id
+        self.status = connection.status.rawValue
+        self.regions = connection.locationRegions.map {
+            Region(triggerSubscriptionId: $0.triggerSubscriptionId, latitude: $0.latitude, longitude: $0.longitude,
+                   radius: $0.radius, transitions: $0.transitions.rawValue)
+        }
+        self.hasLocationTriggers = !regions.isEmpty || connection.features.contains { feature in
+            feature.triggers.contains { trigger in trigger.fields.contains { $0.type?.isLocation == true } }
+        }
+    }
+
+    /// Whether automatic synchronization fetches this Connection: it has location triggers, or it was never fetched.
+    public var needsSynchronization: Bool { hasLocationTriggers ?? true }
+
+    /// The Connection's geofences when it is enabled, else none.
+    public func geofences(radiusLimits: RadiusLimits) -> [Geofence] {
+        guard status == Connection.Status.enabled.rawValue else { return [] }
+        return regions.map {
+            Geofence(LocationRegion(triggerSubscriptionId: $0.triggerSubscriptionId, connectionId: id, latitude: $0.latitude,
+                                    longitude: $0.longitude, radius: $0.radius,
+                                    transitions: LocationTransitions(rawValue: $0.transitions)),
+                     radiusLimits: radiusLimits)
+        }
+    }
+}
+
+/// The Connections the user activated, persisted in `connections.json` (0600) in the storage directory.
+///
+/// The file also records whether synchronization is active, so a launch in the background by a geofence
+/// crossing can upload it. The per-Connection geofence switch is not here but in ``GeofenceToggleStore``, so
+/// refreshing a Connection can never reset it.
+struct ConnectionsRegistry {
+    struct File: Codable {
+        var version = 1
+        var active = false
+        var connections: [StoredConnection] = []
+    }
+
+    let url: URL
+    private(set) var isActive = false
+    private(set) var connections: [String: StoredConnection] = [:]
+    private var order: [String] = []
+
+    init(directory: URL) {
+        url = directory.appendingPathComponent("connections.json")
+    }
+
+    /// Reads the file; a missing or unreadable file is an empty, inactive registry.
+    mutating func load() {
+        guard let data = try? ProtectedFile.read(url), let file = try? JSONDecoder().decode(File.self, from: data) else { return }
+        isActive = file.active
+        connections = [:]
+        order = []
+        for connection in file.connections where connections[connection.id] == nil {
+            connections[connection.id] = connection
+            order.append(connection.id)
+        }
+    }
+
+    /// The stored Connections in the order they were added.
+    var all: [StoredConnection] { order.compactMap { connections[$0] } }
+
+    mutating func setActive(_ active: Bool) throws(LocationError) {
+        isActive = active
+        try save()
+    }
+
+    /// Adds Connections known only by id; stored ones keep their data. Returns whether anything changed.
+    @discardableResult
+    mutating func add(ids: [String]) throws(LocationError) -> Bool {
+        var changed = false
+        for id in ids where !id.isEmpty && connections[id] == nil {
+            connections[id] = StoredConnection(id: id)
+            order.append(id)
+            changed = true
+        }
+        if changed { try save() }
+        return changed
+    }
+
+    /// Stores a fetched Connection, adding it if needed, and saves the file unless `persist` is `false`
+    /// (a refresh of many Connections saves once, with ``save()``). Returns whether the stored data changed.
+    @discardableResult
+    mutating func update(_ connection: StoredConnection, persist: Bool = true) throws(LocationError) -> Bool {
+        guard connections[connection.id] != connection else { return false }
+        if connections[connection.id] == nil { order.append(connection.id) }
+        connections[connection.id] = connection
+        if persist { try save() }
+        return true
+    }
+
+    mutating func remove(id: String) throws(LocationError) {
+        guard connections.removeValue(forKey: id) != nil else { return }
+        order.removeAll { $0 == id }
+        try save()
+    }
+
+    mutating func removeAll() throws(LocationError) {
+        connections = [:]
+        order = []
+        try save()
+    }
+
+    /// Writes the file.
+    func save() throws(LocationError) {
+        let file = File(active: isActive, connections: all)
+        let data: Data
+        do { data = try JSONEncoder().encode(file) } catch { throw LocationError(.storage, "cannot encode the Connections") }
+        try ProtectedFile.write(data, to: url)
+    }
+}
+
+/// The per-Connection geofence switch (``IFTTTConnectSDK/ConnectButtonController/setGeofencesEnabled(enabled:for:)``),
+/// persisted in `geofence_toggles.json`, apart from the Connections so that no refresh resets it (spec W-10).
+///
+/// Reads and writes are synchronous and thread-safe; the file is read on first use, not at creation.
+public final class GeofenceToggleStore: @unchecked Sendable {
+    // `values` is guarded by `lock`.
+    private let lock = NSLock()
+    private var values: [String: Bool]?
+    /// The file.
+    public let url: URL
+
+    /// Creates a store in `directory`.
+    public init(directory: URL) {
+        url = directory.appendingPathComponent("geofence_toggles.json")
+    }
+
+    private func loaded() -> [String: Bool] {
+        if let values { return values }
+        let read = (try? ProtectedFile.read(url)).flatMap { try? JSONDecoder().decode([String: Bool].self, from: $0) } ?? [:]
+        values = read
+        return read
+    }
+
+    /// Whether geofences of `connectionId` are monitored: the stored switch, `true` when never set.
+    public func isEnabled(_ connectionId: String) -> Bool {
+        lock.withLock { loaded()[connectionId] ?? true }
+    }
+
+    /// Sets and saves the switch of `connectionId`. Returns whether it changed.
+    ///
+    /// - Throws: ``LocationError/Code/storage`` when the file cannot be written; the switch is then unchanged.
+    @discardableResult
+    public func setEnabled(_ enabled: Bool, for connectionId: String) throws(LocationError) -> Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        var current = loaded()
+        guard current[connectionId] ?? true != enabled else { return false }
+        current[connectionId] = enabled
+        let data: Data
+        do { data = try JSONEncoder().encode(current) } catch { throw LocationError(.storage, "cannot encode the geofence switches") }
+        try ProtectedFile.write(data, to: url)
+        values = current
+        return true
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import IFTTTConnectSDK
+#if canImport(UIKit) && !os(watchOS)
+import UIKit
+#endif
+#if canImport(BackgroundTasks) && os(iOS)
+import BackgroundTasks
+#endif
+#if canImport(CoreLocation)
+import CoreLocation
+#endif
+
+extension Synchronizer.Configuration {
+    /// The platform's defaults: CoreLocation region monitoring where it exists (a ``SimulatedRegionMonitor``
+    /// with nothing to replay elsewhere), `BGTaskScheduler` on iOS, and CoreLocation's "Always" prompt.
+    /// Create it on the main thread, early at launch.
+    @MainActor
+    public static func platformDefault() -> Synchronizer.Configuration {
+        #if canImport(CoreLocation)
+        var configuration = Synchronizer.Configuration(regionMonitor: CoreLocationRegionMonitor())
+        configuration.permissionRequester = { await CoreLocationPermissionRequester.shared.requestAlways() }
+        #else
+        var configuration = Synchronizer.Configuration(regionMonitor: SimulatedRegionMonitor())
+        #endif
+        #if canImport(BackgroundTasks) && os(iOS)
+        configuration.taskScheduler = BackgroundTasksScheduler()
+        #endif
+        return configuration
+    }
+}
+
+extension ConnectButtonController {
+    /// Observes the app's lifecycle notifications on UIKit platforms; `nil` elsewhere, where the host app calls
+    /// ``Synchronizer/applicationDidBecomeActive()`` and ``Synchronizer/applicationDidEnterBackground()``.
+    static func makeLifecycleObservation() -> AnyObject? {
+        #if canImport(UIKit) && !os(watchOS)
+        return ApplicationLifecycleObservation()
+        #else
+        return nil
+        #endif
+    }
+}
+
+#if canImport(UIKit) && !os(watchOS)
+/// Forwards `UIApplication.didBecomeActiveNotification` and `didEnterBackgroundNotification` to the shared
+/// synchronizer until released.
+final class ApplicationLifecycleObservation: @unchecked Sendable {
+    // Written once in init; NotificationCenter is thread-safe.
+    private var tokens: [any NSObjectProtocol] = []
+
+    @MainActor
+    init() {
+        let center = NotificationCenter.default
+        tokens.append(center.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { _ in
+            MainActor.assumeIsolated { ConnectButtonController.synchronizer.applicationDidBecomeActive() }
+        })
+        tokens.append(center.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: .main) { _ in
+            MainActor.assumeIsolated { ConnectButtonController.synchronizer.applicationDidEnterBackground() }
+        })
+    }
+
+    deinit {
+        tokens.forEach { NotificationCenter.default.removeObserver($0) }
+    }
+}
+
+extension SynchronizationResult {
+    /// The matching `UIBackgroundFetchResult`.
+    public var backgroundFetchResult: UIBackgroundFetchResult {
+        switch self {
+        case .newData: return .newData
+        case .noData: return .noData
+        case .failed: return .failed
+        }
+    }
+}
+
+extension ConnectButtonController {
+    /// Runs a synchronization for a silent push notification; pass the `fetchCompletionHandler` of
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`. It is called exactly once.
+    ///
+    /// - Parameter backgroundFetchCompletion: the system's completion handler.
+    public static func didReceiveSilentRemoteNotification(backgroundFetchCompletion: @escaping @Sendable (UIBackgroundFetchResult) -> Void) {
+        didReceiveSilentRemoteNotification { (result: SynchronizationResult) in backgroundFetchCompletion(result.backgroundFetchResult) }
+    }
+
+    /// Runs a synchronization for a background fetch; pass the completion handler of
+    /// `application(_:performFetchWithCompletionHandler:)`. It is called exactly once.
+    ///
+    /// - Parameter backgroundFetchCompletion: the system's completion handler.
+    public static func performFetchWithCompletionHandler(backgroundFetchCompletion: @escaping @Sendable (UIBackgroundFetchResult) -> Void) {
+        performFetchWithCompletionHandler { (result: SynchronizationResult) in backgroundFetchCompletion(result.backgroundFetchResult) }
+    }
+}
+#endif
+
+#if canImport(BackgroundTasks) && os(iOS)
+/// The ``TaskScheduler`` adapter for `BGTaskScheduler.shared` and `BGProcessingTaskRequest`.
+///
+/// Follows Apple's documentation: the launch handler is registered once, before the app finishes launching,
+/// for an identifier listed in `BGTaskSchedulerPermittedIdentifiers`; the app needs the `processing`
+/// background mode.
+public struct BackgroundTasksScheduler: TaskScheduler {
+    /// Creates the adapter.
+    public init() {}
+
+    /// `BGTaskScheduler.shared.register(forTaskWithIdentifier:using:launchHandler:)`.
+    public func register(identifier: String, launchHandler: @escaping @Sendable (any BackgroundTask) -> Void) -> Bool {
+        BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
+            launchHandler(SystemBackgroundTask(task))
+        }
+    }
+
+    /// `BGTaskScheduler.shared.submit(_:)` with a `BGProcessingTaskRequest`.
+    public func submit(_ request: BackgroundTaskRequest) throws {
+        let processing = BGProcessingTaskRequest(identifier: request.identifier)
+        processing.earliestBeginDate = request.earliestBeginDate
+        processing.requiresNetworkConnectivity = request.requiresNetworkConnectivity
+        processing.requiresExternalPower = request.requiresExternalPower
+        try BGTaskScheduler.shared.submit(processing)
+    }
+
+    /// `BGTaskScheduler.shared.cancel(taskRequestWithIdentifier:)`.
+    public func cancel(identifier: String) {
+        BGTaskScheduler.shared.cancel(taskRequestWithIdentifier: identifier)
+    }
+}
+
+/// A launched `BGTask`.
+final class SystemBackgroundTask: BackgroundTask, @unchecked Sendable {
+    // `BGTask` may be used from any thread.
+    private let task: BGTask
+
+    init(_ task: BGTask) { self.task = task }
+
+    func setExpirationHandler(_ handler: (@Sendable () -> Void)?) {
+        task.expirationHandler = handler
+    }
+
+    func setTaskCompleted(success: Bool) {
+        task.setTaskCompleted(success: success)
+    }
+}
+#endif
+
+#if canImport(CoreLocation)
+/// Asks for "Always" location authorization once, without blocking any thread.
+@MainActor
+final class CoreLocationPermissionRequester {
+    static let shared = CoreLocationPermissionRequester()
+    private let manager = CLLocationManager()
+
+    func requestAlways() {
+        #if !os(tvOS)
+        // Does nothing once the user has answered; never blocks (spec W-7).
+        manager.requestAlwaysAuthorization()
+        #endif
+    }
+}
+#endif

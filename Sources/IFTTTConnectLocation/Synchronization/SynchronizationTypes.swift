@@ -1,0 +1,109 @@
+import Foundation
+
+/// How ``IFTTTConnectSDK/ConnectButtonController/initialize(options:)`` sets up synchronization.
+public struct InitializerOptions: Sendable, Hashable {
+    /// Whether the SDK registers and schedules its own background processing task
+    /// (`com.ifttt.ifttt.synchronization_scheduler`). Default `false`.
+    public var enableSDKBackgroundProcess: Bool
+    /// Whether the SDK asks for "Always" location authorization when a Connection has geofences. Default `false`.
+    public var showPermissionsPrompts: Bool
+
+    /// Creates options; both default to `false`.
+    public init(enableSDKBackgroundProcess: Bool = false, showPermissionsPrompts: Bool = false) {
+        self.enableSDKBackgroundProcess = enableSDKBackgroundProcess
+        self.showPermissionsPrompts = showPermissionsPrompts
+    }
+
+    /// No SDK background process and no permission prompts.
+    public static let standard = InitializerOptions()
+}
+
+/// The application lifecycle events that run a synchronization.
+public struct ApplicationLifecycleSynchronizationOptions: OptionSet, Sendable, Hashable {
+    /// The raw bits.
+    public let rawValue: Int
+    /// Creates options from raw bits.
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Synchronize when the app enters the background.
+    public static let applicationDidEnterBackground = ApplicationLifecycleSynchronizationOptions(rawValue: 1 << 0)
+    /// Synchronize when the app becomes active.
+    public static let applicationDidBecomeActive = ApplicationLifecycleSynchronizationOptions(rawValue: 1 << 1)
+    /// Both lifecycle events.
+    public static let all: ApplicationLifecycleSynchronizationOptions = [.applicationDidEnterBackground, .applicationDidBecomeActive]
+    /// No lifecycle event.
+    public static let none: ApplicationLifecycleSynchronizationOptions = []
+}
+
+/// How a synchronization ended; maps one to one to `UIBackgroundFetchResult` on iOS.
+public enum SynchronizationResult: String, Sendable, Hashable, CaseIterable {
+    /// Something changed: a Connection was refreshed with new data or events were uploaded.
+    case newData
+    /// Nothing needed doing, or synchronization is not active.
+    case noData
+    /// A request failed, the credentials were rejected, or the synchronization was stopped.
+    case failed
+}
+
+/// Why a synchronization was requested.
+public enum SynchronizationSource: String, Sendable, Hashable, CaseIterable {
+    /// The device entered or left a geofence.
+    case regionEvent
+    /// The user turned a Connection on with the Connect Button.
+    case connectionEnabled
+    /// The user turned a Connection off with the Connect Button.
+    case connectionDisabled
+    /// The Connect Button showed a Connection it loaded.
+    case connectionShown
+    /// ``IFTTTConnectSDK/ConnectButtonController/activate(connections:)``.
+    case activation
+    /// ``IFTTTConnectSDK/ConnectButtonController/update(with:)``.
+    case forceUpdate
+    /// The app became active (with ``ApplicationLifecycleSynchronizationOptions/applicationDidBecomeActive``).
+    case appDidBecomeActive
+    /// The app entered the background (with ``ApplicationLifecycleSynchronizationOptions/applicationDidEnterBackground``).
+    case appDidEnterBackground
+    /// A background fetch.
+    case backgroundFetch
+    /// A silent push notification.
+    case silentPushNotification
+    /// The SDK's own background processing task.
+    case internalBackgroundProcess
+    /// The host app's background task (``IFTTTConnectSDK/ConnectButtonController/startBackgroundProcess(success:)``).
+    case externalBackgroundProcess
+
+    /// Whether the source already carries fresh Connection data from the Connect Button, so the stored
+    /// Connections need not be fetched again.
+    public var carriesFreshConnection: Bool {
+        self == .connectionEnabled || self == .connectionDisabled || self == .connectionShown
+    }
+}
+
+/// What happened to a recorded geofence crossing, as reported to
+/// ``IFTTTConnectSDK/ConnectButtonController/setLocationEventReportedClosure(_:)``.
+public enum LocationEvent: Sendable, Hashable {
+    /// Why an upload failed.
+    public enum UploadError: String, Sendable, Hashable {
+        /// The request failed or the server answered an error; the event stays and is sent again later.
+        case networkError
+        /// The server answered 401; the event stays until new credentials arrive.
+        case authenticationFailure
+    }
+
+    /// The crossing was recorded durably.
+    case reported(RegionEvent)
+    /// An upload of the event started; `delay` is the time since it was recorded (or last failed), in seconds.
+    case uploadAttempted(RegionEvent, delay: TimeInterval)
+    /// The server accepted the event; `delay` is the time since the upload started, in seconds.
+    case uploadSuccessful(RegionEvent, delay: TimeInterval)
+    /// The upload failed; `delay` is the time since the upload started, in seconds.
+    case uploadFailed(RegionEvent, error: UploadError, delay: TimeInterval)
+
+    /// The crossing this report is about.
+    public var regionEvent: RegionEvent {
+        switch self {
+        case .reported(let event), .uploadAttempted(let event, _), .uploadSuccessful(let event, _), .uploadFailed(let event, _, _):
+            return event
+        }
+    }
+}

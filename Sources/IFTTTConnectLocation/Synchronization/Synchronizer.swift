@@ -1,0 +1,595 @@
+import Foundation
+import IFTTTConnectSDK
+
+/// Keeps the user's Connections, their geofences and the recorded crossings in step with IFTTT.
+///
+/// The shell around ``SyncEngine``: it owns the Connections registry, the credentials (in a ``SecureStore``),
+/// the per-Connection geofence switch, a ``LocationMonitoringSession`` and a ``LocationUploader``, and it runs
+/// what the engine decides. A run fetches the stored Connections that have location triggers
+/// (`GET /v2/connections/{id}` through `ConnectionNetworkController`), hands their geofences to the session,
+/// and uploads pending crossings.
+///
+/// The static API on `ConnectButtonController` (``IFTTTConnectSDK/ConnectButtonController/initialize(options:)``
+/// and the rest) is a thin facade over ``IFTTTConnectSDK/ConnectButtonController/synchronizer``. Use an instance
+/// directly in tests, command-line tools and apps that prefer `async`:
+///
+/// ```swift
+/// let synchronizer = Synchronizer(configuration: .init(regionMonitor: SimulatedRegionMonitor(),
+///                                                      storageDirectory: directory, transport: transport))
+/// await synchronizer.setup(with: credentials)
+/// await synchronizer.activate(connections: ["gx-arrive-store"])
+/// let result = await synchronizer.synchronize(source: .forceUpdate)
+/// ```
+///
+/// Creating a synchronizer does no I/O; the first call (or ``start()``) reads the stored state.
+/// Commands given with ``submit(_:)`` (as the static API does) run one at a time, in order.
+public actor Synchronizer {
+    /// Where and how the synchronizer works. Every dependency is injectable.
+    public struct Configuration: Sendable {
+        /// `com.ifttt.ifttt.synchronization_scheduler`, the identifier of the SDK's background processing task.
+        public static let backgroundTaskIdentifier = "com.ifttt.ifttt.synchronization_scheduler"
+
+        /// The platform's region monitoring.
+        public var regionMonitor: any RegionMonitor
+        /// Where the Connections, switches, events and (on Linux) credentials are kept.
+        public var storageDirectory: URL
+        /// The HTTP transport; `nil` creates a `URLSessionTransport` on first use.
+        public var transport: (any HTTPTransport)?
+        /// The Connect API base URL, ending in `/v2`.
+        public var connectBaseURL: URL
+        /// The location API base URL, ending in `/v1`.
+        public var locationBaseURL: URL
+        /// The install's anonymous id; `nil` reads `AnonymousIdentifierStore.current` on first use.
+        public var anonymousId: String?
+        /// Where credentials are kept; `nil` means the Keychain on Apple platforms and a 0600 file in
+        /// ``storageDirectory`` elsewhere.
+        public var secureStore: (any SecureStore)?
+        /// The background-task scheduler; `nil` means none (the host app runs synchronizations).
+        public var taskScheduler: (any TaskScheduler)?
+        /// Asks the user for "Always" location authorization (with ``InitializerOptions/showPermissionsPrompts``).
+        public var permissionRequester: (@Sendable () async -> Void)?
+        /// The clock.
+        public var now: @Sendable () -> Date
+        /// Uniform values in `[0, 1)` for upload backoff jitter.
+        public var random: @Sendable () -> Double
+        /// Upload batch size and backoff.
+        public var upload: UploadScheduler.Configuration
+        /// Region limit and radii.
+        public var regions: RegionSelector.Configuration
+        /// How long after the app enters the background (or a background run ends) the next SDK background
+        /// task may start, in seconds. Default one hour.
+        public var backgroundTaskInterval: TimeInterval
+
+        /// Creates a configuration; everything but the region monitor has a production default.
+        public init(regionMonitor: any RegionMonitor,
+                    storageDirectory: URL = Configuration.defaultStorageDirectory,
+                    transport: (any HTTPTransport)? = nil,
+                    connectBaseURL: URL = ConnectionNetworkController.Configuration.productionConnectURL,
+                    locationBaseURL: URL = ConnectionNetworkController.Configuration.productionLocationURL,
+                    anonymousId: String? = nil,
+                    secureStore: (any SecureStore)? = nil,
+                    taskScheduler: (any TaskScheduler)? = nil,
+                    permissionRequester: (@Sendable () async -> Void)? = nil,
+                    now: @escaping @Sendable () -> Date = { Date() },
+                    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+                    upload: UploadScheduler.Configuration = .init(),
+                    regions: RegionSelector.Configuration = .init(),
+                    backgroundTaskInterval: TimeInterval = 3600) {
+            self.regionMonitor = regionMonitor
+            self.storageDirectory = storageDirectory
+            self.transport = transport
+            self.connectBaseURL = connectBaseURL
+            self.locationBaseURL = locationBaseURL
+            self.anonymousId = anonymousId
+            self.secureStore = secureStore
+            self.taskScheduler = taskScheduler
+            self.permissionRequester = permissionRequester
+            self.now = now
+            self.random = random
+            self.upload = upload
+            self.regions = regions
+            self.backgroundTaskInterval = backgroundTaskInterval
+        }
+
+        /// `<Application Support>/IFTTTConnectLocation`, computed without touching the disk.
+        public static var defaultStorageDirectory: URL {
+            let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+                ?? FileManager.default.temporaryDirectory
+            return base.appendingPathComponent("IFTTTConnectLocation", isDirectory: true)
+        }
+
+        /// A sandbox or other IFTTT at `baseURL` (its root): Connect API under `/v2`, location API under `/v1`.
+        public mutating func useServer(at baseURL: URL) {
+            connectBaseURL = baseURL.appendingPathComponent("v2")
+            locationBaseURL = baseURL.appendingPathComponent("v1")
+        }
+    }
+
+    /// Closures the host app sets; read and written from any thread.
+    struct Hooks: Sendable {
+        var locationEvents: (@Sendable ([LocationEvent]) -> Void)?
+        var authenticationFailure: (@Sendable () -> Void)?
+        var backgroundLaunch: (@Sendable () -> Void)?
+        var backgroundExpiration: (@Sendable () -> Void)?
+    }
+
+    /// The configuration.
+    public nonisolated let configuration: Configuration
+    /// The synchronization log (off by default; lines are redacted).
+    public nonisolated let logger = SynchronizationLogger()
+    /// The per-Connection geofence switch.
+    public nonisolated let geofenceToggles: GeofenceToggleStore
+    nonisolated let hooks = Locked(Hooks())
+    private nonisolated let backgroundRegistration = OnceFlag()
+    private nonisolated let commands: AsyncStream<@Sendable (isolated Synchronizer) async -> Void>.Continuation
+
+    private var engine = SyncEngine()
+    private var registry: ConnectionsRegistry
+    private var vault: CredentialVault
+    private var options = InitializerOptions.standard
+    private var startTask: Task<Void, Never>?
+    private var store: LocationEventStore?
+    private var session: LocationMonitoringSession?
+    private var uploader: LocationUploader?
+    private var network: ConnectionNetworkController?
+    private var completions: [SyncEngine.Ticket: @Sendable (SynchronizationResult) -> Void] = [:]
+    private var nextTicket: SyncEngine.Ticket = 1
+    private var runs: [Int: Task<Void, Never>] = [:]
+    private var eventDates: [UUID: Date] = [:]
+    private var permissionsRequested = false
+
+    /// Creates a synchronizer. No I/O happens until the first call.
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+        self.geofenceToggles = GeofenceToggleStore(directory: configuration.storageDirectory)
+        self.registry = ConnectionsRegistry(directory: configuration.storageDirectory)
+        self.vault = CredentialVault(store: configuration.secureStore ?? Self.platformSecureStore(configuration.storageDirectory),
+                                     directory: configuration.storageDirectory)
+        let (stream, continuation) = AsyncStream.makeStream(of: (@Sendable (isolated Synchronizer) async -> Void).self)
+        self.commands = continuation
+        Task { [weak self] in
+            for await command in stream {
+                guard let self else { return }
+                await command(self)
+            }
+        }
+    }
+
+    deinit {
+        commands.finish()
+    }
+
+    private static func platformSecureStore(_ directory: URL) -> any SecureStore {
+        #if canImport(Security)
+        return KeychainSecureStore()
+        #else
+        return FileSecureStore(directory: directory)
+        #endif
+    }
+
+    // MARK: - Commands
+
+    /// Queues `command`; commands run one at a time, in the order they were submitted. Returns at once.
+    public nonisolated func submit(_ command: @escaping @Sendable (isolated Synchronizer) async -> Void) {
+        commands.yield(command)
+    }
+
+    /// Waits until every command submitted before this call has run and no synchronization is running.
+    public nonisolated func waitUntilIdle() async {
+        while true {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                submit { _ in continuation.resume() }
+            }
+            guard let run = await anyRun() else { return }
+            await run.value
+        }
+    }
+
+    private func anyRun() -> Task<Void, Never>? { runs.values.first }
+
+    /// Registers the SDK background task (once) or cancels it, then queues ``configure(options:)`` and ``start()``.
+    /// Everything but the registration, which the platform requires before launch ends, happens later.
+    public nonisolated func initialize(options: InitializerOptions) {
+        if let scheduler = configuration.taskScheduler {
+            if options.enableSDKBackgroundProcess {
+                if backgroundRegistration.claim() {
+                    let registered = scheduler.register(identifier: Configuration.backgroundTaskIdentifier) { [weak self] task in
+                        self?.handleBackgroundTask(task)
+                    }
+                    if !registered { logger.log("the background task could not be registered; is it in BGTaskSchedulerPermittedIdentifiers?") }
+                }
+            } else {
+                scheduler.cancel(identifier: Configuration.backgroundTaskIdentifier)
+            }
+        }
+        submit { synchronizer in
+            synchronizer.configure(options: options)
+            await synchronizer.start()
+        }
+    }
+
+    /// Sets the initializer options.
+    public func configure(options: InitializerOptions) {
+        self.options = options
+    }
+
+    /// Reads the stored state, starts region monitoring (so crossings are recorded from now on, even before
+    /// ``activate(connections:)``) and monitors the stored Connections' geofences. Calling it again does nothing.
+    public func start() async {
+        if let startTask { return await startTask.value }
+        let task = Task { await self.performStart() }
+        startTask = task
+        await task.value
+    }
+
+    private func performStart() async {
+        registry.load()
+        if registry.isActive { _ = engine.handle(.activated) }
+        let saved = vault.read()
+        logger.setSecrets([saved?.userToken, saved?.inviteCode])
+        let configuration = self.configuration
+        var network = ConnectionNetworkController.Configuration(
+            transport: configuration.transport ?? URLSessionTransport(),
+            connectBaseURL: configuration.connectBaseURL, locationBaseURL: configuration.locationBaseURL,
+            anonymousId: configuration.anonymousId ?? AnonymousIdentifierStore.current, callbackQueue: nil)
+        let logger = self.logger
+        network.logHandler = { logger.log($0) }
+        self.network = ConnectionNetworkController(configuration: network)
+        do {
+            let store = try LocationEventStore(directory: configuration.storageDirectory)
+            self.store = store
+            uploader = LocationUploader(store: store, configuration: .init(network: network, scheduler: configuration.upload),
+                                        tokenProvider: { [weak self] in await self?.currentToken() },
+                                        now: configuration.now, random: configuration.random,
+                                        progressHandler: { [weak self] progress in await self?.uploadProgress(progress) })
+        } catch {
+            logger.log("the event store cannot be opened (\(error)); crossings are kept in memory only")
+        }
+        session = LocationMonitoringSession(
+            monitor: configuration.regionMonitor, store: store, configuration: configuration.regions, now: configuration.now,
+            onEvent: { [weak self] event in self?.submit { $0.recorded(event) } },
+            onError: { error in logger.log("a crossing could not be recorded: \(error)") })
+        await session?.start()
+        await applyGeofences()
+        logger.log("started: \(registry.all.count) stored Connections, active: \(registry.isActive)")
+    }
+
+    /// Saves credentials for background synchronization and sets the lifecycle events that synchronize.
+    ///
+    /// - Parameters:
+    ///   - credentials: the user token and invite code to save; `nil` keeps the saved ones. A provider whose
+    ///     token and invite code are both `nil` deletes them.
+    ///   - lifecycleSynchronizationOptions: the lifecycle events that run a synchronization.
+    public func setup(with credentials: (any ConnectionCredentialProvider)?,
+                      lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions = .all) async {
+        await start()
+        if let credentials { await save(credentials) }
+        perform(engine.handle(.lifecycleOptionsChanged(lifecycleSynchronizationOptions)))
+    }
+
+    /// Activates synchronization, adds `connections` (ids) to the stored Connections, monitors their geofences
+    /// and runs a synchronization. May be called many times.
+    public func activate(connections: [String]? = nil) async {
+        await start()
+        do {
+            try registry.add(ids: connections ?? [])
+            if !registry.isActive { try registry.setActive(true) }
+        } catch {
+            logger.log("activate: \(error)")
+        }
+        perform(engine.handle(.activated))
+        await applyGeofences()
+        request(.activation, completion: nil)
+    }
+
+    /// Deactivates synchronization: completes every waiting request, cancels the running synchronization,
+    /// stops the SDK's geofences, and deletes the stored Connections, the pending crossings and the credentials.
+    /// The geofence switches stay.
+    public func deactivate() async {
+        await start()
+        perform(engine.handle(.deactivated))
+        do {
+            try registry.removeAll()
+            try registry.setActive(false)
+        } catch {
+            logger.log("deactivate: \(error)")
+        }
+        do { try vault.clear() } catch { logger.log("deactivate: \(error)") }
+        logger.setSecrets([])
+        await session?.stop()
+        do throws(LocationError) { try await store?.removeAll() } catch { logger.log("deactivate: \(error)") }
+        eventDates = [:]
+        configuration.taskScheduler?.cancel(identifier: Configuration.backgroundTaskIdentifier)
+        logger.log("deactivated")
+    }
+
+    /// Saves `credentials` when given, then runs a synchronization.
+    public func update(with credentials: (any ConnectionCredentialProvider)?) async {
+        await start()
+        if let credentials { await save(credentials) }
+        request(.forceUpdate, completion: nil)
+    }
+
+    /// Requests a synchronization; `completion` is called exactly once, with the result of the run that
+    /// served the request (several requests during a run share the next one), or at once when synchronization
+    /// is inactive. It is called on the synchronizer's executor, not on the main thread.
+    public func synchronize(source: SynchronizationSource, completion: (@Sendable (SynchronizationResult) -> Void)?) async {
+        await start()
+        request(source, completion: completion)
+    }
+
+    /// Requests a synchronization and returns its result.
+    public func synchronize(source: SynchronizationSource) async -> SynchronizationResult {
+        await withCheckedContinuation { continuation in
+            submit { await $0.synchronize(source: source) { continuation.resume(returning: $0) } }
+        }
+    }
+
+    /// Cancels the running synchronization (its requests complete with ``SynchronizationResult/failed``), and
+    /// completes the waiting ones the same way. The in-flight request is cancelled.
+    public func stopCurrentSynchronization() {
+        perform(engine.handle(.stopRequested))
+    }
+
+    /// Tells the synchronizer the app became active (the UIKit adapter does this on iOS).
+    public nonisolated func applicationDidBecomeActive() {
+        submit { await $0.synchronize(source: .appDidBecomeActive, completion: nil) }
+    }
+
+    /// Tells the synchronizer the app entered the background (the UIKit adapter does this on iOS): synchronizes
+    /// when the lifecycle options say so, and schedules the SDK background task.
+    public nonisolated func applicationDidEnterBackground() {
+        submit { synchronizer in
+            await synchronizer.synchronize(source: .appDidEnterBackground, completion: nil)
+            synchronizer.scheduleBackgroundTask()
+        }
+    }
+
+    /// Monitors the geofences again after a geofence switch changed (no synchronization runs).
+    public func geofenceSwitchesChanged() async {
+        await start()
+        await applyGeofences()
+    }
+
+    /// The stored Connections, in the order they were added.
+    public var storedConnections: [StoredConnection] { registry.all }
+    /// Whether synchronization is active.
+    public var isActive: Bool { engine.isActive }
+    /// The SDK's monitored regions.
+    public var monitoredRegions: [MonitoredRegion] { get async { await session?.monitoredRegions ?? [] } }
+
+    // MARK: - Connect Button outcomes
+
+    /// Acts on what a Connect Button did: an activation stores the Connection (and the token the redirect
+    /// carried) and synchronizes; a deactivation removes it and synchronizes; a Connection shown on a button
+    /// updates a stored one. Ignored while synchronization is inactive.
+    package func handle(_ outcome: ConnectButtonOutcome) async {
+        await start()
+        guard engine.isActive else { return }
+        switch outcome {
+        case .activated(let activation, let credentials):
+            if let token = activation.userToken ?? credentials.userToken, !token.isEmpty {
+                await save(ConnectionCredentials(userToken: token, inviteCode: credentials.inviteCode))
+            }
+            var stored = StoredConnection(activation.connection)
+            stored.status = Connection.Status.enabled.rawValue
+            store(stored)
+            await applyGeofences()
+            request(.connectionEnabled, completion: nil)
+        case .deactivated(let connection, _):
+            do { try registry.remove(id: connection.id) } catch { logger.log("deactivation: \(error)") }
+            await applyGeofences()
+            request(.connectionDisabled, completion: nil)
+        case .connectionShown(let connection, _):
+            let stored = StoredConnection(connection)
+            guard registry.connections[connection.id] != nil || (connection.status == .enabled && stored.hasLocationTriggers == true) else { return }
+            guard store(stored) else { return }
+            await applyGeofences()
+            request(.connectionShown, completion: nil)
+        }
+    }
+
+    @discardableResult
+    private func store(_ connection: StoredConnection, persist: Bool = true) -> Bool {
+        do { return try registry.update(connection, persist: persist) } catch {
+            logger.log("cannot store Connection \(connection.id): \(error)")
+            return false
+        }
+    }
+
+    private func persistRegistry() {
+        do { try registry.save() } catch { logger.log("cannot save the Connections: \(error)") }
+    }
+
+    // MARK: - Engine effects
+
+    private func request(_ source: SynchronizationSource, completion: (@Sendable (SynchronizationResult) -> Void)?) {
+        let ticket = nextTicket
+        nextTicket += 1
+        if let completion { completions[ticket] = completion }
+        logger.log("synchronization requested: \(source.rawValue)")
+        perform(engine.handle(.requested(ticket, source)))
+    }
+
+    private func perform(_ effects: [SyncEngine.Effect]) {
+        for effect in effects {
+            switch effect {
+            case .startRun(let plan):
+                logger.log("synchronization \(plan.id) started (\(plan.sources.map(\.rawValue).sorted().joined(separator: ", ")))")
+                runs[plan.id] = Task {
+                    let outcome = await self.execute(plan)
+                    self.finish(plan.id, outcome)
+                }
+            case .cancelRun(let id):
+                logger.log("synchronization \(id) cancelled")
+                runs.removeValue(forKey: id)?.cancel()
+            case .complete(let ticket, let result):
+                completions.removeValue(forKey: ticket)?(result)
+            case .notifyAuthenticationFailure:
+                logger.log("the credentials were rejected (401); synchronization waits for new ones")
+                hooks.value.authenticationFailure?()
+            }
+        }
+    }
+
+    private func finish(_ id: Int, _ outcome: SyncEngine.Outcome) {
+        runs[id] = nil
+        logger.log("synchronization \(id) finished: \(outcome)")
+        perform(engine.handle(.runFinished(id: id, outcome)))
+    }
+
+    private func isCurrent(_ plan: SyncEngine.Plan) -> Bool {
+        engine.currentRunId == plan.id && !Task.isCancelled
+    }
+
+    private func execute(_ plan: SyncEngine.Plan) async -> SyncEngine.Outcome {
+        guard let saved = vault.read(), let token = saved.userToken, !token.isEmpty else {
+            logger.log("no user token saved: nothing to synchronize")
+            return .finished(.noData)
+        }
+        var changed = false
+        var failed = false
+        if plan.refreshConnections, let network {
+            let credentials = ConnectionCredentials(userToken: token, inviteCode: saved.inviteCode)
+            // One write for the whole refresh, also when it ends early.
+            defer { if changed { persistRegistry() } }
+            for stored in registry.all where stored.needsSynchronization {
+                guard isCurrent(plan) else { return .finished(.failed) }
+                do throws(ConnectionNetworkError) {
+                    let connection = try await network.fetchConnection(for: stored.id, credentialProvider: credentials)
+                    guard isCurrent(plan), registry.connections[stored.id] != nil else { return .finished(.failed) }
+                    if store(StoredConnection(connection), persist: false) { changed = true }
+                } catch .authenticationFailure {
+                    return .authenticationFailure
+                } catch .cancelled {
+                    return .finished(.failed)
+                } catch {
+                    logger.log("Connection \(stored.id) could not be refreshed: \(error)")
+                    failed = true
+                }
+            }
+            if changed { await applyGeofences() }
+        }
+        guard isCurrent(plan) else { return .finished(.failed) }
+        var uploaded = 0
+        if let uploader {
+            let report = await uploader.uploadPending()
+            uploaded = report.uploaded
+            switch report.error?.code {
+            case .authenticationFailure?: return .authenticationFailure
+            case .missingCredentials?, nil: break
+            case .cancelled?: return .finished(.failed)
+            default: failed = true
+            }
+        }
+        if failed { return .finished(.failed) }
+        return .finished(changed || uploaded > 0 ? .newData : .noData)
+    }
+
+    // MARK: - Geofences, events, credentials
+
+    private func applyGeofences() async {
+        guard let session else { return }
+        let limits = configuration.regions.radiusLimits
+        let fences = engine.isActive
+            ? registry.all.filter { geofenceToggles.isEnabled($0.id) }.flatMap { $0.geofences(radiusLimits: limits) }
+            : []
+        await session.update(geofences: fences)
+        if options.showPermissionsPrompts, !fences.isEmpty, !permissionsRequested, let requester = configuration.permissionRequester {
+            permissionsRequested = true
+            await requester()
+        }
+    }
+
+    private func recorded(_ event: RegionEvent) {
+        eventDates[event.recordId] = configuration.now()
+        logger.log("recorded \(event.transition.rawValue) of \(event.triggerSubscriptionId)")
+        hooks.value.locationEvents?([.reported(event)])
+        request(.regionEvent, completion: nil)
+    }
+
+    private func uploadProgress(_ progress: LocationUploader.Progress) {
+        let now = configuration.now()
+        func delay(_ event: RegionEvent) -> TimeInterval { now.timeIntervalSince(eventDates[event.recordId] ?? event.occurredAt) }
+        let reports: [LocationEvent]
+        switch progress {
+        case .attempted(let batch):
+            reports = batch.map { .uploadAttempted($0, delay: delay($0)) }
+            for event in batch { eventDates[event.recordId] = now }
+        case .succeeded(let batch):
+            reports = batch.map { .uploadSuccessful($0, delay: delay($0)) }
+            for event in batch { eventDates[event.recordId] = nil }
+        case .failed(let batch, let error):
+            let kind: LocationEvent.UploadError = error.code == .authenticationFailure ? .authenticationFailure : .networkError
+            reports = batch.map { .uploadFailed($0, error: kind, delay: delay($0)) }
+            for event in batch { eventDates[event.recordId] = now }
+        }
+        hooks.value.locationEvents?(reports)
+    }
+
+    private func currentToken() -> String? { vault.read()?.userToken }
+
+    private func save(_ credentials: any ConnectionCredentialProvider) async {
+        do {
+            try vault.write(userToken: credentials.userToken, inviteCode: credentials.inviteCode)
+        } catch {
+            logger.log("the credentials could not be saved: \(error)")
+        }
+        logger.setSecrets([credentials.userToken, credentials.inviteCode])
+        perform(engine.handle(.credentialsUpdated))
+        if let uploader, await uploader.schedulerState.isPausedForAuthentication { await uploader.resume() }
+    }
+
+    // MARK: - Background task
+
+    /// Submits the SDK background task one interval from now, when it is enabled, registered, synchronization
+    /// is active and a token is saved; otherwise cancels it.
+    func scheduleBackgroundTask() {
+        guard let scheduler = configuration.taskScheduler, options.enableSDKBackgroundProcess else { return }
+        guard engine.isActive, vault.read()?.userToken?.isEmpty == false else {
+            scheduler.cancel(identifier: Configuration.backgroundTaskIdentifier)
+            return
+        }
+        let request = BackgroundTaskRequest(identifier: Configuration.backgroundTaskIdentifier,
+                                            earliestBeginDate: configuration.now().addingTimeInterval(configuration.backgroundTaskInterval),
+                                            requiresNetworkConnectivity: true, requiresExternalPower: false)
+        do { try scheduler.submit(request) } catch { logger.log("the background task could not be submitted: \(error)") }
+    }
+
+    /// Runs a synchronization for a background task the system launched; the task is completed exactly once,
+    /// when the synchronization ends or when its time expires, whichever comes first.
+    nonisolated func handleBackgroundTask(_ task: any BackgroundTask) {
+        let once = OnceFlag()
+        let hooks = self.hooks.value
+        task.setExpirationHandler { [weak self] in
+            hooks.backgroundExpiration?()
+            self?.submit { $0.stopCurrentSynchronization() }
+            if once.claim() { task.setTaskCompleted(success: false) }
+        }
+        hooks.backgroundLaunch?()
+        submit { synchronizer in
+            await synchronizer.synchronize(source: .internalBackgroundProcess) { [weak synchronizer] result in
+                if once.claim() { task.setTaskCompleted(success: result != .failed) }
+                synchronizer?.submit { $0.scheduleBackgroundTask() }
+            }
+        }
+    }
+}
+
+/// A value guarded by a lock, readable and writable from any thread.
+final class Locked<Value: Sendable>: @unchecked Sendable {
+    // `stored` is guarded by `lock`.
+    private let lock = NSLock()
+    private var stored: Value
+
+    init(_ value: Value) { stored = value }
+
+    var value: Value {
+        get { lock.withLock { stored } }
+        set { lock.withLock { stored = newValue } }
+    }
+
+    func update(_ body: (inout Value) -> Void) {
+        lock.withLock { body(&stored) }
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// What a Connect Button's flow produced, for other modules of this package (the location synchronizer)
+/// that act on it. Not public: apps use the delegate or the async API.
+package enum ConnectButtonOutcome: Sendable {
+    /// The button showed a Connection it loaded (the user's current configuration when a token was sent).
+    case connectionShown(Connection, credentials: ConnectionCredentials)
+    /// An activation finished; ``ConnectionActivation/userToken`` is the token the redirect carried, if any.
+    case activated(ConnectionActivation, credentials: ConnectionCredentials)
+    /// A deactivation finished; the Connection is now disabled.
+    case deactivated(Connection, credentials: ConnectionCredentials)
+}
+
+extension ConnectButtonController {
+    /// Receives every controller's outcomes, after the delegate. Set by the location synchronizer when it is
+    /// initialized; `nil` (the default) costs nothing.
+    package static var outcomeObserver: (@MainActor (ConnectButtonOutcome) -> Void)?
+
+    /// The credentials of this controller's configuration, as plain values.
+    var outcomeCredentials: ConnectionCredentials {
+        let provider = connectionConfiguration.credentialProvider
+        return ConnectionCredentials(oauthCode: provider.oauthCode, userToken: provider.userToken, inviteCode: provider.inviteCode)
+    }
+
+    /// Forwards an outcome to ``outcomeObserver``.
+    func reportOutcome(_ outcome: ConnectButtonOutcome) {
+        Self.outcomeObserver?(outcome)
+    }
+}
