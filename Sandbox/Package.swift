@@ -37,6 +37,7 @@ let package = Package(
                 .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTSDK", package: "IFTTTConnectSDK"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         .executableTarget(name: "ifttt-connect", dependencies: ["ConnectCLI"]),

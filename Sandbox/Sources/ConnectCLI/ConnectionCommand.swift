@@ -1,0 +1,52 @@
+import ArgumentParser
+import Foundation
+import IFTTTConnectSDK
+
+/// `ifttt-connect connection ...`: Connection tools.
+struct ConnectionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "connection",
+        abstract: "Work with Connections through the Connect API.",
+        subcommands: [Show.self]
+    )
+
+    /// `ifttt-connect connection show ID`.
+    struct Show: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Fetch a Connection and print its normalized summary.",
+            discussion: "Exits with status 1 and the typed error when the API refuses or fails."
+        )
+
+        @Argument(help: "The Connection id.")
+        var id: String
+
+        @OptionGroup var api: APIOptions
+
+        @Option(help: ArgumentHelp("An IFTTT user token (or set IFTTT_USER_TOKEN).", valueName: "token"))
+        var token: String?
+
+        @Option(name: .customLong("invite-code"), help: ArgumentHelp("The invite code of an unpublished service.", valueName: "code"))
+        var inviteCode: String?
+
+        func run() async throws {
+            let credentials = ConnectionCredentials(
+                userToken: token ?? ProcessInfo.processInfo.environment["IFTTT_USER_TOKEN"], inviteCode: inviteCode)
+            let id = self.id
+            let result: Result<Connection, ConnectionNetworkError> = try await api.withAPI { url in
+                let controller = ConnectionNetworkController(configuration: .sandbox(url))
+                do throws(ConnectionNetworkError) {
+                    return .success(try await controller.fetchConnection(for: id, credentialProvider: credentials))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            switch result {
+            case .success(let connection):
+                say(InspectCommand.summary(of: connection).prettySerialized())
+            case .failure(let error):
+                warn("error: \(error)")
+                throw ExitCode(1)
+            }
+        }
+    }
+}

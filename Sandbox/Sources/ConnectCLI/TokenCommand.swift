@@ -1,0 +1,85 @@
+import ArgumentParser
+import Foundation
+import IFTTTConnectService
+
+/// `ifttt-connect token ...`: service-side token tools.
+struct TokenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "token",
+        abstract: "Service-side user token tools (they need your service key).",
+        subcommands: [Exchange.self]
+    )
+
+    /// `ifttt-connect token exchange`.
+    struct Exchange: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Exchange a partner user's OAuth access token for their IFTTT user token.",
+            discussion: """
+            Calls POST /v2/user_token with the IFTTT-Service-Key header. The token is written to --output \
+            (mode 0600) and printed only with --show-token.
+            """
+        )
+
+        @Option(name: .customLong("user-id"), help: ArgumentHelp("The user's id on your service.", valueName: "id"))
+        var userId: String
+
+        @Option(name: .customLong("access-token"), help: ArgumentHelp("The OAuth access token IFTTT holds for the user.", valueName: "token"))
+        var accessToken: String
+
+        @Option(name: .customLong("service-key"), help: ArgumentHelp("Your service key (or set IFTTT_SERVICE_KEY).", valueName: "key"))
+        var serviceKey: String?
+
+        @OptionGroup var api: APIOptions
+
+        @Option(help: ArgumentHelp("Write the user token to this file, mode 0600.", valueName: "file"))
+        var output: String?
+
+        @Flag(name: .customLong("show-token"), help: "Print the user token.")
+        var showToken = false
+
+        func validate() throws {
+            guard resolvedKey?.isEmpty == false else {
+                throw ValidationError("a service key is required: --service-key or IFTTT_SERVICE_KEY")
+            }
+        }
+
+        var resolvedKey: String? { serviceKey ?? ProcessInfo.processInfo.environment["IFTTT_SERVICE_KEY"] }
+
+        func run() async throws {
+            let key = resolvedKey ?? ""
+            let userId = self.userId
+            let accessToken = self.accessToken
+            let result: Result<String, ConnectServiceClient.Error> = try await api.withAPI { url in
+                do {
+                    let client = try ConnectServiceClient(serviceKey: key, baseURL: url.appendingPathComponent("v2"))
+                    return .success(try await client.exchangeUserToken(userId: userId, accessToken: accessToken))
+                } catch let error as ConnectServiceClient.Error {
+                    return .failure(error)
+                }
+            }
+            switch result {
+            case .success(let token):
+                if let output { try TokenFile.write(token, to: output) }
+                say("user token obtained for \(userId)" + (output.map { " (written to \($0), mode 0600)" } ?? ""))
+                if showToken { say(token) }
+            case .failure(let error):
+                warn("error: \(error)")
+                throw ExitCode(1)
+            }
+        }
+    }
+}
+
+/// Writes secrets to files that only the owner can read.
+enum TokenFile {
+    static func write(_ secret: String, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        try? FileManager.default.removeItem(at: url)
+        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+            throw ValidationError("cannot create \(path)")
+        }
+        let handle = try FileHandle(forWritingTo: url)
+        defer { try? handle.close() }
+        try handle.write(contentsOf: Data((secret + "\n").utf8))
+    }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import Hummingbird
+
+/// Images the sandbox serves itself, so that responses carry working absolute URLs without network access:
+///
+/// * `GET /assets/icons/{service_id}.svg`: the service's monochrome icon (white initials, transparent background).
+/// * `GET /assets/icons/color/{service_id}.svg`: the colour icon (white initials on the brand colour).
+/// * `GET /assets/covers/{connection_id}/{width}w.svg`: a cover image in the primary service's brand colour.
+struct AssetRoutes: SandboxRoutes {
+    let env: RouteEnvironment
+
+    func register(on router: SandboxRouter) {
+        router.get("/assets/icons/:file") { _, context in
+            let service = try await service(file: context.pathParameter("file"))
+            return JSONResponse.body(Self.icon(service, colored: false), contentType: "image/svg+xml")
+        }
+        router.get("/assets/icons/color/:file") { _, context in
+            let service = try await service(file: context.pathParameter("file"))
+            return JSONResponse.body(Self.icon(service, colored: true), contentType: "image/svg+xml")
+        }
+        router.get("/assets/covers/:connection_id/:file") { _, context in
+            let file = context.pathParameter("file")
+            guard file.hasSuffix("w.svg"), let width = Int(file.dropLast(5)),
+                  ConnectionRenderer.coverWidths.contains(width),
+                  let snapshot = try await env.store.snapshot(
+                      connectionId: context.pathParameter("connection_id"), userId: nil),
+                  let primary = snapshot.services.first(where: { $0.id == snapshot.connection.primaryServiceId })
+            else {
+                throw APIError.notFound("There is no such cover image.")
+            }
+            return JSONResponse.body(Self.cover(primary, width: width), contentType: "image/svg+xml")
+        }
+    }
+
+    private func service(file: String) async throws -> SeedData.Service {
+        guard file.hasSuffix(".svg"), let service = try await env.store.service(id: String(file.dropLast(4))) else {
+            throw APIError.notFound("There is no such icon.")
+        }
+        return service
+    }
+
+    /// Up to two initials of the service name, e.g. `GE` for Grocery Express.
+    static func initials(_ name: String) -> String {
+        let letters = name.split(whereSeparator: { !$0.isLetter && !$0.isNumber }).compactMap(\.first)
+        return String(letters.prefix(2)).uppercased()
+    }
+
+    static func escapeXML(_ s: String) -> String {
+        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    static func icon(_ service: SeedData.Service, colored: Bool) -> String {
+        let text = escapeXML(initials(service.name))
+        let background = colored
+            ? "<rect width=\"128\" height=\"128\" rx=\"28\" fill=\"\(escapeXML(service.brandColor))\"/>"
+            : ""
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" viewBox="0 0 128 128">\
+            <title>\(escapeXML(service.name))</title>\(background)\
+            <text x="64" y="64" dy="0.35em" text-anchor="middle" font-family="Helvetica, Arial, sans-serif" \
+            font-size="\(text.count > 1 ? 56 : 72)" font-weight="700" fill="#FFFFFF">\(text)</text></svg>
+
+            """
+    }
+
+    static func cover(_ service: SeedData.Service, width: Int) -> String {
+        let height = width * 9 / 16
+        return """
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 1600 900">\
+            <rect width="1600" height="900" fill="\(escapeXML(service.brandColor))"/>\
+            <text x="800" y="450" dy="0.35em" text-anchor="middle" font-family="Helvetica, Arial, sans-serif" \
+            font-size="240" font-weight="700" fill="#FFFFFF" fill-opacity="0.85">\(escapeXML(initials(service.name)))</text></svg>
+
+            """
+    }
+}

@@ -1,0 +1,95 @@
+import Foundation
+import Hummingbird
+
+/// SplitMix64, a small, fast, deterministic 64-bit pseudo-random generator (Steele, Lea, Flood 2014).
+///
+/// The same seed always produces the same sequence, which makes the sandbox's injected failures reproducible.
+public struct SplitMix64: RandomNumberGenerator, Sendable {
+    private var state: UInt64
+
+    /// Creates a generator from a seed.
+    public init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next 64 random bits.
+    public mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A uniformly distributed `Double` in `0..<1` (53 random bits).
+    public mutating func nextUnitDouble() -> Double {
+        Double(next() >> 11) * 0x1.0p-53
+    }
+}
+
+/// The sandbox's fault injection: a fixed latency and a failure rate for API requests.
+///
+/// Each API request first waits ``latency`` milliseconds, then draws one number from a shared ``SplitMix64`` (only
+/// when the fail rate is above 0); if it is below ``failRate`` the request is answered with 503
+/// `service_unavailable`. With the same seed, the n-th API request always gets the same outcome.
+final class FaultInjector: Sendable {
+    let latency: Int
+    let failRate: Double
+    let seed: UInt64
+    private let generator: LockedValue<SplitMix64>
+
+    init(latency: Int, failRate: Double, seed: UInt64?) {
+        self.latency = latency
+        self.failRate = failRate
+        let seed = seed ?? UInt64.random(in: .min ... .max)
+        self.seed = seed
+        self.generator = LockedValue(SplitMix64(seed: seed))
+    }
+
+    /// Whether the next API request should fail. Draws from the generator only when the fail rate is above 0.
+    func shouldFail() -> Bool {
+        guard failRate > 0 else { return false }
+        let draw = generator.withLock { $0.nextUnitDouble() }
+        return draw < failRate
+    }
+
+    /// Whether a path is part of the API (`/v1/...`, `/v2/...`) and subject to latency and failures.
+    static func isAPIPath(_ path: String) -> Bool {
+        path.hasPrefix("/v2/") || path.hasPrefix("/v1/")
+    }
+}
+
+/// Applies a ``FaultInjector`` to API requests: latency first, then the failure draw.
+struct FaultInjectionMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let injector: FaultInjector
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        guard FaultInjector.isAPIPath(request.uri.path) else { return try await next(request, context) }
+        if injector.latency > 0 {
+            try await Task.sleep(for: .milliseconds(injector.latency))
+        }
+        if injector.shouldFail() {
+            throw APIError.serviceUnavailable()
+        }
+        return try await next(request, context)
+    }
+}
+
+/// A value guarded by a lock, usable from any task.
+final class LockedValue<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+
+    init(_ value: Value) {
+        self.value = value
+    }
+
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}

@@ -1,0 +1,47 @@
+import Foundation
+import Hummingbird
+
+/// `GET /v2/connections/{cid}/{triggers|queries|actions|features}/{type_id}/field_options`:
+/// `{"type":"field_options","options":{"<field_id>":[{"label","value","group"}]}}`.
+///
+/// `type_id` is `service_id.step_id` (e.g. `grocery_express.new_weekly_deals`) for steps and the feature id for
+/// features. Requires a user token or a service key.
+struct FieldOptionRoutes: SandboxRoutes {
+    let env: RouteEnvironment
+
+    func register(on router: SandboxRouter) {
+        for kind in SeedData.StepKind.allCases {
+            router.get("/v2/connections/:connection_id/\(kind.pathSegment)/:type_id/field_options") { request, context in
+                try await options(request: request, context: context) { connection, typeId in
+                    connection.step(kind: kind, typeId: typeId).map { ($0.step.fields, typeId) }
+                }
+            }
+        }
+        router.get("/v2/connections/:connection_id/features/:type_id/field_options") { request, context in
+            try await options(request: request, context: context) { connection, typeId in
+                connection.feature(id: typeId).map { ($0.fields, typeId) }
+            }
+        }
+    }
+
+    private func options(
+        request: Request, context: BasicRequestContext,
+        lookup: (SeedData.Connection, String) -> (fields: [SeedData.Field], key: String)?
+    ) async throws -> Response {
+        let principal = try await env.authenticator.authenticate(request, policy: .userOrService)
+        let id = context.pathParameter("connection_id")
+        let snapshot = try await env.visibleConnection(id, principal: principal, request: request)
+        let typeId = context.pathParameter("type_id")
+        guard let (fields, key) = lookup(snapshot.connection, typeId) else {
+            throw APIError.notFound("Connection \"\(id)\" has no step or feature \"\(typeId)\".")
+        }
+        let options = snapshot.connection.fieldOptions[key] ?? [:]
+        let members = fields.compactMap { field -> SandboxJSON.Member? in
+            guard let list = options[field.id] else { return nil }
+            return .init(field.id, .array(list.map {
+                ["label": .string($0.label), "value": .string($0.value), "group": .optional($0.group)]
+            }))
+        }
+        return JSONResponse.make(["type": "field_options", "options": .object(members)])
+    }
+}

@@ -1,0 +1,27 @@
+import Foundation
+import Hummingbird
+
+/// Builders for the sandbox's responses: JSON bodies with `Content-Type: application/json`, and empty 204s.
+enum JSONResponse {
+    /// A response whose body is `json`.
+    static func make(_ json: SandboxJSON, status: HTTPResponse.Status = .ok) -> Response {
+        let data = json.serialized()
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+
+    /// An empty response (204 No Content by default).
+    static func empty(_ status: HTTPResponse.Status = .noContent) -> Response {
+        Response(status: status)
+    }
+
+    /// A response with a body of another media type (icons, images).
+    static func body(_ text: String, contentType: String, status: HTTPResponse.Status = .ok) -> Response {
+        let data = Data(text.utf8)
+        var headers = HTTPFields()
+        headers[.contentType] = contentType
+        headers[.cacheControl] = "public, max-age=3600"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}

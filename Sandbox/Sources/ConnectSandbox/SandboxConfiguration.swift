@@ -1,0 +1,108 @@
+import Foundation
+import Logging
+
+/// Settings of one sandbox server: where it listens, where it keeps its state, what it seeds, and which faults it
+/// injects.
+///
+/// Every property has a default, so `SandboxConfiguration()` is a working sandbox on an ephemeral port of
+/// `127.0.0.1` that keeps its state in the default database file (see ``defaultDatabasePath(environment:)``).
+/// Tests usually pass ``inMemoryDatabasePath`` or a temporary file as `databasePath`.
+public struct SandboxConfiguration: Sendable {
+    /// The `databasePath` value that keeps all state in memory; it is lost when the server stops.
+    public static let inMemoryDatabasePath = ":memory:"
+
+    /// The interface to bind to. Default `"127.0.0.1"`.
+    public var host: String
+    /// The TCP port to bind to; `0` (the default) picks a free ephemeral port. Valid range 0...65535.
+    public var port: Int
+    /// The SQLite database file. `nil` means ``defaultDatabasePath(environment:)``; ``inMemoryDatabasePath``
+    /// keeps the state in memory. Missing parent directories are created.
+    public var databasePath: String?
+    /// An integrator seed file (format: `docs/sandbox-seed-file.md`) that is upserted into the store at every start,
+    /// on top of the existing state.
+    public var seedFile: URL?
+    /// Whether an empty database is filled with the built-in demo seed (``SeedData/demo()``) at start. Default `true`.
+    public var seedsDemoData: Bool
+    /// Extra latency in milliseconds added to every API request (`/v1/...`, `/v2/...`). Must not be negative.
+    public var latency: Int
+    /// The fraction (0...1) of API requests that fail with 503 and the error code `service_unavailable`.
+    public var failRate: Double
+    /// The seed of the pseudo-random generator behind ``failRate``. The same seed gives the same sequence of failures
+    /// for the same sequence of requests. `nil` picks a random seed.
+    public var randomSeed: UInt64?
+    /// Where the sandbox logs. Tokens, passwords and service keys are never logged.
+    public var logger: Logger
+
+    /// Creates a configuration. See the properties for the meaning and defaults of each parameter.
+    public init(
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        databasePath: String? = nil,
+        seedFile: URL? = nil,
+        seedsDemoData: Bool = true,
+        latency: Int = 0,
+        failRate: Double = 0,
+        randomSeed: UInt64? = nil,
+        logger: Logger = Logger(label: "ifttt-connect.sandbox")
+    ) {
+        self.host = host
+        self.port = port
+        self.databasePath = databasePath
+        self.seedFile = seedFile
+        self.seedsDemoData = seedsDemoData
+        self.latency = latency
+        self.failRate = failRate
+        self.randomSeed = randomSeed
+        self.logger = logger
+    }
+
+    /// Checks every value and throws the first problem found.
+    ///
+    /// - Throws: ``SandboxError/invalidConfiguration(parameter:message:)`` for an empty host, a port outside
+    ///   0...65535, a negative latency, or a fail rate outside 0...1 (or NaN).
+    public func validate() throws(SandboxError) {
+        if host.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw .invalidConfiguration(parameter: "host", message: "must not be empty")
+        }
+        if !(0...65535).contains(port) {
+            throw .invalidConfiguration(parameter: "port", message: "must be between 0 and 65535 (got \(port))")
+        }
+        if latency < 0 {
+            throw .invalidConfiguration(
+                parameter: "latency", message: "must be zero or a positive number of milliseconds (got \(latency))")
+        }
+        if !(failRate >= 0 && failRate <= 1) {
+            throw .invalidConfiguration(parameter: "failRate", message: "must be between 0 and 1 (got \(failRate))")
+        }
+        if let databasePath, databasePath.isEmpty {
+            throw .invalidConfiguration(parameter: "databasePath", message: "must not be an empty string")
+        }
+    }
+
+    /// The database path that is actually used: ``databasePath`` or the default file.
+    public var resolvedDatabasePath: String {
+        databasePath ?? Self.defaultDatabasePath()
+    }
+
+    /// The default database file in the user's data directory.
+    ///
+    /// * Linux and others: `$XDG_DATA_HOME/ifttt-connect/sandbox.sqlite`, else `~/.local/share/ifttt-connect/sandbox.sqlite`.
+    /// * macOS: `~/Library/Application Support/ifttt-connect/sandbox.sqlite`.
+    ///
+    /// - Parameter environment: The environment variables to read (`XDG_DATA_HOME`, `HOME`).
+    public static func defaultDatabasePath(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String {
+        #if os(macOS)
+        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent("Library/Application Support")
+        return base.appendingPathComponent("ifttt-connect/sandbox.sqlite").path
+        #else
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("ifttt-connect/sandbox.sqlite").path
+        }
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/ifttt-connect/sandbox.sqlite").path
+        #endif
+    }
+}

@@ -1,0 +1,126 @@
+import Foundation
+import GRDB
+
+/// The sandbox's persistent state: an SQLite database (through GRDB) with services, users, user tokens, partner
+/// accounts, connections and user connections.
+///
+/// The schema is created by named migrations (`DatabaseMigrator`), so a database file written by an older sandbox is
+/// upgraded in place and state survives restarts. A store is safe to use from many tasks; all access goes through one
+/// serial `DatabaseQueue`.
+public final class SandboxStore: Sendable {
+    /// The database file, or ``SandboxConfiguration/inMemoryDatabasePath``.
+    public let path: String
+    let dbQueue: DatabaseQueue
+
+    /// Opens (creating when needed) the database at `path` and migrates it to the current schema.
+    ///
+    /// - Parameter path: A file path, or ``SandboxConfiguration/inMemoryDatabasePath`` for a private in-memory
+    ///   database. Missing parent directories are created.
+    /// - Throws: ``SandboxError/database(path:message:)`` when the file cannot be created, opened or migrated.
+    public init(path: String) throws(SandboxError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(5)
+        configuration.label = "ConnectSandbox"
+        do {
+            if path == SandboxConfiguration.inMemoryDatabasePath {
+                dbQueue = try DatabaseQueue(named: nil, configuration: configuration)
+            } else {
+                let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
+                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                dbQueue = try DatabaseQueue(path: path, configuration: configuration)
+            }
+            try Self.migrator.migrate(dbQueue)
+        } catch {
+            throw .database(path: path, message: Self.describe(error))
+        }
+    }
+
+    /// The named schema migrations, applied in order. Never edit a shipped migration; add a new one.
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1-create-tables") { db in
+            try db.create(table: "services") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("short_name", .text).notNull()
+                t.column("brand_color", .text).notNull()
+                t.column("url", .text).notNull()
+                t.column("service_key", .text).unique()
+                t.column("monochrome_icon_url", .text)
+                t.column("color_icon_url", .text)
+            }
+            try db.create(table: "users") { t in
+                t.primaryKey("id", .text)
+                t.column("login", .text).notNull().unique()
+                t.column("email", .text).notNull().unique().collate(.nocase)
+                t.column("password", .text)
+            }
+            try db.create(table: "user_tokens") { t in
+                t.primaryKey("token", .text)
+                t.column("user_id", .text).notNull().indexed().references("users", onDelete: .cascade)
+                t.column("created_at", .datetime).notNull()
+            }
+            try db.create(table: "partner_accounts") { t in
+                t.column("service_id", .text).notNull().references("services", onDelete: .cascade)
+                t.column("partner_user_id", .text).notNull()
+                t.column("access_token", .text).notNull()
+                t.column("oauth_code", .text)
+                t.column("user_id", .text).indexed().references("users", onDelete: .setNull)
+                t.primaryKey(["service_id", "partner_user_id"])
+            }
+            try db.create(table: "connections") { t in
+                t.primaryKey("id", .text)
+                t.column("name", .text).notNull()
+                t.column("description", .text).notNull()
+                t.column("published", .boolean).notNull()
+                t.column("invite_code", .text)
+                t.column("primary_service_id", .text).notNull().references("services")
+                t.column("service_ids", .jsonText)  // JSON array or NULL (derived from the features)
+                t.column("features", .jsonText).notNull()  // JSON, IFTTT wire format
+                t.column("field_options", .jsonText).notNull()  // JSON {type_id: {field_id: [option]}}
+                t.column("cover_image", .jsonText)
+                t.column("value_propositions", .jsonText)
+            }
+            try db.create(table: "user_connections") { t in
+                t.column("user_id", .text).notNull().references("users", onDelete: .cascade)
+                t.column("connection_id", .text).notNull().indexed().references("connections", onDelete: .cascade)
+                t.column("status", .text).notNull()
+                t.column("pending", .boolean).notNull().defaults(to: false)
+                t.column("user_features", .jsonText).notNull()  // JSON, IFTTT wire format
+                t.column("updated_at", .datetime).notNull()
+                t.primaryKey(["user_id", "connection_id"])
+            }
+        }
+        return migrator
+    }
+
+    /// `true` when the database holds no services, users or connections (a fresh database).
+    public func isEmpty() async throws -> Bool {
+        try await dbQueue.read { db in
+            try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM services) + (SELECT COUNT(*) FROM users) "
+                                 + "+ (SELECT COUNT(*) FROM connections)") == 0
+        }
+    }
+
+    /// A human-readable description of a database error that never includes statement arguments.
+    static func describe(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "unknown")"
+        }
+        return "\(error)"
+    }
+
+    // MARK: JSON columns
+
+    static func jsonText<T: Encodable>(_ value: T) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
+    }
+
+    static func fromJSONText<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
+        try JSONDecoder().decode(type, from: Data(text.utf8))
+    }
+}

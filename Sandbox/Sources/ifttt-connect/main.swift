@@ -1,0 +1,3 @@
+import ConnectCLI
+
+await IFTTTConnectCommand.runMain()

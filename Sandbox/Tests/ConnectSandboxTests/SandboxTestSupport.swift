@@ -1,0 +1,139 @@
+import ConnectSandbox
+import Foundation
+import Logging
+import Testing
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Helpers shared by the sandbox tests: configurations, an HTTP client, fixed demo values.
+enum SandboxTest {
+    static let aliceToken = "sandbox-user-token-alice"
+    static let bobToken = "sandbox-user-token-bob"
+    static let carolToken = "sandbox-user-token-carol"
+    static let serviceKey = "sandbox-service-key-grocery-express"
+
+    /// A quiet logger for tests.
+    static var logger: Logger {
+        var logger = Logger(label: "sandbox-test")
+        logger.logLevel = .error
+        return logger
+    }
+
+    /// An in-memory (or file-backed) sandbox on an ephemeral port.
+    static func configuration(
+        databasePath: String = SandboxConfiguration.inMemoryDatabasePath, seedFile: URL? = nil,
+        seedsDemoData: Bool = true, latency: Int = 0, failRate: Double = 0, randomSeed: UInt64? = nil
+    ) -> SandboxConfiguration {
+        SandboxConfiguration(
+            host: "127.0.0.1", port: 0, databasePath: databasePath, seedFile: seedFile, seedsDemoData: seedsDemoData,
+            latency: latency, failRate: failRate, randomSeed: randomSeed, logger: logger)
+    }
+
+    /// Runs `body` against a fresh demo sandbox.
+    static func withDemo<T>(_ body: (Client) async throws -> T) async throws -> T {
+        try await SandboxServer.withRunning(configuration()) { url in try await body(Client(base: url)) }
+    }
+
+    /// A fresh temporary directory, removed by the caller.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("sandbox-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The repository's `docs/` directory.
+    static var docsDirectory: URL {
+        URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()  // Sandbox/Tests/ConnectSandboxTests/This.swift
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("docs")
+    }
+}
+
+/// A response: status, headers, body.
+struct SandboxResponse {
+    var status: Int
+    var headers: HTTPURLResponse
+    var data: Data
+
+    /// The body parsed as JSON (`.null` when empty).
+    var json: SandboxJSON {
+        get throws {
+            guard !data.isEmpty else { return .null }
+            return try JSONDecoder().decode(SandboxJSON.self, from: data)
+        }
+    }
+
+    var contentType: String? { headers.value(forHTTPHeaderField: "Content-Type") }
+
+    /// The error envelope's code, if the body is one.
+    var errorCode: String? { (try? json)?["code"]?.stringValue }
+}
+
+/// A tiny URLSession client for the sandbox.
+struct Client {
+    let base: URL
+
+    func request(
+        _ method: String, _ path: String, query: [String: String] = [:], token: String? = nil,
+        serviceKey: String? = nil, inviteCode: String? = nil, headers: [String: String] = [:], body: Data? = nil
+    ) async throws -> SandboxResponse {
+        var components = URLComponents(url: base.appendingPathComponent(path), resolvingAgainstBaseURL: false)!
+        if !query.isEmpty {
+            components.queryItems = query.sorted { $0.key < $1.key }.map { URLQueryItem(name: $0.key, value: $0.value) }
+        }
+        var request = URLRequest(url: components.url!)
+        request.httpMethod = method
+        request.timeoutInterval = 10
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let serviceKey { request.setValue(serviceKey, forHTTPHeaderField: "IFTTT-Service-Key") }
+        if let inviteCode { request.setValue(inviteCode, forHTTPHeaderField: "IFTTT-Invite-Code") }
+        for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+        if let body {
+            request.httpBody = body
+            if request.value(forHTTPHeaderField: "Content-Type") == nil {
+                request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+            }
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        return SandboxResponse(status: http.statusCode, headers: http, data: data)
+    }
+
+    func get(_ path: String, query: [String: String] = [:], token: String? = nil, serviceKey: String? = nil,
+             inviteCode: String? = nil) async throws -> SandboxResponse {
+        try await request("GET", path, query: query, token: token, serviceKey: serviceKey, inviteCode: inviteCode)
+    }
+
+    func post(_ path: String, query: [String: String] = [:], token: String? = nil, serviceKey: String? = nil,
+              inviteCode: String? = nil, body: Data? = nil) async throws -> SandboxResponse {
+        try await request("POST", path, query: query, token: token, serviceKey: serviceKey, inviteCode: inviteCode,
+                          body: body)
+    }
+
+    func put(_ path: String, query: [String: String] = [:], token: String? = nil, serviceKey: String? = nil,
+             json: SandboxJSON) async throws -> SandboxResponse {
+        try await request("PUT", path, query: query, token: token, serviceKey: serviceKey, body: json.serialized())
+    }
+}
+
+extension SandboxJSON {
+    /// The element at `index` when this is an array.
+    subscript(index: Int) -> SandboxJSON? {
+        guard let array = arrayValue, array.indices.contains(index) else { return nil }
+        return array[index]
+    }
+
+    /// The first element of an array whose `key` equals `value`.
+    func first(where key: String, is value: String) -> SandboxJSON? {
+        arrayValue?.first { $0[key]?.stringValue == value }
+    }
+
+    /// The keys of an object, in order.
+    var keys: [String] {
+        if case .object(let members) = self { return members.map(\.key) }
+        return []
+    }
+}
