@@ -126,7 +126,7 @@ struct ConnectionRenderer: Sendable {
     private func userConnection(_ userConnection: SeedData.UserConnection, connection: SeedData.Connection)
         -> SandboxJSON
     {
-        [
+        let json: SandboxJSON = [
             "user_features": .array(userConnection.userFeatures.map { userFeature in
                 let feature = connection.feature(id: userFeature.featureId)
                 var members: [SandboxJSON.Member] = [
@@ -149,6 +149,7 @@ struct ConnectionRenderer: Sendable {
                 return .object(members)
             })
         ]
+        return json.adding("pending", .bool(true), if: userConnection.pending)
     }
 
     /// `[{"field_id","field_type","value"}]`, in this key order (the Android parser needs `field_id` and `field_type`
@@ -158,5 +159,13 @@ struct ConnectionRenderer: Sendable {
             let type = field.fieldType ?? definitions.first { $0.id == field.fieldId }?.type ?? "TEXT_FIELD"
             return ["field_id": .string(field.fieldId), "field_type": .string(type), "value": field.value]
         })
+    }
+}
+
+extension SandboxJSON {
+    /// This object with `key` appended when `condition` holds (e.g. `pending` only for pending user connections).
+    func adding(_ key: String, _ value: SandboxJSON, if condition: Bool) -> SandboxJSON {
+        guard condition, case .object(let members) = self else { return self }
+        return .object(members + [.init(key, value)])
     }
 }

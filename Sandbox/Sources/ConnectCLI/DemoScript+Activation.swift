@@ -1,0 +1,134 @@
+import Foundation
+import IFTTTConnectSDK
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension DemoScript {
+    /// Step 5: the SDK's controller runs the web activation headlessly; an opener plays the browser, filling and
+    /// posting the sandbox's forms with URLSession, and the redirect reaches the SDK's loopback receiver.
+    func activationStep(check: (String, () async throws -> String) async -> Void) async {
+        say("\n5. Web activation (the SDK's controller, the sandbox's pages, a loopback redirect)")
+        await check("alice activates gx-store-visits in the web flow") {
+            let driver = FormDrivingOpener(password: "alice-password")
+            let request = ConnectCommand.Request(connectionId: "gx-store-visits", email: "alice@example.com",
+                                                 oauthCode: "gx-oauth-code-alice", skipConfiguration: false, opensBrowser: false)
+            let result = await ConnectCommand.activate(request, root: root, opener: driver)
+            let activation = try result.get()
+            let pages = await driver.pages
+            let token = try activation.userToken ?? { throw DemoFailure("no user token in the redirect") }()
+            let user = try await controller.fetchUser(credentialProvider: ConnectionCredentials(userToken: token))
+            try expect(user.login == "alice", "the token should be alice's")
+            return "pages \(pages.joined(separator: " → ")); \(activation.connection.status), token for \(user.login ?? "-") (not printed)"
+        }
+        await check("an address at fail.example cannot get an account") {
+            let driver = FormDrivingOpener(password: "any-password")
+            let request = ConnectCommand.Request(connectionId: "gx-arrive-store", email: "someone@fail.example",
+                                                 oauthCode: "gx-oauth-code-dave", skipConfiguration: false, opensBrowser: false)
+            let result = await ConnectCommand.activate(request, root: root, opener: driver)
+            guard case .failure(.iftttAccountCreationFailed) = result else { throw DemoFailure("expected iftttAccountCreationFailed, got \(result)") }
+            return "reported iftttAccountCreationFailed"
+        }
+    }
+}
+
+/// Plays the browser without one: GETs the activation URL and submits each page's form (the password on the
+/// sign-in and account pages, Save on the configuration page) until the sandbox redirects to the app.
+@MainActor
+final class FormDrivingOpener: URLOpener {
+    let password: String
+    /// The titles of the pages seen, in order.
+    private(set) var pages: [String] = []
+
+    nonisolated init(password: String) {
+        self.password = password
+    }
+
+    func canOpen(_ url: URL) -> Bool { false }
+
+    func open(_ url: URL) async -> Bool {
+        let password = self.password
+        Task { @MainActor in
+            do {
+                try await self.drive(url, password: password)
+            } catch {
+                warn("  the form driver stopped: \(error)")
+            }
+        }
+        return true
+    }
+
+    private func drive(_ start: URL, password: String) async throws {
+        var (html, page) = try await Self.fetch(URLRequest(url: start))
+        for _ in 0..<6 {
+            // The loopback receiver's page has no form: the flow left the sandbox.
+            guard let form = HTMLForm(html: html, base: page) else { return }
+            pages.append(form.title)
+            var fields = form.fields.map { $0.name == "password" ? ($0.name, password) : ($0.name, $0.value) }
+            if form.hasSaveButton { fields.append(("action", "save")) }
+            var request = URLRequest(url: form.action)
+            request.httpMethod = "POST"
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(fields.map { HTMLForm.encode($0.0) + "=" + HTMLForm.encode($0.1) }.joined(separator: "&").utf8)
+            (html, page) = try await Self.fetch(request)
+        }
+    }
+
+    /// Fetches a page, following redirects (the last one goes to the app's loopback receiver); returns the final page's
+    /// HTML and URL.
+    private static func fetch(_ request: URLRequest) async throws -> (String, URL) {
+        var request = request
+        request.timeoutInterval = 10
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let final = response.url ?? request.url!
+        return (String(decoding: data, as: UTF8.self), final)
+    }
+}
+
+/// The one form of a sandbox activation page: its action, its inputs' names and values, its title.
+struct HTMLForm {
+    let title: String
+    let action: URL
+    let fields: [(name: String, value: String)]
+    let hasSaveButton: Bool
+
+    /// Parses the first `<form>` of `html`; `nil` when there is none.
+    init?(html: String, base: URL) {
+        guard let formStart = html.range(of: "<form "), let formEnd = html.range(of: "</form>", range: formStart.upperBound..<html.endIndex),
+              let actionText = Self.attribute("action", in: String(html[formStart.lowerBound...].prefix { $0 != ">" })),
+              let action = URL(string: actionText, relativeTo: base)?.absoluteURL
+        else { return nil }
+        self.action = action
+        title = Self.between("<title>", "</title>", in: html).map(Self.unescape) ?? ""
+        let body = String(html[formStart.upperBound..<formEnd.lowerBound])
+        var fields: [(name: String, value: String)] = []
+        for tag in body.components(separatedBy: "<input ").dropFirst() {
+            let head = String(tag.prefix { $0 != ">" })
+            guard let name = Self.attribute("name", in: head) else { continue }
+            if Self.attribute("type", in: head) == "checkbox" && !head.contains(" checked") { continue }
+            fields.append((name, Self.attribute("value", in: head) ?? ""))
+        }
+        self.fields = fields
+        hasSaveButton = body.contains("value=\"save\"")
+    }
+
+    static func attribute(_ name: String, in tag: String) -> String? {
+        between(" \(name)=\"", "\"", in: tag).map(unescape)
+    }
+
+    static func between(_ start: String, _ end: String, in text: String) -> String? {
+        guard let a = text.range(of: start), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else { return nil }
+        return String(text[a.upperBound..<b.lowerBound])
+    }
+
+    static func unescape(_ s: String) -> String {
+        s.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
+            .replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    static func encode(_ s: String) -> String {
+        s.addingPercentEncoding(withAllowedCharacters: CharacterSet(
+            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? s
+    }
+}

@@ -1,0 +1,217 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// A minimal W3C WebDriver client over URLSession, for driving headless Chromium through chromedriver.
+///
+/// One chromedriver serves the whole test run: ``ChromeDriver/shared()`` starts it on a loopback port the
+/// system picks (read from its "started successfully on port N" line) and it is terminated when the process
+/// exits. Each test opens its own browser session.
+actor ChromeDriver {
+    /// Whether chromedriver and Chromium are installed, so the browser tests can run.
+    static var isAvailable: Bool {
+        executable("chromedriver") != nil && browserBinary != nil
+    }
+
+    static var browserBinary: String? {
+        ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    static func executable(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private static let instance = ChromeDriver()
+    private var started: URL?
+    private var process: Process?
+
+    /// The shared chromedriver's base URL, starting it on first use.
+    static func shared() async throws -> URL { try await instance.start() }
+
+    private func start() throws -> URL {
+        if let started { return started }
+        guard let path = Self.executable("chromedriver") else { throw Failure(description: "chromedriver is not installed") }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = ["--port=0", "--log-level=SEVERE"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        ChromeDriverCleanup.register(process)
+        // Read until the line with the port; chromedriver prints it once it listens.
+        var text = ""
+        let handle = output.fileHandleForReading
+        while !text.contains("started successfully on port") || !text.hasSuffix("\n") {
+            let chunk = handle.availableData
+            guard !chunk.isEmpty else { throw Failure(description: "chromedriver exited: \(text)") }
+            text += String(decoding: chunk, as: UTF8.self)
+        }
+        guard let range = text.range(of: "started successfully on port "),
+              let port = Int(text[range.upperBound...].prefix { $0.isNumber })
+        else { throw Failure(description: "chromedriver did not report its port: \(text)") }
+        let url = URL(string: "http://127.0.0.1:\(port)")!
+        self.process = process
+        started = url
+        return url
+    }
+}
+
+/// Terminates the shared chromedriver when the test process exits.
+enum ChromeDriverCleanup {
+    private static let processes = ProcessBox()
+
+    final class ProcessBox: @unchecked Sendable {
+        let lock = NSLock()
+        var processes: [Process] = []
+    }
+
+    static func register(_ process: Process) {
+        processes.lock.lock()
+        let first = processes.processes.isEmpty
+        processes.processes.append(process)
+        processes.lock.unlock()
+        if first {
+            atexit {
+                ChromeDriverCleanup.terminateAll()
+            }
+        }
+    }
+
+    static func terminateAll() {
+        processes.lock.lock()
+        defer { processes.lock.unlock() }
+        for process in processes.processes where process.isRunning { process.terminate() }
+    }
+}
+
+/// One browser session of headless Chromium.
+struct WebDriverSession: Sendable {
+    let base: URL
+    let id: String
+
+    static let elementKey = "element-6066-11e4-a52e-4f735466cecf"
+
+    /// Opens a headless Chromium session (`--no-sandbox`: the tests may run as root).
+    static func start() async throws -> WebDriverSession {
+        let base = try await ChromeDriver.shared()
+        let capabilities: [String: Any] = [
+            "capabilities": [
+                "alwaysMatch": [
+                    "browserName": "chrome",
+                    "pageLoadStrategy": "normal",
+                    "goog:chromeOptions": [
+                        "binary": ChromeDriver.browserBinary ?? "/usr/bin/chromium",
+                        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                                 "--no-first-run", "--disable-extensions", "--window-size=800,900"],
+                    ] as [String: Any],
+                ] as [String: Any],
+            ],
+        ]
+        let value = try await call(base, "POST", "/session", capabilities)
+        guard let id = (value as? [String: Any])?["sessionId"] as? String else {
+            throw ChromeDriver.Failure(description: "no session id in \(String(describing: value))")
+        }
+        return WebDriverSession(base: base, id: id)
+    }
+
+    /// Runs `body` with a new session and always closes it.
+    static func with<T: Sendable>(_ body: @Sendable (WebDriverSession) async throws -> T) async throws -> T {
+        let session = try await start()
+        do {
+            let result = try await body(session)
+            await session.quit()
+            return result
+        } catch {
+            await session.quit()
+            throw error
+        }
+    }
+
+    func quit() async {
+        _ = try? await Self.call(base, "DELETE", "/session/\(id)", nil)
+    }
+
+    func navigate(to url: URL) async throws {
+        _ = try await Self.call(base, "POST", "/session/\(id)/url", ["url": url.absoluteString])
+    }
+
+    var currentURL: String {
+        get async throws { try await Self.call(base, "GET", "/session/\(id)/url", nil) as? String ?? "" }
+    }
+
+    var title: String {
+        get async throws { try await Self.call(base, "GET", "/session/\(id)/title", nil) as? String ?? "" }
+    }
+
+    var source: String {
+        get async throws { try await Self.call(base, "GET", "/session/\(id)/source", nil) as? String ?? "" }
+    }
+
+    /// The element matching a CSS selector.
+    func element(_ selector: String) async throws -> String {
+        let value = try await Self.call(base, "POST", "/session/\(id)/element", ["using": "css selector", "value": selector])
+        guard let element = (value as? [String: Any])?[Self.elementKey] as? String else {
+            throw ChromeDriver.Failure(description: "no element \(selector)")
+        }
+        return element
+    }
+
+    /// Clears the input matching `selector` and types `text`.
+    func fill(_ selector: String, _ text: String) async throws {
+        let element = try await element(selector)
+        _ = try await Self.call(base, "POST", "/session/\(id)/element/\(element)/clear", [String: Any]())
+        _ = try await Self.call(base, "POST", "/session/\(id)/element/\(element)/value", ["text": text])
+    }
+
+    /// The `value` property of the input matching `selector`.
+    func value(_ selector: String) async throws -> String {
+        let element = try await element(selector)
+        return try await Self.call(base, "GET", "/session/\(id)/element/\(element)/property/value", nil) as? String ?? ""
+    }
+
+    /// Clicks the element matching `selector` (a submit button waits for the next page to load).
+    func click(_ selector: String) async throws {
+        let element = try await element(selector)
+        _ = try await Self.call(base, "POST", "/session/\(id)/element/\(element)/click", [String: Any]())
+    }
+
+    /// One WebDriver command; returns the response's `value`, throws on a WebDriver error.
+    @discardableResult
+    static func call(_ base: URL, _ method: String, _ path: String, _ body: [String: Any]?) async throws -> (any Sendable)? {
+        var request = URLRequest(url: URL(string: base.absoluteString + path)!)
+        request.httpMethod = method
+        request.timeoutInterval = 30
+        if let body {
+            request.httpBody = try JSONSerialization.data(withJSONObject: body)
+            request.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
+        }
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any]
+        let value = object?["value"]
+        if let status = (response as? HTTPURLResponse)?.statusCode, status >= 400 {
+            let error = (value as? [String: Any])?["error"] as? String ?? "HTTP \(status)"
+            let message = (value as? [String: Any])?["message"] as? String ?? ""
+            throw ChromeDriver.Failure(description: "WebDriver \(method) \(path): \(error) \(message.prefix(300))")
+        }
+        return sendable(value)
+    }
+
+    private static func sendable(_ value: Any?) -> (any Sendable)? {
+        switch value {
+        case let string as String: return string
+        case let dictionary as [String: Any]:
+            var out: [String: any Sendable] = [:]
+            for (key, element) in dictionary { if let converted = sendable(element) { out[key] = converted } }
+            return out
+        case let number as NSNumber: return number.doubleValue
+        default: return nil
+        }
+    }
+}
