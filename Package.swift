@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "IFTTTSDK", targets: ["IFTTTSDK"]),
         .library(name: "IFTTTConnectService", targets: ["IFTTTConnectService"]),
         .library(name: "IFTTTConnectLocation", targets: ["IFTTTConnectLocation"]),
+        .library(name: "IFTTTConnectTesting", targets: ["IFTTTConnectTesting"]),
     ],
     targets: [
         .target(
@@ -21,6 +22,7 @@ let package = Package(
         .target(name: "IFTTTSDK", dependencies: ["IFTTTConnectSDK"]),
         .target(name: "IFTTTConnectService", dependencies: ["IFTTTConnectSDK"]),
         .target(name: "IFTTTConnectLocation", dependencies: ["IFTTTConnectSDK"]),
+        .target(name: "IFTTTConnectTesting", dependencies: ["IFTTTConnectSDK"]),
         .executableTarget(
             name: "LocationBenchmarks",
             dependencies: ["IFTTTConnectLocation", "IFTTTConnectSDK"],
@@ -38,12 +40,12 @@ let package = Package(
         ),
         .testTarget(
             name: "IFTTTConnectSDKTests",
-            dependencies: ["IFTTTConnectSDK"],
+            dependencies: ["IFTTTConnectTesting", "IFTTTConnectSDK"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(
             name: "IFTTTConnectServiceTests",
-            dependencies: ["IFTTTConnectService", "IFTTTConnectSDK"]
+            dependencies: ["IFTTTConnectTesting", "IFTTTConnectService", "IFTTTConnectSDK"]
         ),
         .testTarget(
             name: "IFTTTConnectLocationTests",
@@ -52,7 +54,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IFTTTSDKTests",
-            dependencies: ["IFTTTSDK", "IFTTTConnectSDK"]
+            dependencies: ["IFTTTConnectTesting", "IFTTTSDK", "IFTTTConnectSDK"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -1,24 +1,7 @@
 import Foundation
 import Testing
 @testable import IFTTTConnectSDK
-
-/// A transport that records requests and answers from a closure.
-final class RecordingTransport: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [HTTPRequest] = []
-    private let answer: @Sendable (HTTPRequest) throws(ConnectionNetworkError) -> HTTPResponse
-
-    init(answer: @escaping @Sendable (HTTPRequest) throws(ConnectionNetworkError) -> HTTPResponse) {
-        self.answer = answer
-    }
-
-    var requests: [HTTPRequest] { lock.withLock { recorded } }
-
-    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
-        lock.withLock { recorded.append(request) }
-        return try answer(request)
-    }
-}
+import IFTTTConnectTesting
 
 @Suite("ConnectionNetworkController requests and errors")
 struct NetworkControllerTests {

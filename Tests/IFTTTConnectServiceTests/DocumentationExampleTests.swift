@@ -1,5 +1,6 @@
 import Foundation
 import IFTTTConnectSDK
+import IFTTTConnectTesting
 import IFTTTConnectService
 import Testing
 
@@ -8,7 +9,7 @@ import Testing
 struct ServiceDocumentationExampleTests {
     @Test func theArticleExamplesWork() async throws {
         let connectionJSON = try ServiceCallTests.connectionJSON()
-        let transport = ServiceFakeTransport { request throws(ConnectionNetworkError) in
+        let transport = RecordingTransport { request throws(ConnectionNetworkError) in
             let path = request.url.path
             if path.hasSuffix("/user_token") { return HTTPResponse(statusCode: 200, body: Data(#"{"type":"user_token","user_token":"UT"}"#.utf8)) }
             if path.hasSuffix("/field_options") {
@@ -17,7 +18,7 @@ struct ServiceDocumentationExampleTests {
             if path.hasSuffix("/refresh") { return HTTPResponse(statusCode: 204) }
             return HTTPResponse(statusCode: 200, body: Data(connectionJSON.utf8))
         }
-        let lines = ServiceLogCapture()
+        let lines = LogCapture()
         let oauthAccessToken = "oauth-access-token"
 
         // Create a client (the sandbox form, with the fake transport)

@@ -1,37 +1,8 @@
 import Foundation
 import IFTTTConnectSDK
+import IFTTTConnectTesting
 import IFTTTConnectService
 import Testing
-
-/// A transport that records every request and answers from a closure.
-final class ServiceFakeTransport: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [HTTPRequest] = []
-    private let answer: @Sendable (HTTPRequest) throws(ConnectionNetworkError) -> HTTPResponse
-
-    init(answer: @escaping @Sendable (HTTPRequest) throws(ConnectionNetworkError) -> HTTPResponse) {
-        self.answer = answer
-    }
-
-    convenience init(status: Int = 200, body: String) {
-        self.init { _ in HTTPResponse(statusCode: status, body: Data(body.utf8)) }
-    }
-
-    var requests: [HTTPRequest] { lock.withLock { recorded } }
-
-    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
-        lock.withLock { recorded.append(request) }
-        return try answer(request)
-    }
-}
-
-/// Collects log lines from any thread.
-final class ServiceLogCapture: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-    var handler: @Sendable (String) -> Void { { [self] line in lock.withLock { lines.append(line) } } }
-    var text: String { lock.withLock { lines.joined(separator: "\n") } }
-}
 
 @Suite("ConnectServiceClient service-key calls")
 struct ServiceCallTests {
@@ -44,7 +15,7 @@ struct ServiceCallTests {
         return try String(contentsOf: url.appendingPathComponent("shared/fixtures/android_connection.json"), encoding: .utf8)
     }
 
-    static func client(_ transport: ServiceFakeTransport, log: ServiceLogCapture? = nil) throws -> ConnectServiceClient {
+    static func client(_ transport: RecordingTransport, log: LogCapture? = nil) throws -> ConnectServiceClient {
         try ConnectServiceClient(serviceKey: key, baseURL: base, transport: transport, logHandler: log?.handler)
     }
 
@@ -55,7 +26,7 @@ struct ServiceCallTests {
     }
 
     @Test func exchangeUserToken() async throws {
-        let transport = ServiceFakeTransport(body: #"{"type":"user_token","user_token":"UT-1"}"#)
+        let transport = RecordingTransport(body: #"{"type":"user_token","user_token":"UT-1"}"#)
         let token = try await Self.client(transport).exchangeUserToken(userId: "u 1+&", accessToken: "oauth/abc=")
         #expect(token == "UT-1")
         let request = try #require(transport.requests.first)
@@ -65,7 +36,7 @@ struct ServiceCallTests {
     }
 
     @Test func fetchConnectionForAUser() async throws {
-        let transport = ServiceFakeTransport(body: try Self.connectionJSON())
+        let transport = RecordingTransport(body: try Self.connectionJSON())
         let connection = try await Self.client(transport).fetchConnection(id: "aVxGRrtD", userId: "gx-user-1001")
         #expect(connection.id == "aVxGRrtD")
         let request = try #require(transport.requests.first)
@@ -83,7 +54,7 @@ struct ServiceCallTests {
         (.trigger("a/b"), "triggers/a%2Fb"),
     ])
     func fieldOptions(owner: ConnectServiceClient.FieldOptionsOwner, segment: String) async throws {
-        let transport = ServiceFakeTransport(
+        let transport = RecordingTransport(
             body: #"{"type":"field_options","options":{"folder":[{"label":"Photos","value":"p1"},{"label":"Docs","value":"d1","group":"Mine"}]}}"#)
         let options = try await Self.client(transport).fetchFieldOptions(connectionId: "c1", for: owner, userId: "u1")
         #expect(options.options["folder"]?.count == 2)
@@ -107,7 +78,7 @@ struct ServiceCallTests {
     }
 
     @Test func updateUserConnectionPutsTheWholeConfiguration() async throws {
-        let transport = ServiceFakeTransport(body: try Self.connectionJSON())
+        let transport = RecordingTransport(body: try Self.connectionJSON())
         let update = UserConnectionUpdate(features: [
             .init(featureId: "pmtch6832j", isEnabled: true, userFields: [.init(fieldId: "title", value: .string("Hi & bye"))]),
         ])
@@ -128,14 +99,14 @@ struct ServiceCallTests {
     }
 
     @Test func updateUserConnectionWithoutBodyGivesNil() async throws {
-        let transport = ServiceFakeTransport(status: 204, body: "")
+        let transport = RecordingTransport(status: 204, body: "")
         let result = try await Self.client(transport).updateUserConnection(connectionId: "c1", userId: "u1",
                                                                            update: UserConnectionUpdate(features: []))
         #expect(result == nil)
     }
 
     @Test func refreshPostsAndAccepts204() async throws {
-        let transport = ServiceFakeTransport(status: 204, body: "")
+        let transport = RecordingTransport(status: 204, body: "")
         try await Self.client(transport).refreshUserConnection(connectionId: "c1", userId: "u1")
         let request = try #require(transport.requests.first)
         #expect(request.method == "POST")
@@ -145,7 +116,7 @@ struct ServiceCallTests {
     }
 
     @Test func fetchUserWithTheServiceKey() async throws {
-        let transport = ServiceFakeTransport(body: #"{"type":"me","authentication_level":"channel","service_id":"gx","user_login":"alice"}"#)
+        let transport = RecordingTransport(body: #"{"type":"me","authentication_level":"channel","service_id":"gx","user_login":"alice"}"#)
         let client = try Self.client(transport)
         let user = try await client.fetchUser(userId: "u1")
         #expect(user.authenticationLevel == .channel)
@@ -155,7 +126,7 @@ struct ServiceCallTests {
     }
 
     @Test func emptyUserIdsSendNothing() async throws {
-        let transport = ServiceFakeTransport(body: "{}")
+        let transport = RecordingTransport(body: "{}")
         let client = try Self.client(transport)
         let expected = ConnectServiceClient.Error.network(.invalidRequest("empty user id"))
         await #expect(throws: expected) { _ = try await client.fetchConnection(id: "c1", userId: "") }
@@ -181,7 +152,7 @@ struct ServiceCallTests {
             (502, "", .apiError(statusCode: 502, payload: nil)),
         ]
         for (status, body, expected) in cases {
-            let client = try Self.client(ServiceFakeTransport(status: status, body: body))
+            let client = try Self.client(RecordingTransport(status: status, body: body))
             let error = ConnectServiceClient.Error.network(expected)
             await #expect(throws: error) { _ = try await client.exchangeUserToken(userId: "u", accessToken: "a") }
             await #expect(throws: error) { _ = try await client.fetchConnection(id: "c", userId: "u") }
@@ -193,7 +164,7 @@ struct ServiceCallTests {
     }
 
     @Test func transportFailuresAreNetworkErrors() async throws {
-        let client = try Self.client(ServiceFakeTransport { _ throws(ConnectionNetworkError) in throw .timedOut })
+        let client = try Self.client(RecordingTransport { _ throws(ConnectionNetworkError) in throw .timedOut })
         await #expect(throws: ConnectServiceClient.Error.network(.timedOut)) {
             _ = try await client.fetchConnection(id: "c", userId: "u")
         }
@@ -201,7 +172,7 @@ struct ServiceCallTests {
 
     @Test(arguments: ["", "{}", #"{"type":"connection"}"#, "[1]", "<html>"])
     func undecodableBodiesAreUnexpectedResponses(body: String) async throws {
-        let client = try Self.client(ServiceFakeTransport(body: body))
+        let client = try Self.client(RecordingTransport(body: body))
         let calls: [@Sendable () async throws -> Void] = [
             { _ = try await client.fetchConnection(id: "c", userId: "u") },
             { _ = try await client.fetchFieldOptions(connectionId: "c", for: .feature("f"), userId: "u") },
@@ -228,9 +199,9 @@ struct ServiceKeySecrecyTests {
     static let accessToken = "OAUTH-ACCESS-abcdef123456"
 
     @Test func logsDescriptionsAndErrorsHoldNoKeyOrToken() async throws {
-        let log = ServiceLogCapture()
+        let log = LogCapture()
         // A hostile server echoes every secret it received into its error payload.
-        let transport = ServiceFakeTransport { request throws(ConnectionNetworkError) in
+        let transport = RecordingTransport { request throws(ConnectionNetworkError) in
             let echoed = [request.headers["IFTTT-Service-Key"] ?? "", request.url.query ?? "", Self.userToken].joined(separator: " ")
             if request.url.path.hasSuffix("/boom") { throw .transport(code: -1, description: "reset") }
             let body = #"{"type":"error","code":"\#(echoed)","message":"key \#(echoed)","details":[{"parameter":"\#(echoed)","message":"\#(echoed)"}]}"#

@@ -1,12 +1,13 @@
 import Foundation
 import IFTTTConnectSDK
+import IFTTTConnectTesting
 import IFTTTSDK
 import Testing
 
 @Suite("IFTTTAPIManager requests")
 struct APIManagerRequestTests {
     @Test func fetchAppletsSendsTheLegacyRequest() async throws {
-        let transport = FakeTransport(body: try LegacyFixtures.listJSON())
+        let transport = RecordingTransport(body: try LegacyFixtures.listJSON())
         let manager = LegacyFixtures.manager(transport, token: "user-token-123", invite: "21790-abc")
         let applets = try await manager.fetchApplets(order: .publishedAtDescending, platform: .ios)
         #expect(applets.map(\.id) == ["aVxGRrtD", "aVxGRrtD"])
@@ -26,7 +27,7 @@ struct APIManagerRequestTests {
     }
 
     @Test func anonymousCallsSendNoCredentials() async throws {
-        let transport = FakeTransport(body: try LegacyFixtures.appletJSON())
+        let transport = RecordingTransport(body: try LegacyFixtures.appletJSON())
         let manager = LegacyFixtures.manager(transport, token: "", invite: "")
         _ = try await manager.fetchApplet(id: "aVxGRrtD")
         let request = try #require(transport.requests.first)
@@ -35,7 +36,7 @@ struct APIManagerRequestTests {
     }
 
     @Test func fetchAppletPath() async throws {
-        let transport = FakeTransport(body: try LegacyFixtures.appletJSON())
+        let transport = RecordingTransport(body: try LegacyFixtures.appletJSON())
         let applet = try await LegacyFixtures.manager(transport, token: "t-1").fetchApplet(id: "aVxGRrtD")
         #expect(applet.primaryService.id == "instagram")
         let request = try #require(transport.requests.first)
@@ -46,7 +47,7 @@ struct APIManagerRequestTests {
     @Test(arguments: [(true, "enable"), (false, "disable")])
     func setStatusPostsEnableOrDisable(isEnabled: Bool, verb: String) async throws {
         let body = try LegacyFixtures.appletJSON(replacing: "user_status", with: isEnabled ? #""enabled""# : #""disabled""#)
-        let transport = FakeTransport(body: body)
+        let transport = RecordingTransport(body: body)
         let applet = try await LegacyFixtures.manager(transport, token: "t-1").setStatus(isEnabled, forAppletId: "aVxGRrtD")
         #expect(applet.status == (isEnabled ? .enabled : .disabled))
         let request = try #require(transport.requests.first)
@@ -57,7 +58,7 @@ struct APIManagerRequestTests {
     }
 
     @Test func fetchCurrentUserReadsUserLogin() async throws {
-        let transport = FakeTransport(body: #"{"type":"me","authentication_level":"user","user_login":"alice","service_id":"ifttt_api_example"}"#)
+        let transport = RecordingTransport(body: #"{"type":"me","authentication_level":"user","user_login":"alice","service_id":"ifttt_api_example"}"#)
         let user = try await LegacyFixtures.manager(transport, token: "t-1").fetchCurrentUser()
         #expect(user == IFTTTUser(username: "alice", serviceId: "ifttt_api_example"))
         let request = try #require(transport.requests.first)
@@ -68,7 +69,7 @@ struct APIManagerRequestTests {
 
     @Test(arguments: [nil, ""] as [String?])
     func fetchCurrentUserWithoutTokenSendsNothing(token: String?) async throws {
-        let transport = FakeTransport(body: "{}")
+        let transport = RecordingTransport(body: "{}")
         let manager = LegacyFixtures.manager(transport, token: token)
         #expect(try await manager.fetchCurrentUser() == nil)
         let result = await withCheckedContinuation { continuation in
@@ -79,7 +80,7 @@ struct APIManagerRequestTests {
     }
 
     @Test func fetchCurrentUserWithoutUserLoginIsATypedError() async throws {
-        let transport = FakeTransport(body: #"{"type":"me","authentication_level":"none"}"#)
+        let transport = RecordingTransport(body: #"{"type":"me","authentication_level":"none"}"#)
         await #expect(throws: ConnectionNetworkError.invalidResponse(
             statusCode: 200, ConnectDecodingError(path: "$", reason: .missingKey("user_login")))) {
             _ = try await LegacyFixtures.manager(transport, token: "t-1").fetchCurrentUser()
@@ -88,7 +89,7 @@ struct APIManagerRequestTests {
 
     @Test func missingServiceSlugSendsNothing() async throws {
         for slug in [nil, ""] as [String?] {
-            let transport = FakeTransport(body: "{}")
+            let transport = RecordingTransport(body: "{}")
             let manager = LegacyFixtures.manager(transport, slug: slug, token: "t-1")
             await #expect(throws: ConnectionNetworkError.invalidRequest("serviceSlug is not set")) {
                 _ = try await manager.fetchApplets()
@@ -100,7 +101,7 @@ struct APIManagerRequestTests {
     }
 
     @Test func appletIdsAreOnePathSegment() async throws {
-        let transport = FakeTransport(body: try LegacyFixtures.appletJSON())
+        let transport = RecordingTransport(body: try LegacyFixtures.appletJSON())
         let manager = LegacyFixtures.manager(transport)
         _ = try await manager.fetchApplet(id: "a/b?c=d&e f")
         #expect(transport.requests.first?.url.absoluteString
@@ -124,7 +125,7 @@ struct OrderAndPlatformTests {
 
     @Test(arguments: IFTTTAppletOrder.allCases, IFTTTPlatform.allCases)
     func queryHasOrderThenPlatformAndOmitsDefaults(order: IFTTTAppletOrder, platform: IFTTTPlatform) async throws {
-        let transport = FakeTransport(body: #"{"type":"list","data":[]}"#)
+        let transport = RecordingTransport(body: #"{"type":"list","data":[]}"#)
         let applets = try await LegacyFixtures.manager(transport).fetchApplets(order: order, platform: platform)
         #expect(applets.isEmpty)
         let url = try #require(transport.requests.first?.url)
@@ -134,13 +135,13 @@ struct OrderAndPlatformTests {
     }
 
     @Test func defaultsAreTheLegacyOnes() async throws {
-        let transport = FakeTransport(body: #"{"type":"list","data":[]}"#)
+        let transport = RecordingTransport(body: #"{"type":"list","data":[]}"#)
         _ = try await LegacyFixtures.manager(transport).fetchApplets()
         #expect(transport.requests.first?.url.query == "platform=ios")
     }
 
     @Test func missingDataIsAnEmptyList() async throws {
-        let transport = FakeTransport(body: #"{"type":"list"}"#)
+        let transport = RecordingTransport(body: #"{"type":"list"}"#)
         #expect(try await LegacyFixtures.manager(transport).fetchApplets().isEmpty)
     }
 }
@@ -159,7 +160,7 @@ struct APIManagerErrorTests {
             (302, "", .apiError(statusCode: 302, payload: nil)),
         ]
         for (status, body, expected) in cases {
-            let manager = LegacyFixtures.manager(FakeTransport(status: status, body: body), token: "t-1")
+            let manager = LegacyFixtures.manager(RecordingTransport(status: status, body: body), token: "t-1")
             await #expect(throws: expected) { _ = try await manager.fetchApplets() }
             await #expect(throws: expected) { _ = try await manager.fetchApplet(id: "a") }
             await #expect(throws: expected) { _ = try await manager.setStatus(false, forAppletId: "a") }
@@ -169,7 +170,7 @@ struct APIManagerErrorTests {
 
     @Test func transportErrorsPassThrough() async throws {
         for error in [ConnectionNetworkError.timedOut, .cancelled, .transport(code: -1004, description: "refused")] {
-            let manager = LegacyFixtures.manager(FakeTransport { _ throws(ConnectionNetworkError) in throw error }, token: "t")
+            let manager = LegacyFixtures.manager(RecordingTransport { _ throws(ConnectionNetworkError) in throw error }, token: "t")
             await #expect(throws: error) { _ = try await manager.fetchApplets() }
             await #expect(throws: error) { _ = try await manager.fetchApplet(id: "a") }
             await #expect(throws: error) { _ = try await manager.setStatus(true, forAppletId: "a") }
@@ -192,7 +193,7 @@ struct APIManagerErrorTests {
     ])
     func hostileAppletsAreInvalidResponses(key: String, json: String, path: String) async throws {
         let body = try LegacyFixtures.appletJSON(replacing: key, with: json)
-        let manager = LegacyFixtures.manager(FakeTransport(body: body), token: "t")
+        let manager = LegacyFixtures.manager(RecordingTransport(body: body), token: "t")
         do {
             _ = try await manager.fetchApplet(id: "a")
             Issue.record("decoded \(key)=\(json)")
@@ -204,7 +205,7 @@ struct APIManagerErrorTests {
             #expect(decoding.path == path)
         }
         // The same element inside a list names its index.
-        let list = FakeTransport(body: #"{"type":"list","data":[\#(try LegacyFixtures.appletJSON()),\#(body)]}"#)
+        let list = RecordingTransport(body: #"{"type":"list","data":[\#(try LegacyFixtures.appletJSON()),\#(body)]}"#)
         do {
             _ = try await LegacyFixtures.manager(list).fetchApplets()
             Issue.record("decoded a list with \(key)=\(json)")
@@ -230,7 +231,7 @@ struct APIManagerErrorTests {
 
     @Test(arguments: ["", "[]", "null", "{", #"{"type":"list","data":{}}"#, #"{"type":"list","data":[1]}"#])
     func malformedListsAreInvalidResponses(body: String) async throws {
-        let manager = LegacyFixtures.manager(FakeTransport(body: body))
+        let manager = LegacyFixtures.manager(RecordingTransport(body: body))
         do {
             _ = try await manager.fetchApplets()
             Issue.record("decoded \(body)")
@@ -244,7 +245,7 @@ struct APIManagerErrorTests {
 
     @Test(arguments: [#"{"user_login":42}"#, #"{"user_login":null}"#, "[]", "garbage"])
     func malformedMeIsAnInvalidResponse(body: String) async throws {
-        let manager = LegacyFixtures.manager(FakeTransport(body: body), token: "t")
+        let manager = LegacyFixtures.manager(RecordingTransport(body: body), token: "t")
         do {
             _ = try await manager.fetchCurrentUser()
             Issue.record("decoded \(body)")
@@ -260,7 +261,7 @@ struct APIManagerErrorTests {
 @Suite("Completion handlers")
 struct APIManagerCompletionTests {
     @Test func everyCompletionRunsOnceWithTheResult() async throws {
-        let transport = FakeTransport { request throws(ConnectionNetworkError) in
+        let transport = RecordingTransport { request throws(ConnectionNetworkError) in
             if request.url.path.hasSuffix("/applets") {
                 return HTTPResponse(statusCode: 200, body: Data(((try? LegacyFixtures.listJSON(count: 1)) ?? "").utf8))
             }
@@ -280,7 +281,7 @@ struct APIManagerCompletionTests {
     }
 
     @Test func failuresReachTheCompletion() async throws {
-        let manager = LegacyFixtures.manager(FakeTransport(status: 404, body: APIManagerErrorTests.notFound), slug: nil)
+        let manager = LegacyFixtures.manager(RecordingTransport(status: 404, body: APIManagerErrorTests.notFound), slug: nil)
         let noSlug = await withCheckedContinuation { c in manager.fetchApplets { c.resume(returning: $0) } }
         #expect(throws: ConnectionNetworkError.invalidRequest("serviceSlug is not set")) { try noSlug.get() }
         manager.serviceSlug = "s"
@@ -297,7 +298,7 @@ struct APIManagerCompletionTests {
         let queue = DispatchQueue(label: "legacy.callbacks")
         let key = DispatchSpecificKey<Int>()
         queue.setSpecific(key: key, value: 7)
-        let manager = LegacyFixtures.manager(FakeTransport(body: "{}"))
+        let manager = LegacyFixtures.manager(RecordingTransport(body: "{}"))
         manager.callbackQueue = queue
         let onQueue = await withCheckedContinuation { c in
             manager.fetchCurrentUser { _ in c.resume(returning: DispatchQueue.getSpecific(key: key)) }

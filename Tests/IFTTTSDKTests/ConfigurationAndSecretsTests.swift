@@ -1,12 +1,13 @@
 import Foundation
 import IFTTTConnectSDK
+import IFTTTConnectTesting
 import IFTTTSDK
 import Testing
 
 @Suite("IFTTTAPIManager configuration")
 struct APIManagerConfigurationTests {
     @Test func productionDefaults() {
-        let manager = IFTTTAPIManager(transport: FakeTransport(body: "{}"), anonymousId: "a", callbackQueue: nil)
+        let manager = IFTTTAPIManager(transport: RecordingTransport(body: "{}"), anonymousId: "a", callbackQueue: nil)
         #expect(manager.apiHost == "api.ifttt.com")
         #expect(manager.scheme == "https")
         #expect(manager.baseURL == URL(string: "https://api.ifttt.com"))
@@ -15,7 +16,7 @@ struct APIManagerConfigurationTests {
     }
 
     @Test func apiHostPointsAtAProxyOverHTTPS() async throws {
-        let transport = FakeTransport(body: #"{"type":"list","data":[]}"#)
+        let transport = RecordingTransport(body: #"{"type":"list","data":[]}"#)
         let manager = LegacyFixtures.manager(transport)
         manager.apiHost = "proxy.example.com:8443"
         #expect(manager.scheme == "https")
@@ -24,7 +25,7 @@ struct APIManagerConfigurationTests {
     }
 
     @Test func baseURLKeepsSchemeHostAndPortOnly() async throws {
-        let transport = FakeTransport(body: #"{"type":"list","data":[]}"#)
+        let transport = RecordingTransport(body: #"{"type":"list","data":[]}"#)
         let manager = LegacyFixtures.manager(transport)
         manager.baseURL = URL(string: "http://user:pw@localhost:9999/ignored/path?q=1#f")
         #expect(manager.scheme == "http")
@@ -39,7 +40,7 @@ struct APIManagerConfigurationTests {
 
     @Test(arguments: ["", "evil.com/path", "a b", "host?x", "user@host", "h\u{00E9}llo.com"])
     func invalidHostsSendNothing(host: String) async throws {
-        let transport = FakeTransport(body: "{}")
+        let transport = RecordingTransport(body: "{}")
         let manager = LegacyFixtures.manager(transport, token: "t")
         manager.apiHost = host
         #expect(manager.baseURL == nil)
@@ -51,7 +52,7 @@ struct APIManagerConfigurationTests {
     }
 
     @Test func unsupportedSchemesSendNothing() async throws {
-        let transport = FakeTransport(body: "{}")
+        let transport = RecordingTransport(body: "{}")
         let manager = LegacyFixtures.manager(transport)
         manager.baseURL = URL(string: "ftp://127.0.0.1:21")
         #expect(manager.baseURL == nil)
@@ -60,7 +61,7 @@ struct APIManagerConfigurationTests {
     }
 
     @Test func concurrentConfigurationAndCallsAreSafe() async throws {
-        let transport = FakeTransport(body: try LegacyFixtures.appletJSON())
+        let transport = RecordingTransport(body: try LegacyFixtures.appletJSON())
         let manager = LegacyFixtures.manager(transport)
         await withTaskGroup(of: Void.self) { group in
             for index in 0..<50 {
@@ -89,7 +90,7 @@ struct APIManagerSecretTests {
         let log = LogCapture()
         // The server echoes the token and invite code back in its error message.
         let echo = #"{"type":"error","code":"unauthorized","message":"token \#(Self.token) invite \#(Self.invite) rejected","details":[{"parameter":"\#(Self.token)","message":"\#(Self.token)"}]}"#
-        let transport = FakeTransport { request throws(ConnectionNetworkError) in
+        let transport = RecordingTransport { request throws(ConnectionNetworkError) in
             if request.url.path.hasSuffix("/fail") { throw .transport(code: -1, description: "reset") }
             let status = request.url.path == "/v1/me" ? 401 : 403
             return HTTPResponse(statusCode: status, body: Data(echo.utf8))

@@ -1,5 +1,6 @@
 import Foundation
 import IFTTTConnectSDK
+import IFTTTConnectTesting
 import IFTTTSDK
 import Testing
 
@@ -9,7 +10,7 @@ import Testing
 struct DocumentationExampleTests {
     @Test func theArticleExamplesWork() async throws {
         let enabled = try LegacyFixtures.appletJSON(replacing: "user_status", with: #""enabled""#)
-        let transport = FakeTransport { request throws(ConnectionNetworkError) in
+        let transport = RecordingTransport { request throws(ConnectionNetworkError) in
             if request.url.path.hasSuffix("/applets") {
                 return HTTPResponse(statusCode: 200, body: Data(#"{"type":"list","data":[\#(enabled)]}"#.utf8))
             }

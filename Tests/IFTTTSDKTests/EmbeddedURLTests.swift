@@ -1,5 +1,6 @@
 import Foundation
 import IFTTTConnectSDK
+import IFTTTConnectTesting
 import IFTTTSDK
 import Testing
 
@@ -90,7 +91,7 @@ struct EmbeddedURLTests {
     }
 
     @Test func managerSuppliesAnonymousIdAndInviteCode() throws {
-        let manager = LegacyFixtures.manager(FakeTransport(body: "{}"), invite: "inv-9")
+        let manager = LegacyFixtures.manager(RecordingTransport(body: "{}"), invite: "inv-9")
         let url = try manager.embeddedURL(for: Self.applet(), callbackURL: Self.callback, email: "e@x.y", userId: "u")
         let items = try Self.items(url)
         #expect(items.first { $0.0 == "ifttt_sdk_anonymous_id" }?.1 == "anon-1")

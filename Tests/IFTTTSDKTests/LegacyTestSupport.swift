@@ -1,40 +1,8 @@
 import Foundation
 import IFTTTConnectSDK
+import IFTTTConnectTesting
 import IFTTTSDK
 import Testing
-
-/// A transport that records every request and answers from a closure.
-final class FakeTransport: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [HTTPRequest] = []
-    private let answer: @Sendable (HTTPRequest) throws(ConnectionNetworkError) -> HTTPResponse
-
-    init(answer: @escaping @Sendable (HTTPRequest) throws(ConnectionNetworkError) -> HTTPResponse) {
-        self.answer = answer
-    }
-
-    /// Answers every request with `status` and `body`.
-    convenience init(status: Int = 200, body: String) {
-        self.init { _ in HTTPResponse(statusCode: status, body: Data(body.utf8)) }
-    }
-
-    var requests: [HTTPRequest] { lock.withLock { recorded } }
-
-    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
-        lock.withLock { recorded.append(request) }
-        return try answer(request)
-    }
-}
-
-/// Collects log lines from any thread.
-final class LogCapture: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
-
-    var handler: @Sendable (String) -> Void { { [self] line in lock.withLock { lines.append(line) } } }
-    var text: String { lock.withLock { lines.joined(separator: "\n") } }
-    var count: Int { lock.withLock { lines.count } }
-}
 
 enum LegacyFixtures {
     static func appletJSON() throws -> String {
@@ -55,7 +23,7 @@ enum LegacyFixtures {
 
     static let base = URL(string: "http://127.0.0.1:8080")!
 
-    static func manager(_ transport: FakeTransport, slug: String? = "ifttt_api_example", token: String? = nil,
+    static func manager(_ transport: RecordingTransport, slug: String? = "ifttt_api_example", token: String? = nil,
                         invite: String? = nil, log: LogCapture? = nil) -> IFTTTAPIManager {
         let manager = IFTTTAPIManager(baseURL: base, transport: transport, anonymousId: "anon-1",
                                       callbackQueue: nil, logHandler: log?.handler)

@@ -1,0 +1,52 @@
+import Foundation
+import IFTTTConnectSDK
+
+/// An ``IFTTTConnectSDK/HTTPTransport`` for tests: records every request and answers from a closure,
+/// without any network.
+///
+/// ```swift
+/// let transport = RecordingTransport(status: 200, body: connectionJSON)
+/// let controller = ConnectionNetworkController(configuration: .init(transport: transport))
+/// _ = try await controller.fetchConnection(for: "c1", credentialProvider: ConnectionCredentials.anonymous)
+/// #expect(transport.requests.first?.url.path == "/v2/connections/c1")
+/// ```
+public final class RecordingTransport: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var recorded: [HTTPRequest] = []
+    private let answer: @Sendable (HTTPRequest) throws(ConnectionNetworkError) -> HTTPResponse
+
+    /// Creates a transport that answers each request with `answer`, which may throw a transport error.
+    public init(answer: @escaping @Sendable (HTTPRequest) throws(ConnectionNetworkError) -> HTTPResponse) {
+        self.answer = answer
+    }
+
+    /// Creates a transport that answers every request with `status` and `body`.
+    public convenience init(status: Int = 200, body: String) {
+        self.init { _ in HTTPResponse(statusCode: status, body: Data(body.utf8)) }
+    }
+
+    /// The requests sent so far, in order.
+    public var requests: [HTTPRequest] { lock.withLock { recorded } }
+
+    /// Records `request` and answers it.
+    public func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
+        lock.withLock { recorded.append(request) }
+        return try answer(request)
+    }
+}
+
+/// Collects log lines from any thread, for asserting that logs hold no secret.
+public final class LogCapture: @unchecked Sendable {
+    private let lock = NSLock()
+    private var lines: [String] = []
+
+    /// Creates an empty capture.
+    public init() {}
+
+    /// A handler to pass wherever the SDK takes a log handler.
+    public var handler: @Sendable (String) -> Void { { [self] line in lock.withLock { lines.append(line) } } }
+    /// Everything captured, one line per entry.
+    public var text: String { lock.withLock { lines.joined(separator: "\n") } }
+    /// How many lines were captured.
+    public var count: Int { lock.withLock { lines.count } }
+}
