@@ -73,6 +73,8 @@ public enum SandboxServer {
             ConnectionRoutes(env: environment),
             UserConnectionRoutes(env: environment),
             FieldOptionRoutes(env: environment),
+            SDKEventRoutes(env: environment),
+            PlaygroundRoutes(env: environment),
         ]
         for group in routes { group.register(on: router) }
         return router
