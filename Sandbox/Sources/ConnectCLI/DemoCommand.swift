@@ -124,6 +124,7 @@ struct DemoScript: Sendable {
             return "got a user token for \(user.login ?? "-") (not printed)"
         }
         await activationStep { title, step in await check(title, step) }
+        failures += await runTrackingDemo()
         return failures
     }
 }

@@ -74,6 +74,8 @@ public enum SandboxServer {
             UserConnectionRoutes(env: environment),
             FieldOptionRoutes(env: environment),
             WebActivationRoutes(env: environment),
+            SDKEventRoutes(env: environment),
+            PlaygroundRoutes(env: environment),
         ]
         for group in routes { group.register(on: router) }
         return router

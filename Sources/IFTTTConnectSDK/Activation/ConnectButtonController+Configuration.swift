@@ -31,6 +31,12 @@ extension ConnectButtonController {
         /// an OAuth code or an email. Default `nil`.
         public var logHandler: (@Sendable (String) -> Void)?
 
+        /// Receives the button's analytics events. `nil` (the default) means one uploader per Connect API
+        /// base URL shared by the process, sending to `<connect base>/sdk/events`. Either way
+        /// ``ConnectButtonController/analyticsEnabled`` (``AnalyticsSwitch/shared``) governs collection unless
+        /// the uploader was made with its own ``AnalyticsSwitch``.
+        public var analyticsUploader: AnalyticsUploader?
+
         var registry: RedirectRegistry = .shared
 
         /// Creates a configuration; every parameter has a default.

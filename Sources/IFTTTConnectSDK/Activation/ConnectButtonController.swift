@@ -45,6 +45,10 @@ public final class ConnectButtonController {
     private var loadWaiters: [CheckedContinuation<Void, Never>] = []
     private var lastShown: ConnectButtonStep?
     private var backgroundObservation: AnyObject?
+    /// The Connection's status when the current activation started (for the analytics `statechange`).
+    var analyticsPriorStatus: Connection.Status?
+    /// The last hand-over of analytics events to the uploader; each waits for the one before, keeping order.
+    var analyticsTail: Task<Void, Never>?
 
     /// The locale the controller uses by default: the first preferred language, else the current locale.
     ///
@@ -128,6 +132,7 @@ public final class ConnectButtonController {
     /// Tells the controller the app went to the background. During an IFTTT app hand-off the button returns
     /// to its initial step while the redirect is still awaited. On iOS the controller observes this itself.
     public func applicationDidEnterBackground() {
+        flushAnalytics()
         send(.appDidEnterBackground)
     }
 
@@ -332,6 +337,7 @@ public final class ConnectButtonController {
             let event = ActivationFunnelEvent(sessionId: flow.sessionId, kind: kind, step: flow.visibleStep, elapsedMilliseconds: now)
             log("funnel \(event)")
             for continuation in subscribers.values { continuation.yield(event) }
+            trackAnalytics(kind, connection: connection)
         }
     }
 

@@ -1,0 +1,64 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import IFTTTConnectSDK
+
+extension DemoScript {
+    /// Demo step 5: the SDK's analytics reach the sandbox over HTTP, and nothing does after the opt-out.
+    ///
+    /// - Returns: The number of failed checks.
+    func runTrackingDemo() async -> Int {
+        say("\n5. Analytics (POST /v2/sdk/events)")
+        var failures = 0
+        let connection = try? await controller.fetchConnection(for: "gx-weekly-deals", credentialProvider: ConnectionCredentials.anonymous)
+        guard let connection else {
+            say("  ✗ fetch gx-weekly-deals for the events: failed")
+            return 1
+        }
+        let now = Date()
+        let events: [AnalyticsEvent] = [
+            .impression(of: connection, hostName: "Grocery Express", at: now),
+            .click(.connection(connection), connectionId: connection.id, at: now),
+            .stateChange(of: connection, to: .created, at: now),
+        ]
+        for (title, enabled) in [("three events are recorded", true), ("opt-out: queued events never leave", false)] {
+            let anonymousId = UUID().uuidString
+            let network = ConnectionNetworkController.Configuration(
+                transport: URLSessionTransport(), connectBaseURL: root.appendingPathComponent("v2"),
+                locationBaseURL: root.appendingPathComponent("v1"), anonymousId: anonymousId)
+            let analyticsSwitch = AnalyticsSwitch()
+            let uploader = AnalyticsUploader(network: network, analyticsSwitch: analyticsSwitch)
+            for event in events { await uploader.track(event) }
+            if !enabled { analyticsSwitch.isEnabled = false }
+            await uploader.flush()
+            await uploader.waitUntilIdle()
+            do {
+                let names = try await recordedEventNames(anonymousId: anonymousId)
+                let expected = enabled ? events.map(\.name.rawValue) : []
+                guard names == expected else { throw DemoFailure("the sandbox recorded \(names), expected \(expected)") }
+                say("  ✓ \(title): \(names.isEmpty ? "none recorded" : names.joined(separator: ", "))")
+            } catch {
+                failures += 1
+                say("  ✗ \(title): \(error)")
+            }
+        }
+        return failures
+    }
+
+    /// The names of the events `GET /sandbox/sdk_events` lists for `anonymousId`.
+    private func recordedEventNames(anonymousId: String) async throws -> [String] {
+        var components = URLComponents(url: root.appendingPathComponent("sandbox/sdk_events"), resolvingAgainstBaseURL: false)
+        components?.queryItems = [URLQueryItem(name: "anonymous_id", value: anonymousId)]
+        guard let url = components?.url else { throw DemoFailure("bad listing URL") }
+        let (data, _) = try await URLSession.shared.data(from: url)
+        let body: JSONValue = try JSONParser().parse(data)
+        guard case .array(let items)? = body["data"] else {
+            throw DemoFailure("unexpected listing body")
+        }
+        return items.compactMap { item -> String? in
+            guard case .string(let name)? = item["name"] else { return nil }
+            return name
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import Hummingbird
+import IFTTTConnectSDK
+
+/// The button playground (plain HTML):
+/// * `GET /playground[?locale=L]`: the Connect Button of every seeded Connection in every state and style, in
+///   one locale, with links to every other locale (`locale=all` shows them all at once);
+/// * `GET /playground/live?connection=ID`: a real ``ConnectButtonController`` running in the sandbox process;
+///   forms tap the button, enter an email and reset, the page refreshes itself every second, and the
+///   activation URL the controller produces is linked (the web activation pages at `/access/api/{id}`);
+/// * `GET /playground/live/redirect`: the controllers' redirect URL; hands the redirect to the SDK.
+struct PlaygroundRoutes: SandboxRoutes {
+    let env: RouteEnvironment
+    let sessions: PlaygroundSessions
+
+    init(env: RouteEnvironment) {
+        self.env = env
+        self.sessions = PlaygroundSessions()
+    }
+
+    func register(on router: SandboxRouter) {
+        router.get("/playground") { request, _ in
+            let locale = request.query("locale") ?? ConnectLocalization.baseLocalization
+            let connections = try await loadConnections()
+            return JSONResponse.body(PlaygroundPage.gallery(connections: connections, locale: locale),
+                                     contentType: "text/html; charset=utf-8")
+        }
+
+        router.get("/playground/live") { request, _ in
+            guard let id = request.query("connection"), !id.isEmpty else {
+                throw APIError.badRequest("The connection query parameter is required.",
+                                          details: [.init(parameter: "connection", message: "is required")])
+            }
+            guard try await env.store.snapshot(connectionId: id, userId: nil) != nil else {
+                throw APIError.notFound("Connection \"\(id)\" was not found.")
+            }
+            let base = try baseURL()
+            let html = await MainActor.run { PlaygroundPage.live(sessions.session(id, base: base)) }
+            return JSONResponse.body(html, contentType: "text/html; charset=utf-8")
+        }
+
+        router.post("/playground/live/:action") { request, context in
+            var request = request
+            let form = PlaygroundPage.parseForm(String(decoding: try await request.bodyData(), as: UTF8.self))
+            guard let id = form["connection"], !id.isEmpty else {
+                throw APIError.badRequest("The connection form field is required.",
+                                          details: [.init(parameter: "connection", message: "is required")])
+            }
+            let action = context.pathParameter("action")
+            let base = try baseURL()
+            let known = await MainActor.run { () -> Bool in
+                switch action {
+                case "tap": sessions.session(id, base: base).controller.toggle()
+                case "email":
+                    let session = sessions.session(id, base: base)
+                    session.email = form["email"] ?? ""
+                    session.controller.confirmEmail(session.email)
+                case "cancel": sessions.session(id, base: base).controller.cancelActivation()
+                case "reset": sessions.reset(id)
+                default: return false
+                }
+                return true
+            }
+            guard known else { throw APIError.notFound("Unknown playground action \"\(action)\".") }
+            return Self.seeOther("/playground/live?connection=\(PlaygroundPage.queryEscape(id))")
+        }
+
+        router.get("/playground/live/redirect") { request, _ in
+            let base = try baseURL()
+            var components = URLComponents(url: PlaygroundSessions.redirectURL(base: base), resolvingAgainstBaseURL: false)
+            components?.percentEncodedQuery = request.uri.query
+            guard let url = components?.url else { throw APIError.badRequest("The redirect URL is malformed.") }
+            let target = await MainActor.run { () -> String in
+                let waiting = sessions.awaitingRedirect.first?.connectionId
+                _ = ConnectionRedirectHandler(redirectURL: PlaygroundSessions.redirectURL(base: base))
+                    .handleApplicationRedirect(url: url)
+                return waiting.map { "/playground/live?connection=\(PlaygroundPage.queryEscape($0))" } ?? "/playground"
+            }
+            return Self.seeOther(target)
+        }
+    }
+
+    private static func seeOther(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location])
+    }
+
+    private func baseURL() throws -> URL {
+        guard let url = URL(string: env.urls.baseURL), !env.urls.baseURL.isEmpty else {
+            throw APIError.internalError("The sandbox does not know its base URL yet.")
+        }
+        return url
+    }
+
+    /// Every seeded Connection as the SDK parses it from `GET /v2/connections/{id}` (anonymous view).
+    private func loadConnections() async throws -> [Connection] {
+        var connections: [Connection] = []
+        for seeded in try await env.store.exportSeed().connections {
+            guard let snapshot = try await env.store.snapshot(connectionId: seeded.id, userId: nil) else { continue }
+            let data = env.renderer.render(snapshot, viewer: nil).serialized()
+            do {
+                connections.append(try Connection.decode(from: data))
+            } catch {
+                env.logger.warning("Playground: connection \(seeded.id) does not parse: \(error)")
+            }
+        }
+        return connections
+    }
+}

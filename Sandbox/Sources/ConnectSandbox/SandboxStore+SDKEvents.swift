@@ -1,0 +1,105 @@
+import Foundation
+import GRDB
+
+/// One analytics event the sandbox received on `POST /v2/sdk/events`.
+public struct SDKEventRecord: Sendable, Equatable {
+    /// The row id, increasing in the order events were received.
+    public var id: Int64
+    /// The `IFTTT-SDK-Anonymous-Id` header of the request.
+    public var anonymousId: String
+    /// The `IFTTT-SDK-Version` header, if sent.
+    public var sdkVersion: String?
+    /// The `IFTTT-SDK-Platform` header, if sent.
+    public var platform: String?
+    /// The event name, such as `sdk.impression`.
+    public var name: String
+    /// The event's epoch-milliseconds timestamp string, as sent.
+    public var timestamp: String
+    /// The event's `properties`, all strings.
+    public var properties: [String: String]
+    /// Which request (batch) brought the event; events of one request share it.
+    public var batch: Int64
+    /// When the sandbox received it.
+    public var receivedAt: Date
+
+    /// The record as a JSON object for `GET /sandbox/sdk_events`.
+    var json: SandboxJSON {
+        .object([
+            .init("id", .number(Double(id))),
+            .init("anonymous_id", .string(anonymousId)),
+            .init("sdk_version", .optional(sdkVersion)),
+            .init("platform", .optional(platform)),
+            .init("name", .string(name)),
+            .init("timestamp", .string(timestamp)),
+            .init("properties", .object(properties.keys.sorted().map { .init($0, .string(properties[$0] ?? "")) })),
+            .init("batch", .number(Double(batch))),
+            .init("received_at", .string(ISO8601DateFormatter().string(from: receivedAt))),
+        ])
+    }
+}
+
+/// A validated event of a `POST /v2/sdk/events` body, before it is stored.
+struct IncomingSDKEvent: Sendable, Equatable {
+    var name: String
+    var timestamp: String
+    var properties: [String: String]
+}
+
+extension SandboxStore {
+    /// Adds the `sdk_events` table (a separate migration, so older databases are upgraded in place).
+    static func registerSDKEventsMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v2-sdk-events") { db in
+            try db.create(table: "sdk_events") { t in
+                t.autoIncrementedPrimaryKey("id")
+                t.column("anonymous_id", .text).notNull().indexed()
+                t.column("sdk_version", .text)
+                t.column("platform", .text)
+                t.column("name", .text).notNull()
+                t.column("timestamp", .text).notNull()
+                t.column("properties", .jsonText).notNull()
+                t.column("batch", .integer).notNull()
+                t.column("received_at", .datetime).notNull()
+            }
+        }
+    }
+
+    /// Records the events of one request in one transaction.
+    func recordSDKEvents(_ events: [IncomingSDKEvent], anonymousId: String, sdkVersion: String?, platform: String?,
+                         receivedAt: Date = Date()) async throws {
+        try await dbQueue.write { db in
+            let batch = (try Int64.fetchOne(db, sql: "SELECT MAX(batch) FROM sdk_events") ?? 0) + 1
+            for event in events {
+                try db.execute(
+                    sql: "INSERT INTO sdk_events (anonymous_id, sdk_version, platform, name, timestamp, properties, batch, received_at) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    arguments: [anonymousId, sdkVersion, platform, event.name, event.timestamp,
+                                try Self.jsonText(event.properties), batch, receivedAt])
+            }
+        }
+    }
+
+    /// The recorded analytics events, oldest first, optionally only those of one anonymous id or name.
+    ///
+    /// - Parameters:
+    ///   - anonymousId: Only events sent with this `IFTTT-SDK-Anonymous-Id`.
+    ///   - name: Only events with this name, such as `sdk.click`.
+    /// - Returns: The events.
+    public func sdkEvents(anonymousId: String? = nil, name: String? = nil) async throws -> [SDKEventRecord] {
+        try await dbQueue.read { db in
+            var sql = "SELECT * FROM sdk_events"
+            var conditions: [String] = []
+            var arguments = StatementArguments()
+            if let anonymousId { conditions.append("anonymous_id = ?"); arguments += [anonymousId] }
+            if let name { conditions.append("name = ?"); arguments += [name] }
+            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
+            sql += " ORDER BY id"
+            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+                SDKEventRecord(
+                    id: row["id"], anonymousId: row["anonymous_id"], sdkVersion: row["sdk_version"], platform: row["platform"],
+                    name: row["name"], timestamp: row["timestamp"],
+                    properties: try Self.fromJSONText([String: String].self, row["properties"]),
+                    batch: row["batch"], receivedAt: row["received_at"])
+            }
+        }
+    }
+}

@@ -1,0 +1,111 @@
+import Foundation
+
+extension ConnectButtonController {
+    /// Whether the Connect Button collects and sends usage analytics (impressions, clicks, state changes) to
+    /// IFTTT. `true` by default.
+    ///
+    /// Setting it to `false` stops collection at once: events already queued are dropped and a request in
+    /// flight is cancelled, so nothing more reaches IFTTT (the original SDK kept sending queued events, spec
+    /// §9 W-14). The choice lasts while the process runs; store the user's preference and set it at every
+    /// launch. It is ``AnalyticsSwitch/shared``'s ``AnalyticsSwitch/isEnabled``.
+    ///
+    /// ```swift
+    /// ConnectButtonController.analyticsEnabled = userAllowsAnalytics
+    /// ```
+    public nonisolated static var analyticsEnabled: Bool {
+        get { AnalyticsSwitch.shared.isEnabled }
+        set { AnalyticsSwitch.shared.isEnabled = newValue }
+    }
+
+    /// The uploader this controller sends its events to: ``Configuration/analyticsUploader`` when set, else
+    /// one uploader per Connect API base URL and anonymous id, shared by every controller of the process, with
+    /// the 30 s periodic flush running.
+    var analyticsUploader: AnalyticsUploader {
+        if let uploader = configuration.analyticsUploader { return uploader }
+        return AnalyticsUploaderRegistry.shared.uploader(for: configuration.networkController.configuration)
+    }
+
+    /// Turns a funnel event into the analytics events of spec §5.3 and queues them.
+    func trackAnalytics(_ kind: ActivationFunnelEvent.Kind, connection: Connection?) {
+        if case .activationStarted = kind { analyticsPriorStatus = connection?.status }
+        let events = Self.analyticsEvents(for: kind, connection: connection, connectionId: connectionConfiguration.connectionId,
+                                          priorStatus: analyticsPriorStatus, hostName: Self.hostName, at: Date())
+        guard !events.isEmpty, AnalyticsSwitch.shared.isEnabled || configuration.analyticsUploader != nil else { return }
+        let uploader = analyticsUploader
+        let previous = analyticsTail
+        analyticsTail = Task {
+            await previous?.value
+            for event in events { await uploader.track(event) }
+        }
+    }
+
+    /// Waits until every analytics event this controller produced so far was handed to its uploader (queued or
+    /// dropped by the opt-out). Sending them is the uploader's business: see ``AnalyticsUploader/flush()``.
+    public func waitForAnalytics() async {
+        await analyticsTail?.value
+    }
+
+    /// Sends what waits when the app goes to the background.
+    func flushAnalytics() {
+        guard configuration.analyticsUploader != nil || AnalyticsSwitch.shared.isEnabled else { return }
+        let uploader = analyticsUploader
+        Task { await uploader.flush() }
+    }
+
+    /// The analytics events a funnel event produces (spec §5.3). Pure.
+    ///
+    /// - Parameters:
+    ///   - kind: The funnel event.
+    ///   - connection: The Connection as the flow knows it after the event.
+    ///   - connectionId: The configured Connection id.
+    ///   - priorStatus: The Connection's status when the activation started.
+    ///   - hostName: The host app's name, the impression's location id.
+    ///   - time: The events' timestamp.
+    /// - Returns: The events, possibly none.
+    public nonisolated static func analyticsEvents(for kind: ActivationFunnelEvent.Kind, connection: Connection?, connectionId: String,
+                                            priorStatus: Connection.Status? = nil, hostName: String?, at time: Date) -> [AnalyticsEvent] {
+        switch kind {
+        case .impression:
+            return connection.map { [.impression(of: $0, hostName: hostName, at: time)] } ?? []
+        case .activationStarted, .deactivationStarted:
+            let object = connection.map(AnalyticsEvent.Object.connection) ?? AnalyticsEvent.Object(type: "connection", id: connectionId)
+            return [.click(object, connectionId: connectionId, at: time)]
+        case .emailRequested:
+            return [AnalyticsEvent(name: .impression, timestamp: time, location: .connectButton(connectionId), object: .connectionEmail)]
+        case .userLookupStarted(byToken: false):
+            return [.click(.connectionEmail, connectionId: connectionId, at: time)]
+        case .activated:
+            guard let connection else { return [.pageView(connectionId: connectionId, at: time)] }
+            // `created` when the Connection was never enabled before this activation (spec §5.3, §3 step 1).
+            let state: AnalyticsEvent.State = priorStatus == .initial ? .created : .enabled
+            return [.stateChange(of: connection, to: state, at: time), .pageView(connectionId: connectionId, at: time)]
+        default:
+            return []
+        }
+    }
+
+    /// The host app's `CFBundleName`, if any.
+    nonisolated static var hostName: String? {
+        Bundle.main.object(forInfoDictionaryKey: "CFBundleName") as? String
+    }
+}
+
+/// One ``AnalyticsUploader`` per Connect API base URL and anonymous id, created on first use with its periodic
+/// flush running for the life of the process (like the original SDK's singleton).
+final class AnalyticsUploaderRegistry: @unchecked Sendable {
+    static let shared = AnalyticsUploaderRegistry()
+
+    private let lock = NSLock()
+    private var uploaders: [String: AnalyticsUploader] = [:]
+
+    func uploader(for network: ConnectionNetworkController.Configuration) -> AnalyticsUploader {
+        let key = network.connectBaseURL.absoluteString + "|" + network.anonymousId
+        return lock.withLock {
+            if let existing = uploaders[key] { return existing }
+            let uploader = AnalyticsUploader(network: network)
+            uploaders[key] = uploader
+            Task { await uploader.runPeriodicFlush() }
+            return uploader
+        }
+    }
+}
