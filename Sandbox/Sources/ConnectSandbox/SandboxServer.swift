@@ -73,6 +73,7 @@ public enum SandboxServer {
             ConnectionRoutes(env: environment),
             UserConnectionRoutes(env: environment),
             FieldOptionRoutes(env: environment),
+            LocationEventRoutes(env: environment),
         ]
         for group in routes { group.register(on: router) }
         return router
