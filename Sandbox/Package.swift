@@ -37,6 +37,7 @@ let package = Package(
                 .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTSDK", package: "IFTTTConnectSDK"),
+                .product(name: "IFTTTConnectLocation", package: "IFTTTConnectSDK"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -49,6 +50,7 @@ let package = Package(
                 .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTSDK", package: "IFTTTConnectSDK"),
+                .product(name: "IFTTTConnectLocation", package: "IFTTTConnectSDK"),
             ]
         ),
     ],

@@ -125,6 +125,7 @@ struct DemoScript: Sendable {
         }
         await activationStep { title, step in await check(title, step) }
         failures += await runTrackingDemo()
+        failures += await runLocationTrip()
         return failures
     }
 }

@@ -76,6 +76,7 @@ public enum SandboxServer {
             WebActivationRoutes(env: environment),
             SDKEventRoutes(env: environment),
             PlaygroundRoutes(env: environment),
+            LocationEventRoutes(env: environment),
         ]
         for group in routes { group.register(on: router) }
         return router

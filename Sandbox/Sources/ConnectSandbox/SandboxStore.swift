@@ -94,6 +94,7 @@ public final class SandboxStore: Sendable {
             }
         }
         registerSDKEventsMigration(&migrator)
+        registerLocationEventMigrations(in: &migrator)
         return migrator
     }
 

@@ -1,0 +1,128 @@
+import ArgumentParser
+import Foundation
+import IFTTTConnectLocation
+import IFTTTConnectSDK
+
+/// `ifttt-connect location`: geofencing tools.
+struct LocationCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "location",
+        abstract: "Simulate geofence trips and upload their events to a Connect API.",
+        subcommands: [LocationSimulateCommand.self, LocationJournalStressCommand.self]
+    )
+}
+
+/// `ifttt-connect location simulate --gpx FILE --connection ID [--token T] [--api URL] [--json]`.
+struct LocationSimulateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "simulate",
+        abstract: "Replay a GPX route across a user's geofences and upload the recorded events.",
+        discussion: """
+        Fetches the Connections with the user token, monitors their geofences with a simulated region monitor, \
+        replays the route, records the crossings in a temporary event store, uploads them to \
+        POST /v1/location_events and lists what the server recorded. With --json the last line is the JSON array \
+        of the acknowledged events (record_id, trigger_subscription_id, event_type, occurred_at).
+        """
+    )
+
+    @Option(help: ArgumentHelp("The GPX 1.1 route to replay.", valueName: "file"))
+    var gpx: String
+
+    @Option(help: ArgumentHelp("A Connection whose geofences to monitor (repeatable).", valueName: "id"))
+    var connection: [String]
+
+    @Option(help: ArgumentHelp("The IFTTT user token (default: the sandbox's alice). Never printed.", valueName: "token"))
+    var token: String = "sandbox-user-token-alice"
+
+    @Flag(help: "End with the acknowledged events as one line of JSON.")
+    var json = false
+
+    @OptionGroup var api: APIOptions
+
+    func validate() throws {
+        guard !connection.isEmpty else { throw ValidationError("at least one --connection is required") }
+        guard !token.isEmpty else { throw ValidationError("--token must not be empty") }
+    }
+
+    func run() async throws {
+        let route: Route
+        do {
+            route = try Route(gpx: try Data(contentsOf: URL(fileURLWithPath: gpx)))
+        } catch let error as LocationError {
+            warn("error: \(gpx): \(error)")
+            throw ExitCode(1)
+        } catch {
+            warn("error: cannot read \(gpx): \((error as NSError).localizedDescription)")
+            throw ExitCode(1)
+        }
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ifttt-connect-trip-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (token, connection, json) = (token, connection, json)
+        do {
+            let outcome = try await api.withAPI { root in
+                try await LocationTrip(root: root, token: token, connectionIds: connection, route: route,
+                                       storeDirectory: directory).run(log: { say($0) })
+            }
+            if json {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+                say(String(decoding: try encoder.encode(outcome.acknowledged), as: UTF8.self))
+            }
+        } catch let error as ExitCode {
+            throw error
+        } catch {
+            warn("error: \(error)")
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// `ifttt-connect location journal-stress` (hidden): appends events to a ``LocationEventStore`` in a loop and writes
+/// `appended <record id>` after each durable append, for the crash-safety test that kills it with SIGKILL.
+/// With `--api`, every `--upload-every` appends it uploads the pending events and writes `uploaded <count>`.
+struct LocationJournalStressCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "journal-stress",
+        abstract: "Append events to an event store in a loop (for crash tests).",
+        shouldDisplay: false
+    )
+
+    @Option(help: ArgumentHelp("The event store directory.", valueName: "dir"))
+    var store: String
+
+    @Option(help: ArgumentHelp("Stop after this many appends (default: until killed).", valueName: "n"))
+    var count: Int?
+
+    @Option(help: ArgumentHelp("Upload after this many appends (needs --api).", valueName: "n"))
+    var uploadEvery: Int = 5
+
+    @Option(help: ArgumentHelp("The trigger subscription id of the events.", valueName: "id"))
+    var subscription: String = "alice-arrive-trigger-1"
+
+    @Option(help: ArgumentHelp("The IFTTT user token for uploads. Never printed.", valueName: "token"))
+    var token: String = "sandbox-user-token-alice"
+
+    @Option(help: ArgumentHelp("The API root to upload to; without it nothing is uploaded.", valueName: "url"))
+    var api: String?
+
+    func run() async throws {
+        let store = try LocationEventStore(directory: URL(fileURLWithPath: self.store, isDirectory: true))
+        let token = token
+        let uploader = api.flatMap({ URL(string: $0) }).map { root in
+            LocationUploader(store: store, configuration: .init(network: .sandbox(root)), tokenProvider: { token })
+        }
+        say("ready")
+        var appended = 0
+        while count.map({ appended < $0 }) ?? true {
+            let event = RegionEvent(transition: appended % 2 == 0 ? .entry : .exit, occurredAt: Date(),
+                                    triggerSubscriptionId: subscription)
+            try await store.append(event)
+            appended += 1
+            say("appended \(event.recordId.uuidString)")
+            if let uploader, appended % max(1, uploadEvery) == 0 {
+                let report = await uploader.uploadPending()
+                say("uploaded \(report.uploaded)")
+            }
+        }
+    }
+}

@@ -1,0 +1,149 @@
+@testable import ConnectCLI
+import ConnectSandbox
+import Foundation
+import IFTTTConnectLocation
+import IFTTTConnectSDK
+import Testing
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Helpers of the location tests: the demo route, the built `ifttt-connect`, a killable child process, a clock.
+enum LocationTest {
+    /// `Sandbox/Examples/store-trip.gpx`.
+    static var storeTripGPX: URL {
+        URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
+            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("Examples/store-trip.gpx")
+    }
+
+    /// The `ifttt-connect` executable built next to the test bundle.
+    static func executable() throws -> URL {
+        var directory = Bundle.main.bundleURL
+        for _ in 0..<5 {
+            let candidate = directory.appendingPathComponent("ifttt-connect")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent(".build/debug/ifttt-connect")
+        return try #require(FileManager.default.isExecutableFile(atPath: fallback.path) ? fallback : nil,
+                            "build the package first: ifttt-connect was not found")
+    }
+
+    /// Every event the sandbox recorded for the token's user, retrying the sandbox's injected 503s.
+    static func serverEvents(root: URL, token: String = SandboxTest.aliceToken) async throws -> [ServerEvent] {
+        struct List: Decodable { var data: [ServerEvent] }
+        for _ in 0..<100 {
+            let response = try await Client(base: root).get("/v1/location_events", token: token)
+            if response.status == 503 { continue }
+            #expect(response.status == 200)
+            return try JSONDecoder().decode(List.self, from: response.data).data
+        }
+        throw LocationTripFailure("GET /v1/location_events kept failing")
+    }
+
+    /// A recorded event as `GET /v1/location_events` lists it.
+    struct ServerEvent: Decodable, Hashable {
+        var record_id: String
+        var trigger_subscription_id: String
+        var event_type: String
+        var occurred_at: String
+        var deliveries: Int
+    }
+}
+
+/// A clock the test moves by hand.
+final class ManualClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var current: Date
+
+    init(_ start: Date) { current = start }
+
+    var now: Date {
+        lock.lock(); defer { lock.unlock() }
+        return current
+    }
+
+    func advance(to date: Date) {
+        lock.lock(); defer { lock.unlock() }
+        current = max(current, date)
+    }
+}
+
+/// A child process whose standard output is read line by line; it can be killed with SIGKILL.
+final class ChildProcess: @unchecked Sendable {
+    private let process = Process()
+    private var iterator: AsyncStream<String>.Iterator
+    private let exited: AsyncStream<Int32>
+    /// Every line read so far.
+    private(set) var lines: [String] = []
+
+    init(executable: URL, arguments: [String]) throws {
+        process.executableURL = executable
+        process.arguments = arguments
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        let (lineStream, lineContinuation) = AsyncStream.makeStream(of: String.self)
+        let (exitStream, exitContinuation) = AsyncStream.makeStream(of: Int32.self)
+        iterator = lineStream.makeAsyncIterator()
+        exited = exitStream
+        process.terminationHandler = { process in
+            exitContinuation.yield(process.terminationStatus)
+            exitContinuation.finish()
+        }
+        try process.run()
+        let handle = output.fileHandleForReading
+        // A blocking reader on its own thread: lines arrive as the child writes them, EOF ends the stream.
+        Thread {
+            var buffer = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    lineContinuation.yield(String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self))
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                }
+            }
+            lineContinuation.finish()
+        }.start()
+    }
+
+    /// The next line, or `nil` at end of output.
+    func nextLine() async -> String? {
+        let line = await iterator.next()
+        if let line { lines.append(line) }
+        return line
+    }
+
+    /// Reads until a line satisfies `predicate` `count` times (or the output ends); returns whether it did.
+    func waitFor(_ count: Int, where predicate: (String) -> Bool) async -> Bool {
+        var seen = 0
+        while seen < count {
+            guard let line = await nextLine() else { return false }
+            if predicate(line) { seen += 1 }
+        }
+        return true
+    }
+
+    /// Sends SIGKILL.
+    func kill() {
+        _ = sendSignal(process.processIdentifier, SIGKILL)
+    }
+
+    /// Waits for the exit, reads the rest of the output, and returns the termination status.
+    func finish() async -> (status: Int32, reason: Process.TerminationReason) {
+        while await nextLine() != nil {}
+        var statuses = exited.makeAsyncIterator()
+        let status = await statuses.next() ?? -1
+        return (status, process.terminationReason)
+    }
+}
+
+private func sendSignal(_ pid: Int32, _ signal: Int32) -> Int32 {
+    kill(pid, signal)
+}
