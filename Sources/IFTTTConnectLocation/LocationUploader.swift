@@ -201,9 +201,8 @@ public actor LocationUploader {
         let url = configuration.locationBaseURL.appendingPathComponent("location_events")
         let body = LocationEventPayload.encode(batch, installationId: configuration.installationId)
         let request = HTTPRequest(method: "POST", url: url,
-                                  headers: ["Content-Type": "application/json", "Accept": "application/json",
-                                            "Authorization": "Bearer \(token)",
-                                            "IFTTT-SDK-Version": SDKInfo.version, "IFTTT-SDK-Platform": SDKInfo.platform],
+                                  // Spec §1.3: the location upload carries only these two headers.
+                                  headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
                                   body: body, timeout: configuration.timeout)
         let path = url.path
         do throws(ConnectionNetworkError) {

@@ -86,6 +86,7 @@ struct UploaderTests {
         #expect(requests.allSatisfy { $0.method == "POST" && $0.url.absoluteString == "https://location.test/v1/location_events" })
         #expect(requests[0].headers["Authorization"] == "Bearer secret-user-token")
         #expect(requests[0].headers["Content-Type"] == "application/json")
+        #expect(Set(requests[0].headers.keys) == ["Authorization", "Content-Type"])   // spec §1.3: nothing else
         let sizes = try requests.map { try #require(JSONSerialization.jsonObject(with: $0.body ?? Data()) as? [[String: String]]).count }
         #expect(sizes == [50, 50, 20])
         let sentIds = try requests.flatMap { try #require(JSONSerialization.jsonObject(with: $0.body ?? Data()) as? [[String: String]]).map { $0["record_id"]! } }
