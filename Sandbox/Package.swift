@@ -26,6 +26,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
             ],
             resources: [.copy("Resources")]
         ),

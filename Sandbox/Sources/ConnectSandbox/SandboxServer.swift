@@ -73,6 +73,8 @@ public enum SandboxServer {
             ConnectionRoutes(env: environment),
             UserConnectionRoutes(env: environment),
             FieldOptionRoutes(env: environment),
+            LegacyAppletRoutes(env: environment),
+            PartnerBackendRoutes(env: environment),
         ]
         for group in routes { group.register(on: router) }
         return router

@@ -93,6 +93,7 @@ public final class SandboxStore: Sendable {
                 t.primaryKey(["user_id", "connection_id"])
             }
         }
+        registerLegacyAppletMigrations(&migrator)
         return migrator
     }
 
