@@ -123,6 +123,7 @@ struct DemoScript: Sendable {
             try expect(user.login == "bob", "the exchanged token should be bob's")
             return "got a user token for \(user.login ?? "-") (not printed)"
         }
+        failures += await legacyAppletSteps()
         return failures
     }
 }

@@ -12,7 +12,8 @@ public struct IFTTTConnectCommand: AsyncParsableCommand {
         Without it they start an embedded sandbox on an ephemeral loopback port, backed by the default \
         database, for the duration of the command.
         """,
-        subcommands: [SandboxCommand.self, DemoCommand.self, InspectCommand.self, ConnectionCommand.self, TokenCommand.self]
+        subcommands: [SandboxCommand.self, DemoCommand.self, InspectCommand.self, ConnectionCommand.self, TokenCommand.self,
+                      AppletsCommand.self]
     )
 
     /// Creates the command (ArgumentParser calls this).
