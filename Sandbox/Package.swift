@@ -27,6 +27,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
+                .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
             ],
             resources: [.copy("Resources")]
         ),

@@ -126,6 +126,7 @@ struct DemoScript: Sendable {
         await activationStep { title, step in await check(title, step) }
         failures += await runTrackingDemo()
         failures += await runLocationTrip()
+        failures += await legacyAppletSteps()
         return failures
     }
 }

@@ -13,7 +13,7 @@ public struct IFTTTConnectCommand: AsyncParsableCommand {
         database, for the duration of the command.
         """,
         subcommands: [SandboxCommand.self, DemoCommand.self, InspectCommand.self, ConnectionCommand.self, TokenCommand.self,
-                      ConnectCommand.self, ButtonCommand.self, LocationCommand.self]
+                      ConnectCommand.self, ButtonCommand.self, LocationCommand.self, AppletsCommand.self]
     )
 
     /// Creates the command (ArgumentParser calls this).

@@ -77,6 +77,8 @@ public enum SandboxServer {
             SDKEventRoutes(env: environment),
             PlaygroundRoutes(env: environment),
             LocationEventRoutes(env: environment),
+            LegacyAppletRoutes(env: environment),
+            PartnerBackendRoutes(env: environment),
         ]
         for group in routes { group.register(on: router) }
         return router

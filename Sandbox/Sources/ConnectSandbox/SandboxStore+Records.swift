@@ -35,7 +35,9 @@ extension SandboxStore {
             coverImage: try coverImage.map { try fromJSONText([String: String].self, $0) },
             valuePropositions: try valuePropositions.map { try fromJSONText([SeedData.ValueProposition].self, $0) },
             features: try fromJSONText([SeedData.Feature].self, row["features"]),
-            fieldOptions: try fromJSONText([String: [String: [SeedData.FieldOption]]].self, row["field_options"]))
+            fieldOptions: try fromJSONText([String: [String: [SeedData.FieldOption]]].self, row["field_options"]),
+            publishedAt: row["published_at"],
+            platform: (row["platform"] as String?).flatMap(SeedData.AppletPlatform.init(rawValue:)))
     }
 
     static func userConnection(_ row: Row) throws -> SeedData.UserConnection {
@@ -99,18 +101,21 @@ extension SandboxStore {
         try db.execute(
             sql: """
                 INSERT INTO connections (id, name, description, published, invite_code, primary_service_id,
-                                         service_ids, features, field_options, cover_image, value_propositions)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                         service_ids, features, field_options, cover_image, value_propositions,
+                                         published_at, platform)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description,
                     published = excluded.published, invite_code = excluded.invite_code,
                     primary_service_id = excluded.primary_service_id, service_ids = excluded.service_ids,
                     features = excluded.features, field_options = excluded.field_options,
-                    cover_image = excluded.cover_image, value_propositions = excluded.value_propositions
+                    cover_image = excluded.cover_image, value_propositions = excluded.value_propositions,
+                    published_at = excluded.published_at, platform = excluded.platform
                 """,
             arguments: [
                 c.id, c.name, c.description, c.published, c.inviteCode, c.primaryServiceId,
                 try c.serviceIds.map { try jsonText($0) }, try jsonText(c.features), try jsonText(c.fieldOptions),
                 try c.coverImage.map { try jsonText($0) }, try c.valuePropositions.map { try jsonText($0) },
+                c.publishedAt, c.platform?.rawValue,
             ])
     }
 

@@ -95,6 +95,7 @@ public final class SandboxStore: Sendable {
         }
         registerSDKEventsMigration(&migrator)
         registerLocationEventMigrations(in: &migrator)
+        registerLegacyAppletMigrations(&migrator)
         return migrator
     }
 

@@ -187,13 +187,20 @@ extension SeedData {
         /// Dropdown options, keyed by step type id (`service_id.trigger_id`, e.g. `grocery_express.new_weekly_deals`)
         /// or by feature id for feature-level fields, then by field id.
         public var fieldOptions: [String: [String: [FieldOption]]]
+        /// When the connection was published, as ISO 8601 (`2017-02-16T11:10:43-08:00`); shown as the legacy
+        /// Applet's `published_at`. `nil` means ``SeedData/defaultPublishedAt``.
+        public var publishedAt: String?
+        /// Which mobile services the connection uses, for the legacy `platform` filter. `nil` means
+        /// ``SeedData/AppletPlatform/none``.
+        public var platform: AppletPlatform?
 
         /// Creates a connection definition.
         public init(
             id: String, name: String, description: String = "", published: Bool = true, inviteCode: String? = nil,
             primaryServiceId: String, serviceIds: [String]? = nil, coverImage: [String: String]? = nil,
             valuePropositions: [ValueProposition]? = nil, features: [Feature],
-            fieldOptions: [String: [String: [FieldOption]]] = [:]
+            fieldOptions: [String: [String: [FieldOption]]] = [:], publishedAt: String? = nil,
+            platform: AppletPlatform? = nil
         ) {
             self.id = id
             self.name = name
@@ -206,12 +213,14 @@ extension SeedData {
             self.valuePropositions = valuePropositions
             self.features = features
             self.fieldOptions = fieldOptions
+            self.publishedAt = publishedAt
+            self.platform = platform
         }
 
         enum CodingKeys: String, CodingKey {
             case id, name, description, published, inviteCode = "invite_code", primaryServiceId = "primary_service_id"
             case serviceIds = "service_ids", coverImage = "cover_image", valuePropositions = "value_propositions"
-            case features, fieldOptions = "field_options"
+            case features, fieldOptions = "field_options", publishedAt = "published_at", platform
         }
 
         /// Decodes a connection; see the seed file documentation for the optional keys.
@@ -229,7 +238,9 @@ extension SeedData {
                 valuePropositions: try c.decodeIfPresent([ValueProposition].self, forKey: .valuePropositions),
                 features: try c.decode([Feature].self, forKey: .features),
                 fieldOptions: try c.decodeIfPresent([String: [String: [FieldOption]]].self, forKey: .fieldOptions)
-                    ?? [:])
+                    ?? [:],
+                publishedAt: try c.decodeIfPresent(String.self, forKey: .publishedAt),
+                platform: try c.decodeIfPresent(AppletPlatform.self, forKey: .platform))
         }
 
         /// Encodes the connection.
@@ -246,6 +257,8 @@ extension SeedData {
             try c.encodeIfPresent(valuePropositions, forKey: .valuePropositions)
             try c.encode(features, forKey: .features)
             if !fieldOptions.isEmpty { try c.encode(fieldOptions, forKey: .fieldOptions) }
+            try c.encodeIfPresent(publishedAt, forKey: .publishedAt)
+            try c.encodeIfPresent(platform, forKey: .platform)
         }
 
         /// The feature with the given id.

@@ -160,6 +160,7 @@ public struct SeedData: Codable, Sendable, Equatable {
             let at = "connections[\(ci)] (\(connection.id))"
             if connection.id.isEmpty { throw fail("connections[\(ci)].id is empty") }
             if connection.features.isEmpty { throw fail("\(at) has no features") }
+            try connection.validateLegacyAppletAttributes(at: at, source: source)
             if !connection.published, (connection.inviteCode ?? "").isEmpty {
                 throw fail("\(at) is unpublished but has no invite_code")
             }

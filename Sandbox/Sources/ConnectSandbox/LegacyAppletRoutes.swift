@@ -1,0 +1,192 @@
+import Foundation
+import Hummingbird
+
+/// The legacy v1 Applets API of the 2017 IFTTT SDK, over the same store as `/v2`: an Applet is a Connection whose
+/// primary service is the `{slug}` of the path.
+///
+/// * `GET /v1/services/{slug}/applets?order=&platform=`: `{"type":"list","data":[applet...]}`.
+/// * `GET /v1/services/{slug}/applets/{id}`: one applet.
+/// * `POST /v1/services/{slug}/applets/{id}/enable` and `.../disable`: the applet as it now is.
+/// * `GET /v1/me`: `{"type":"user","user_login":...,"authentication_level":...,"service_id":...}`.
+///
+/// Authentication is as on `/v2`: anonymous, `Authorization: Bearer <user token>`, or `IFTTT-Service-Key` with the
+/// partner's `user_id` (query, or JSON body for POST). A service key may only use its own service's Applets. An
+/// unpublished Applet is listed and shown only with its invite code in `IFTTT-Invite-Code` (or the service key).
+/// enable and disable need a user (token, or service key with a linked `user_id`) who already has the Applet
+/// (404 otherwise: a never-enabled Applet is activated on the web).
+///
+/// `order`: `published_at_asc`, `published_at_desc` (also the order without the parameter),
+/// `enabled_count_asc`, `enabled_count_desc`; ties are broken by id, ascending. `platform`: see
+/// ``SeedData/AppletPlatform``. Any other value of either is 400 `invalid_parameters`.
+struct LegacyAppletRoutes: SandboxRoutes {
+    let env: RouteEnvironment
+
+    /// The accepted `order` values.
+    static let orders = ["published_at_asc", "published_at_desc", "enabled_count_asc", "enabled_count_desc"]
+
+    func register(on router: SandboxRouter) {
+        router.get("/v1/services/:service_id/applets") { request, context in
+            let slug = context.pathParameter("service_id")
+            let principal = try await authenticate(request, slug: slug, policy: .optional)
+            let order = request.query("order").flatMap { $0.isEmpty ? nil : $0 }
+            if let order, !Self.orders.contains(order) {
+                throw APIError.badRequest(
+                    "order must be one of \(Self.orders.joined(separator: ", ")).",
+                    details: [.init(parameter: "order", message: "is not a known order")])
+            }
+            let platform = request.query("platform").flatMap { $0.isEmpty ? nil : $0 }
+            if let platform, !["ios", "android"].contains(platform) {
+                throw APIError.badRequest(
+                    "platform must be ios or android.", details: [.init(parameter: "platform", message: "is not ios or android")])
+            }
+            let inviteCode = request.header(IFTTTHeader.inviteCode)
+            let visible = try await env.store.snapshots(primaryServiceId: slug, userId: principal.user?.id).filter {
+                let connection = $0.connection
+                let unlocked = connection.published || principal.service != nil
+                    || (connection.inviteCode != nil && connection.inviteCode == inviteCode)
+                return unlocked && connection.effectivePlatform.isListed(forQuery: platform)
+            }
+            let data = Self.sorted(visible, order: order).map { render($0, slug: slug, viewer: principal.user) }
+            return JSONResponse.make(["type": "list", "data": .array(data)])
+        }
+
+        router.get("/v1/services/:service_id/applets/:applet_id") { request, context in
+            let slug = context.pathParameter("service_id")
+            let principal = try await authenticate(request, slug: slug, policy: .optional)
+            let snapshot = try await applet(context.pathParameter("applet_id"), slug: slug, principal: principal,
+                                            request: request)
+            return JSONResponse.make(render(snapshot, slug: slug, viewer: principal.user))
+        }
+
+        router.post("/v1/services/:service_id/applets/:applet_id/enable") { request, context in
+            try await setStatus(.enabled, request: request, context: context)
+        }
+
+        router.post("/v1/services/:service_id/applets/:applet_id/disable") { request, context in
+            try await setStatus(.disabled, request: request, context: context)
+        }
+
+        router.get("/v1/me") { request, _ in
+            let principal = try await env.authenticator.authenticate(request, policy: .optional)
+            let body: SandboxJSON
+            switch principal {
+            case .anonymous:
+                body = ["type": "user", "authentication_level": "none", "service_id": nil, "user_login": nil]
+            case .user(let user):
+                body = ["type": "user", "authentication_level": "user", "service_id": nil,
+                        "user_login": .string(user.login)]
+            case .service(let service, _, let user):
+                body = ["type": "user", "authentication_level": "channel", "service_id": .string(service.id),
+                        "user_login": .optional(user?.login)]
+            }
+            return JSONResponse.make(body)
+        }
+    }
+
+    // MARK: Handlers
+
+    /// Authenticates, checks that the service exists, and that a service key belongs to it.
+    private func authenticate(_ request: Request, slug: String, policy: AuthenticationPolicy) async throws -> Principal {
+        let principal = try await env.authenticator.authenticate(request, policy: policy)
+        guard try await env.store.service(id: slug) != nil else {
+            throw APIError.notFound("Service \"\(slug)\" was not found.")
+        }
+        if let service = principal.service, service.id != slug {
+            throw APIError.forbidden("This service key belongs to another service.")
+        }
+        return principal
+    }
+
+    /// The Applet `id` of service `slug` if the principal may see it (404 / 403 otherwise).
+    private func applet(_ id: String, slug: String, principal: Principal, request: Request) async throws
+        -> ConnectionSnapshot
+    {
+        let snapshot = try await env.visibleConnection(id, principal: principal, request: request)
+        guard snapshot.connection.primaryServiceId == slug else {
+            throw APIError.notFound("Applet \"\(id)\" was not found for service \"\(slug)\".")
+        }
+        return snapshot
+    }
+
+    private func setStatus(
+        _ status: SeedData.UserConnectionStatus, request: Request, context: BasicRequestContext
+    ) async throws -> Response {
+        var request = request
+        let slug = context.pathParameter("service_id")
+        var principal = try await authenticate(request, slug: slug, policy: .userOrService)
+        // The legacy server form: IFTTT-Service-Key with {"user_id": ...} in the JSON body.
+        if case .service(let service, nil, _) = principal {
+            let body = try await request.bodyData()
+            if let json = try? JSONDecoder().decode(SandboxJSON.self, from: body),
+               let partnerUserId = json["user_id"]?.stringValue, !partnerUserId.isEmpty {
+                let user = try await env.store.linkedUser(serviceId: service.id, partnerUserId: partnerUserId)
+                principal = .service(service, partnerUserId: partnerUserId, user: user)
+            }
+        }
+        let user = try principal.requireUser()
+        let id = context.pathParameter("applet_id")
+        _ = try await applet(id, slug: slug, principal: principal, request: request)
+        guard let snapshot = try await env.store.setStatus(status, userId: user.id, connectionId: id) else {
+            throw APIError.notFound(
+                "Applet \"\(id)\" has never been enabled by this user; activate it on the web first.")
+        }
+        env.logger.info("User \(user.id) set applet \(id) to \(status.rawValue)")
+        return JSONResponse.make(render(snapshot, slug: slug, viewer: user))
+    }
+
+    // MARK: Ordering and rendering
+
+    /// `snapshots` in the legacy `order` (`nil`: newest first); ties by id.
+    static func sorted(_ snapshots: [ConnectionSnapshot], order: String?) -> [ConnectionSnapshot] {
+        snapshots.sorted { a, b in
+            let (x, y) = (a.connection, b.connection)
+            switch order {
+            case "published_at_asc" where x.effectivePublishedAt != y.effectivePublishedAt:
+                return x.effectivePublishedAt < y.effectivePublishedAt
+            case "enabled_count_asc" where a.enabledCount != b.enabledCount:
+                return a.enabledCount < b.enabledCount
+            case "enabled_count_desc" where a.enabledCount != b.enabledCount:
+                return a.enabledCount > b.enabledCount
+            case nil, "published_at_desc":
+                if x.effectivePublishedAt != y.effectivePublishedAt {
+                    return x.effectivePublishedAt > y.effectivePublishedAt
+                }
+                return x.id < y.id
+            default:
+                return x.id < y.id
+            }
+        }
+    }
+
+    /// The legacy applet JSON (`"type": "applet"`), with `user_status` `null` for an anonymous viewer.
+    func render(_ snapshot: ConnectionSnapshot, slug: String, viewer: SeedData.User?) -> SandboxJSON {
+        let connection = snapshot.connection
+        let userStatus: SandboxJSON
+        if viewer == nil {
+            userStatus = .null
+        } else if let userConnection = snapshot.userConnection {
+            userStatus = .string(userConnection.status.rawValue)
+        } else {
+            userStatus = "never_enabled"
+        }
+        let segment = { (s: String) in
+            s.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+                ?? s
+        }
+        return .object([
+            .init("type", "applet"),
+            .init("id", .string(connection.id)),
+            .init("name", .string(connection.name)),
+            .init("description", .string(connection.description)),
+            .init("published_at", .string(connection.effectivePublishedAt.formatted(.iso8601))),
+            .init("enabled_count", .number(Double(snapshot.enabledCount))),
+            .init("user_status", userStatus),
+            .init("last_run_at", .null),
+            .init("services", .array(snapshot.services.map {
+                env.renderer.service($0, primaryId: connection.primaryServiceId)
+            })),
+            .init("url", .string("https://ifttt.com/applets/\(segment(connection.id))")),
+            .init("embedded_url", .string("\(env.urls.baseURL)/embed/\(segment(slug))/applets/\(segment(connection.id))")),
+        ])
+    }
+}

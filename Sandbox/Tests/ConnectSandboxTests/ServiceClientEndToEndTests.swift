@@ -1,0 +1,100 @@
+import ConnectSandbox
+import Foundation
+import IFTTTConnectSDK
+import IFTTTConnectService
+import Testing
+
+/// Every `ConnectServiceClient` call against the sandbox's service-key endpoints, and the example partner backend.
+@Suite("ConnectServiceClient and the partner backend against the sandbox")
+struct ServiceClientEndToEndTests {
+    static func client(_ url: URL, key: String = SandboxTest.serviceKey,
+                       logHandler: (@Sendable (String) -> Void)? = nil) throws -> ConnectServiceClient {
+        try ConnectServiceClient(serviceKey: key, baseURL: url.appendingPathComponent("v2"), logHandler: logHandler)
+    }
+
+    @Test func everyServiceCall() async throws {
+        try await LegacyFixture.withSandbox { url in
+            let client = try Self.client(url)
+
+            // POST /v2/user_token
+            let token = try await client.exchangeUserToken(userId: "gx-user-1002", accessToken: "gx-access-token-bob")
+            #expect(token.hasPrefix("sandbox-user-token-"))
+
+            // GET /v2/me, as the service and for a user.
+            let service = try await client.fetchUser()
+            #expect(service.authenticationLevel == .channel)
+            #expect(service.login == nil)
+            #expect(try await client.fetchUser(userId: "gx-user-1001").login == "alice")
+
+            // GET /v2/connections/{id}?user_id=
+            let deals = try await client.fetchConnection(id: "gx-weekly-deals", userId: "gx-user-1002")
+            #expect(deals.status == .disabled)
+            #expect(try await client.fetchConnection(id: "gx-weekly-deals", userId: "gx-user-1001").status == .enabled)
+            // Unpublished Connections are visible to their own service's key.
+            #expect(try await client.fetchConnection(id: "gx-early-access", userId: "gx-user-1001").id == "gx-early-access")
+
+            // GET .../triggers/{id}/field_options?user_id=
+            let trigger = try #require(deals.features.first?.triggers.first)
+            let options = try await client.fetchFieldOptions(connectionId: deals.id, for: .init(trigger), userId: "gx-user-1002")
+            let stores = try #require(options.options["store"])
+            #expect(!stores.isEmpty)
+
+            // PUT .../user_connection?user_id=
+            var update = UserConnectionUpdate.defaults(for: deals)
+            update.features[0].triggers[0].userFields = [.init(fieldId: "store", value: .choice(stores[0]))]
+            let updated = try #require(try await client.updateUserConnection(connectionId: deals.id, userId: "gx-user-1002", update: update))
+            #expect(updated.status == .enabled)
+
+            // POST .../user_connection/refresh?user_id=
+            try await client.refreshUserConnection(connectionId: deals.id, userId: "gx-user-1002")
+        }
+    }
+
+    @Test func serviceCallErrorsAreTyped() async throws {
+        try await LegacyFixture.withSandbox { url in
+            let client = try Self.client(url)
+            func status(_ body: () async throws -> Void) async -> Int? {
+                do {
+                    try await body()
+                    return nil
+                } catch let error as ConnectServiceClient.Error {
+                    if case .network(let network) = error { return network.statusCode ?? -1 }
+                    return -2
+                } catch {
+                    return -3
+                }
+            }
+            // Not linked to an IFTTT user.
+            #expect(await status { _ = try await client.fetchConnection(id: "gx-weekly-deals", userId: "gx-user-1003") } == nil)
+            #expect(await status { try await client.refreshUserConnection(connectionId: "gx-weekly-deals", userId: "gx-user-1003") } == 404)
+            // The user has no configuration to refresh.
+            #expect(await status { try await client.refreshUserConnection(connectionId: "gx-store-visits", userId: "gx-user-1001") } == 404)
+            #expect(await status { _ = try await client.fetchConnection(id: "no-such-connection", userId: "gx-user-1001") } == 404)
+            let wrong = try Self.client(url, key: "wrong-service-key")
+            #expect(await status { _ = try await wrong.fetchUser() } == 401)
+            #expect(await status { _ = try await wrong.fetchConnection(id: "gx-weekly-deals", userId: "gx-user-1001") } == 401)
+        }
+    }
+
+    @Test func partnerBackendIssuesUserTokens() async throws {
+        try await LegacyFixture.withSandbox { url in
+            let http = Client(base: url)
+            let path = "partner/grocery_express/api/user_token"
+            let alice = try await http.request("POST", path, headers: ["Authorization": "Bearer gx-access-token-alice"])
+            #expect(alice.status == 200)
+            let token = try #require(try alice.json["user_token"]?.stringValue)
+            let manager = LegacyFixture.manager(url, token: token)
+            #expect(try await manager.fetchCurrentUser()?.username == "alice")
+
+            // Dave's account is not linked to IFTTT: null, and the app carries on signed out.
+            let dave = try await http.request("POST", path, headers: ["Authorization": "Bearer gx-access-token-dave"])
+            #expect(dave.status == 200)
+            #expect(try dave.json["user_token"] == .null)
+
+            #expect(try await http.request("POST", path, headers: ["Authorization": "Bearer nope"]).status == 401)
+            #expect(try await http.request("POST", path).status == 401)
+            #expect(try await http.request("POST", "partner/location/api/user_token",
+                                           headers: ["Authorization": "Bearer gx-access-token-alice"]).status == 404)
+        }
+    }
+}
