@@ -19,7 +19,7 @@ extension DemoScript {
             }
         }
 
-        say("\n5. Legacy Applets API with a token from the partner backend")
+        say("\n8. Legacy Applets API with a token from the partner backend")
         let manager = IFTTTAPIManager(baseURL: root, anonymousId: "ifttt-connect-demo", callbackQueue: nil)
         manager.serviceSlug = "grocery_express"
         await check("anonymous list, no mobile services") {

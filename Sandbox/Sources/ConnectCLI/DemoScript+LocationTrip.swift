@@ -43,7 +43,7 @@ extension DemoScript {
     /// `Sandbox/Examples/store-trip.gpx`), and the sandbox records exactly the expected events, once each, in order.
     /// Returns the number of failed checks.
     func runLocationTrip() async -> Int {
-        say("\n5. Location: a simulated trip across the demo geofences")
+        say("\n7. Location: a simulated trip across the demo geofences")
         let token = alice.userToken ?? ""
         do {
             let visits = try await LocationTrip.enableStoreVisits(root: root, token: token)

@@ -9,7 +9,7 @@ extension DemoScript {
     ///
     /// - Returns: The number of failed checks.
     func runTrackingDemo() async -> Int {
-        say("\n5. Analytics (POST /v2/sdk/events)")
+        say("\n6. Analytics (POST /v2/sdk/events)")
         var failures = 0
         let connection = try? await controller.fetchConnection(for: "gx-weekly-deals", credentialProvider: ConnectionCredentials.anonymous)
         guard let connection else {
