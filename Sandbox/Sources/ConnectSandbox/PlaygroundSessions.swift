@@ -31,6 +31,10 @@ final class PlaygroundSessions {
     nonisolated init() {}
 
     /// The redirect URL every playground controller uses; `/playground/live/redirect` hands it to the SDK.
+    /// The playground plays the partner app, signed in as the demo partner user `gx-user-1003`: the activation
+    /// authorizes Grocery Express with that account's OAuth code, as a real app passes its user's code.
+    nonisolated static let partnerCredentials = ConnectionCredentials(oauthCode: "gx-oauth-code-dave")
+
     nonisolated static func redirectURL(base: URL) -> URL {
         base.appendingPathComponent("playground").appendingPathComponent("live").appendingPathComponent("redirect")
     }
@@ -47,7 +51,7 @@ final class PlaygroundSessions {
         let controller = ConnectButtonController(
             connectButton: button,
             connectionConfiguration: ConnectionConfiguration(
-                connectionId: connectionId, suggestedUserEmail: email, credentialProvider: ConnectionCredentials(),
+                connectionId: connectionId, suggestedUserEmail: email, credentialProvider: Self.partnerCredentials,
                 redirectURL: Self.redirectURL(base: base)),
             locale: Locale(identifier: "en"), delegate: nil, configuration: configuration)
         let session = Session(connectionId: connectionId, controller: controller, button: button, web: web, email: email)
