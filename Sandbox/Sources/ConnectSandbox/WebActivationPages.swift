@@ -21,6 +21,15 @@ enum WebActivationPages {
         return out
     }
 
+    /// The pages' policy. `form-action` also governs where a form submission may be redirected, so besides
+    /// `'self'` it lists the destinations the final 303 may go to (loopback `http` on any port and the registered
+    /// app schemes, see ``WebActivationParameters/returnURL``); with `'self'` alone browsers block that redirect.
+    static let contentSecurityPolicy: String = {
+        let returnTargets = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
+            + WebActivationParameters.registeredAppSchemes.sorted().map { "\($0):" }
+        return "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' " + returnTargets.joined(separator: " ")
+    }()
+
     /// An HTML response that is never cached and sends no referrer (the URLs carry codes and `state`).
     static func response(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
@@ -28,7 +37,7 @@ enum WebActivationPages {
         headers[.cacheControl] = "no-store"
         headers[HeaderName("Referrer-Policy")!] = "no-referrer"
         headers[HeaderName("X-Frame-Options")!] = "DENY"
-        headers[HeaderName("Content-Security-Policy")!] = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'"
+        headers[HeaderName("Content-Security-Policy")!] = contentSecurityPolicy
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
@@ -185,7 +194,9 @@ enum WebActivationPages {
         }
         let shown = submitted?[name] ?? (value["value"]?.stringValue ?? WebActivationForm.text(value))
         if !options.isEmpty {
-            let choices = options.map { option in
+            // Explicit types: with GRDB imported, an untyped closure here infers GRDB's `SQL` (it is
+            // string-interpolable and has `joined()`), and the options came out as SQL debug descriptions.
+            let choices: String = options.map { (option: SeedData.FieldOption) -> String in
                 let group = option.group.map { "\($0): " } ?? ""
                 return "<option value=\"\(escape(option.value))\"\(option.value == shown ? " selected" : "")>\(escape(group + option.label))</option>"
             }.joined()

@@ -51,8 +51,7 @@ final class RecordingDelegate: ConnectButtonControllerDelegate {
 /// The SDK's activation through the sandbox's web pages in headless Chromium, driven over WebDriver; the redirect
 /// reaches the SDK's loopback receiver.
 @Suite("Web activation in a real browser", .serialized,
-       .enabled(if: ChromeDriver.isAvailable && ProcessInfo.processInfo.environment["IFTTT_BROWSER_TESTS"] == "1",
-                "URLSession on Linux rejects chromedriver's headers (Content-Length:914 without a space); set IFTTT_BROWSER_TESTS=1"))
+       .enabled(if: ChromeDriver.isAvailable, "needs chromedriver and Chromium (scripts/bootstrap.sh installs them)"))
 struct WebActivationBrowserTests {
     /// What an activation reported.
     struct Outcome: Sendable {
@@ -94,6 +93,15 @@ struct WebActivationBrowserTests {
             try await WebDriverSession.with { browser in
                 try await browser.navigate(to: activationURL)
                 try await drive(browser)
+                // The last click can return before the browser followed the 303 to the loopback receiver: keep the
+                // browser open until the receiver took the redirect.
+                let deadline = Date().addingTimeInterval(10)
+                while !receiver.isFinished {
+                    guard Date() < deadline else {
+                        throw ChromeDriver.Failure(description: "the redirect did not reach the loopback receiver; the browser is on \(await browser.pagePath)")
+                    }
+                    try await Task.sleep(for: .milliseconds(50))
+                }
             }
         } catch {
             controller.cancelActivation()
@@ -196,7 +204,14 @@ struct WebActivationBrowserTests {
             let pending = try await client.get("/v2/connections/gx-arrive-store", token: token)
             #expect(try pending.json["user_status"]?.stringValue == "enabled")
             #expect(try pending.json["user_connection"]?["pending"] == .bool(true))
-            let update: SandboxJSON = ["user_features": [["feature_id": "arrive-show-list", "enabled": true]]]
+            // The trigger's location is a required, visible field: the update has to give it.
+            let update: SandboxJSON = ["user_features": [[
+                "feature_id": "arrive-show-list", "enabled": true,
+                "user_feature_triggers": [["feature_trigger_id": "ft-arrive-store",
+                                           "user_fields": [["field_id": "location",
+                                                            "value": ["latitude": 37.784, "longitude": -122.4075, "radius": 200,
+                                                                      "address": "923 Market St, San Francisco"]]]]],
+            ]]]
             let updated = try await client.put("/v2/connections/gx-arrive-store/user_connection", token: token, json: update)
             #expect(updated.status == 200)
             #expect(try updated.json["user_connection"]?["pending"] == nil)

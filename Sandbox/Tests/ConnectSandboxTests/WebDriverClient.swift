@@ -1,9 +1,6 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// A minimal W3C WebDriver client over URLSession, for driving headless Chromium through chromedriver.
+/// A minimal W3C WebDriver client over the curl command line, for driving headless Chromium through chromedriver.
 ///
 /// One chromedriver serves the whole test run: ``ChromeDriver/shared()`` starts it on a loopback port the
 /// system picks (read from its "started successfully on port N" line) and it is terminated when the process
@@ -11,7 +8,7 @@ import FoundationNetworking
 actor ChromeDriver {
     /// Whether chromedriver and Chromium are installed, so the browser tests can run.
     static var isAvailable: Bool {
-        executable("chromedriver") != nil && browserBinary != nil
+        executable("chromedriver") != nil && browserBinary != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
     }
 
     static var browserBinary: String? {
@@ -87,7 +84,8 @@ enum ChromeDriverCleanup {
     static func terminateAll() {
         processes.lock.lock()
         defer { processes.lock.unlock() }
-        for process in processes.processes where process.isRunning { process.terminate() }
+        // chromedriver ignores SIGTERM; the sessions (and their browsers) are closed by then.
+        for process in processes.processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
 
@@ -146,6 +144,11 @@ struct WebDriverSession: Sendable {
         get async throws { try await Self.call(base, "GET", "/session/\(id)/url", nil) as? String ?? "" }
     }
 
+    /// The current page's path, without the query (which may carry a user token), for failure messages.
+    var pagePath: String {
+        get async { ((try? await currentURL).flatMap { URL(string: $0)?.path }) ?? "?" }
+    }
+
     var title: String {
         get async throws { try await Self.call(base, "GET", "/session/\(id)/title", nil) as? String ?? "" }
     }
@@ -154,13 +157,19 @@ struct WebDriverSession: Sendable {
         get async throws { try await Self.call(base, "GET", "/session/\(id)/source", nil) as? String ?? "" }
     }
 
-    /// The element matching a CSS selector.
-    func element(_ selector: String) async throws -> String {
-        let value = try await Self.call(base, "POST", "/session/\(id)/element", ["using": "css selector", "value": selector])
-        guard let element = (value as? [String: Any])?[Self.elementKey] as? String else {
-            throw ChromeDriver.Failure(description: "no element \(selector)")
+    /// The element matching a CSS selector, polling for up to `timeout` seconds while the page has none.
+    func element(_ selector: String, timeout: Double = 10) async throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let value = try await Self.call(base, "POST", "/session/\(id)/elements", ["using": "css selector", "value": selector])
+            if let element = ((value as? [any Sendable])?.first as? [String: any Sendable])?[Self.elementKey] as? String {
+                return element
+            }
+            guard Date() < deadline else {
+                throw ChromeDriver.Failure(description: "no element \(selector) on \(await pagePath) within \(timeout) s")
+            }
+            try await Task.sleep(for: .milliseconds(50))
         }
-        return element
     }
 
     /// Clears the input matching `selector` and types `text`.
@@ -183,29 +192,68 @@ struct WebDriverSession: Sendable {
     }
 
     /// One WebDriver command; returns the response's `value`, throws on a WebDriver error.
+    ///
+    /// Each command runs `/usr/bin/curl`: on Linux, URLSession (libcurl through FoundationNetworking) rejects
+    /// chromedriver's responses with "Failed writing header", while the curl command line reads them fine.
     @discardableResult
     static func call(_ base: URL, _ method: String, _ path: String, _ body: [String: Any]?) async throws -> (any Sendable)? {
-        var request = URLRequest(url: URL(string: base.absoluteString + path)!)
-        request.httpMethod = method
-        request.timeoutInterval = 30
-        if let body {
-            request.httpBody = try JSONSerialization.data(withJSONObject: body)
-            request.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
-        }
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let object = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any]
+        let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) }
+        let (status, data) = try await curl(method: method, url: base.absoluteString + path, body: payload)
+        let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any]
         let value = object?["value"]
-        if let status = (response as? HTTPURLResponse)?.statusCode, status >= 400 {
+        if status >= 400 || object == nil {
             let error = (value as? [String: Any])?["error"] as? String ?? "HTTP \(status)"
-            let message = (value as? [String: Any])?["message"] as? String ?? ""
+            let message = (value as? [String: Any])?["message"] as? String ?? String(decoding: data.prefix(300), as: UTF8.self)
             throw ChromeDriver.Failure(description: "WebDriver \(method) \(path): \(error) \(message.prefix(300))")
         }
         return sendable(value)
     }
 
+    /// Runs one HTTP request with the curl command line on a background queue; returns the status and the body.
+    private static func curl(method: String, url: String, body: Data?) async throws -> (Int, Data) {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Int, Data), any Error>) in
+            DispatchQueue.global().async {
+                do {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
+                    var arguments = ["-s", "-S", "--max-time", "30", "-X", method, "-w", "\n%{http_code}"]
+                    if body != nil {
+                        arguments += ["-H", "Content-Type: application/json; charset=utf-8", "--data-binary", "@-"]
+                    }
+                    process.arguments = arguments + [url]
+                    let input = Pipe()
+                    let output = Pipe()
+                    let errors = Pipe()
+                    process.standardInput = input
+                    process.standardOutput = output
+                    process.standardError = errors
+                    try process.run()
+                    // Bodies are small: write all of it, then read the output to its end.
+                    if let body { input.fileHandleForWriting.write(body) }
+                    try input.fileHandleForWriting.close()
+                    let data = output.fileHandleForReading.readDataToEndOfFile()
+                    let message = errors.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    guard process.terminationStatus == 0,
+                          let newline = data.lastIndex(of: UInt8(ascii: "\n")),
+                          let status = Int(String(decoding: data[(newline + 1)...], as: UTF8.self))
+                    else {
+                        throw ChromeDriver.Failure(description: "curl \(method) \(url) exited \(process.terminationStatus): "
+                                                   + String(decoding: message.prefix(300), as: UTF8.self))
+                    }
+                    continuation.resume(returning: (status, Data(data[..<newline])))
+                } catch {
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
     private static func sendable(_ value: Any?) -> (any Sendable)? {
         switch value {
         case let string as String: return string
+        case let array as [Any]:
+            return array.compactMap { sendable($0) }
         case let dictionary as [String: Any]:
             var out: [String: any Sendable] = [:]
             for (key, element) in dictionary { if let converted = sendable(element) { out[key] = converted } }
