@@ -102,11 +102,7 @@ struct AppletsCommand: AsyncParsableCommand {
         @OptionGroup var options: Options
 
         func run() async throws {
-            let id = self.id
-            let applet = try await options.withManager { manager throws(ConnectionNetworkError) in
-                try await manager.setStatus(true, forAppletId: id)
-            }
-            say(AppletsCommand.line(applet))
+            try await AppletsCommand.setStatus(true, forAppletId: id, options: options)
         }
     }
 
@@ -121,12 +117,16 @@ struct AppletsCommand: AsyncParsableCommand {
         @OptionGroup var options: Options
 
         func run() async throws {
-            let id = self.id
-            let applet = try await options.withManager { manager throws(ConnectionNetworkError) in
-                try await manager.setStatus(false, forAppletId: id)
-            }
-            say(AppletsCommand.line(applet))
+            try await AppletsCommand.setStatus(false, forAppletId: id, options: options)
         }
+    }
+
+    /// Turns an Applet on or off and prints its new line: the body of `enable` and `disable`.
+    static func setStatus(_ enabled: Bool, forAppletId id: String, options: Options) async throws {
+        let applet = try await options.withManager { manager throws(ConnectionNetworkError) in
+            try await manager.setStatus(enabled, forAppletId: id)
+        }
+        say(line(applet))
     }
 
     /// `id  status  N enabled  published yyyy-MM-dd  "name"`.
