@@ -49,6 +49,15 @@ if [ "$quick" -eq 0 ]; then
   if scripts/check-consumer.sh; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; fi
 fi
 
+# Further checks: every executable scripts/checks/NN-name.sh runs in order; each counts as one passed or failed
+# check. A check prints a short summary of its own and keeps its detailed output for failures.
+for check in scripts/checks/*.sh; do
+  [ -x "$check" ] || continue
+  name="$(basename "$check" .sh)"
+  echo "== check $name"
+  if "$check"; then passed=$((passed + 1)); else failed=$((failed + 1)); status=1; echo "== check $name FAILED"; fi
+done
+
 rm -rf "$logdir"
 echo "$passed passed, $failed failed"
 exit $status
