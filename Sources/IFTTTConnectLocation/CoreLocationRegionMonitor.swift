@@ -30,7 +30,7 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
         if CLLocationManager.significantLocationChangeMonitoringAvailable() {
             manager.startMonitoringSignificantLocationChanges()
         }
-        #if os(iOS)
+        #if os(iOS) || IFTTT_APPLE_STUB_CHECK
         manager.startMonitoringVisits()
         #endif
     }
@@ -157,7 +157,7 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
     /// Location errors (for example a denied `requestLocation()`) need no action: the next fix will come.
     public func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {}
 
-    #if os(iOS)
+    #if os(iOS) || IFTTT_APPLE_STUB_CHECK
     /// Reports a visit as a fix.
     public func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit) {
         let time = visit.departureDate == .distantFuture ? visit.arrivalDate : visit.departureDate

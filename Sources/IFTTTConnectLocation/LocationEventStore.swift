@@ -324,13 +324,13 @@ final class JournalFile {
 
     /// File protection on Apple devices; backup exclusion for the directory.
     private static func protect(directory: URL?, files: [String]) {
-        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS) || IFTTT_APPLE_STUB_CHECK
         for path in files + (directory.map { [$0.path] } ?? []) {
             try? FileManager.default.setAttributes([.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
                                                    ofItemAtPath: path)
         }
         #endif
-        #if canImport(Darwin)
+        #if canImport(Darwin) || IFTTT_APPLE_STUB_CHECK
         if var url = directory {
             var values = URLResourceValues()
             values.isExcludedFromBackup = true

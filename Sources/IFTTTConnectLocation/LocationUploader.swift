@@ -233,7 +233,7 @@ public actor LocationUploader {
         try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         if (try? data.write(to: stateURL, options: .atomic)) != nil {
             try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: stateURL.path)
-            #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+            #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS) || IFTTT_APPLE_STUB_CHECK
             try? FileManager.default.setAttributes([.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
                                                    ofItemAtPath: stateURL.path)
             #endif

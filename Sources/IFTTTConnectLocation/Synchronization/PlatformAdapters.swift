@@ -3,7 +3,7 @@ import IFTTTConnectSDK
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
 #endif
-#if canImport(BackgroundTasks) && os(iOS)
+#if canImport(BackgroundTasks) && (os(iOS) || IFTTT_APPLE_STUB_CHECK)
 import BackgroundTasks
 #endif
 #if canImport(CoreLocation)
@@ -22,7 +22,7 @@ extension Synchronizer.Configuration {
         #else
         var configuration = Synchronizer.Configuration(regionMonitor: SimulatedRegionMonitor())
         #endif
-        #if canImport(BackgroundTasks) && os(iOS)
+        #if canImport(BackgroundTasks) && (os(iOS) || IFTTT_APPLE_STUB_CHECK)
         configuration.taskScheduler = BackgroundTasksScheduler()
         #endif
         return configuration
@@ -94,7 +94,7 @@ extension ConnectButtonController {
 }
 #endif
 
-#if canImport(BackgroundTasks) && os(iOS)
+#if canImport(BackgroundTasks) && (os(iOS) || IFTTT_APPLE_STUB_CHECK)
 /// The ``TaskScheduler`` adapter for `BGTaskScheduler.shared` and `BGProcessingTaskRequest`.
 ///
 /// Follows Apple's documentation: the launch handler is registered once, before the app finishes launching,

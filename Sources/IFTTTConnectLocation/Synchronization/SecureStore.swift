@@ -124,7 +124,7 @@ enum ProtectedFile {
         } catch {
             throw LocationError(.storage, "cannot write \(url.lastPathComponent) (\((error as NSError).domain) \((error as NSError).code))")
         }
-        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS)
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS) || IFTTT_APPLE_STUB_CHECK
         try? FileManager.default.setAttributes([.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
                                                ofItemAtPath: url.path)
         #endif

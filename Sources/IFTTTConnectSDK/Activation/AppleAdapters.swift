@@ -28,7 +28,7 @@ public final class UIApplicationURLOpener: URLOpener {
 }
 #endif
 
-#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
+#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS) || IFTTT_APPLE_STUB_CHECK)
 import AuthenticationServices
 
 /// Shows the activation page in an `ASWebAuthenticationSession` (shared cookies, not ephemeral).

@@ -15,7 +15,7 @@ extension ConnectButtonController {
 
     /// `ASWebAuthenticationSession` on iOS and macOS, the system browser elsewhere.
     func makePlatformWebSession() -> any WebAuthenticationSession {
-        #if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
+        #if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS) || IFTTT_APPLE_STUB_CHECK)
         return SystemWebAuthenticationSession { [weak self] in self?.delegate?.webAuthenticationPresentationAnchor() }
         #else
         return BrowserWebAuthenticationSession(opener: SystemBrowserURLOpener())

@@ -1,5 +1,5 @@
 import Foundation
-#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
+#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS) || IFTTT_APPLE_STUB_CHECK)
 import AuthenticationServices
 #endif
 
@@ -23,7 +23,7 @@ public protocol ConnectButtonControllerDelegate: AnyObject {
     func connectButtonController(_ connectButtonController: ConnectButtonController,
                                  didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>)
 
-    #if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS))
+    #if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS) || IFTTT_APPLE_STUB_CHECK)
     /// The window that shows the activation web page (`ASWebAuthenticationSession`).
     ///
     /// - Returns: The window that contains the Connect Button.

@@ -29,7 +29,7 @@ public final class SystemBrowserURLOpener: URLOpener {
     /// - Parameter url: The URL.
     /// - Returns: Whether ``open(_:)`` can open it.
     public func canOpen(_ url: URL) -> Bool {
-        #if os(macOS) || os(Linux)
+        #if (os(macOS) || os(Linux)) && !IFTTT_APPLE_STUB_CHECK
         return ["http", "https"].contains(url.scheme?.lowercased() ?? "")
         #else
         return false
@@ -42,7 +42,7 @@ public final class SystemBrowserURLOpener: URLOpener {
     /// - Returns: Whether the opener was started.
     public func open(_ url: URL) async -> Bool {
         guard canOpen(url) else { return false }
-        #if os(macOS) || os(Linux)
+        #if (os(macOS) || os(Linux)) && !IFTTT_APPLE_STUB_CHECK
         let process = Process()
         #if os(macOS)
         process.executableURL = URL(fileURLWithPath: "/usr/bin/open")

@@ -7,7 +7,7 @@ public enum SDKInfo {
 
     /// The platform sent as `IFTTT-SDK-Platform`: `ios`, `macos`, `tvos`, `watchos`, `visionos` or `linux`.
     public static let platform: String = {
-        #if os(iOS)
+        #if os(iOS) || IFTTT_APPLE_STUB_CHECK
         return "ios"
         #elseif os(macOS)
         return "macos"

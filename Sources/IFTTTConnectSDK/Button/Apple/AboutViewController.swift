@@ -1,4 +1,4 @@
-#if canImport(UIKit) && os(iOS)
+#if canImport(UIKit) && (os(iOS) || IFTTT_APPLE_STUB_CHECK)
 import UIKit
 
 /// The About page, presented when the button's footer is tapped: IFTTT's benefits for this Connection, a
@@ -63,12 +63,12 @@ public final class AboutViewController: UIViewController {
             stack.trailingAnchor.constraint(equalTo: scroll.frameLayoutGuide.trailingAnchor, constant: -30),
         ])
 
-        let close = UIButton(type: .system)
+        let close = ActionButton(type: .system)
         close.setImage(UIImage(systemName: "xmark"), for: .normal)
         close.tintColor = .white
         close.accessibilityLabel = page.closeAccessibilityLabel
         close.contentHorizontalAlignment = .trailing
-        close.addTarget(self, action: #selector(closeTapped), for: .touchUpInside)
+        close.onTap = { [weak self] in self?.dismiss(animated: true) }
         stack.addArrangedSubview(close)
 
         let header = UIStackView(arrangedSubviews: [
@@ -82,11 +82,14 @@ public final class AboutViewController: UIViewController {
         headerRow.alignment = .center
         stack.addArrangedSubview(headerRow)
 
-        let title = UILabel()
+        let title = TappableLabel()
         title.numberOfLines = 0
         title.attributedText = NSAttributedString(page.title, size: 28)
         title.isUserInteractionEnabled = true
-        title.addGestureRecognizer(UITapGestureRecognizer(target: self, action: #selector(titleTapped)))
+        title.onTap = { [weak self] in
+            guard let self else { return }
+            self.onOpenURL?(self.page.titleURL)
+        }
         stack.addArrangedSubview(title)
 
         for benefit in page.benefits {
@@ -95,45 +98,44 @@ public final class AboutViewController: UIViewController {
 
         switch page.call {
         case .manage(let titleText):
-            let manage = UIButton(type: .system)
+            let manage = ActionButton(type: .system)
             manage.setTitle(titleText, for: .normal)
             manage.setTitleColor(.white, for: .normal)
             manage.titleLabel?.font = UIFont(name: "AvenirNext-DemiBold", size: 20) ?? .systemFont(ofSize: 20, weight: .semibold)
             manage.backgroundColor = UIColor.white.withAlphaComponent(0.14)
             manage.layer.cornerRadius = 28
             manage.heightAnchor.constraint(equalToConstant: 56).isActive = true
-            manage.addTarget(self, action: #selector(manageTapped), for: .touchUpInside)
+            manage.onTap = { [weak self] in self?.onManage?() }
             stack.addArrangedSubview(manage)
-        case .appStore:
-            let store = UIButton(type: .system)
+        case .appStore(let id):
+            let store = ActionButton(type: .system)
             store.setImage(UIImage(systemName: "arrow.down.app"), for: .normal)
             store.tintColor = .white
             store.accessibilityLabel = "App Store"
-            store.addTarget(self, action: #selector(appStoreTapped), for: .touchUpInside)
+            store.onTap = { [weak self] in self?.onShowAppStore?(id) }
             stack.addArrangedSubview(store)
         case .none:
             break
         }
 
-        let legal = UILabel()
+        let legal = TappableLabel()
         legal.numberOfLines = 0
         legal.attributedText = NSAttributedString(page.legal, size: 16)
         legal.accessibilityTraits = .link
         legal.isUserInteractionEnabled = true
-        legal.addGestureRecognizer(UITapGestureRecognizer(target: self, action: #selector(legalTapped)))
+        legal.onTap = { [weak self] in self?.onOpenURL?(ConnectAboutPage.termsURL) }
         stack.addArrangedSubview(legal)
     }
 
     private func serviceLabel(_ badge: ConnectAboutPage.ServiceBadge) -> UIView {
-        let label = UILabel()
+        let label = TappableLabel()
         label.text = badge.name
         label.textColor = .white
         label.font = UIFont(name: "AvenirNext-DemiBold", size: 16) ?? .systemFont(ofSize: 16, weight: .semibold)
         label.accessibilityTraits = .link
         label.isUserInteractionEnabled = badge.url != nil
-        if badge.url != nil {
-            let tap = UITapGestureRecognizer(target: self, action: #selector(serviceTapped(_:)))
-            label.addGestureRecognizer(tap)
+        if let url = badge.url {
+            label.onTap = { [weak self] in self?.onOpenURL?(url) }
         }
         return label
     }
@@ -166,21 +168,25 @@ public final class AboutViewController: UIViewController {
         row.alignment = .center
         return row
     }
+}
 
-    @objc private func closeTapped() { dismiss(animated: true) }
-    @objc private func titleTapped() { onOpenURL?(page.titleURL) }
-    @objc private func manageTapped() { onManage?() }
+/// A button that calls a closure when a touch ends inside it (UIControl tracking, no `@objc` target-action).
+private final class ActionButton: UIButton {
+    var onTap: (() -> Void)?
 
-    @objc private func appStoreTapped() {
-        if case .appStore(let id) = page.call { onShowAppStore?(id) }
+    override func endTracking(_ touch: UITouch?, with event: UIEvent?) {
+        super.endTracking(touch, with: event)
+        if isTouchInside { onTap?() }
     }
+}
 
-    @objc private func serviceTapped(_ recognizer: UITapGestureRecognizer) {
-        guard let label = recognizer.view as? UILabel else { return }
-        let badge = label.text == page.primaryService.name ? page.primaryService : page.connectingService
-        if let url = badge.url { onOpenURL?(url) }
+/// A label that calls a closure when a touch ends inside it.
+private final class TappableLabel: UILabel {
+    var onTap: (() -> Void)?
+
+    override func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) {
+        super.touchesEnded(touches, with: event)
+        if let touch = touches.first, bounds.contains(touch.location(in: self)) { onTap?() }
     }
-
-    @objc private func legalTapped() { onOpenURL?(ConnectAboutPage.termsURL) }
 }
 #endif

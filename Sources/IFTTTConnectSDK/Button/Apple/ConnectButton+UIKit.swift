@@ -64,12 +64,11 @@ open class ConnectButton: UIView, UITextFieldDelegate {
         emailField.autocorrectionType = .no
         emailField.autocapitalizationType = .none
         emailField.returnKeyType = .done
-        #if os(iOS)
+        #if os(iOS) || IFTTT_APPLE_STUB_CHECK
         emailField.keyboardType = .emailAddress
         #endif
         emailField.textContentType = .emailAddress
         addSubview(emailField)
-        addGestureRecognizer(UITapGestureRecognizer(target: self, action: #selector(handleTap(_:))))
         refresh()
     }
 
@@ -132,8 +131,13 @@ open class ConnectButton: UIView, UITextFieldDelegate {
 
     // MARK: - Interaction
 
-    @objc private func handleTap(_ recognizer: UITapGestureRecognizer) {
-        let point = recognizer.location(in: self)
+    /// A touch that ends inside the button taps the pill, the confirm button or the footer. (Overriding the
+    /// responder method, rather than a target-action gesture recognizer, keeps the view free of `@objc`.)
+    open override func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) {
+        super.touchesEnded(touches, with: event)
+        guard let touch = touches.first else { return }
+        let point = touch.location(in: self)
+        guard bounds.contains(point) else { return }
         let local = CGPoint(x: point.x - pillOrigin.x, y: point.y)
         if let field = appearance.emailField, CGRect(field.confirmFrame).contains(local) {
             onEmailConfirm?(emailField.text ?? "")
@@ -286,7 +290,7 @@ extension NSAttributedString {
     convenience init(_ text: StyledText, size: CGFloat, alignment: NSTextAlignment = .center) {
         let paragraph = NSMutableParagraphStyle()
         paragraph.alignment = alignment
-        let result = NSMutableAttributedString()
+        let result = NSMutableAttributedString(string: "")
         for run in text.runs {
             let fontName = run.kind == .wordmark ? "AvenirNext-Heavy" : "AvenirNext-DemiBold"
             var attributes: [NSAttributedString.Key: Any] = [

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Type-checks every Apple-only line of the SDK on Linux, against the stub frameworks in Tests/AppleStubs.
+#
+#   scripts/check-apple.sh                                   SDK products (Swift 6, warnings as errors), the example
+#                                                            apps, and Tests/ClientCompat/*.swift in Swift 5 and 6
+#   scripts/check-apple.sh --client FILE... [--swift-version 5|6]   type-check FILEs as an app that imports the SDK
+#
+# How: each stub (UIKit, SwiftUI, CoreLocation, ...) is built with `swiftc -emit-module` into a temporary directory
+# that goes on the module search path, so `canImport(UIKit)` and friends are true; the compilation condition
+# IFTTT_APPLE_STUB_CHECK makes the `os(iOS)` code visible too. The SDK is built (compiled, not linked) in
+# .build-apple so the normal .build is left alone. The stubs are not Apple's SDK: this proves the code type-checks
+# against the API as the stubs declare it (from Apple's documentation), not that it behaves on a device.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root="$(pwd)"
+stubs_src="$root/Tests/AppleStubs"
+# SwiftPM does not notice when a module appears on the search path (canImport), so the build directory is keyed by
+# the stubs' contents: a changed stub gets a fresh build. .build-apple is gitignored (.build-*).
+key="$(cat "$stubs_src"/*.swift "$0" | sha256sum | cut -c1-12)"
+scratch="$root/.build-apple/$key"
+stubs="$scratch/stubs"
+find "$root/.build-apple" -mindepth 1 -maxdepth 1 ! -name "$key" -exec rm -rf {} + 2>/dev/null
+flag=IFTTT_APPLE_STUB_CHECK
+
+clients=()
+client_mode=0
+swift_versions=(5 6)
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --client) client_mode=1; shift
+      while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do clients+=("$1"); shift; done ;;
+    --swift-version) swift_versions=("$2"); shift 2 ;;
+    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
+    *) echo "unknown argument: $1" >&2; exit 2 ;;
+  esac
+done
+if [ "$client_mode" -eq 1 ] && [ "${#clients[@]}" -eq 0 ]; then echo "--client needs at least one file" >&2; exit 2; fi
+
+log="$(mktemp -d)"
+trap 'rm -rf "$log"' EXIT
+fail() { echo "check-apple: $1"; [ -n "${2:-}" ] && grep -E 'error|warning' "$2" | head -60; exit 1; }
+
+# 1. The stub frameworks, in dependency order.
+mkdir -p "$stubs"
+for module in CoreGraphics QuartzCore UIKit SwiftUI CoreLocation BackgroundTasks AuthenticationServices Security; do
+  [ -f "$stubs_src/$module.swift" ] || continue
+  if [ ! -f "$stubs/$module.swiftmodule" ]; then
+    swiftc -parse-as-library -swift-version 6 -warnings-as-errors -emit-module -module-name "$module" \
+      "$stubs_src/$module.swift" -emit-module-path "$stubs/$module.swiftmodule" -I "$stubs" >"$log/stub-$module" 2>&1 \
+      || fail "stub $module does not compile" "$log/stub-$module"
+  fi
+done
+
+# 2. The SDK's library products, Swift 6 mode (the package's), warnings as errors, against the stubs.
+sdk_flags=(-Xswiftc -I -Xswiftc "$stubs" -Xswiftc -D -Xswiftc "$flag" -Xswiftc -warnings-as-errors)
+for target in IFTTTConnectSDK IFTTTSDK IFTTTConnectService IFTTTConnectLocation IFTTTConnectTesting; do
+  swift build --scratch-path "$scratch" --target "$target" "${sdk_flags[@]}" >"$log/sdk-$target" 2>&1 \
+    || fail "the $target target does not compile against the Apple stubs" "$log/sdk-$target"
+  if grep -q 'warning:' "$log/sdk-$target"; then fail "warnings in $target" "$log/sdk-$target"; fi
+done
+modules="$(dirname "$(find "$scratch" -path '*/debug/Modules/IFTTTConnectSDK.swiftmodule' | head -1)")"
+[ -d "$modules" ] || fail "no built modules in $scratch"
+
+# Type-checks Swift files as an app module that imports the SDK's products. $1 = Swift version, $2 = label, rest = files.
+typecheck() {
+  local version="$1" label="$2"; shift 2
+  if ! swiftc -typecheck -parse-as-library -module-name App -swift-version "$version" -warnings-as-errors \
+      -I "$stubs" -I "$modules" -D "$flag" "$@" >"$log/client" 2>&1; then
+    echo "check-apple: $label does not compile (Swift $version):"
+    grep -E 'error|warning' "$log/client" | head -60
+    return 1
+  fi
+  echo "check-apple: $label compiles (Swift $version)"
+}
+
+if [ "$client_mode" -eq 1 ]; then
+  status=0
+  for version in "${swift_versions[@]}"; do typecheck "$version" "${clients[*]}" "${clients[@]}" || status=1; done
+  exit $status
+fi
+
+status=0
+# 3. The example apps (Swift 6, as a new app would be).
+for app in Examples/GroceryExpress-UIKit Examples/GroceryExpress-SwiftUI; do
+  [ -d "$app" ] || { echo "check-apple: $app is missing"; status=1; continue; }
+  mapfile -t files < <(find "$app" -name '*.swift' ! -name Package.swift | sort)
+  typecheck 6 "$app" "${files[@]}" || status=1
+done
+
+# 4. 2.8-style client files: each file on its own, in Swift 5 and Swift 6 modes.
+mkdir -p Tests/ClientCompat
+for file in Tests/ClientCompat/*.swift; do
+  [ -f "$file" ] || continue
+  for version in 5 6; do typecheck "$version" "$file" "$file" || status=1; done
+done
+
+# 5. Every Apple-only line was in the compiled configuration.
+swiftc -O "$root/scripts/apple/AppleLineCount.swift" -o "$scratch/apple-line-count" >"$log/counter" 2>&1 \
+  || fail "the line counter does not compile" "$log/counter"
+"$scratch/apple-line-count" "$root/Sources" || status=1
+exit $status
