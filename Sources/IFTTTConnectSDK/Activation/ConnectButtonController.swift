@@ -18,8 +18,17 @@ import Foundation
 /// opening, redirect registration) on the main actor.
 @MainActor
 public final class ConnectButtonController {
-    /// The button the controller drives.
-    public let button: any ConnectButtonPresenting
+    /// The button the controller drives, whatever its kind.
+    public let presenter: any ConnectButtonPresenting
+    #if canImport(UIKit) && !os(watchOS)
+    /// The UIKit Connect Button the controller drives (2.8's `button`). A controller created with another
+    /// ``ConnectButtonPresenting`` (such as ``HeadlessConnectButton``) returns a button that nothing drives; use
+    /// ``presenter`` for it.
+    public let button: ConnectButton
+    #else
+    /// The button the controller drives (the UIKit `ConnectButton` on iOS).
+    public var button: any ConnectButtonPresenting { presenter }
+    #endif
     /// The configuration given at creation.
     public let connectionConfiguration: ConnectionConfiguration
     /// The locale sent to IFTTT (`locale=`).
@@ -82,7 +91,10 @@ public final class ConnectButtonController {
     public init(connectButton: any ConnectButtonPresenting, connectionConfiguration: ConnectionConfiguration,
                 locale: Locale = ConnectButtonController.determineLocale(),
                 delegate: (any ConnectButtonControllerDelegate)?, configuration: Configuration) {
-        self.button = connectButton
+        self.presenter = connectButton
+        #if canImport(UIKit) && !os(watchOS)
+        self.button = connectButton as? ConnectButton ?? ConnectButton()
+        #endif
         self.connectionConfiguration = connectionConfiguration
         self.locale = locale
         self.delegate = delegate
@@ -253,7 +265,7 @@ public final class ConnectButtonController {
         log("\(event.logName) -> \(flow.visibleStep)")
         if lastShown != flow.visibleStep {
             lastShown = flow.visibleStep
-            button.show(flow.visibleStep, connection: connection, suggestedEmail: connectionConfiguration.suggestedUserEmail)
+            presenter.show(flow.visibleStep, connection: connection, suggestedEmail: connectionConfiguration.suggestedUserEmail)
         }
         switch flow.step {
         case .loading, .waitingToRetry: break

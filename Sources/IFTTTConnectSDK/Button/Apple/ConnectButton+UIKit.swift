@@ -1,18 +1,22 @@
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
 
-/// The Connect Button as a UIKit view. It draws the ``ConnectButtonAppearance`` of its ``visualState`` for its
-/// width and the current light or dark mode; the activation flow sets the state.
+/// The Connect Button as a UIKit view, as in ConnectSDK-iOS 2.8: add it in a storyboard (`@IBDesignable`) or with
+/// `ConnectButton()`, and give it to a ``ConnectButtonController``, which drives it through
+/// ``ConnectButtonPresenting``. It draws the ``ConnectButtonAppearance`` of its ``visualState`` for its width and
+/// the current light or dark mode.
 ///
 /// ```swift
-/// let button = ConnectButton()
-/// button.style = .dynamic
-/// button.connection = connection
-/// button.visualState = .connect
-/// button.onTap = { /* start the activation flow */ }
+/// let connectButton = ConnectButton()
+/// connectButton.style = .dynamic
+/// let controller = ConnectButtonController(connectButton: connectButton,
+///                                          connectionConfiguration: configuration,
+///                                          delegate: self)
 /// ```
+///
+/// Without a controller, set ``visualState`` and ``connection`` yourself and react to ``onTap``.
 @IBDesignable
-open class ConnectButton: UIView, UITextFieldDelegate {
+open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     /// The colours to use; `.light` (for light backgrounds) by default.
     open var style: ConnectButtonStyle = .light { didSet { refresh() } }
     /// The state to draw.
@@ -31,6 +35,9 @@ open class ConnectButton: UIView, UITextFieldDelegate {
     open var onFooterTap: ((ConnectButtonAppearance.Footer.Action) -> Void)?
     /// Called when the user confirms an email (return key or confirm button).
     open var onEmailConfirm: ((String) -> Void)?
+    /// Set by the ``ConnectButtonController`` that drives this button: taps, confirmed emails and footer retries go
+    /// to it (after ``onTap``, ``onEmailConfirm`` and ``onFooterTap``).
+    public var actionHandler: (@MainActor (ConnectButtonAction) -> Void)?
 
     /// What the button currently draws.
     public private(set) var appearance: ConnectButtonAppearance
@@ -70,6 +77,18 @@ open class ConnectButton: UIView, UITextFieldDelegate {
         emailField.textContentType = .emailAddress
         addSubview(emailField)
         refresh()
+    }
+
+    /// Shows a step of the activation flow (called by the ``ConnectButtonController``).
+    ///
+    /// - Parameters:
+    ///   - step: What to show.
+    ///   - connection: The Connection, once loaded.
+    ///   - suggestedEmail: The email pre-filled in the email step, unless the user typed one.
+    public func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String) {
+        let typed = emailField.text ?? ""
+        if let connection { self.connection = connection }
+        visualState = ConnectButtonVisualState(step: step, email: typed.isEmpty ? suggestedEmail : typed)
     }
 
     /// Interface Builder shows the connect state with a placeholder service name.
@@ -140,17 +159,26 @@ open class ConnectButton: UIView, UITextFieldDelegate {
         guard bounds.contains(point) else { return }
         let local = CGPoint(x: point.x - pillOrigin.x, y: point.y)
         if let field = appearance.emailField, CGRect(field.confirmFrame).contains(local) {
-            onEmailConfirm?(emailField.text ?? "")
+            confirmEmail(emailField.text ?? "")
         } else if local.y <= CGFloat(ConnectButtonGeometry.height) {
-            if appearance.isInteractive { onTap?() }
+            if appearance.isInteractive {
+                onTap?()
+                actionHandler?(.toggle)
+            }
         } else if let action = appearance.footer?.action {
             onFooterTap?(action)
+            if action == .retry { actionHandler?(.footerTapped) }
         }
+    }
+
+    private func confirmEmail(_ text: String) {
+        onEmailConfirm?(text)
+        actionHandler?(.confirmEmail(text))
     }
 
     /// Confirms the email on the return key.
     public func textFieldShouldReturn(_ textField: UITextField) -> Bool {
-        onEmailConfirm?(textField.text ?? "")
+        confirmEmail(textField.text ?? "")
         return false
     }
 
