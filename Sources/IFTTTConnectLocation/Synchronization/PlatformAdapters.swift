@@ -80,16 +80,33 @@ extension ConnectButtonController {
     /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`. It is called exactly once.
     ///
     /// - Parameter backgroundFetchCompletion: the system's completion handler.
-    public static func didReceiveSilentRemoteNotification(backgroundFetchCompletion: @escaping @Sendable (UIBackgroundFetchResult) -> Void) {
-        didReceiveSilentRemoteNotification { (result: SynchronizationResult) in backgroundFetchCompletion(result.backgroundFetchResult) }
+    public static func didReceiveSilentRemoteNotification(backgroundFetchCompletion: @escaping (UIBackgroundFetchResult) -> Void) {
+        let completion = BackgroundFetchCompletion(backgroundFetchCompletion)
+        didReceiveSilentRemoteNotification { (result: SynchronizationResult) in completion.call(result.backgroundFetchResult) }
     }
 
     /// Runs a synchronization for a background fetch; pass the completion handler of
     /// `application(_:performFetchWithCompletionHandler:)`. It is called exactly once.
     ///
     /// - Parameter backgroundFetchCompletion: the system's completion handler.
-    public static func performFetchWithCompletionHandler(backgroundFetchCompletion: @escaping @Sendable (UIBackgroundFetchResult) -> Void) {
-        performFetchWithCompletionHandler { (result: SynchronizationResult) in backgroundFetchCompletion(result.backgroundFetchResult) }
+    public static func performFetchWithCompletionHandler(backgroundFetchCompletion: @escaping (UIBackgroundFetchResult) -> Void) {
+        let completion = BackgroundFetchCompletion(backgroundFetchCompletion)
+        performFetchWithCompletionHandler { (result: SynchronizationResult) in completion.call(result.backgroundFetchResult) }
+    }
+}
+
+/// UIKit's fetch completion handler, which is not `@Sendable` (2.8 and `UIApplicationDelegate` take a plain
+/// closure), carried to the synchronizer and called once, on the main queue where UIKit gave it.
+private final class BackgroundFetchCompletion: @unchecked Sendable {
+    // Set once in init; called only on the main queue.
+    private let body: (UIBackgroundFetchResult) -> Void
+
+    init(_ body: @escaping (UIBackgroundFetchResult) -> Void) {
+        self.body = body
+    }
+
+    func call(_ result: UIBackgroundFetchResult) {
+        DispatchQueue.main.async { self.body(result) }
     }
 }
 #endif

@@ -16,8 +16,13 @@ extension Connection {
         public let monochromeIconURL: URL?
         /// The full-colour icon.
         public let colorIconURL: URL?
-        /// The brand colour, or `nil` when the API sent none or an invalid one.
-        public let brandColor: Color?
+        /// The brand colour as sRGB components, on every platform, or `nil` when the API sent none or an invalid one.
+        public let brandColorValue: Color?
+        #if !(canImport(UIKit) && !os(watchOS))
+        /// The brand colour, or `nil` when the API sent none or an invalid one. On UIKit platforms `brandColor` is
+        /// a `UIColor`, as in ConnectSDK-iOS 2.8; ``brandColorValue`` is the same colour everywhere.
+        public var brandColor: Color? { brandColorValue }
+        #endif
         /// The service's page on ifttt.com.
         public let url: URL?
 
@@ -38,7 +43,7 @@ extension Connection {
             self.isPrimary = isPrimary
             self.monochromeIconURL = monochromeIconURL
             self.colorIconURL = colorIconURL
-            self.brandColor = brandColor
+            self.brandColorValue = brandColor
             self.url = url
         }
     }

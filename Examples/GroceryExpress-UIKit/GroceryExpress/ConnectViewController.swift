@@ -1,0 +1,72 @@
+import IFTTTConnectLocation
+import IFTTTConnectSDK
+import UIKit
+
+/// Shows the Connect Button for "Show my list when I arrive at the store".
+final class ConnectViewController: UIViewController, ConnectButtonControllerDelegate {
+    private let connectButton = ConnectButton()
+    private var connectButtonController: ConnectButtonController?
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        title = "Grocery Express"
+        view.backgroundColor = .systemBackground
+        navigationItem.rightBarButtonItem = UIBarButtonItem(title: "Settings", primaryAction: UIAction { [weak self] _ in
+            self?.navigationController?.pushViewController(SettingsViewController(), animated: true)
+        })
+
+        let intro = UILabel()
+        intro.text = "See your shopping list the moment you walk into the store."
+        intro.numberOfLines = 0
+        intro.textAlignment = .center
+        intro.font = .preferredFont(forTextStyle: .body)
+
+        connectButton.style = .dynamic
+        let stack = UIStackView(arrangedSubviews: [intro, connectButton])
+        stack.axis = .vertical
+        stack.spacing = 24
+        stack.translatesAutoresizingMaskIntoConstraints = false
+        view.addSubview(stack)
+        NSLayoutConstraint.activate([
+            stack.centerYAnchor.constraint(equalTo: view.centerYAnchor),
+            stack.leadingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.leadingAnchor, constant: 20),
+            stack.trailingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.trailingAnchor, constant: -20),
+        ])
+
+        let configuration = ConnectionConfiguration(connectionId: AppConfiguration.connectionId,
+                                                    suggestedUserEmail: AppConfiguration.userEmail,
+                                                    credentialProvider: GroceryExpressCredentials(),
+                                                    redirectURL: AppConfiguration.redirectURL)
+        connectButtonController = ConnectButtonController(connectButton: connectButton,
+                                                          connectionConfiguration: configuration,
+                                                          delegate: self)
+    }
+
+    // MARK: ConnectButtonControllerDelegate
+
+    func presentingViewController(for connectButtonController: ConnectButtonController) -> UIViewController {
+        self
+    }
+
+    func webAuthenticationPresentationAnchor() -> UIWindow {
+        view.window ?? UIWindow(frame: UIScreen.main.bounds)
+    }
+
+    func connectButtonController(_ connectButtonController: ConnectButtonController,
+                                 didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>) {
+        switch result {
+        case .success(let activation):
+            // Keep the token: the button and background synchronization use it from now on.
+            GroceryExpressCredentials.save(userToken: activation.userToken)
+            ConnectButtonController.update(with: GroceryExpressCredentials())
+            ConnectButtonController.activate(connections: [activation.connection.id])
+        case .failure(let error):
+            print("Activation failed: \(error)")
+        }
+    }
+
+    func connectButtonController(_ connectButtonController: ConnectButtonController,
+                                 didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>) {
+        if case .failure(let error) = result { print("Turning the Connection off failed: \(error)") }
+    }
+}
