@@ -197,6 +197,8 @@ open class UIWindow: UIView {
     open var rootViewController: UIViewController?
     /// https://developer.apple.com/documentation/uikit/uiwindow/makekeyandvisible()
     open func makeKeyAndVisible() {}
+    /// https://developer.apple.com/documentation/uikit/uiwindow/iskeywindow
+    open var isKeyWindow: Bool { false }
     /// https://developer.apple.com/documentation/uikit/uiwindow/init(windowscene:) (iOS 13+)
     public init(windowScene: UIWindowScene) { super.init(frame: .zero) }
     /// https://developer.apple.com/documentation/uikit/uiview/init(frame:)
@@ -211,7 +213,10 @@ open class UIScene: UIResponder {}
 
 /// https://developer.apple.com/documentation/uikit/uiwindowscene
 @MainActor
-open class UIWindowScene: UIScene {}
+open class UIWindowScene: UIScene {
+    /// https://developer.apple.com/documentation/uikit/uiwindowscene/windows
+    open var windows: [UIWindow] { [] }
+}
 
 /// https://developer.apple.com/documentation/uikit/uiscreen
 @MainActor
@@ -725,6 +730,8 @@ open class UIApplication: UIResponder {
     /// https://developer.apple.com/documentation/uikit/uiapplication/didbecomeactivenotification
     nonisolated public static let didBecomeActiveNotification = NSNotification.Name("UIApplicationDidBecomeActiveNotification")
 
+    /// https://developer.apple.com/documentation/uikit/uiapplication/connectedscenes (iOS 13+)
+    open var connectedScenes: Set<UIScene> { [] }
     /// https://developer.apple.com/documentation/uikit/uiapplication/canopenurl(_:)
     open func canOpenURL(_ url: URL) -> Bool { false }
     /// https://developer.apple.com/documentation/uikit/uiapplication/open(_:options:completionhandler:) (iOS 10+)

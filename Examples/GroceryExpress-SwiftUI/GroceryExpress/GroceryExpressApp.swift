@@ -1,0 +1,31 @@
+import IFTTTConnectLocation
+import IFTTTConnectSDK
+import SwiftUI
+
+@main
+struct GroceryExpressApp: App {
+    /// Hands IFTTT's redirect back to the Connect Button that waits for it.
+    private let redirectHandler = ConnectionRedirectHandler(redirectURL: AppConfiguration.redirectURL)
+
+    init() {
+        // Location: the App's initializer runs before launch finishes, so a geofence crossing that launched the
+        // app is recorded. enableSDKBackgroundProcess registers the SDK's background task (see Info.plist).
+        ConnectButtonController.initialize(options: InitializerOptions(enableSDKBackgroundProcess: true,
+                                                                       showPermissionsPrompts: true))
+        ConnectButtonController.setup(with: GroceryExpressCredentials(), lifecycleSynchronizationOptions: .all)
+        if GroceryExpressCredentials().userToken != nil {
+            ConnectButtonController.activate(connections: [AppConfiguration.connectionId])
+        }
+    }
+
+    var body: some Scene {
+        WindowGroup {
+            NavigationView {
+                ConnectScreen()
+            }
+            .onOpenURL { url in
+                _ = redirectHandler.handleApplicationRedirect(url: url)
+            }
+        }
+    }
+}
