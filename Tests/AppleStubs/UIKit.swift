@@ -12,6 +12,8 @@
 /// https://developer.apple.com/documentation/uikit/uiresponder
 @MainActor
 open class UIResponder: NSObject {
+    /// https://developer.apple.com/documentation/uikit/uiresponder/next
+    open var next: UIResponder? { nil }
     /// https://developer.apple.com/documentation/uikit/uiresponder/touchesbegan(_:with:)
     open func touchesBegan(_ touches: Set<UITouch>, with event: UIEvent?) {}
     /// https://developer.apple.com/documentation/uikit/uiresponder/touchesended(_:with:)

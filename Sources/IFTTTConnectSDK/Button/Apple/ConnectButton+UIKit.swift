@@ -17,6 +17,9 @@ import UIKit
 /// Without a controller, set ``visualState`` and ``connection`` yourself and react to ``onTap``.
 @IBDesignable
 open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
+    /// 2.8's name for the button's colour styles (`ConnectButton.Style.dark`).
+    public typealias Style = ConnectButtonStyle
+
     /// The colours to use; `.light` (for light backgrounds) by default.
     open var style: ConnectButtonStyle = .light { didSet { refresh() } }
     /// The state to draw.
@@ -31,7 +34,8 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     open var iconImage: UIImage? { didSet { setNeedsDisplay() } }
     /// Called when the pill is tapped in an interactive state.
     open var onTap: (() -> Void)?
-    /// Called when the footer is tapped and it has an action.
+    /// Called when the footer is tapped and it has an action. When it is `nil`, the "about" footer presents the
+    /// ``AboutViewController`` from the view controller that shows the button, as 2.8 did.
     open var onFooterTap: ((ConnectButtonAppearance.Footer.Action) -> Void)?
     /// Called when the user confirms an email (return key or confirm button).
     open var onEmailConfirm: ((String) -> Void)?
@@ -166,9 +170,33 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
                 actionHandler?(.toggle)
             }
         } else if let action = appearance.footer?.action {
-            onFooterTap?(action)
+            if let onFooterTap {
+                onFooterTap(action)
+            } else if action == .showAbout {
+                presentAboutPage()
+            }
             if action == .retry { actionHandler?(.footerTapped) }
         }
+    }
+
+    /// Presents the About page for the button's Connection over the view controller that contains the button.
+    private func presentAboutPage() {
+        #if os(iOS) || IFTTT_APPLE_STUB_CHECK
+        var responder: UIResponder? = self
+        while let current = responder, !(current is UIViewController) { responder = current.next }
+        guard let connection, let host = responder as? UIViewController,
+              let handoff = URL(string: "ifttt-handoff-v1://") else { return }
+        let application = UIApplication.shared
+        let page = ConnectAboutPage(connection: connection, localization: localization,
+                                    iftttAppInstalled: application.canOpenURL(handoff))
+        let about = AboutViewController(page: page)
+        about.onOpenURL = { url in application.open(url) }
+        about.onManage = { application.open(connection.url) }
+        about.onShowAppStore = { id in
+            if let store = URL(string: "https://apps.apple.com/app/id\(id)") { application.open(store) }
+        }
+        host.present(about, animated: true)
+        #endif
     }
 
     private func confirmEmail(_ text: String) {
