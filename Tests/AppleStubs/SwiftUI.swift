@@ -294,15 +294,32 @@ extension Section where Parent == Text, Footer == EmptyView {
 }
 
 /// https://developer.apple.com/documentation/swiftui/navigationview (deprecated in iOS 16, still available)
+@available(iOS, deprecated: 16.0, message: "use NavigationStack")
 public struct NavigationView<Content: View>: View {
     /// https://developer.apple.com/documentation/swiftui/navigationview/init(content:)
     nonisolated public init(@ViewBuilder content: () -> Content) {}
     nonisolated public var body: Never { fatalError() }
 }
 
+/// https://developer.apple.com/documentation/swiftui/navigationstack (iOS 16+)
+@available(iOS 16.0, *)
+public struct NavigationStack<Root: View>: View {
+    /// https://developer.apple.com/documentation/swiftui/navigationstack/init(root:)
+    nonisolated public init(@ViewBuilder root: () -> Root) {}
+    nonisolated public var body: Never { fatalError() }
+}
+
 /// https://developer.apple.com/documentation/swiftui/navigationlink
 public struct NavigationLink<Label: View, Destination: View>: View {
-    /// https://developer.apple.com/documentation/swiftui/navigationlink/init(destination:label:)
+    /// https://developer.apple.com/documentation/swiftui/navigationstack (iOS 16+)
+@available(iOS 16.0, *)
+public struct NavigationStack<Root: View>: View {
+    /// https://developer.apple.com/documentation/swiftui/navigationstack/init(root:)
+    nonisolated public init(@ViewBuilder root: () -> Root) {}
+    nonisolated public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/navigationlink/init(destination:label:)
     nonisolated public init(destination: Destination, @ViewBuilder label: () -> Label) {}
     nonisolated public var body: Never { fatalError() }
 }
@@ -355,6 +372,18 @@ public protocol InsettableShape: Shape {
 
 /// https://developer.apple.com/documentation/swiftui/shapestyle
 public protocol ShapeStyle: Sendable {}
+
+/// https://developer.apple.com/documentation/swiftui/hierarchicalshapestyle (iOS 15+)
+public struct HierarchicalShapeStyle: ShapeStyle {
+    let level: Int
+    /// https://developer.apple.com/documentation/swiftui/hierarchicalshapestyle/secondary
+    public static let secondary = HierarchicalShapeStyle(level: 1)
+}
+
+extension ShapeStyle where Self == HierarchicalShapeStyle {
+    /// https://developer.apple.com/documentation/swiftui/shapestyle/secondary
+    public static var secondary: HierarchicalShapeStyle { .secondary }
+}
 
 /// https://developer.apple.com/documentation/swiftui/strokestyle
 public struct StrokeStyle: Hashable, Sendable {
@@ -522,7 +551,11 @@ extension View {
     /// https://developer.apple.com/documentation/swiftui/view/font(_:)
     nonisolated public func font(_ font: Font?) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/foregroundcolor(_:) (deprecated in iOS 17, still available)
+    @available(iOS, deprecated: 17.0, message: "use foregroundStyle(_:)")
     nonisolated public func foregroundColor(_ color: Color?) -> some View { modified() }
+    /// https://developer.apple.com/documentation/swiftui/view/foregroundstyle(_:) (iOS 15+)
+    @available(iOS 15.0, *)
+    nonisolated public func foregroundStyle<S: ShapeStyle>(_ style: S) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/linelimit(_:)-513mb
     nonisolated public func lineLimit(_ number: Int?) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/minimumscalefactor(_:)

@@ -186,7 +186,7 @@ open class UIView: UIResponder {
     /// https://developer.apple.com/documentation/uikit/uiview/invalidateintrinsiccontentsize()
     open func invalidateIntrinsicContentSize() {}
     /// https://developer.apple.com/documentation/uikit/uitraitenvironment/traitcollectiondidchange(_:)
-    /// (deprecated in iOS 17, still called)
+    @available(iOS, deprecated: 17.0, message: "use the trait change registration APIs")
     open func traitCollectionDidChange(_ previousTraitCollection: UITraitCollection?) {}
     /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/prepareforinterfacebuilder()
     open func prepareForInterfaceBuilder() {}
@@ -224,6 +224,7 @@ open class UIWindowScene: UIScene {
 @MainActor
 open class UIScreen: NSObject {
     /// https://developer.apple.com/documentation/uikit/uiscreen/main (deprecated in iOS 16)
+    @available(iOS, deprecated: 16.0, message: "use a UIScreen instance found through context")
     open class var main: UIScreen { UIScreen() }
     /// https://developer.apple.com/documentation/uikit/uiscreen/bounds
     open var bounds: CGRect { .zero }

@@ -41,7 +41,7 @@ final class ConnectButtonModel: ConnectButtonPresenting, ConnectButtonController
     }
 
     func webAuthenticationPresentationAnchor() -> UIWindow {
-        keyWindow ?? UIWindow(frame: UIScreen.main.bounds)
+        keyWindow ?? UIWindow()
     }
 
     /// The window SwiftUI shows the app in.

@@ -18,7 +18,7 @@ struct ConnectScreen: View {
                               onFooterTap: { model.footerTapped($0) },
                               onEmailConfirm: { model.confirm(email: $0) })
             if let error = model.lastError {
-                Text(error).font(.footnote).foregroundColor(.secondary)
+                Text(error).font(.footnote).foregroundStyle(.secondary)
             }
             NavigationLink(destination: SettingsScreen()) {
                 Text("Settings")

@@ -20,7 +20,7 @@ struct GroceryExpressApp: App {
 
     var body: some Scene {
         WindowGroup {
-            NavigationView {
+            NavigationStack {
                 ConnectScreen()
             }
             .onOpenURL { url in

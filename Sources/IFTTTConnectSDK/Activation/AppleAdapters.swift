@@ -55,7 +55,9 @@ public final class SystemWebAuthenticationSession: NSObject, WebAuthenticationSe
             completion(.presentationAnchorUnavailable)
             return
         }
-        let session = ASWebAuthenticationSession(url: url, callbackURLScheme: callbackURLScheme) { [weak self] callbackURL, error in
+        // `@Sendable` keeps the handler nonisolated: in Swift 6 a closure written here would otherwise be inferred
+        // main-actor isolated, and AuthenticationServices does not promise to call it on the main thread.
+        let session = ASWebAuthenticationSession(url: url, callbackURLScheme: callbackURLScheme) { @Sendable [weak self] callbackURL, error in
             let result: WebAuthenticationSessionResult
             if let callbackURL {
                 result = .callback(callbackURL)
