@@ -16,6 +16,8 @@ open class UIResponder: NSObject {
     open var next: UIResponder? { nil }
     /// https://developer.apple.com/documentation/uikit/uiresponder/touchesbegan(_:with:)
     open func touchesBegan(_ touches: Set<UITouch>, with event: UIEvent?) {}
+    /// https://developer.apple.com/documentation/uikit/uiresponder/touchesmoved(_:with:)
+    open func touchesMoved(_ touches: Set<UITouch>, with event: UIEvent?) {}
     /// https://developer.apple.com/documentation/uikit/uiresponder/touchesended(_:with:)
     open func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) {}
     /// https://developer.apple.com/documentation/uikit/uiresponder/touchescancelled(_:with:)

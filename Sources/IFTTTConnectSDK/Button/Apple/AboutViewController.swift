@@ -180,12 +180,16 @@ private final class ActionButton: UIButton {
     }
 }
 
-/// A label that calls a closure when a touch ends inside it.
+/// A label that calls a closure when a touch ends inside it. It consumes its touches, so it overrides every
+/// touch method (UIResponder's rule for views that do not call super).
 private final class TappableLabel: UILabel {
     var onTap: (() -> Void)?
 
+    override func touchesBegan(_ touches: Set<UITouch>, with event: UIEvent?) {}
+    override func touchesMoved(_ touches: Set<UITouch>, with event: UIEvent?) {}
+    override func touchesCancelled(_ touches: Set<UITouch>, with event: UIEvent?) {}
+
     override func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) {
-        super.touchesEnded(touches, with: event)
         if let touch = touches.first, bounds.contains(touch.location(in: self)) { onTap?() }
     }
 }

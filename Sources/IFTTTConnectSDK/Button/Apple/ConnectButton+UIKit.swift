@@ -154,10 +154,21 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
 
     // MARK: - Interaction
 
-    /// A touch that ends inside the button taps the pill, the confirm button or the footer. (Overriding the
-    /// responder method, rather than a target-action gesture recognizer, keeps the view free of `@objc`.)
+    // Touches are handled here, not with a target-action gesture recognizer, which keeps the view free of `@objc`.
+    // The button consumes its touches: as UIResponder's documentation asks of a view that does not call super,
+    // every touch method is overridden.
+
+    /// Consumes the touch; the tap is decided when it ends.
+    open override func touchesBegan(_ touches: Set<UITouch>, with event: UIEvent?) {}
+
+    /// Consumes the touch.
+    open override func touchesMoved(_ touches: Set<UITouch>, with event: UIEvent?) {}
+
+    /// Consumes the touch; a cancelled touch taps nothing.
+    open override func touchesCancelled(_ touches: Set<UITouch>, with event: UIEvent?) {}
+
+    /// A touch that ends inside the button taps the pill, the confirm button or the footer.
     open override func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) {
-        super.touchesEnded(touches, with: event)
         guard let touch = touches.first else { return }
         let point = touch.location(in: self)
         guard bounds.contains(point) else { return }
