@@ -10,7 +10,7 @@ final class ConnectButtonModel: ConnectButtonPresenting, ConnectButtonController
     private(set) var state: ConnectButtonVisualState = .loading
     private(set) var connection: Connection?
     private(set) var lastError: String?
-    @ObservationIgnored var actionHandler: (@MainActor (ConnectButtonAction) -> Void)?
+    @ObservationIgnored var actionHandler: (@MainActor @Sendable (ConnectButtonAction) -> Void)?
     @ObservationIgnored private var controller: ConnectButtonController?
     @ObservationIgnored private var typedEmail = ""
 
