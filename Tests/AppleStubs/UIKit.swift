@@ -461,7 +461,7 @@ open class UIAction: NSObject {
 
 /// https://developer.apple.com/documentation/uikit/uiactionhandler
 @available(iOS 14.0, *)
-public typealias UIActionHandler = @MainActor (UIAction) -> Void
+public typealias UIActionHandler = (UIAction) -> Void
 
 /// https://developer.apple.com/documentation/uikit/uibutton
 @MainActor
