@@ -11,6 +11,7 @@
 # .build-apple so the normal .build is left alone. The stubs are not Apple's SDK: this proves the code type-checks
 # against the API as the stubs declare it (from Apple's documentation), not that it behaves on a device.
 set -uo pipefail
+caller="$(pwd)"
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 stubs_src="$root/Tests/AppleStubs"
@@ -28,13 +29,18 @@ swift_versions=(5 6)
 while [ $# -gt 0 ]; do
   case "$1" in
     --client) client_mode=1; shift
-      while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do clients+=("$1"); shift; done ;;
+      while [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; do
+        case "$1" in /*) clients+=("$1") ;; *) clients+=("$caller/$1") ;; esac   # paths are relative to the caller
+        shift
+      done ;;
     --swift-version) swift_versions=("$2"); shift 2 ;;
     -h|--help) sed -n 2,13p "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
 if [ "$client_mode" -eq 1 ] && [ "${#clients[@]}" -eq 0 ]; then echo "--client needs at least one file" >&2; exit 2; fi
+for file in "${clients[@]}"; do [ -f "$file" ] || { echo "no such file: $file" >&2; exit 2; }; done
+case "${swift_versions[*]}" in "5 6"|5|6) ;; *) echo "--swift-version takes 5 or 6" >&2; exit 2 ;; esac
 
 log="$(mktemp -d)"
 trap 'rm -rf "$log"' EXIT
