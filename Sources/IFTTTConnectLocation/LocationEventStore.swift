@@ -53,6 +53,16 @@ public actor LocationEventStore {
     private let journal: JournalFile
     private var pendingCount = 0
     private var deadRecords = 0
+    /// Counters for monitoring and benchmarks.
+    public private(set) var statistics = Statistics()
+
+    /// Counters of the store's work since it was opened.
+    public struct Statistics: Sendable, Hashable {
+        /// Full reads and decodes of the journal.
+        public var journalScans = 0
+        /// Bytes that belonged to no valid record, summed over every scan (torn writes, damage).
+        public var skippedBytes = 0
+    }
 
     /// The default directory: `<Application Support>/IFTTTConnectLocation`.
     public static func defaultDirectory() -> URL {
@@ -71,6 +81,7 @@ public actor LocationEventStore {
         self.policy = policy
         self.journal = try JournalFile(directory: directory)
         let state = try Self.state(of: try journal.read(), now: nil, policy: policy)
+        statistics.journalScans += 1
         pendingCount = state.pending.count
         deadRecords = state.records - state.pending.count
     }
@@ -93,6 +104,7 @@ public actor LocationEventStore {
     /// The unacknowledged, unexpired events in the order they were recorded.
     public func pending(now: Date) throws(LocationError) -> [RegionEvent] {
         let state = try Self.state(of: try journal.read(), now: now, policy: policy)
+        statistics.journalScans += 1
         pendingCount = state.pending.count + state.expired
         deadRecords = state.records - state.pending.count
         return state.pending
@@ -120,6 +132,7 @@ public actor LocationEventStore {
         var expired = 0
         try journal.rewrite { data throws(LocationError) in
             let state = try Self.state(of: data, now: now, policy: policy)
+            statistics.journalScans += 1
             expired = state.expired
             pendingCount = state.pending.count
             deadRecords = 0
