@@ -442,15 +442,16 @@ public actor Synchronizer {
     }
 
     private func execute(_ plan: SyncEngine.Plan) async -> SyncEngine.Outcome {
-        // A store that could not open is retried on every run; while crossings cannot be stored, the run fails.
+        // A store that could not open is retried on every run; while crossings cannot be stored, the run fails
+        // (after refreshing the Connections, so geofences are still monitored and crossings wait in memory).
         let stored = await session?.retryStorage() ?? (openStore() != nil)
-        if store == nil || !stored {
+        let cannotStore = store == nil || !stored
+        if cannotStore {
             logger.log("synchronization fails: crossings cannot be stored (\(storeError.map { "\($0)" } ?? "the store refused a crossing"))")
-            return .finished(.failed)
         }
         guard let saved = vault.read(), let token = saved.userToken, !token.isEmpty else {
             logger.log("no user token saved: nothing to synchronize")
-            return .finished(.noData)
+            return .finished(cannotStore ? .failed : .noData)
         }
         var changed = false
         var failed = false
@@ -495,7 +496,7 @@ public actor Synchronizer {
             default: failed = true
             }
         }
-        if failed { return .finished(.failed) }
+        if failed || cannotStore { return .finished(.failed) }
         return .finished(changed || uploaded > 0 ? .newData : .noData)
     }
 
