@@ -145,6 +145,34 @@ struct DeliveryGuaranteeTests {
         #expect(kind.rawValue == "entry")
     }
 
+    /// The example of the Synchronization article's "Event reports" section.
+    @Test func theEventReportsExampleCompiles() {
+        let printed = Recorder<String>()
+        @Sendable func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+        let closure: LocationEventsClosure = { events in
+            for event in events {
+                switch event {
+                case .reported(let region):
+                    print("recorded", region.kind)
+                case .uploadAttempted(let region, _):
+                    print("sending", region.kind)
+                case .uploadSuccessful(let region, let delay):
+                    print("delivered", region.kind, "after", delay, "s")
+                case .uploadFailed(let region, let error, _):
+                    if let rejection = event.rejection {
+                        print("refused for good:", region.kind, rejection.reason)
+                    } else {
+                        print("will retry:", region.kind, error)
+                    }
+                }
+            }
+        }
+        var refused = RegionEvent(transition: .entry, occurredAt: epoch, triggerSubscriptionId: "a")
+        refused.rejection = EventRejection(statusCode: 422, reason: "unknown trigger", rejectedAt: epoch)
+        closure([.reported(region: refused), .uploadFailed(region: refused, error: .networkError, delay: 2)])
+        #expect(printed.values == ["recorded entry", "refused for good: entry unknown trigger"])
+    }
+
     // MARK: 6. Exact counts, one scan per run, skipped bytes
 
     @Test func anIdAcknowledgedTwiceDoesNotDriftAndTheCapHolds() async throws {
