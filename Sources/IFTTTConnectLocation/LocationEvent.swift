@@ -5,9 +5,8 @@ public typealias LocationEventsClosure = @Sendable ([LocationEvent]) -> Void
 
 /// Why an event was not uploaded (the cases of ConnectSDK-iOS 2.8).
 public enum EventUploadError: Error, Sendable, Hashable {
-    /// The event was dropped without being uploaded (2.8 dropped every pending event above 20; this SDK
-    /// drops none for that reason and reports this case for an event removed unsent after the store's
-    /// maximum age).
+    /// 2.8 dropped every pending event, unsent, when more than 20 were waiting. This SDK drops no event for a
+    /// count (it uploads in batches), so it never reports this case; it stays for 2.8 source compatibility.
     case crossedSanityThreshold
     /// The upload failed: a transport error, a server error or a 401 (the event stays and is sent again), or the
     /// server refused the event for good (then ``LocationEvent/rejection`` says why, and the event was moved to

@@ -204,6 +204,12 @@ public actor LocationMonitoringSession {
         if !changes.isEmpty { await savePresence(changes) }
     }
 
+    /// Forgets the saved presence in memory (the store's copy goes with ``LocationEventStore/removeAll()``), as
+    /// deactivation does: the next state the platform reports counts as new.
+    public func forgetPresence() {
+        savedPresence = [:]
+    }
+
     /// Tries to open the store if it is not open, then stores (and reports) the crossings kept in memory.
     /// Returns whether the store is open and nothing waits in memory.
     @discardableResult

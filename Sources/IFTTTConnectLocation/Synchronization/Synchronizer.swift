@@ -297,6 +297,7 @@ public actor Synchronizer {
         logger.setSecrets([])
         await session?.stop()
         do throws(LocationError) { try await store?.removeAll() } catch { logger.log("deactivate: \(error)") }
+        await session?.forgetPresence()
         eventDates = [:]
         configuration.taskScheduler?.cancel(identifier: Configuration.backgroundTaskIdentifier)
         logger.log("deactivated")
