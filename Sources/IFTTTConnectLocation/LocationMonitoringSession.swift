@@ -31,7 +31,11 @@ public actor LocationMonitoringSession {
     private var savedPresence: [String: RegionSelector.Presence] = [:]
     private var unstored: [RegionEvent] = []
     private var heldEntries: [String: RegionEvent] = [:]
-    private var heldExits: [String: RegionEvent] = [:]
+    /// Exits within the dwell time, by geofence: the event to record, or `nil` when the trigger does not record
+    /// exits (the exit still cancels a re-entry within the dwell time).
+    private var heldExits: [String: (event: RegionEvent?, at: Date)] = [:]
+    /// Geofences whose last recorded crossing (with the dwell filter) was an entry.
+    private var reportedInside = Set<String>()
     private var latestEventTime: Date?
     /// The most crossings kept in memory while the store cannot take them; beyond, the oldest is dropped (and logged).
     public static let unstoredLimit = 1_000
@@ -49,7 +53,9 @@ public actor LocationMonitoringSession {
     /// Crossings waiting for the store to accept them, oldest first.
     public var unstoredEvents: [RegionEvent] { unstored }
     /// Crossings the dwell filter holds until their dwell time passes, oldest first.
-    public var heldCrossings: [RegionEvent] { (Array(heldEntries.values) + Array(heldExits.values)).sorted { $0.occurredAt < $1.occurredAt } }
+    public var heldCrossings: [RegionEvent] {
+        (Array(heldEntries.values) + heldExits.values.compactMap(\.event)).sorted { $0.occurredAt < $1.occurredAt }
+    }
 
     /// Creates a session.
     ///
@@ -173,6 +179,13 @@ public actor LocationMonitoringSession {
                 heldExits[id] = nil
                 cancelled.insert(id)
             }
+            // The device left a geofence whose entry was recorded: a re-entry within the dwell time records
+            // nothing, also when the trigger does not record exits (then no exit record follows).
+            let time = latestEventTime ?? now()
+            for id in reportedInside where selector.presence[id] == .outside && heldExits[id] == nil {
+                heldExits[id] = (nil, time)
+                scheduleRelease()
+            }
         }
         for effect in effects {
             switch effect {
@@ -239,19 +252,31 @@ public actor LocationMonitoringSession {
 
     /// Records the crossings the dwell filter holds whose dwell time has passed at `now`, oldest first.
     public func releaseHeldCrossings(now: Date) async {
-        let due = heldCrossings.filter { $0.occurredAt.addingTimeInterval(dwellTime) <= now }
-        for event in due {
-            for (id, held) in heldEntries where held.recordId == event.recordId { heldEntries[id] = nil }
-            for (id, held) in heldExits where held.recordId == event.recordId { heldExits[id] = nil }
-            await commit(event)
+        var due: [(id: String, at: Date, event: RegionEvent?)] = []
+        for (id, event) in heldEntries where event.occurredAt.addingTimeInterval(dwellTime) <= now { due.append((id, event.occurredAt, event)) }
+        for (id, held) in heldExits where held.at.addingTimeInterval(dwellTime) <= now { due.append((id, held.at, held.event)) }
+        for item in due.sorted(by: { $0.at < $1.at }) {
+            if item.event?.transition == .entry {
+                heldEntries[item.id] = nil
+                reportedInside.insert(item.id)
+            } else {
+                heldExits[item.id] = nil
+                reportedInside.remove(item.id)
+            }
+            if let event = item.event { await commit(event) }
         }
     }
 
     private func hold(_ event: RegionEvent, identifier id: String) {
         switch event.transition {
         case .entry: heldEntries[id] = event
-        case .exit: heldExits[id] = event
+        case .exit: heldExits[id] = (event, event.occurredAt)
         }
+        scheduleRelease()
+    }
+
+    /// Releases what is due once the dwell time has passed, also when no further event arrives.
+    private func scheduleRelease() {
         let delay = dwellTime
         Task { [weak self] in
             try? await Task.sleep(nanoseconds: UInt64(min(delay, 86_400) * 1_000_000_000))

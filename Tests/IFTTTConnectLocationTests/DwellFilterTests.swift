@@ -14,14 +14,14 @@ struct DwellFilterTests {
         return try Route(gpx: try Data(contentsOf: url))
     }
 
-    func replay(dwell: TimeInterval) async throws -> [String] {
+    func replay(dwell: TimeInterval, fence: Geofence = Self.store) async throws -> [String] {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dwell-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try LocationEventStore(directory: directory)
         let monitor = SimulatedRegionMonitor()
         let session = LocationMonitoringSession(monitor: monitor, store: store, now: { Self.start }, dwellTime: dwell)
         await session.start()
-        await session.update(geofences: [Self.store])
+        await session.update(geofences: [fence])
         let route = try Self.route()
         await monitor.replay(route)
         await session.releaseHeldCrossings(now: try #require(route.fixes.last).timestamp)
@@ -42,6 +42,12 @@ struct DwellFilterTests {
     @Test func withASixtySecondDwellTheTripRecordsOneEntryAndOneExit() async throws {
         let recorded = try await replay(dwell: 60)
         #expect(recorded == ["entry +260s", "exit +590s"])
+    }
+
+    @Test func anEntryOnlyTriggerGetsOneArrivalAndTheBlipOutDoesNotRepeatIt() async throws {
+        let enterOnly = Geofence(triggerSubscriptionId: "alice-arrive-trigger-1", center: Self.store.center, radius: 150, transitions: .enter)
+        #expect(try await replay(dwell: 0, fence: enterOnly).count == 12)
+        #expect(try await replay(dwell: 60, fence: enterOnly) == ["entry +260s"])
     }
 
     @Test func aCrossingStillWithinTheDwellAtTheEndIsNotRecorded() async throws {

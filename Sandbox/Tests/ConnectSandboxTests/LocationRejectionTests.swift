@@ -22,6 +22,7 @@ struct LocationRejectionTests {
         var deadLetters: [DeadLetter] = []
         var pending = 0
         var requests = 0
+        var failures = 0
     }
 
     /// Uploads `count` events through a sandbox that refuses events with probability `p` (and fails `failRate` of
@@ -42,7 +43,13 @@ struct LocationRejectionTests {
             let counter = RequestCounter()
             let uploader = LocationUploader(store: store, configuration: .init(network: .sandbox(root), scheduler: .init(batchSize: 50, baseDelay: 2, maximumDelay: 60)),
                                             tokenProvider: { SandboxTest.aliceToken }, now: { clock.now }, random: { 0.5 },
-                                            progressHandler: { if case .attempted = $0 { await counter.increment() } })
+                                            progressHandler: {
+                                                switch $0 {
+                                                case .attempted: await counter.increment()
+                                                case .failed: await counter.fail()
+                                                default: break
+                                                }
+                                            })
             var rounds = 0
             upload: while rounds < 500 {
                 rounds += 1
@@ -60,13 +67,15 @@ struct LocationRejectionTests {
             run.deadLetters = try await store.deadLetters()
             run.pending = try await store.pending(now: clock.now).count
             run.requests = await counter.value
+            run.failures = await counter.failures
             return run
         }
     }
 
     @Test func everyAcceptableEventIsAcknowledgedOnceAndEveryRefusedOneIsDeadLetteredWithItsReason() async throws {
         let all = Set((0..<120).map { Self.recordId($0).uuidString })
-        let run = try await upload(count: 120, p: 0.1, failRate: 0.2, seed: 2026)
+        let run = try await upload(count: 120, p: 0.1, failRate: 0.3, seed: 3)
+        #expect(run.failures > 0, "the sandbox injected no 503")
 
         let refused = Set(run.deadLetters.map(\.event.recordId.uuidString))
         #expect(!refused.isEmpty, "the sandbox refused nothing")
@@ -80,7 +89,7 @@ struct LocationRejectionTests {
             #expect(letter.rejection.reason.contains(letter.event.recordId.uuidString))
             #expect(letter.rejection.reason.contains("--reject-location-events"))
         }
-        print("reject-location-events 0.1 + fail-rate 0.2: \(run.acknowledged.count) acknowledged once, \(refused.count) dead-lettered, \(run.requests) requests")
+        print("reject-location-events 0.1 + fail-rate 0.3: \(run.acknowledged.count) acknowledged once, \(refused.count) dead-lettered, \(run.requests) requests (\(run.failures) failed with 503)")
     }
 
     @Test func theSameSeedRefusesTheSameEvents() async throws {
@@ -138,5 +147,7 @@ struct LocationRejectionTests {
 
 actor RequestCounter {
     private(set) var value = 0
+    private(set) var failures = 0
     func increment() { value += 1 }
+    func fail() { failures += 1 }
 }
