@@ -3,6 +3,7 @@
 // 1. Choosing the nearest 19 geofences (by edge distance) among 100,000. Goal: at most 2 ms.
 // 2. Durable appends to the event store (one write + fsync each): events per second.
 // 3. `ConnectButtonController.initialize(options:)` with 1,000 stored Connections. Goal: returns in at most 5 ms.
+// 4. Upload of a 10,000-event backlog to a stub API: requests, journal scans (goal: one per run) and time.
 import Foundation
 import IFTTTConnectLocation
 import IFTTTConnectSDK
