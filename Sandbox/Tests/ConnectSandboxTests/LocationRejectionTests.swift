@@ -101,6 +101,52 @@ struct LocationRejectionTests {
         #expect(first.pending == 0 && second.pending == 0 && other.pending == 0)
     }
 
+    /// The SDK's synchronization over real HTTP: alice's gx-arrive-store geofence, 12 arrivals, a sandbox that
+    /// refuses half the events. Every reported crossing ends either acknowledged once or reported refused with the
+    /// server's reason; nothing is left pending.
+    @Test func theSynchronizerReportsEveryRefusalAndDeliversTheRest() async throws {
+        var configuration = SandboxTest.configuration(randomSeed: 12)
+        configuration.rejectLocationEvents = 0.5
+        try await SandboxServer.withRunning(configuration) { root in
+            let directory = try SandboxTest.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let monitor = SimulatedRegionMonitor()
+            let clock = ManualClock(Date())
+            var setup = Synchronizer.Configuration(regionMonitor: monitor, storageDirectory: directory, anonymousId: "install-e2e",
+                                                   secureStore: FileSecureStore(directory: directory), now: { clock.now }, random: { 0.5 })
+            setup.useServer(at: root)
+            let synchronizer = Synchronizer(configuration: setup)
+            let reports = ReportLog()
+            synchronizer.setLocationEventReportedClosure { reports.add($0) }
+            await synchronizer.setup(with: ConnectionCredentials(userToken: SandboxTest.aliceToken))
+            await synchronizer.activate(connections: ["gx-arrive-store"])
+            await synchronizer.waitUntilIdle()
+            #expect(await synchronizer.monitoredRegions.map(\.identifier) == ["ifttt_alice-arrive-trigger-1"])
+            for n in 0..<24 {
+                clock.advance(to: clock.now.addingTimeInterval(120))
+                let latitude = n % 2 == 0 ? 37.7880 : 37.7840           // outside, then inside the 150 m circle
+                await monitor.move(to: LocationFix(latitude: latitude, longitude: -122.4075, horizontalAccuracy: 5, timestamp: clock.now))
+                await synchronizer.waitUntilIdle()
+            }
+            #expect(await synchronizer.synchronize(source: .forceUpdate) != .failed)
+            let events = reports.all
+            let reported = events.compactMap { if case .reported(let region) = $0 { region.recordId.uuidString } else { nil } }
+            let refused = events.compactMap { event -> String? in event.rejection.map { _ in event.regionEvent.recordId.uuidString } }
+            let delivered = events.compactMap { if case .uploadSuccessful(let region, _) = $0 { region.recordId.uuidString } else { nil } }
+            #expect(reported.count == 12)
+            #expect(!refused.isEmpty && !delivered.isEmpty)
+            #expect(Set(refused).union(delivered) == Set(reported))
+            #expect(Set(refused).isDisjoint(with: delivered))
+            #expect(events.compactMap(\.rejection).allSatisfy { $0.statusCode == 422 && $0.reason.contains("refused") })
+            let server = try await LocationTest.serverEvents(root: root)
+            #expect(Set(server.map(\.record_id)) == Set(delivered))
+            #expect(server.allSatisfy { $0.deliveries == 1 })
+            let store = try #require(await synchronizer.eventStore)
+            #expect(try await store.pending(now: clock.now).isEmpty)
+            #expect(Set(try await store.deadLetters().map(\.event.recordId.uuidString)) == Set(refused))
+        }
+    }
+
     @Test func theSimulateCommandListsRejectedEventsBesideAcknowledgedOnes() async throws {
         let executable = try LocationTest.executable()
         var configuration = SandboxTest.configuration(randomSeed: 5)
@@ -143,6 +189,13 @@ struct LocationRejectionTests {
             #expect(listing.map { "\($0.eventType) \($0.occurredAt) \($0.status ?? "")" } == ["entry 2026-05-01T10:04:20+0000 acknowledged"])
         }
     }
+}
+
+final class ReportLog: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [LocationEvent] = []   // guarded by lock
+    func add(_ events: [LocationEvent]) { lock.withLock { stored += events } }
+    var all: [LocationEvent] { lock.withLock { stored } }
 }
 
 actor RequestCounter {

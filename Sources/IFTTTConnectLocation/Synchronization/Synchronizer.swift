@@ -579,6 +579,13 @@ public actor Synchronizer {
         }
     }
 
+    /// Sets the closure that receives location event reports (what the static
+    /// `ConnectButtonController.setLocationEventReportedClosure(_:)` sets on the shared synchronizer). It is called
+    /// on the synchronizer's executor.
+    public nonisolated func setLocationEventReportedClosure(_ closure: LocationEventsClosure?) {
+        hooks.update { $0.locationEvents = closure }
+    }
+
     /// Why the event store cannot be opened, or `nil` when it is open. While it is not `nil`, crossings wait in
     /// memory (they are not reported as recorded) and every synchronization answers ``SynchronizationResult/failed``.
     public var storageError: LocationError? { storeError }
