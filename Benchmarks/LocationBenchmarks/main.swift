@@ -3,6 +3,7 @@
 // 1. Choosing the nearest 19 geofences (by edge distance) among 100,000. Goal: at most 2 ms.
 // 2. Durable appends to the event store (one write + fsync each): events per second.
 // 3. `ConnectButtonController.initialize(options:)` with 1,000 stored Connections. Goal: returns in at most 5 ms.
+// 4. Upload of a 10,000-event backlog to a stub API: requests, journal scans (goal: one per run) and time.
 import Foundation
 import IFTTTConnectLocation
 import IFTTTConnectSDK
@@ -125,3 +126,43 @@ initializeSamples.sort()
 readySamples.sort()
 let loaded = await ConnectButtonController.synchronizer.storedConnections.count
 say("initialize with \(storedCount) stored Connections (\(registryBytes / 1024) KiB): returns in p50 \(String(format: "%.3f", initializeSamples[10])) ms, max \(String(format: "%.3f", initializeSamples.last!)) ms over 20 launches (goal <= 5 ms); stored state read and geofences selected off the main thread after p50 \(String(format: "%.1f", readySamples[10])) ms (\(loaded) Connections)")
+
+// 4. Upload of a 10,000-event backlog (issue 11 item 6): requests, journal scans, time.
+
+/// Answers 200 to every location upload and counts requests.
+final class CountingLocationAPI: HTTPTransport, @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    var requests: Int { lock.withLock { count } }
+    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
+        lock.withLock { count += 1 }
+        return HTTPResponse(statusCode: 200, body: Data("{}".utf8))
+    }
+}
+
+func backlogUploadBenchmark() async {
+    let backlogDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("backlog-bench-\(UUID().uuidString)")
+    defer { try? FileManager.default.removeItem(at: backlogDirectory) }
+    do {
+        let store = try LocationEventStore(directory: backlogDirectory)
+        let base = Date()
+        for n in 0..<10_000 {
+            try await store.append(RegionEvent(transition: n % 2 == 0 ? .entry : .exit, occurredAt: base.addingTimeInterval(Double(n) / 100),
+                                               triggerSubscriptionId: "bench_\(n % 40)"))
+        }
+        let api = CountingLocationAPI()
+        let scansBefore = await store.statistics.journalScans
+        let uploader = LocationUploader(store: store, configuration: .init(network: .init(transport: api, locationBaseURL: URL(string: "https://ifttt.test/v1")!,
+                                                                                         anonymousId: "bench")),
+                                        tokenProvider: { "bench-token" })
+        let t0 = clock.now
+        let report = await uploader.uploadPending()
+        let elapsed = milliseconds(clock.now - t0)
+        let scans = await store.statistics.journalScans - scansBefore
+        let left = try await store.pending(now: Date()).count
+        say("upload of a 10,000-event backlog: \(report.uploaded) uploaded, \(left) left, \(api.requests) requests, \(scans) journal scans, \(String(format: "%.0f", elapsed)) ms")
+    } catch {
+        say("backlog upload benchmark failed: \(error)")
+    }
+}
+await backlogUploadBenchmark()

@@ -18,13 +18,21 @@ enum EventJournal {
         case event(RegionEvent)
         /// The server acknowledged these record ids.
         case acknowledged([UUID])
+        /// The server refused these record ids for good: they move to the dead-letter area.
+        case rejected([UUID], EventRejection)
+        /// Presence per geofence identifier changed to these values.
+        case presence([String: RegionSelector.Presence])
 
-        private enum CodingKeys: String, CodingKey { case e, a }
+        private enum CodingKeys: String, CodingKey { case e, a, r, why, p }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             if let event = try container.decodeIfPresent(RegionEvent.self, forKey: .e) {
                 self = .event(event)
+            } else if let ids = try container.decodeIfPresent([UUID].self, forKey: .r) {
+                self = .rejected(ids, try container.decode(EventRejection.self, forKey: .why))
+            } else if let presence = try container.decodeIfPresent([String: RegionSelector.Presence].self, forKey: .p) {
+                self = .presence(presence)
             } else {
                 self = .acknowledged(try container.decode([UUID].self, forKey: .a))
             }
@@ -35,6 +43,10 @@ enum EventJournal {
             switch self {
             case .event(let event): try container.encode(event, forKey: .e)
             case .acknowledged(let ids): try container.encode(ids, forKey: .a)
+            case .rejected(let ids, let why):
+                try container.encode(ids, forKey: .r)
+                try container.encode(why, forKey: .why)
+            case .presence(let presence): try container.encode(presence, forKey: .p)
             }
         }
     }

@@ -50,9 +50,27 @@ public actor LocationEventStore {
     public nonisolated let directory: URL
     /// The retention policy.
     public nonisolated let policy: RetentionPolicy
+    /// The most dead letters kept (the newest); older ones are dropped at compaction.
+    public static let maximumDeadLetters = 1_000
     private let journal: JournalFile
-    private var pendingCount = 0
+    private let logHandler: (@Sendable (String) -> Void)?
+    /// Record ids of the unacknowledged events in the journal (expired ones included until compaction).
+    private var pendingIds = Set<UUID>()
     private var deadRecords = 0
+    private var presenceMap: [String: RegionSelector.Presence] = [:]
+    private var lastSkippedBytes = 0
+    /// Counters for monitoring and benchmarks.
+    public private(set) var statistics = Statistics()
+
+    /// Counters of the store's work since it was opened.
+    public struct Statistics: Sendable, Hashable {
+        /// Full reads and decodes of the journal.
+        public var journalScans = 0
+        /// Bytes that belonged to no valid record (torn writes, damage), as the last scan found them.
+        public var skippedBytes = 0
+        /// Scans that found skipped bytes.
+        public var damagedScans = 0
+    }
 
     /// The default directory: `<Application Support>/IFTTTConnectLocation`.
     public static func defaultDirectory() -> URL {
@@ -64,55 +82,118 @@ public actor LocationEventStore {
 
     /// Opens (creating if needed) the store in `directory`.
     ///
+    /// - Parameters:
+    ///   - directory: where the journal lives.
+    ///   - policy: how long and how many unacknowledged events are kept.
+    ///   - logHandler: receives a line when a scan skips damaged bytes (how many), and other store notices.
     /// - Throws: ``LocationError`` with ``LocationError/Code/storage`` when the directory or files cannot be
     ///   created or opened.
-    public init(directory: URL = LocationEventStore.defaultDirectory(), policy: RetentionPolicy = RetentionPolicy()) throws(LocationError) {
+    public init(directory: URL = LocationEventStore.defaultDirectory(), policy: RetentionPolicy = RetentionPolicy(),
+                logHandler: (@Sendable (String) -> Void)? = nil) throws(LocationError) {
         self.directory = directory
         self.policy = policy
+        self.logHandler = logHandler
         self.journal = try JournalFile(directory: directory)
         let state = try Self.state(of: try journal.read(), now: nil, policy: policy)
-        pendingCount = state.pending.count
+        statistics.journalScans += 1
+        pendingIds = state.unacknowledged
         deadRecords = state.records - state.pending.count
+        presenceMap = state.presence
+        statistics.skippedBytes = state.skippedBytes
+        lastSkippedBytes = state.skippedBytes
+        if state.skippedBytes > 0 {
+            statistics.damagedScans = 1
+            logHandler?("the event journal has \(state.skippedBytes) damaged bytes that belong to no valid record; they were skipped")
+        }
     }
+
+    /// The number of unacknowledged events in the journal, exact (an id acknowledged twice counts once).
+    public var pendingCount: Int { pendingIds.count }
 
     /// Appends `event` durably: when this returns, the event survives a crash.
     ///
     /// - Throws: ``LocationError/Code/storeFull`` when the policy's count is reached, or
     ///   ``LocationError/Code/storage`` when the write fails.
     public func append(_ event: RegionEvent) throws(LocationError) {
-        if pendingCount >= policy.maximumPendingCount {
+        if pendingIds.count >= policy.maximumPendingCount, !pendingIds.contains(event.recordId) {
             _ = try compact(now: event.occurredAt)
-            guard pendingCount < policy.maximumPendingCount else {
-                throw LocationError(.storeFull, "the store holds \(pendingCount) unacknowledged events")
+            guard pendingIds.count < policy.maximumPendingCount else {
+                throw LocationError(.storeFull, "the store holds \(pendingIds.count) unacknowledged events")
             }
         }
         try journal.append(EventJournal.encode(.event(event)))
-        pendingCount += 1
+        if !pendingIds.insert(event.recordId).inserted { deadRecords += 1 }
     }
 
-    /// The unacknowledged, unexpired events in the order they were recorded.
+    /// The unacknowledged, unexpired events in the order they were recorded. One scan of the journal; when dead
+    /// records outnumber live ones, the same scan also compacts the journal.
     public func pending(now: Date) throws(LocationError) -> [RegionEvent] {
+        if deadRecords > max(64, pendingIds.count) {
+            var pending: [RegionEvent] = []
+            try journal.rewrite { data throws(LocationError) in
+                let state = try Self.state(of: data, now: now, policy: policy)
+                adopt(state, compacted: true)
+                pending = state.pending
+                return output(of: state)
+            }
+            return pending
+        }
         let state = try Self.state(of: try journal.read(), now: now, policy: policy)
-        pendingCount = state.pending.count + state.expired
-        deadRecords = state.records - state.pending.count
+        adopt(state, compacted: false)
         return state.pending
     }
 
     /// Records that the server accepted the events with these record ids; they are never sent again.
     ///
+    /// - Parameter deferCompaction: `true` leaves compaction to the next ``pending(now:)`` (the uploader does
+    ///   this, so an upload run reads the journal once); `false` compacts at once when dead records dominate.
     /// - Throws: ``LocationError/Code/storage`` when the write fails.
-    public func acknowledge(_ recordIds: [UUID]) throws(LocationError) {
+    public func acknowledge(_ recordIds: [UUID], deferCompaction: Bool = false) throws(LocationError) {
         guard !recordIds.isEmpty else { return }
         try journal.append(EventJournal.encode(.acknowledged(recordIds)))
-        pendingCount = max(0, pendingCount - recordIds.count)
-        deadRecords += recordIds.count + 1
-        if deadRecords > max(64, pendingCount) {
+        for id in Set(recordIds) where pendingIds.remove(id) != nil { deadRecords += 1 }
+        deadRecords += 1
+        if !deferCompaction, deadRecords > max(64, pendingIds.count) {
             _ = try compact(now: nil)
         }
     }
 
-    /// Rewrites the journal with only the live events, dropping acknowledged ones and, when `now` is given,
-    /// those older than the policy's maximum age. Returns the number of expired events removed.
+    /// Moves the events with these record ids to the dead-letter area with the server's reason: they are never
+    /// sent again and no longer count as pending, and ``deadLetters()`` lists them until they pass the policy's
+    /// maximum age (at most ``maximumDeadLetters``, the newest, are kept).
+    ///
+    /// - Throws: ``LocationError/Code/storage`` when the write fails.
+    public func reject(_ recordIds: [UUID], _ rejection: EventRejection) throws(LocationError) {
+        guard !recordIds.isEmpty else { return }
+        try journal.append(EventJournal.encode(.rejected(recordIds, rejection)))
+        for id in Set(recordIds) { pendingIds.remove(id) }
+        deadRecords += 1
+    }
+
+    /// The events the server refused, oldest rejection first, with the server's reasons. One scan of the journal.
+    public func deadLetters() throws(LocationError) -> [DeadLetter] {
+        let state = try Self.state(of: try journal.read(), now: nil, policy: policy)
+        adopt(state, compacted: false)
+        return state.deadLetters
+    }
+
+    /// Presence per geofence identifier as last saved with ``savePresence(_:)`` (survives relaunches).
+    public func presence() -> [String: RegionSelector.Presence] { presenceMap }
+
+    /// Saves presence changes durably (one record). Identifiers not in `changes` keep their saved presence.
+    ///
+    /// - Throws: ``LocationError/Code/storage`` when the write fails.
+    public func savePresence(_ changes: [String: RegionSelector.Presence]) throws(LocationError) {
+        let changed = changes.filter { presenceMap[$0.key] != $0.value }
+        guard !changed.isEmpty else { return }
+        try journal.append(EventJournal.encode(.presence(changed)))
+        presenceMap.merge(changed) { _, new in new }
+        deadRecords += 1
+    }
+
+    /// Rewrites the journal with only the live events (and the dead letters and presence), dropping acknowledged
+    /// ones and, when `now` is given, those older than the policy's maximum age. Returns the number of expired
+    /// events removed.
     ///
     /// - Throws: ``LocationError/Code/storage`` when the rewrite fails; the old journal is then intact.
     @discardableResult
@@ -121,26 +202,56 @@ public actor LocationEventStore {
         try journal.rewrite { data throws(LocationError) in
             let state = try Self.state(of: data, now: now, policy: policy)
             expired = state.expired
-            pendingCount = state.pending.count
-            deadRecords = 0
-            var output = Data()
-            for event in state.pending { output.append(EventJournal.encode(.event(event))) }
-            return output
+            adopt(state, compacted: true)
+            return output(of: state)
         }
         return expired
     }
 
-    /// Deletes every stored event (for deactivation by the user, never for a 401).
+    /// Deletes every stored event, dead letter and saved presence (for deactivation by the user, never for a 401).
     public func removeAll() throws(LocationError) {
         try journal.rewrite { _ throws(LocationError) in Data() }
-        pendingCount = 0
+        pendingIds = []
         deadRecords = 0
+        presenceMap = [:]
+    }
+
+    private func adopt(_ state: JournalState, compacted: Bool) {
+        statistics.journalScans += 1
+        pendingIds = compacted ? Set(state.pending.map(\.recordId)) : state.unacknowledged
+        deadRecords = compacted ? 0 : state.records - state.pending.count
+        presenceMap = state.presence
+        noteSkipped(state.skippedBytes)
+    }
+
+    private func output(of state: JournalState) -> Data {
+        var output = Data()
+        for event in state.pending { output.append(EventJournal.encode(.event(event))) }
+        if !state.presence.isEmpty { output.append(EventJournal.encode(.presence(state.presence))) }
+        for letter in state.deadLetters {
+            output.append(EventJournal.encode(.event(letter.event)))
+            output.append(EventJournal.encode(.rejected([letter.event.recordId], letter.rejection)))
+        }
+        return output
+    }
+
+    private func noteSkipped(_ bytes: Int) {
+        statistics.skippedBytes = bytes
+        if bytes > 0 { statistics.damagedScans += 1 }
+        if bytes != lastSkippedBytes, bytes > 0 {
+            logHandler?("the event journal has \(bytes) damaged bytes that belong to no valid record; they were skipped")
+        }
+        lastSkippedBytes = bytes
     }
 
     private struct JournalState {
         var pending: [RegionEvent] = []
+        var unacknowledged = Set<UUID>()
+        var deadLetters: [DeadLetter] = []
+        var presence: [String: RegionSelector.Presence] = [:]
         var expired = 0
         var records = 0
+        var skippedBytes = 0
     }
 
     private static func state(of data: Data, now: Date?, policy: RetentionPolicy) throws(LocationError) -> JournalState {
@@ -148,20 +259,33 @@ public actor LocationEventStore {
         var events: [RegionEvent] = []
         var seen = Set<UUID>()
         var acknowledged = Set<UUID>()
+        var rejected: [UUID: EventRejection] = [:]
+        var state = JournalState(records: scan.entries.count, skippedBytes: scan.skippedBytes)
         for entry in scan.entries {
             switch entry {
             case .event(let event): if seen.insert(event.recordId).inserted { events.append(event) }
             case .acknowledged(let ids): acknowledged.formUnion(ids)
+            case .rejected(let ids, let why): for id in ids where rejected[id] == nil { rejected[id] = why }
+            case .presence(let changes): state.presence.merge(changes) { _, new in new }
             }
         }
-        var state = JournalState(records: scan.entries.count)
         let oldest = now.map { $0.addingTimeInterval(-policy.maximumAge) }
         for event in events where !acknowledged.contains(event.recordId) {
+            if let why = rejected[event.recordId] {
+                if let oldest, why.rejectedAt < oldest { continue }
+                state.deadLetters.append(DeadLetter(event: event, rejection: why))
+                continue
+            }
+            state.unacknowledged.insert(event.recordId)
             if let oldest, event.occurredAt < oldest {
                 state.expired += 1
             } else {
                 state.pending.append(event)
             }
+        }
+        state.deadLetters.sort { $0.rejection.rejectedAt < $1.rejection.rejectedAt }
+        if state.deadLetters.count > maximumDeadLetters {
+            state.deadLetters.removeFirst(state.deadLetters.count - maximumDeadLetters)
         }
         return state
     }

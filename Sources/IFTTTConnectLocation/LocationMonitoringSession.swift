@@ -4,6 +4,16 @@ import IFTTTConnectSDK
 /// Runs geofencing: feeds a ``RegionMonitor``'s events to a ``RegionSelector``, performs its effects, and
 /// records crossings in a ``LocationEventStore``.
 ///
+/// * **Nothing reported that was not stored.** With a store (or a store opener), `onEvent` runs only after the
+///   crossing's append returned. A crossing that cannot be stored is kept in memory (at most
+///   ``unstoredLimit``), `onError` says why, and it is stored and reported when the store works again (the
+///   opener is retried on every crossing and on ``retryStorage()``).
+/// * **Presence survives relaunches and toggles.** Inside/outside per geofence is saved with the journal; a
+///   crossing that repeats the saved presence (a relaunch, or geofences turned off and on while inside) is
+///   not recorded.
+/// * **Optional dwell filter** (`dwellTime`, off by default): an entry is recorded only once the device stayed
+///   inside that long, and an exit followed by a re-entry within that time records neither.
+///
 /// This is the shell the synchronization API sits on: `initialize` creates a session and calls ``start()``
 /// (so crossings are captured from launch), `activate` and Connection updates call ``update(connections:)``,
 /// `deactivate` calls ``stop()``.
@@ -15,15 +25,37 @@ import IFTTTConnectSDK
 /// ```
 public actor LocationMonitoringSession {
     private let monitor: any RegionMonitor
-    private let store: LocationEventStore?
+    private var store: LocationEventStore?
+    private let openStore: (@Sendable () async -> LocationEventStore?)?
+    private let dwellTime: TimeInterval
+    private var savedPresence: [String: RegionSelector.Presence] = [:]
+    private var unstored: [RegionEvent] = []
+    private var heldEntries: [String: RegionEvent] = [:]
+    /// Exits within the dwell time, by geofence: the event to record, or `nil` when the trigger does not record
+    /// exits (the exit still cancels a re-entry within the dwell time).
+    private var heldExits: [String: (event: RegionEvent?, at: Date)] = [:]
+    /// Geofences whose last recorded crossing (with the dwell filter) was an entry.
+    private var reportedInside = Set<String>()
+    private var latestEventTime: Date?
+    /// The most crossings kept in memory while the store cannot take them; beyond, the oldest is dropped (and logged).
+    public static let unstoredLimit = 1_000
+    /// How many of the latest recorded events ``recordedEvents`` keeps.
+    public static let recordedEventsLimit = 1_000
     private let now: @Sendable () -> Date
     private let onEvent: (@Sendable (RegionEvent) -> Void)?
     private let onError: (@Sendable (LocationError) -> Void)?
     private var selector: RegionSelector
     private var radiusLimits: RadiusLimits
     private var started = false
-    /// Every event recorded by this session, in order (also appended to the store).
+    /// The latest events recorded by this session (at most ``recordedEventsLimit``), in order (also appended to
+    /// the store).
     public private(set) var recordedEvents: [RegionEvent] = []
+    /// Crossings waiting for the store to accept them, oldest first.
+    public var unstoredEvents: [RegionEvent] { unstored }
+    /// Crossings the dwell filter holds until their dwell time passes, oldest first.
+    public var heldCrossings: [RegionEvent] {
+        (Array(heldEntries.values) + heldExits.values.compactMap(\.event)).sorted { $0.occurredAt < $1.occurredAt }
+    }
 
     /// Creates a session.
     ///
@@ -33,16 +65,24 @@ public actor LocationMonitoringSession {
     ///   - configuration: region limit and radii; the limit is lowered to the monitor's when ``start()`` runs.
     ///   - presence: inside/outside per geofence saved from an earlier launch (see ``presence``).
     ///   - now: the clock for events whose platform report carries no time.
+    ///   - openStore: opens the store when `store` is `nil` or could not be opened yet; tried again on every
+    ///     crossing and on ``retryStorage()``. With neither `store` nor `openStore`, crossings are kept only in
+    ///     ``recordedEvents`` (and reported at once).
+    ///   - dwellTime: the dwell filter in seconds; `0` (the default) turns it off.
     ///   - onEvent: called for each recorded crossing, after it is stored.
     ///   - onError: called when a crossing cannot be stored.
     public init(monitor: any RegionMonitor, store: LocationEventStore?,
                 configuration: RegionSelector.Configuration = RegionSelector.Configuration(),
                 presence: [String: RegionSelector.Presence] = [:],
                 now: @escaping @Sendable () -> Date = { Date() },
+                openStore: (@Sendable () async -> LocationEventStore?)? = nil,
+                dwellTime: TimeInterval = 0,
                 onEvent: (@Sendable (RegionEvent) -> Void)? = nil,
                 onError: (@Sendable (LocationError) -> Void)? = nil) {
         self.monitor = monitor
         self.store = store
+        self.openStore = openStore
+        self.dwellTime = max(0, dwellTime)
         self.now = now
         self.onEvent = onEvent
         self.onError = onError
@@ -62,6 +102,8 @@ public actor LocationMonitoringSession {
     public func start() async {
         guard !started else { return }
         started = true
+        if store == nil, let openStore { store = await openStore() }
+        savedPresence = await store?.presence() ?? [:]
         let limit = await monitor.maximumRegionCount
         let maximumRadius = await monitor.maximumRadius
         radiusLimits = RadiusLimits(minimum: radiusLimits.minimum, maximum: min(radiusLimits.maximum, maximumRadius))
@@ -89,6 +131,12 @@ public actor LocationMonitoringSession {
 
     /// Handles one monitor event. The monitor's handler calls this; tests may call it directly.
     public func handle(_ event: RegionMonitorEvent) async {
+        let time: Date
+        switch event {
+        case .regionCrossed(_, _, let at), .stateDetermined(_, _, let at), .monitoringFailed(_, let at): time = at
+        case .location(let fix): time = fix.timestamp
+        }
+        if latestEventTime.map({ $0 < time }) ?? true { latestEventTime = time }
         switch event {
         case .regionCrossed(let id, let transition, let at):
             await process(.regionCrossed(identifier: id, transition), at: at)
@@ -118,6 +166,27 @@ public actor LocationMonitoringSession {
     }
 
     private func apply(_ effects: [RegionSelector.Effect]) async {
+        var cancelled = Set<String>()
+        if dwellTime > 0 {
+            await releaseHeldCrossings(now: latestEventTime ?? now())
+            // A held entry whose geofence the device has left again, or a held exit it has re-entered, stayed
+            // shorter than the dwell time: neither it nor the crossing that undid it is recorded.
+            for (id, _) in heldEntries where selector.presence[id] == .outside {
+                heldEntries[id] = nil
+                cancelled.insert(id)
+            }
+            for (id, _) in heldExits where selector.presence[id] == .inside {
+                heldExits[id] = nil
+                cancelled.insert(id)
+            }
+            // The device left a geofence whose entry was recorded: a re-entry within the dwell time records
+            // nothing, also when the trigger does not record exits (then no exit record follows).
+            let time = latestEventTime ?? now()
+            for id in reportedInside where selector.presence[id] == .outside && heldExits[id] == nil {
+                heldExits[id] = (nil, time)
+                scheduleRelease()
+            }
+        }
         for effect in effects {
             switch effect {
             case .stopMonitoring(let id):
@@ -129,16 +198,125 @@ public actor LocationMonitoringSession {
             case .requestLocation:
                 await monitor.requestLocation()
             case .record(let crossing):
+                let id = crossing.geofence.identifier
+                let observed: RegionSelector.Presence = crossing.transition == .entry ? .inside : .outside
+                // The saved presence already says so (a relaunch inside, geofences turned off and on): nothing new.
+                if savedPresence[id] == observed { continue }
+                await savePresence([id: observed])
+                if cancelled.contains(id) { continue }
                 let event = RegionEvent(transition: crossing.transition, occurredAt: crossing.occurredAt,
                                         triggerSubscriptionId: crossing.geofence.triggerSubscriptionId)
-                do throws(LocationError) {
-                    try await store?.append(event)
-                    recordedEvents.append(event)
-                    onEvent?(event)
-                } catch {
-                    onError?(error)
+                if dwellTime > 0 {
+                    hold(event, identifier: id)
+                } else {
+                    await commit(event)
                 }
             }
         }
+        let changes = selector.presence.filter { savedPresence[$0.key] != $0.value }
+        if !changes.isEmpty { await savePresence(changes) }
+    }
+
+    /// Forgets the saved presence in memory (the store's copy goes with ``LocationEventStore/removeAll()``), as
+    /// deactivation does: the next state the platform reports counts as new.
+    public func forgetPresence() {
+        savedPresence = [:]
+    }
+
+    /// Tries to open the store if it is not open, then stores (and reports) the crossings kept in memory.
+    /// Returns whether the store is open and nothing waits in memory.
+    @discardableResult
+    public func retryStorage() async -> Bool {
+        if store == nil, let openStore {
+            store = await openStore()
+            if let store {
+                let stored = await store.presence()
+                savedPresence.merge(stored) { mine, _ in mine }
+                let changes = savedPresence.filter { stored[$0.key] != $0.value }
+                if !changes.isEmpty { await savePresence(changes) }
+            }
+        }
+        guard let store else { return openStore == nil && unstored.isEmpty }
+        while let event = unstored.first {
+            do throws(LocationError) {
+                try await store.append(event)
+            } catch {
+                onError?(error)
+                return false
+            }
+            unstored.removeFirst()
+            remember(event)
+        }
+        return true
+    }
+
+    /// Records the crossings the dwell filter holds whose dwell time has passed at `now`, oldest first.
+    public func releaseHeldCrossings(now: Date) async {
+        var due: [(id: String, at: Date, event: RegionEvent?)] = []
+        for (id, event) in heldEntries where event.occurredAt.addingTimeInterval(dwellTime) <= now { due.append((id, event.occurredAt, event)) }
+        for (id, held) in heldExits where held.at.addingTimeInterval(dwellTime) <= now { due.append((id, held.at, held.event)) }
+        for item in due.sorted(by: { $0.at < $1.at }) {
+            if item.event?.transition == .entry {
+                heldEntries[item.id] = nil
+                reportedInside.insert(item.id)
+            } else {
+                heldExits[item.id] = nil
+                reportedInside.remove(item.id)
+            }
+            if let event = item.event { await commit(event) }
+        }
+    }
+
+    private func hold(_ event: RegionEvent, identifier id: String) {
+        switch event.transition {
+        case .entry: heldEntries[id] = event
+        case .exit: heldExits[id] = (event, event.occurredAt)
+        }
+        scheduleRelease()
+    }
+
+    /// Releases what is due once the dwell time has passed, also when no further event arrives.
+    private func scheduleRelease() {
+        let delay = dwellTime
+        Task { [weak self] in
+            try? await Task.sleep(nanoseconds: UInt64(min(delay, 86_400) * 1_000_000_000))
+            guard let self else { return }
+            await self.releaseHeldCrossings(now: self.now())
+        }
+    }
+
+    private func savePresence(_ changes: [String: RegionSelector.Presence]) async {
+        savedPresence.merge(changes) { _, new in new }
+        guard let store else { return }
+        do throws(LocationError) { try await store.savePresence(changes) } catch { onError?(error) }
+    }
+
+    /// Stores `event` durably, then reports it; keeps it in memory when it cannot be stored.
+    private func commit(_ event: RegionEvent) async {
+        if store == nil, openStore == nil {
+            remember(event)   // a memory-only session: nothing to store
+            return
+        }
+        unstored.append(event)
+        if unstored.count > Self.unstoredLimit {
+            let dropped = unstored.removeFirst()
+            onError?(LocationError(.storage, "more than \(Self.unstoredLimit) crossings wait for the store; the oldest (\(dropped.recordId.uuidString)) was dropped"))
+        }
+        if store == nil {
+            await retryStorage()
+            if store == nil {
+                onError?(LocationError(.storage, "the event store cannot be opened; \(unstored.count) crossings wait in memory"))
+            }
+            return
+        }
+        await retryStorage()
+    }
+
+    private func remember(_ event: RegionEvent) {
+        recordedEvents.append(event)
+        if recordedEvents.count > Self.recordedEventsLimit {
+            recordedEvents.removeFirst(recordedEvents.count - Self.recordedEventsLimit)
+        }
+        onEvent?(event)
     }
 }

@@ -63,6 +63,16 @@ public actor LocationUploader {
         public var next: Next
         /// The failure that ended the call, if any.
         public var error: LocationError?
+        /// Events the server refused for good during this call (moved to the dead-letter area).
+        public var rejected: Int
+
+        /// Creates a report.
+        public init(uploaded: Int, next: Next, error: LocationError? = nil, rejected: Int = 0) {
+            self.uploaded = uploaded
+            self.next = next
+            self.error = error
+            self.rejected = rejected
+        }
     }
 
     /// One batch's progress, reported to the progress handler.
@@ -73,6 +83,8 @@ public actor LocationUploader {
         case succeeded([RegionEvent])
         /// The request with these events failed; they stay in the store.
         case failed([RegionEvent], LocationError)
+        /// The server refused these events for good; they were moved to the store's dead-letter area.
+        case rejected([DeadLetter])
     }
 
     /// The channel id of the IFTTT Location service, sent as `channel_id`.
@@ -89,6 +101,7 @@ public actor LocationUploader {
     private let progressHandler: (@Sendable (Progress) async -> Void)?
     private var scheduler: UploadScheduler
     private var isUploading = false
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Creates an uploader.
     ///
@@ -122,32 +135,63 @@ public actor LocationUploader {
     /// The backoff state (as saved).
     public var schedulerState: UploadScheduler.State { scheduler.state }
 
+    /// Whether a call of ``uploadPending()`` is running.
+    public var isBusy: Bool { isUploading }
+
+    /// Waits until no call of ``uploadPending()`` is running.
+    public func waitUntilIdle() async {
+        guard isUploading else { return }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in idleWaiters.append(continuation) }
+    }
+
     /// Uploads pending events in batches until done, a failure, or a pause.
+    ///
+    /// The journal is read once per call. A 400, 413 or 422 answer names or implies bad events: the events the
+    /// error envelope names (by record id, or by `[index]` in a detail's parameter) are moved to the store's
+    /// dead-letter area with the server's reason and the rest are sent again at once; when it names none, the
+    /// batch is split in halves until each bad event is alone. A refused event therefore never blocks the others.
     public func uploadPending() async -> Report {
         guard !isUploading else { return Report(uploaded: 0, next: .busy) }
         isUploading = true
-        defer { isUploading = false }
+        defer {
+            isUploading = false
+            let waiters = idleWaiters
+            idleWaiters = []
+            for waiter in waiters { waiter.resume() }
+        }
         var uploaded = 0
+        var rejected = 0
+        let all: [RegionEvent]
+        do throws(LocationError) {
+            all = try await store.pending(now: now())
+        } catch {
+            return Report(uploaded: 0, next: .retry(at: now()), error: error)
+        }
+        var remaining = all[...]
+        // Explicit batches (halves of a refused batch) go before the rest.
+        var splits: [[RegionEvent]] = []
+        func report(_ next: Report.Next, _ error: LocationError? = nil) -> Report {
+            Report(uploaded: uploaded, next: next, error: error, rejected: rejected)
+        }
         while true {
-            let pending: [RegionEvent]
-            do throws(LocationError) {
-                pending = try await store.pending(now: now())
-            } catch {
-                return Report(uploaded: uploaded, next: .retry(at: now()), error: error)
-            }
-            switch scheduler.handle(.wake(pending: pending.count), now: now()) {
+            let waiting = splits.reduce(0) { $0 + $1.count } + remaining.count
+            switch scheduler.handle(.wake(pending: waiting), now: now()) {
             case .idle, .notifyAuthenticationFailure:
-                return Report(uploaded: uploaded, next: .done)
+                return report(.done)
             case .paused:
-                return Report(uploaded: uploaded, next: .paused,
-                              error: LocationError(.authenticationFailure, "uploading is paused after a 401"))
+                return report(.paused, LocationError(.authenticationFailure, "uploading is paused after a 401"))
             case .wait(let until):
-                return Report(uploaded: uploaded, next: .retry(at: until))
+                return report(.retry(at: until))
             case .send(let count):
-                let batch = Array(pending.prefix(count))
+                let batch: [RegionEvent]
+                if !splits.isEmpty {
+                    batch = splits.removeFirst()
+                } else {
+                    batch = Array(remaining.prefix(count))
+                    remaining = remaining.dropFirst(batch.count)
+                }
                 guard let token = await tokenProvider(), !token.isEmpty else {
-                    return Report(uploaded: uploaded, next: .paused,
-                                  error: LocationError(.missingCredentials, "no IFTTT user token; nothing was sent"))
+                    return report(.paused, LocationError(.missingCredentials, "no IFTTT user token; nothing was sent"))
                 }
                 await progressHandler?(.attempted(batch))
                 let result = await send(batch, token: token)
@@ -155,34 +199,99 @@ public actor LocationUploader {
                 case .success:
                     await progressHandler?(.succeeded(batch))
                     do throws(LocationError) {
-                        try await store.acknowledge(batch.map(\.recordId))
+                        try await store.acknowledge(batch.map(\.recordId), deferCompaction: true)
                     } catch {
                         // The server has the events; they may be sent again, which record_id makes harmless.
-                        return Report(uploaded: uploaded + batch.count, next: .retry(at: now()), error: error)
+                        uploaded += batch.count
+                        return report(.retry(at: now()), error)
                     }
                     uploaded += batch.count
                     _ = scheduler.handle(.succeeded, now: now())
                     save()
-                case .failure(let error) where error.code == .cancelled:
+                case .failure(let failure) where failure.refusal != nil:
+                    let refusal = failure.refusal!
+                    let named = Self.namedEvents(in: refusal, batch: batch)
+                    var refused: [DeadLetter] = []
+                    let at = now()
+                    if !named.isEmpty {
+                        refused = named.map { DeadLetter(event: $0.event, rejection: EventRejection(statusCode: refusal.statusCode, reason: $0.reason, rejectedAt: at)) }
+                        let refusedIds = Set(named.map(\.event.recordId))
+                        let rest = batch.filter { !refusedIds.contains($0.recordId) }
+                        if !rest.isEmpty { splits.insert(rest, at: 0) }
+                    } else if batch.count == 1 {
+                        refused = [DeadLetter(event: batch[0], rejection: EventRejection(statusCode: refusal.statusCode, reason: refusal.message, rejectedAt: at))]
+                    } else {
+                        let half = batch.count / 2
+                        splits.insert(contentsOf: [Array(batch[..<half]), Array(batch[half...])], at: 0)
+                    }
+                    if !refused.isEmpty {
+                        for letter in refused {
+                            configuration.logHandler?("location event \(letter.event.recordId.uuidString) was refused (\(refusal.statusCode)): \(letter.rejection.reason); moved to the dead-letter area")
+                        }
+                        do throws(LocationError) {
+                            for group in Dictionary(grouping: refused, by: \.rejection).sorted(by: { $0.key.reason < $1.key.reason }) {
+                                try await store.reject(group.value.map(\.event.recordId), group.key)
+                            }
+                        } catch {
+                            return report(.retry(at: now()), error)
+                        }
+                        rejected += refused.count
+                        await progressHandler?(.rejected(refused))
+                    }
+                case .failure(let failure) where failure.code == .cancelled:
                     // Cancelled by the caller (for example an expiring background task): not the server's fault,
                     // so no backoff; the events stay.
-                    await progressHandler?(.failed(batch, error.error))
-                    return Report(uploaded: uploaded, next: .retry(at: now()), error: error.error)
-                case .failure(let error) where error.code == .authenticationFailure:
-                    await progressHandler?(.failed(batch, error.error))
+                    await progressHandler?(.failed(batch, failure.error))
+                    return report(.retry(at: now()), failure.error)
+                case .failure(let failure) where failure.code == .authenticationFailure:
+                    await progressHandler?(.failed(batch, failure.error))
                     _ = scheduler.handle(.authenticationFailed, now: now())
                     save()
                     authenticationFailureHandler?()
-                    return Report(uploaded: uploaded, next: .paused, error: error.error)
-                case .failure(let error):
-                    await progressHandler?(.failed(batch, error.error))
-                    let decision = scheduler.handle(.failed(random: random(), retryAfter: error.retryAfter), now: now())
+                    return report(.paused, failure.error)
+                case .failure(let failure):
+                    await progressHandler?(.failed(batch, failure.error))
+                    let decision = scheduler.handle(.failed(random: random(), retryAfter: failure.retryAfter), now: now())
                     save()
-                    guard case .wait(let until) = decision else { return Report(uploaded: uploaded, next: .done, error: error.error) }
-                    return Report(uploaded: uploaded, next: .retry(at: until), error: error.error)
+                    guard case .wait(let until) = decision else { return report(.done, failure.error) }
+                    return report(.retry(at: until), failure.error)
                 }
             }
         }
+    }
+
+    /// The events of `batch` that a refusal names, each with its reason: by record id anywhere in a detail or
+    /// the message, else by a `[index]` prefix of a detail's parameter.
+    static func namedEvents(in refusal: Refusal, batch: [RegionEvent]) -> [(event: RegionEvent, reason: String)] {
+        var result: [(event: RegionEvent, reason: String)] = []
+        var taken = Set<UUID>()
+        let byId = Dictionary(batch.map { ($0.recordId.uuidString.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        let texts = refusal.details.map { ($0.parameter + " " + $0.message, $0.parameter.isEmpty ? $0.message : "\($0.parameter): \($0.message)") }
+            + [(refusal.message, refusal.message)]
+        for (text, reason) in texts {
+            for token in Self.uuidCandidates(in: text) {
+                if let event = byId[token], taken.insert(event.recordId).inserted { result.append((event, reason)) }
+            }
+        }
+        if !result.isEmpty { return result }
+        for detail in refusal.details {
+            guard detail.parameter.hasPrefix("["), let close = detail.parameter.firstIndex(of: "]"),
+                  let index = Int(detail.parameter[detail.parameter.index(after: detail.parameter.startIndex)..<close]),
+                  batch.indices.contains(index) else { continue }
+            let event = batch[index]
+            let reason = "\(detail.parameter): \(detail.message)"
+            if taken.insert(event.recordId).inserted {
+                result.append((event, reason))
+            } else if let at = result.firstIndex(where: { $0.event.recordId == event.recordId }) {
+                result[at].reason += "; " + reason
+            }
+        }
+        return result
+    }
+
+    private static func uuidCandidates(in text: String) -> [String] {
+        let separators = CharacterSet(charactersIn: "0123456789abcdefABCDEF-").inverted
+        return text.components(separatedBy: separators).filter { $0.count == 36 && UUID(uuidString: $0) != nil }.map { $0.uppercased() }
     }
 
     /// Resumes uploading after a 401, once the host app has new credentials. Clears the backoff too.
@@ -191,9 +300,17 @@ public actor LocationUploader {
         save()
     }
 
+    /// A 4xx answer that names or implies bad events, with what its error envelope says.
+    struct Refusal: Sendable {
+        var statusCode: Int
+        var message: String
+        var details: [(parameter: String, message: String)]
+    }
+
     private struct Failure: Error {
         var error: LocationError
         var retryAfter: TimeInterval?
+        var refusal: Refusal?
         var code: LocationError.Code { error.code }
     }
 
@@ -214,6 +331,11 @@ public actor LocationUploader {
             case 401:
                 return .failure(Failure(error: LocationError(.authenticationFailure, "the location API answered 401",
                                                              networkError: .authenticationFailure(nil))))
+            case 400, 413, 422:
+                let refusal = Self.refusal(statusCode: response.statusCode, body: response.body)
+                return .failure(Failure(error: LocationError(.uploadFailed, "the location API refused the batch (\(response.statusCode)): \(refusal.message)",
+                                                             networkError: .apiError(statusCode: response.statusCode, payload: nil)),
+                                        refusal: refusal))
             default:
                 let retryAfter = response.headers["retry-after"].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
                 return .failure(Failure(error: LocationError(.uploadFailed, "the location API answered \(response.statusCode)",
@@ -225,6 +347,18 @@ public actor LocationUploader {
             if error == .cancelled { return .failure(Failure(error: LocationError(.cancelled, "the upload was cancelled", networkError: error))) }
             return .failure(Failure(error: LocationError(.uploadFailed, "the upload failed: \(error)", networkError: error)))
         }
+    }
+
+    /// Reads IFTTT's error envelope (`{"type":"error","code","message","details":[{"parameter","message"}]}`);
+    /// anything else gives the status alone.
+    static func refusal(statusCode: Int, body: Data) -> Refusal {
+        var refusal = Refusal(statusCode: statusCode, message: "HTTP \(statusCode)", details: [])
+        guard body.count <= 1 << 20, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return refusal }
+        if let message = object["message"] as? String, !message.isEmpty { refusal.message = String(message.prefix(500)) }
+        if let details = object["details"] as? [[String: Any]] {
+            refusal.details = details.prefix(1000).map { (String(($0["parameter"] as? String ?? "").prefix(200)), String(($0["message"] as? String ?? "").prefix(500))) }
+        }
+        return refusal
     }
 
     private func save() {

@@ -20,8 +20,11 @@ struct LocationSimulateCommand: AsyncParsableCommand {
         discussion: """
         Fetches the Connections with the user token, monitors their geofences with a simulated region monitor, \
         replays the route, records the crossings in a temporary event store, uploads them to \
-        POST /v1/location_events and lists what the server recorded. With --json the last line is the JSON array \
-        of the acknowledged events (record_id, trigger_subscription_id, event_type, occurred_at).
+        POST /v1/location_events and lists what the server recorded. Events the server refuses for good are \
+        dead-lettered and listed with its reason. With --json the last line is the JSON array of the acknowledged \
+        events (record_id, trigger_subscription_id, event_type, occurred_at, status "acknowledged") followed by the \
+        rejected ones (status "rejected", status_code, reason). --dwell S records an entry only after S seconds \
+        inside and drops exit/entry pairs shorter than that.
         """
     )
 
@@ -34,14 +37,18 @@ struct LocationSimulateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The IFTTT user token (default: the sandbox's alice). Never printed.", valueName: "token"))
     var token: String = "sandbox-user-token-alice"
 
-    @Flag(help: "End with the acknowledged events as one line of JSON.")
+    @Flag(help: "End with the acknowledged and rejected events as one line of JSON.")
     var json = false
+
+    @Option(help: ArgumentHelp("The dwell filter: record an entry only after this many seconds inside (default 0: off).", valueName: "seconds"))
+    var dwell: Double = 0
 
     @OptionGroup var api: APIOptions
 
     func validate() throws {
         guard !connection.isEmpty else { throw ValidationError("at least one --connection is required") }
         guard !token.isEmpty else { throw ValidationError("--token must not be empty") }
+        guard dwell >= 0, dwell <= 86_400 else { throw ValidationError("--dwell must be between 0 and 86400 seconds") }
     }
 
     func run() async throws {
@@ -57,16 +64,18 @@ struct LocationSimulateCommand: AsyncParsableCommand {
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ifttt-connect-trip-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (token, connection, json) = (token, connection, json)
+        let (token, connection, json, dwell) = (token, connection, json, dwell)
         do {
             let outcome = try await api.withAPI { root in
-                try await LocationTrip(root: root, token: token, connectionIds: connection, route: route,
-                                       storeDirectory: directory).run(log: { say($0) })
+                var trip = LocationTrip(root: root, token: token, connectionIds: connection, route: route,
+                                        storeDirectory: directory)
+                trip.dwellTime = dwell
+                return try await trip.run(log: { say($0) })
             }
             if json {
                 let encoder = JSONEncoder()
                 encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-                say(String(decoding: try encoder.encode(outcome.acknowledged), as: UTF8.self))
+                say(String(decoding: try encoder.encode(outcome.listing), as: UTF8.self))
             }
         } catch let error as ExitCode {
             throw error

@@ -14,10 +14,17 @@ struct LocationTrip: Sendable {
         var triggerSubscriptionId: String
         var eventType: String
         var occurredAt: String
+        /// `acknowledged` (the server recorded it) or `rejected` (refused for good and dead-lettered); `nil` when
+        /// read from `GET /v1/location_events`.
+        var status: String?
+        /// For a rejected event: the HTTP status of the refusal.
+        var statusCode: Int?
+        /// For a rejected event: the server's reason.
+        var reason: String?
 
         enum CodingKeys: String, CodingKey {
             case recordId = "record_id", triggerSubscriptionId = "trigger_subscription_id"
-            case eventType = "event_type", occurredAt = "occurred_at"
+            case eventType = "event_type", occurredAt = "occurred_at", status, statusCode = "status_code", reason
         }
     }
 
@@ -33,6 +40,19 @@ struct LocationTrip: Sendable {
         var requests: Int
         /// This trip's events as the server lists them, in the order it received them.
         var acknowledged: [ServerEvent]
+        /// The events the server refused for good, with its reasons (moved to the store's dead-letter area).
+        var rejected: [DeadLetter] = []
+
+        /// The acknowledged events (`status` `acknowledged`) followed by the rejected ones (`status` `rejected`,
+        /// with `status_code` and `reason`), as `location simulate --json` prints them.
+        var listing: [ServerEvent] {
+            acknowledged.map { var event = $0; event.status = "acknowledged"; return event }
+                + rejected.map {
+                    ServerEvent(recordId: $0.event.recordId.uuidString, triggerSubscriptionId: $0.event.triggerSubscriptionId,
+                                eventType: $0.event.transition.rawValue, occurredAt: LocationEventPayload.timestamp($0.event.occurredAt),
+                                status: "rejected", statusCode: $0.rejection.statusCode, reason: $0.rejection.reason)
+                }
+        }
     }
 
     let root: URL
@@ -42,6 +62,8 @@ struct LocationTrip: Sendable {
     let storeDirectory: URL
     /// Upload rounds before giving up (the sandbox may inject failures).
     var maximumRounds = 20
+    /// The dwell filter in seconds (`0`: off); see ``LocationMonitoringSession``.
+    var dwellTime: TimeInterval = 0
 
     /// Runs the trip, calling `log` with one human-readable line per step.
     func run(log: @Sendable (String) -> Void) async throws -> Outcome {
@@ -64,11 +86,16 @@ struct LocationTrip: Sendable {
         let store = try LocationEventStore(directory: storeDirectory)
         let monitor = SimulatedRegionMonitor()
         let start = route.fixes.first?.timestamp ?? Date()
-        let session = LocationMonitoringSession(monitor: monitor, store: store, now: { start })
+        let session = LocationMonitoringSession(monitor: monitor, store: store, now: { start }, dwellTime: dwellTime)
         await session.start()
         await session.update(geofences: geofences)
-        log("Replaying \(route.fixes.count) fixes")
+        log("Replaying \(route.fixes.count) fixes" + (dwellTime > 0 ? " (dwell filter \(Int(dwellTime)) s)" : ""))
         await monitor.replay(route)
+        if dwellTime > 0 {
+            await session.releaseHeldCrossings(now: route.fixes.last?.timestamp ?? start)
+            let held = await session.heldCrossings.count
+            if held > 0 { log("  \(held) crossing(s) still within the dwell time at the end of the route: not recorded") }
+        }
         let recorded = await session.recordedEvents
         log("Events recorded (\(recorded.count)):")
         for (i, e) in recorded.enumerated() {
@@ -102,7 +129,14 @@ struct LocationTrip: Sendable {
         }
         let uploaded = await progress.succeeded
         let requests = await progress.attempts
+        let rejected = await progress.rejected
         log("Events uploaded: \(uploaded.count) in \(requests) request(s)")
+        if !rejected.isEmpty {
+            log("Events refused by the server and dead-lettered (\(rejected.count)):")
+            for letter in rejected {
+                log("  \(letter.event.transition.rawValue) \(letter.event.triggerSubscriptionId) (record \(letter.event.recordId.uuidString)): \(letter.rejection.statusCode) \(letter.rejection.reason)")
+            }
+        }
 
         let ids = Set(recorded.map { $0.recordId.uuidString })
         let acknowledged = try await Self.serverEvents(root: root, token: token).filter { ids.contains($0.recordId) }
@@ -111,7 +145,7 @@ struct LocationTrip: Sendable {
             log("  \(e.eventType) \(e.triggerSubscriptionId) at \(e.occurredAt) (record \(e.recordId))")
         }
         return Outcome(geofences: geofences, recorded: recorded, uploaded: uploaded, requests: requests,
-                       acknowledged: acknowledged)
+                       acknowledged: acknowledged, rejected: rejected)
     }
 
     /// `GET /v1/location_events` with the user token: every event recorded for the user, in the order received.
@@ -130,12 +164,14 @@ struct LocationTrip: Sendable {
 /// Collects the uploader's progress.
 actor UploadProgress {
     private(set) var succeeded: [RegionEvent] = []
+    private(set) var rejected: [DeadLetter] = []
     private(set) var attempts = 0
 
     func handle(_ progress: LocationUploader.Progress) {
         switch progress {
         case .attempted: attempts += 1
         case .succeeded(let events): succeeded += events
+        case .rejected(let letters): rejected += letters
         case .failed: break
         }
     }

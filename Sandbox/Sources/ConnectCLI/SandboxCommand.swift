@@ -34,10 +34,17 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seed of the fault-injection random generator, for reproducible runs.", valueName: "n"))
     var seed: UInt64?
 
+    @Option(name: .customLong("reject-location-events"),
+            help: ArgumentHelp("Refuse this fraction of location events with 422 naming their record ids (0...1; reproducible with --seed).", valueName: "p"))
+    var rejectLocationEvents = 0.0
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard latency >= 0, latency <= 600_000 else { throw ValidationError("--latency must be between 0 and 600000 ms") }
         guard failRate >= 0, failRate <= 1 else { throw ValidationError("--fail-rate must be between 0 and 1") }
+        guard rejectLocationEvents >= 0, rejectLocationEvents <= 1 else {
+            throw ValidationError("--reject-location-events must be between 0 and 1")
+        }
         guard ["127.0.0.1", "localhost", "::1"].contains(host) || host.hasPrefix("127.") else {
             throw ValidationError("--host must be a loopback address (127.0.0.0/8, localhost or ::1)")
         }
@@ -47,9 +54,10 @@ struct SandboxCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = SandboxConfiguration(
+        var configuration = SandboxConfiguration(
             host: host, port: port, databasePath: db, seedFile: seedFile.map { URL(fileURLWithPath: $0) },
             latency: latency, failRate: failRate, randomSeed: seed)
+        configuration.rejectLocationEvents = rejectLocationEvents
         do {
             try await SandboxServer.run(configuration)
         } catch {

@@ -36,11 +36,14 @@ final class FaultInjector: Sendable {
     let latency: Int
     let failRate: Double
     let seed: UInt64
+    /// The probability that `POST /v1/location_events` refuses an event (see ``rejectsLocationEvent(recordId:)``).
+    let rejectLocationEvents: Double
     private let generator: LockedValue<SplitMix64>
 
-    init(latency: Int, failRate: Double, seed: UInt64?) {
+    init(latency: Int, failRate: Double, seed: UInt64?, rejectLocationEvents: Double = 0) {
         self.latency = latency
         self.failRate = failRate
+        self.rejectLocationEvents = rejectLocationEvents
         let seed = seed ?? UInt64.random(in: .min ... .max)
         self.seed = seed
         self.generator = LockedValue(SplitMix64(seed: seed))
@@ -91,5 +94,21 @@ final class LockedValue<Value>: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)
+    }
+}
+
+extension FaultInjector {
+    /// Whether `POST /v1/location_events` refuses the event with this record id. A pure function of the seed and
+    /// the (upper-cased) record id: the same event is refused on every attempt, and the same seed refuses the same
+    /// events in every run.
+    func rejectsLocationEvent(recordId: String) -> Bool {
+        guard rejectLocationEvents > 0 else { return false }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325 ^ seed
+        for byte in recordId.uppercased().utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        var generator = SplitMix64(seed: hash)
+        return generator.nextUnitDouble() < rejectLocationEvents
     }
 }

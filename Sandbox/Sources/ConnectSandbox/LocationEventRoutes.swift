@@ -10,8 +10,14 @@ import Hummingbird
 /// `trigger_subscription_id` (a user feature trigger id of the token's user) and `installation_id`. Any invalid
 /// event rejects the whole batch with 422 `invalid_parameters` and nothing is recorded. Events are de-duplicated by
 /// `record_id`, so a re-sent batch is harmless; the answer is 200 with the counts.
+///
+/// With `--reject-location-events P` (``SandboxConfiguration/rejectLocationEvents``) each event is refused with
+/// probability P (decided by the seed and its record id, so a refused event stays refused): a batch holding one is
+/// answered 422 whose details name every refused event as `[index].record_id` with its record id in the message,
+/// and nothing of the batch is recorded.
 struct LocationEventRoutes: SandboxRoutes {
     let env: RouteEnvironment
+    var injector: FaultInjector?
 
     /// The IFTTT Location service's channel id.
     static let channelId = "941030000"
@@ -23,6 +29,7 @@ struct LocationEventRoutes: SandboxRoutes {
             let body = try Self.parseArray(try await request.bodyData())
             let subscriptions = try await env.store.triggerSubscriptions(userId: user.id)
             let events = try Self.validate(body, userId: user.id, subscriptions: subscriptions)
+            if let injector { try Self.injectRefusals(events, injector: injector, logger: env) }
             let receipt = try await env.store.recordLocationEvents(events)
             env.logger.info("User \(user.id) uploaded \(events.count) location events (\(receipt.duplicates) duplicates)")
             return JSONResponse.make(.object([
@@ -41,6 +48,19 @@ struct LocationEventRoutes: SandboxRoutes {
                 .init("data", .array(events.map(Self.render))),
             ]))
         }
+    }
+
+    /// Throws the 422 of `--reject-location-events` when any of `events` is refused.
+    static func injectRefusals(_ events: [LocationEventRecord], injector: FaultInjector, logger env: RouteEnvironment) throws {
+        let refused = events.enumerated().filter { injector.rejectsLocationEvent(recordId: $0.element.recordId) }
+        guard !refused.isEmpty else { return }
+        env.logger.info("Refused \(refused.count) of \(events.count) location events (--reject-location-events)")
+        throw APIError.unprocessable(
+            "Some location events were refused; none was recorded.",
+            details: refused.map {
+                .init(parameter: "[\($0.offset)].record_id",
+                      message: "event \($0.element.recordId) was refused (the sandbox's --reject-location-events)")
+            })
     }
 
     /// The JSON of one recorded event.

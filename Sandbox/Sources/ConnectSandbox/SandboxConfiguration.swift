@@ -32,6 +32,11 @@ public struct SandboxConfiguration: Sendable {
     public var randomSeed: UInt64?
     /// Where the sandbox logs. Tokens, passwords and service keys are never logged.
     public var logger: Logger
+    /// The probability (0...1) that `POST /v1/location_events` refuses an event: a batch holding a refused event is
+    /// answered 422 `invalid_parameters` whose details name each refused record id (`[index].record_id`), and
+    /// nothing of it is recorded. The decision depends only on ``randomSeed`` and the record id, so a refused event
+    /// is refused again when re-sent and a run is reproducible. Default 0 (`--reject-location-events`).
+    public var rejectLocationEvents: Double = 0
 
     /// Creates a configuration. See the properties for the meaning and defaults of each parameter.
     public init(
@@ -73,6 +78,10 @@ public struct SandboxConfiguration: Sendable {
         }
         if !(failRate >= 0 && failRate <= 1) {
             throw .invalidConfiguration(parameter: "failRate", message: "must be between 0 and 1 (got \(failRate))")
+        }
+        if !(rejectLocationEvents >= 0 && rejectLocationEvents <= 1) {
+            throw .invalidConfiguration(
+                parameter: "rejectLocationEvents", message: "must be between 0 and 1 (got \(rejectLocationEvents))")
         }
         if let databasePath, databasePath.isEmpty {
             throw .invalidConfiguration(parameter: "databasePath", message: "must not be an empty string")

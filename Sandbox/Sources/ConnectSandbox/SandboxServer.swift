@@ -39,7 +39,11 @@ public enum SandboxServer {
 
         let urls = SandboxURLs()
         let injector = FaultInjector(
-            latency: configuration.latency, failRate: configuration.failRate, seed: configuration.randomSeed)
+            latency: configuration.latency, failRate: configuration.failRate, seed: configuration.randomSeed,
+            rejectLocationEvents: configuration.rejectLocationEvents)
+        if configuration.rejectLocationEvents > 0 {
+            logger.info("Location events refused with probability \(configuration.rejectLocationEvents), seed \(injector.seed)")
+        }
         if configuration.latency > 0 || configuration.failRate > 0 {
             logger.info(
                 "Fault injection: latency \(configuration.latency) ms, fail rate \(configuration.failRate), seed \(injector.seed)")
@@ -76,7 +80,7 @@ public enum SandboxServer {
             WebActivationRoutes(env: environment),
             SDKEventRoutes(env: environment),
             PlaygroundRoutes(env: environment),
-            LocationEventRoutes(env: environment),
+            LocationEventRoutes(env: environment, injector: injector),
             LegacyAppletRoutes(env: environment),
             PartnerBackendRoutes(env: environment),
         ]

@@ -78,32 +78,3 @@ public enum SynchronizationSource: String, Sendable, Hashable, CaseIterable {
         self == .connectionEnabled || self == .connectionDisabled || self == .connectionShown
     }
 }
-
-/// What happened to a recorded geofence crossing, as reported to
-/// ``IFTTTConnectSDK/ConnectButtonController/setLocationEventReportedClosure(_:)``.
-public enum LocationEvent: Sendable, Hashable {
-    /// Why an upload failed.
-    public enum UploadError: String, Sendable, Hashable {
-        /// The request failed or the server answered an error; the event stays and is sent again later.
-        case networkError
-        /// The server answered 401; the event stays until new credentials arrive.
-        case authenticationFailure
-    }
-
-    /// The crossing was recorded durably.
-    case reported(RegionEvent)
-    /// An upload of the event started; `delay` is the time since it was recorded (or last failed), in seconds.
-    case uploadAttempted(RegionEvent, delay: TimeInterval)
-    /// The server accepted the event; `delay` is the time since the upload started, in seconds.
-    case uploadSuccessful(RegionEvent, delay: TimeInterval)
-    /// The upload failed; `delay` is the time since the upload started, in seconds.
-    case uploadFailed(RegionEvent, error: UploadError, delay: TimeInterval)
-
-    /// The crossing this report is about.
-    public var regionEvent: RegionEvent {
-        switch self {
-        case .reported(let event), .uploadAttempted(let event, _), .uploadSuccessful(let event, _), .uploadFailed(let event, _, _):
-            return event
-        }
-    }
-}

@@ -59,6 +59,10 @@ public actor Synchronizer {
         /// How long after the app enters the background (or a background run ends) the next SDK background
         /// task may start, in seconds. Default one hour.
         public var backgroundTaskInterval: TimeInterval
+        /// The dwell filter, in seconds (beyond 2.8; `0`, the default, turns it off): an entry is recorded only
+        /// once the device stayed inside that long, and an exit followed by a re-entry within that time records
+        /// neither. See ``LocationMonitoringSession``.
+        public var dwellTime: TimeInterval = 0
 
         /// Creates a configuration; everything but the region monitor has a production default.
         public init(regionMonitor: any RegionMonitor,
@@ -136,6 +140,8 @@ public actor Synchronizer {
     private var nextTicket: SyncEngine.Ticket = 1
     private var runs: [Int: Task<Void, Never>] = [:]
     private var eventDates: [UUID: Date] = [:]
+    private var networkConfiguration: ConnectionNetworkController.Configuration?
+    private var storeError: LocationError?
     private var permissionsRequested = false
 
     /// Creates a synchronizer. No I/O happens until the first call.
@@ -235,18 +241,11 @@ public actor Synchronizer {
         let logger = self.logger
         network.logHandler = { logger.log($0) }
         self.network = ConnectionNetworkController(configuration: network)
-        do {
-            let store = try LocationEventStore(directory: configuration.storageDirectory)
-            self.store = store
-            uploader = LocationUploader(store: store, configuration: .init(network: network, scheduler: configuration.upload),
-                                        tokenProvider: { [weak self] in await self?.currentToken() },
-                                        now: configuration.now, random: configuration.random,
-                                        progressHandler: { [weak self] progress in await self?.uploadProgress(progress) })
-        } catch {
-            logger.log("the event store cannot be opened (\(error)); crossings are kept in memory only")
-        }
+        networkConfiguration = network
+        let store = openStore()
         session = LocationMonitoringSession(
             monitor: configuration.regionMonitor, store: store, configuration: configuration.regions, now: configuration.now,
+            openStore: { [weak self] in await self?.openStore() }, dwellTime: configuration.dwellTime,
             onEvent: { [weak self] event in self?.submit { $0.recorded(event) } },
             onError: { error in logger.log("a crossing could not be recorded: \(error)") })
         await session?.start()
@@ -298,6 +297,7 @@ public actor Synchronizer {
         logger.setSecrets([])
         await session?.stop()
         do throws(LocationError) { try await store?.removeAll() } catch { logger.log("deactivate: \(error)") }
+        await session?.forgetPresence()
         eventDates = [:]
         configuration.taskScheduler?.cancel(identifier: Configuration.backgroundTaskIdentifier)
         logger.log("deactivated")
@@ -443,9 +443,16 @@ public actor Synchronizer {
     }
 
     private func execute(_ plan: SyncEngine.Plan) async -> SyncEngine.Outcome {
+        // A store that could not open is retried on every run; while crossings cannot be stored, the run fails
+        // (after refreshing the Connections, so geofences are still monitored and crossings wait in memory).
+        let stored = await session?.retryStorage() ?? (openStore() != nil)
+        let cannotStore = store == nil || !stored
+        if cannotStore {
+            logger.log("synchronization fails: crossings cannot be stored (\(storeError.map { "\($0)" } ?? "the store refused a crossing"))")
+        }
         guard let saved = vault.read(), let token = saved.userToken, !token.isEmpty else {
             logger.log("no user token saved: nothing to synchronize")
-            return .finished(.noData)
+            return .finished(cannotStore ? .failed : .noData)
         }
         var changed = false
         var failed = false
@@ -473,8 +480,16 @@ public actor Synchronizer {
         guard isCurrent(plan) else { return .finished(.failed) }
         var uploaded = 0
         if let uploader {
-            let report = await uploader.uploadPending()
-            uploaded = report.uploaded
+            var report = await uploader.uploadPending()
+            if report.next == .busy {
+                // Another upload (from a cancelled run or another caller) is in flight: wait for it, then upload.
+                logger.log("the uploader is busy; waiting for the upload in flight")
+                await uploader.waitUntilIdle()
+                guard isCurrent(plan) else { return .finished(.failed) }
+                report = await uploader.uploadPending()
+                if report.next == .busy { return .finished(.failed) }
+            }
+            uploaded = report.uploaded + report.rejected
             switch report.error?.code {
             case .authenticationFailure?: return .authenticationFailure
             case .missingCredentials?, nil: break
@@ -482,7 +497,7 @@ public actor Synchronizer {
             default: failed = true
             }
         }
-        if failed { return .finished(.failed) }
+        if failed || cannotStore { return .finished(.failed) }
         return .finished(changed || uploaded > 0 ? .newData : .noData)
     }
 
@@ -504,7 +519,7 @@ public actor Synchronizer {
     private func recorded(_ event: RegionEvent) {
         eventDates[event.recordId] = configuration.now()
         logger.log("recorded \(event.transition.rawValue) of \(event.triggerSubscriptionId)")
-        hooks.value.locationEvents?([.reported(event)])
+        hooks.value.locationEvents?([.reported(region: event)])
         request(.regionEvent, completion: nil)
     }
 
@@ -514,18 +529,69 @@ public actor Synchronizer {
         let reports: [LocationEvent]
         switch progress {
         case .attempted(let batch):
-            reports = batch.map { .uploadAttempted($0, delay: delay($0)) }
+            reports = batch.map { .uploadAttempted(region: $0, delay: delay($0)) }
             for event in batch { eventDates[event.recordId] = now }
         case .succeeded(let batch):
-            reports = batch.map { .uploadSuccessful($0, delay: delay($0)) }
+            reports = batch.map { .uploadSuccessful(region: $0, delay: delay($0)) }
             for event in batch { eventDates[event.recordId] = nil }
-        case .failed(let batch, let error):
-            let kind: LocationEvent.UploadError = error.code == .authenticationFailure ? .authenticationFailure : .networkError
-            reports = batch.map { .uploadFailed($0, error: kind, delay: delay($0)) }
+        case .failed(let batch, _):
+            reports = batch.map { .uploadFailed(region: $0, error: .networkError, delay: delay($0)) }
             for event in batch { eventDates[event.recordId] = now }
+        case .rejected(let letters):
+            reports = letters.map { letter in
+                var event = letter.event
+                event.rejection = letter.rejection
+                return .uploadFailed(region: event, error: .networkError, delay: delay(letter.event))
+            }
+            for letter in letters {
+                eventDates[letter.event.recordId] = nil
+                logger.log("the server refused the \(letter.event.transition.rawValue) of \(letter.event.triggerSubscriptionId) (\(letter.rejection.statusCode): \(letter.rejection.reason)); it was moved to the dead-letter area")
+            }
         }
         hooks.value.locationEvents?(reports)
     }
+
+    /// Opens the event store (and the uploader) if it is not open; `nil` when it cannot be opened (then
+    /// ``storageError`` says why and the next crossing or run tries again).
+    private func openStore() -> LocationEventStore? {
+        if let store { return store }
+        let logger = self.logger
+        do {
+            let store = try LocationEventStore(directory: configuration.storageDirectory, logHandler: { logger.log($0) })
+            self.store = store
+            if storeError != nil { logger.log("the event store opened") }
+            storeError = nil
+            let network = networkConfiguration ?? ConnectionNetworkController.Configuration(
+                transport: configuration.transport ?? URLSessionTransport(), connectBaseURL: configuration.connectBaseURL,
+                locationBaseURL: configuration.locationBaseURL, anonymousId: configuration.anonymousId ?? AnonymousIdentifierStore.current,
+                callbackQueue: nil)
+            uploader = LocationUploader(store: store, configuration: .init(network: network, scheduler: configuration.upload),
+                                        tokenProvider: { [weak self] in await self?.currentToken() },
+                                        now: configuration.now, random: configuration.random,
+                                        progressHandler: { [weak self] progress in await self?.uploadProgress(progress) })
+            return store
+        } catch {
+            if storeError != error {
+                logger.log("the event store cannot be opened (\(error)); crossings wait in memory and synchronization fails until it opens")
+            }
+            storeError = error
+            return nil
+        }
+    }
+
+    /// Sets the closure that receives location event reports (what the static
+    /// `ConnectButtonController.setLocationEventReportedClosure(_:)` sets on the shared synchronizer). It is called
+    /// on the synchronizer's executor.
+    public nonisolated func setLocationEventReportedClosure(_ closure: LocationEventsClosure?) {
+        hooks.update { $0.locationEvents = closure }
+    }
+
+    /// Why the event store cannot be opened, or `nil` when it is open. While it is not `nil`, crossings wait in
+    /// memory (they are not reported as recorded) and every synchronization answers ``SynchronizationResult/failed``.
+    public var storageError: LocationError? { storeError }
+
+    /// The event store, once it is open (for inspection: pending events, dead letters, counters).
+    public var eventStore: LocationEventStore? { store }
 
     private func currentToken() -> String? { vault.read()?.userToken }
 

@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+import IFTTTConnectSDK
+@testable import IFTTTConnectLocation
+
+/// A location API that refuses batches holding certain record ids with 422, in one of the plausible styles of
+/// IFTTT's error envelope, and records what it accepted.
+final class RefusingLocationAPI: HTTPTransport, @unchecked Sendable {
+    enum Style { case namesRecordIds, namesIndexes, namesNothing }
+    private let lock = NSLock()
+    private let refused: Set<String>
+    private let style: Style
+    private var accepted: [String: Int] = [:]
+    private var count = 0
+
+    init(refusing ids: Set<UUID>, style: Style) {
+        refused = Set(ids.map(\.uuidString))
+        self.style = style
+    }
+
+    var requests: Int { lock.withLock { count } }
+    var acceptedIds: [String: Int] { lock.withLock { accepted } }
+
+    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
+        let items = (try? JSONSerialization.jsonObject(with: request.body ?? Data()) as? [[String: Any]]) ?? []
+        let ids = items.map { $0["record_id"] as? String ?? "" }
+        let bad = ids.enumerated().filter { refused.contains($0.element) }
+        return lock.withLock {
+            count += 1
+            guard !bad.isEmpty else {
+                for id in ids { accepted[id, default: 0] += 1 }
+                return HTTPResponse(statusCode: 200, body: Data("{}".utf8))
+            }
+            let details: String
+            switch style {
+            case .namesRecordIds:
+                details = bad.map { #"{"parameter":"record_id","message":"\#($0.element) is not accepted: trigger subscription removed"}"# }.joined(separator: ",")
+            case .namesIndexes:
+                details = bad.map { #"{"parameter":"[\#($0.offset)].trigger_subscription_id","message":"is not a trigger subscription of this user"}"# }.joined(separator: ",")
+            case .namesNothing:
+                details = ""
+            }
+            return HTTPResponse(statusCode: 422, body: Data(#"{"type":"error","code":"invalid_parameters","message":"Some location events are invalid; none was recorded.","details":[\#(details)]}"#.utf8))
+        }
+    }
+}
+
+@Suite("Delivery guarantees: refused events, exact counts, storage failures, presence, dwell")
+struct DeliveryGuaranteeTests {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("delivery-\(UUID().uuidString)")
+    let base = URL(string: "https://location.test/v1")!
+
+    func events(_ count: Int) -> [RegionEvent] {
+        (0..<count).map { RegionEvent(transition: $0 % 2 == 0 ? .entry : .exit, occurredAt: epoch.addingTimeInterval(Double($0)),
+                                      triggerSubscriptionId: "sub_\($0)") }
+    }
+
+    func uploader(_ store: LocationEventStore, _ transport: any HTTPTransport, log: Recorder<String>? = nil,
+                  progress: Recorder<LocationUploader.Progress>? = nil) -> LocationUploader {
+        var network = ConnectionNetworkController.Configuration(transport: transport, locationBaseURL: base, anonymousId: "install-1")
+        if let log {
+            network.logHandler = { @Sendable line in log.append(line) }
+        } else {
+            network.logHandler = nil
+        }
+        var handler: (@Sendable (LocationUploader.Progress) async -> Void)?
+        if let progress { handler = { @Sendable value in progress.append(value) } }
+        return LocationUploader(store: store, configuration: .init(network: network), tokenProvider: { "token" },
+                                now: { epoch.addingTimeInterval(100) }, random: { 0.5 }, progressHandler: handler)
+    }
+
+    // MARK: 1. A refused event never blocks the others
+
+    @Test(arguments: [RefusingLocationAPI.Style.namesRecordIds, .namesIndexes, .namesNothing])
+    func aRefusedEventIsDeadLetteredAndTheRestIsDelivered(style: RefusingLocationAPI.Style) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        // Given 120 pending events, of which the server refuses the one at position 3 and the one at 77
+        let store = try LocationEventStore(directory: directory)
+        let all = events(120)
+        for event in all { try await store.append(event) }
+        let bad = Set([all[3].recordId, all[77].recordId])
+        let api = RefusingLocationAPI(refusing: bad, style: style)
+        let log = Recorder<String>()
+        let progress = Recorder<LocationUploader.Progress>()
+
+        // When one upload run happens
+        let report = await uploader(store, api, log: log, progress: progress).uploadPending()
+
+        // Then every acceptable event was acknowledged exactly once, the refused ones are dead letters with the
+        // server's reason, and none is stuck
+        #expect(report.next == .done)
+        #expect(report.uploaded == 118)
+        #expect(report.rejected == 2)
+        #expect(api.acceptedIds.count == 118)
+        #expect(api.acceptedIds.values.allSatisfy { $0 == 1 })
+        #expect(Set(api.acceptedIds.keys) == Set(all.map(\.recordId.uuidString)).subtracting(bad.map(\.uuidString)))
+        #expect(try await store.pending(now: epoch).isEmpty)
+        #expect(await store.pendingCount == 0)
+        let letters = try await store.deadLetters()
+        #expect(Set(letters.map(\.event.recordId)) == bad)
+        #expect(letters.allSatisfy { $0.rejection.statusCode == 422 && !$0.rejection.reason.isEmpty })
+        if style == .namesIndexes {
+            #expect(letters.allSatisfy { $0.rejection.reason.contains("is not a trigger subscription of this user") })
+        }
+        if style == .namesRecordIds {
+            #expect(letters.allSatisfy { $0.rejection.reason.contains("trigger subscription removed") })
+        }
+        let refusedReports = progress.values.compactMap { if case .rejected(let letters) = $0 { letters } else { nil } }.flatMap { $0 }
+        #expect(Set(refusedReports.map(\.event.recordId)) == bad)
+        #expect(log.values.filter { $0.contains("dead-letter") }.count == 2)
+        // Dead letters survive compaction and reopening; the next run sends nothing
+        try await store.compact(now: epoch)
+        #expect(Set(try await LocationEventStore(directory: directory).deadLetters().map(\.event.recordId)) == bad)
+        let before = api.requests
+        #expect(await uploader(store, api).uploadPending().uploaded == 0)
+        #expect(api.requests == before)
+    }
+
+    @Test func refusalReportsUseThe28ShapesWithTheReasonBeside() async throws {
+        let event = RegionEvent(transition: .exit, occurredAt: epoch, triggerSubscriptionId: "abc")
+        var refused = event
+        refused.rejection = EventRejection(statusCode: 422, reason: "gone", rejectedAt: epoch)
+        let report = LocationEvent.uploadFailed(region: refused, error: .networkError, delay: 1)
+        #expect(report.rejection?.reason == "gone")
+        #expect(report.regionEvent == event)            // the reason is not part of the event's identity
+        #expect(LocationEvent.uploadFailed(region: event, error: .networkError, delay: 1).rejection == nil)
+        #expect(event.kind == .exit)
+        // 2.8's exhaustive switches compile
+        func describe(_ e: LocationEvent) -> String {
+            switch e {
+            case .reported(let region): return "reported \(region.kind.rawValue)"
+            case .uploadAttempted(let region, let delay): return "attempted \(region.kind.rawValue) \(delay)"
+            case .uploadSuccessful(let region, let delay): return "ok \(region.kind.rawValue) \(delay)"
+            case .uploadFailed(let region, let error, let delay):
+                switch error {
+                case .crossedSanityThreshold: return "dropped \(region.kind.rawValue) \(delay)"
+                case .networkError: return "failed \(region.kind.rawValue) \(delay)"
+                }
+            }
+        }
+        #expect(describe(report) == "failed exit 1.0")
+        let closure: LocationEventsClosure = { _ in }
+        closure([report])
+        let kind: RegionEventKind = .entry
+        #expect(kind.rawValue == "entry")
+    }
+
+    /// The example of the Synchronization article's "Event reports" section.
+    @Test func theEventReportsExampleCompiles() {
+        let printed = Recorder<String>()
+        @Sendable func print(_ items: Any...) { printed.append(items.map { "\($0)" }.joined(separator: " ")) }
+        let closure: LocationEventsClosure = { events in
+            for event in events {
+                switch event {
+                case .reported(let region):
+                    print("recorded", region.kind)
+                case .uploadAttempted(let region, _):
+                    print("sending", region.kind)
+                case .uploadSuccessful(let region, let delay):
+                    print("delivered", region.kind, "after", delay, "s")
+                case .uploadFailed(let region, let error, _):
+                    if let rejection = event.rejection {
+                        print("refused for good:", region.kind, rejection.reason)
+                    } else {
+                        print("will retry:", region.kind, error)
+                    }
+                }
+            }
+        }
+        var refused = RegionEvent(transition: .entry, occurredAt: epoch, triggerSubscriptionId: "a")
+        refused.rejection = EventRejection(statusCode: 422, reason: "unknown trigger", rejectedAt: epoch)
+        closure([.reported(region: refused), .uploadFailed(region: refused, error: .networkError, delay: 2)])
+        #expect(printed.values == ["recorded entry", "refused for good: entry unknown trigger"])
+    }
+
+    // MARK: 6. Exact counts, one scan per run, skipped bytes
+
+    @Test func anIdAcknowledgedTwiceDoesNotDriftAndTheCapHolds() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try LocationEventStore(directory: directory, policy: .init(maximumPendingCount: 5))
+        let all = events(5)
+        for event in all { try await store.append(event) }
+        try await store.acknowledge([all[0].recordId])
+        try await store.acknowledge([all[0].recordId])     // a re-sent batch acknowledged again
+        try await store.acknowledge([all[0].recordId, all[0].recordId])
+        #expect(await store.pendingCount == 4)
+        try await store.append(events(6)[5])
+        #expect(await store.pendingCount == 5)
+        // The cap holds: the sixth unacknowledged event is refused
+        await #expect(throws: LocationError.self) {
+            try await store.append(RegionEvent(transition: .entry, occurredAt: epoch.addingTimeInterval(50), triggerSubscriptionId: "x"))
+        }
+        #expect(try await store.pending(now: epoch).count == 5)
+    }
+
+    @Test func anUploadRunScansTheJournalOnce() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try LocationEventStore(directory: directory)
+        for event in events(1_000) { try await store.append(event) }
+        let api = RefusingLocationAPI(refusing: [], style: .namesNothing)
+        let scans = await store.statistics.journalScans
+        let report = await uploader(store, api).uploadPending()
+        #expect(report.uploaded == 1_000)
+        #expect(api.requests == 20)
+        #expect(await store.statistics.journalScans - scans == 1)
+        // The next run compacts with its single scan
+        _ = await uploader(store, api).uploadPending()
+        #expect(await store.statistics.journalScans - scans == 2)
+        let size = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("events.journal").path)[.size] as? Int
+        #expect(size == 0)
+    }
+
+    @Test func skippedBytesAreCountedAndLogged() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try LocationEventStore(directory: directory)
+        for event in events(3) { try await store.append(event) }
+        let journal = directory.appendingPathComponent("events.journal")
+        var bytes = try Data(contentsOf: journal)
+        bytes.insert(contentsOf: Data(repeating: 0x41, count: 17), at: bytes.count / 2 + 3)
+        try bytes.write(to: journal)
+        let log = Recorder<String>()
+        let reopened = try LocationEventStore(directory: directory, logHandler: { log.append($0) })
+        #expect(await reopened.statistics.skippedBytes > 0)
+        #expect(await reopened.statistics.damagedScans == 1)
+        #expect(log.values.count == 1)
+        #expect(log.values.first?.contains("damaged bytes") == true)
+    }
+
+    @Test func aBusyUploaderIsReportedAsBusy() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try LocationEventStore(directory: directory)
+        try await store.append(events(1)[0])
+        let api = FakeIFTTT()
+        api.holdRequests = true
+        let uploader = uploader(store, api)
+        let first = Task { await uploader.uploadPending() }
+        await api.waitForHeld(1)
+        #expect(await uploader.uploadPending().next == .busy)
+        api.releaseAll()
+        #expect(await first.value.uploaded == 1)
+        await uploader.waitUntilIdle()
+        #expect(await uploader.isBusy == false)
+    }
+}
