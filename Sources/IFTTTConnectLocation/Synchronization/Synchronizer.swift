@@ -248,7 +248,8 @@ public actor Synchronizer {
         session = LocationMonitoringSession(
             monitor: configuration.regionMonitor, store: store, configuration: configuration.regions, now: configuration.now,
             onEvent: { [weak self] event in self?.submit { $0.recorded(event) } },
-            onError: { error in logger.log("a crossing could not be recorded: \(error)") })
+            onError: { error in logger.log("a crossing could not be recorded: \(error)") },
+            ownership: RegionOwnershipFile(directory: configuration.storageDirectory))
         await session?.start()
         await applyGeofences()
         logger.log("started: \(registry.all.count) stored Connections, active: \(registry.isActive)")
