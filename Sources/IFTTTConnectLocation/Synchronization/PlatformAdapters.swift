@@ -77,19 +77,23 @@ extension SynchronizationResult {
 
 extension ConnectButtonController {
     /// Runs a synchronization for a silent push notification; pass the `fetchCompletionHandler` of
-    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`. It is called exactly once.
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`. It is called exactly once, on the
+    /// main thread. Callable from any thread.
     ///
     /// - Parameter backgroundFetchCompletion: the system's completion handler.
-    public static func didReceiveSilentRemoteNotification(backgroundFetchCompletion: @escaping @Sendable (UIBackgroundFetchResult) -> Void) {
-        didReceiveSilentRemoteNotification { (result: SynchronizationResult) in backgroundFetchCompletion(result.backgroundFetchResult) }
+    public nonisolated static func didReceiveSilentRemoteNotification(backgroundFetchCompletion: ((UIBackgroundFetchResult) -> Void)?) {
+        let callback = backgroundFetchCompletion.map { HostCallback($0, onMainThread: true) }
+        synchronizer.submit { await $0.synchronize(source: .silentPushNotification) { callback?($0.backgroundFetchResult) } }
     }
 
     /// Runs a synchronization for a background fetch; pass the completion handler of
-    /// `application(_:performFetchWithCompletionHandler:)`. It is called exactly once.
+    /// `application(_:performFetchWithCompletionHandler:)`. It is called exactly once, on the main thread.
+    /// Callable from any thread.
     ///
     /// - Parameter backgroundFetchCompletion: the system's completion handler.
-    public static func performFetchWithCompletionHandler(backgroundFetchCompletion: @escaping @Sendable (UIBackgroundFetchResult) -> Void) {
-        performFetchWithCompletionHandler { (result: SynchronizationResult) in backgroundFetchCompletion(result.backgroundFetchResult) }
+    public nonisolated static func performFetchWithCompletionHandler(backgroundFetchCompletion: ((UIBackgroundFetchResult) -> Void)?) {
+        let callback = backgroundFetchCompletion.map { HostCallback($0, onMainThread: true) }
+        synchronizer.submit { await $0.synchronize(source: .backgroundFetch) { callback?($0.backgroundFetchResult) } }
     }
 }
 #endif

@@ -1,5 +1,12 @@
 import Foundation
 
+/// A closure that receives a `Bool`, as ConnectSDK-iOS 2.8 names it
+/// (``IFTTTConnectSDK/ConnectButtonController/startBackgroundProcess(success:)``).
+public typealias BoolClosure = (Bool) -> Void
+
+/// A closure with no argument and no result, as ConnectSDK-iOS 2.8 names it.
+public typealias VoidClosure = () -> Void
+
 /// How ``IFTTTConnectSDK/ConnectButtonController/initialize(options:)`` sets up synchronization.
 public struct InitializerOptions: Sendable, Hashable {
     /// Whether the SDK registers and schedules its own background processing task

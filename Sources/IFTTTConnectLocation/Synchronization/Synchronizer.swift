@@ -190,17 +190,10 @@ public actor Synchronizer {
     /// Registers the SDK background task (once) or cancels it, then queues ``configure(options:)`` and ``start()``.
     /// Everything but the registration, which the platform requires before launch ends, happens later.
     public nonisolated func initialize(options: InitializerOptions) {
-        if let scheduler = configuration.taskScheduler {
-            if options.enableSDKBackgroundProcess {
-                if backgroundRegistration.claim() {
-                    let registered = scheduler.register(identifier: Configuration.backgroundTaskIdentifier) { [weak self] task in
-                        self?.handleBackgroundTask(task)
-                    }
-                    if !registered { logger.log("the background task could not be registered; is it in BGTaskSchedulerPermittedIdentifiers?") }
-                }
-            } else {
-                scheduler.cancel(identifier: Configuration.backgroundTaskIdentifier)
-            }
+        if options.enableSDKBackgroundProcess {
+            enableSDKBackgroundProcess()
+        } else {
+            configuration.taskScheduler?.cancel(identifier: Configuration.backgroundTaskIdentifier)
         }
         submit { synchronizer in
             synchronizer.configure(options: options)
@@ -211,6 +204,18 @@ public actor Synchronizer {
     /// Sets the initializer options.
     public func configure(options: InitializerOptions) {
         self.options = options
+    }
+
+    /// Registers the SDK background task (once) and lets the synchronizer schedule it, keeping the other
+    /// initializer options (Location.md's `setupSDKBackgroundProcess()`).
+    public nonisolated func enableSDKBackgroundProcess() {
+        if let scheduler = configuration.taskScheduler, backgroundRegistration.claim() {
+            let registered = scheduler.register(identifier: Configuration.backgroundTaskIdentifier) { [weak self] task in
+                self?.handleBackgroundTask(task)
+            }
+            if !registered { logger.log("the background task could not be registered; is it in BGTaskSchedulerPermittedIdentifiers?") }
+        }
+        submit { $0.options.enableSDKBackgroundProcess = true }
     }
 
     /// Reads the stored state, starts region monitoring (so crossings are recorded from now on, even before
@@ -270,8 +275,16 @@ public actor Synchronizer {
 
     /// Activates synchronization, adds `connections` (ids) to the stored Connections, monitors their geofences
     /// and runs a synchronization. May be called many times.
-    public func activate(connections: [String]? = nil) async {
+    ///
+    /// - Parameters:
+    ///   - connections: Connection ids to add; `nil` adds none.
+    ///   - lifecycleSynchronizationOptions: when given, the lifecycle events that run a synchronization from now on.
+    public func activate(connections: [String]? = nil,
+                         lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions? = nil) async {
         await start()
+        if let lifecycleSynchronizationOptions {
+            perform(engine.handle(.lifecycleOptionsChanged(lifecycleSynchronizationOptions)))
+        }
         do {
             try registry.add(ids: connections ?? [])
             if !registry.isActive { try registry.setActive(true) }
