@@ -142,11 +142,12 @@ extension ConnectButtonController {
     }
 
     /// Sets the closure that receives location event reports: recorded, upload attempted, succeeded, failed.
-    /// It is called on the synchronizer's executor, not on the main thread.
+    /// It is called on the main thread, one batch at a time, in order (as in ConnectSDK-iOS 2.8).
     ///
     /// - Parameter closure: the receiver, or `nil`.
-    public nonisolated static func setLocationEventReportedClosure(_ closure: (@Sendable ([LocationEvent]) -> Void)?) {
-        synchronizer.hooks.update { $0.locationEvents = closure }
+    public nonisolated static func setLocationEventReportedClosure(_ closure: (([LocationEvent]) -> Void)?) {
+        let callback = closure.map { HostCallback($0, onMainThread: true) }
+        synchronizer.hooks.update { $0.locationEvents = callback?.closure }
     }
 
     /// Whether synchronization logs. Default `false`; when `false`, neither `NSLog` nor the custom handler runs.
