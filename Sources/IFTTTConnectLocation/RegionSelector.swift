@@ -114,6 +114,14 @@ public struct RegionSelector: Sendable {
     public private(set) var lastFix: LocationFix?
     private var geofencesById: [String: Geofence] = [:]
     private var needsSelection = true
+    /// Whether a geofence set was given yet. Until then the engine changes nothing: at launch the platform's
+    /// regions are observed before the stored geofences are read, and stopping them meanwhile would re-arm every
+    /// region (dropping or repeating crossings) on every launch.
+    private var geofencesKnown = false
+    private var lastRequested: Set<String> = []
+    /// Crossings of the SDK's regions reported before the geofences were known (the crossing that launched
+    /// the app), replayed once they are.
+    private var earlyCrossings: [(identifier: String, transition: RegionTransition, at: Date)] = []
     private var failedSlots = 0
 
     /// Creates an engine with no geofences; `presence` and `ownedIdentifiers` restore what an earlier run knew.
@@ -141,10 +149,18 @@ public struct RegionSelector: Sendable {
         switch event {
         case .geofencesChanged(let fences):
             allGeofences = fences
+            geofencesKnown = true
             rebuildIndex()
             presence = presence.filter { geofencesById[$0.key] != nil }
             needsSelection = true
-            return select()
+            var effects: [Effect] = []
+            let early = earlyCrossings
+            earlyCrossings = []
+            for crossing in early {
+                guard let fence = geofencesById[crossing.identifier], monitored[crossing.identifier] != nil else { continue }
+                effects += observe(fence, now: crossing.at, presence: crossing.transition == .entry ? .inside : .outside, isCrossing: true)
+            }
+            return effects + select() + settleUnknownPresence()
 
         case .monitoredRegionsObserved(let regions):
             var owned: [String: MonitoredRegion] = [:]
@@ -159,13 +175,8 @@ public struct RegionSelector: Sendable {
             failedSlots = 0
             rebuildIndex()
             needsSelection = true
-            var effects = select()
-            // Regions left from an earlier run whose state is unknown: settle them too.
-            for id in monitored.keys.sorted() where geofencesById[id] != nil && presence[id] == nil
-                && !effects.contains(.requestState(identifier: id)) {
-                effects.append(.requestState(identifier: id))
-            }
-            return effects
+            guard geofencesKnown else { return [] }
+            return select() + settleUnknownPresence()
 
         case .location(let fix):
             guard fix.isUsable else { return [] }
@@ -183,6 +194,10 @@ public struct RegionSelector: Sendable {
             if id == Self.refreshRegionIdentifier {
                 if transition == .exit { needsSelection = true }
                 return [.requestLocation]
+            }
+            if !geofencesKnown, owns(id) {
+                earlyCrossings.append((id, transition, now))
+                return []
             }
             guard let fence = geofencesById[id], monitored[id] != nil else {
                 // A host region (not ours to judge) or a stale one: no record, but the user moved.
@@ -207,6 +222,13 @@ public struct RegionSelector: Sendable {
             needsSelection = true
             return select()
         }
+    }
+
+    /// Asks for the state of monitored geofences whose presence is unknown (regions left from an earlier run);
+    /// regions started by the last selection already asked.
+    private func settleUnknownPresence() -> [Effect] {
+        monitored.keys.sorted().filter { geofencesById[$0] != nil && presence[$0] == nil && !lastRequested.contains($0) }
+            .map { .requestState(identifier: $0) }
     }
 
     /// Indexes the geofences that can be monitored: all but those whose identifier a host region uses. A host
@@ -248,9 +270,21 @@ public struct RegionSelector: Sendable {
         guard limit > 0, index.count > 0 else { return [] }
         if index.count <= limit { return index.geofences.map(\.monitoredRegion) }
         guard let fix = lastFix else {
-            // No position yet: a deterministic subset, leaving the refresh slot free for when a fix arrives
-            // (with one slot, the first geofence: a region that can report beats an empty slot).
-            return index.geofences.prefix(max(1, limit - 1)).map(\.monitoredRegion)
+            // No position yet (a relaunch): keep the geofences already monitored and the refresh region, so
+            // nothing is re-armed, and fill free geofence slots in identifier order (with one slot, a geofence:
+            // a region that can report beats an empty slot). The first fix selects again.
+            let slots = max(1, limit - 1)
+            var regions: [MonitoredRegion] = []
+            var kept = Set<String>()
+            for fence in index.geofences where regions.count < slots && monitored[fence.identifier] == fence.monitoredRegion {
+                regions.append(fence.monitoredRegion)
+                kept.insert(fence.identifier)
+            }
+            for fence in index.geofences where regions.count < slots && !kept.contains(fence.identifier) {
+                regions.append(fence.monitoredRegion)
+            }
+            if limit > 1, let refresh = refreshRegion { regions.append(refresh) }
+            return regions
         }
         // One slot: the nearest geofence. A refresh region alone would report no crossing at all.
         if limit == 1 { return index.nearest(1, to: fix.coordinate).map(\.geofence.monitoredRegion) }
@@ -263,6 +297,7 @@ public struct RegionSelector: Sendable {
     }
 
     private mutating func select() -> [Effect] {
+        guard geofencesKnown else { return [] }
         needsSelection = false
         let desired = Dictionary(desiredRegions().map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         var effects: [Effect] = []
@@ -281,6 +316,7 @@ public struct RegionSelector: Sendable {
         for id in added where id != Self.refreshRegionIdentifier {
             effects.append(.requestState(identifier: id))
         }
+        lastRequested = Set(added)
         if lastFix == nil, index.count > budget, budget > 0 { effects.append(.requestLocation) }
         return effects
     }

@@ -97,3 +97,34 @@ struct GeofenceDerivationTests {
         #expect(StoredConnection(connection).geofences(radiusLimits: RadiusLimits()).isEmpty)
     }
 }
+
+@Suite("Geofences article")
+struct GeofencesDocumentationTests {
+    static let articleURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/IFTTTConnectLocation/IFTTTConnectLocation.docc/Geofences.md")
+
+    /// The article's example, verbatim between the markers; the test also checks the article still shows it.
+    @Test func theArticleExampleWorks() throws {
+        let data = Data(Self.fixture.utf8)
+        // begin example
+        let connection = try Connection.decode(from: data)            // GET /v2/connections/{id} with the user's token
+        let fences = Geofence.geofences(for: [connection])            // ifttt_<user feature trigger id>, one per trigger
+        let nearest = GeofenceIndex(fences).nearest(1, to: Coordinate(latitude: 37.78, longitude: -122.41))
+        // end example
+        #expect(fences.map(\.identifier) == ["ifttt_store"])
+        #expect(nearest.map(\.geofence.identifier) == ["ifttt_store"])
+        let article = try String(contentsOf: Self.articleURL, encoding: .utf8)
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
+        let example = try #require(source.components(separatedBy: "// begin example\n").dropFirst().first?
+            .components(separatedBy: "        // end example").first)
+        let unindented = example.split(separator: "\n").map { $0.dropFirst(8) }.joined(separator: "\n")
+        #expect(article.contains("```swift\n" + unindented + "\n```"))
+    }
+
+    static let fixture = #"""
+    {"type":"connection","id":"gx","name":"N","description":"D","url":"https://ifttt.com/gx","user_status":"enabled",
+     "services":[{"service_id":"gx","service_name":"GX","is_primary":true}],
+     "user_connection":{"user_features":[{"id":"u1","feature_id":"f1","enabled":true,"user_feature_triggers":[
+      {"id":"store","feature_trigger_id":"t1","user_fields":[{"field_id":"location","value":{"lat":37.78,"lng":-122.41,"radius":200}}]}]}]}}
+    """#
+}

@@ -29,11 +29,30 @@ struct RegionOwnershipTests {
         #expect(ownership.load() == registered)   // saved: the file names exactly the SDK's regions
         // When the app relaunches (a new session, the platform still monitoring everything) and geofencing stops
         let second = LocationMonitoringSession(monitor: monitor, store: nil, ownership: ownership)
+        let operationsBefore = await monitor.operations.count
         await second.start()
+        await second.update(geofences: Self.fences)
+        // (the relaunch re-arms nothing: the same regions stay, untouched)
+        let relaunchOperations = await monitor.operations.dropFirst(operationsBefore)
+        #expect(!relaunchOperations.contains { if case .start = $0 { return true }; if case .stop = $0 { return true }; return false })
+        #expect(Set(await second.monitoredRegions.map(\.identifier)) == registered)
         await second.stop()
         // Then every region of the first launch is stopped, and the host's `ifttt_` region stays
         #expect(await monitor.monitoredRegions() == [host])
         #expect(ownership.load().isEmpty)
+    }
+
+    @Test func theCrossingThatLaunchedTheAppIsRecordedOnceTheGeofencesAreRead() throws {
+        let fence = Self.fences[0]
+        var selector = RegionSelector(ownedIdentifiers: [fence.identifier])
+        #expect(selector.handle(.monitoredRegionsObserved([fence.monitoredRegion]), now: Self.start).isEmpty)
+        let crossedAt = Self.start.addingTimeInterval(1)
+        #expect(selector.handle(.regionCrossed(identifier: fence.identifier, .entry), now: crossedAt).isEmpty)
+        let effects = selector.handle(.geofencesChanged(Self.fences), now: Self.start.addingTimeInterval(2))
+        let records = effects.compactMap { if case .record(let crossing) = $0 { return crossing } else { return nil } }
+        #expect(records.map(\.geofence.identifier) == [fence.identifier])
+        #expect(records.first?.occurredAt == crossedAt)
+        #expect(!effects.contains(.stopMonitoring(identifier: fence.identifier)))
     }
 
     @Test func withOneFreeSlotTheNearestGeofenceIsMonitoredAndReports() async throws {
