@@ -162,10 +162,16 @@ func launchBenchmark() async {
         readyCPU.append(c2 - c1)
         loaded = await synchronizer.storedConnections.count
         monitored = await synchronizer.monitoredRegions.count
+        await synchronizer.waitUntilIdle()   // nothing of this launch runs during the next one
     }
-    let initializeMax = spread(initializeSamples).max, readyMax = spread(readySamples).max
-    say("launch with \(storedCount) stored Connections (\(registryBytes / 1024) KiB), 20 launches:")
-    say("  initialize returns on the caller's thread: \(formatted(initializeSamples)) (goal: under 1 ms: \(initializeMax < 1 ? "met" : "not met"))")
-    say("  then stored state loaded and geofences selected: \(formatted(readySamples)) (\(loaded) Connections, \(monitored) regions; goal: within 5 ms more: \(readyMax < 5 ? "met" : "not met"))")
+    /// "met" when every launch meets the goal, "met at the median" when most do.
+    func verdict(_ samples: [Double], under goal: Double) -> String {
+        let s = spread(samples)
+        return s.max < goal ? "met" : s.median < goal ? "met at the median, not by the slowest launch" : "not met"
+    }
+    let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init) ?? "unknown"
+    say("launch with \(storedCount) stored Connections (\(registryBytes / 1024) KiB), 20 launches (load average \(load), \(ProcessInfo.processInfo.activeProcessorCount) cores):")
+    say("  initialize returns on the caller's thread: \(formatted(initializeSamples)) (goal: under 1 ms: \(verdict(initializeSamples, under: 1)))")
+    say("  then stored state loaded and geofences selected: \(formatted(readySamples)) (\(loaded) Connections, \(monitored) regions; goal: within 5 ms more: \(verdict(readySamples, under: 5)))")
     say("  process CPU time for the same steps (what the work costs, whatever else the machine runs): initialize \(formatted(initializeCPU)); load and select \(formatted(readyCPU))")
 }
