@@ -62,7 +62,7 @@ public enum SynchronizationSource: String, Sendable, Hashable, CaseIterable {
     case connectionDisabled
     /// The Connect Button showed a Connection it loaded.
     case connectionShown
-    /// ``IFTTTConnectSDK/ConnectButtonController/activate(connections:)``.
+    /// ``IFTTTConnectSDK/ConnectButtonController/activate(connections:lifecycleSynchronizationOptions:)``.
     case activation
     /// ``IFTTTConnectSDK/ConnectButtonController/update(with:)``.
     case forceUpdate

@@ -219,7 +219,7 @@ public actor Synchronizer {
     }
 
     /// Reads the stored state, starts region monitoring (so crossings are recorded from now on, even before
-    /// ``activate(connections:)``) and monitors the stored Connections' geofences. Calling it again does nothing.
+    /// ``activate(connections:lifecycleSynchronizationOptions:)``) and monitors the stored Connections' geofences. Calling it again does nothing.
     public func start() async {
         if let startTask { return await startTask.value }
         let task = Task { await self.performStart() }
