@@ -137,4 +137,22 @@ struct SynchronizationFacadeTests {
         #expect(calls.values == [true])
         #expect(!lines.values.isEmpty)
     }
+
+    @Test func backgroundProcessClosuresRunOnOneSerialQueueOffTheMainQueue() async throws {
+        let h = SyncHarness()
+        defer { h.cleanUp(); ConnectButtonController.setBackgroundProcessClosures(launchHandler: nil, expirationHandler: nil) }
+        ConnectButtonController.synchronizer = h.synchronizer
+        ConnectButtonController.setupSDKBackgroundProcess()
+        let calls = Recorder<String>()
+        let launch: VoidClosure = { calls.append(isOnMainQueue() ? "launch on main" : "launch") }
+        let expiration: VoidClosure = { calls.append(isOnMainQueue() ? "expiration on main" : "expiration") }
+        ConnectButtonController.setBackgroundProcessClosures(launchHandler: launch, expirationHandler: expiration)
+        let task = FakeBackgroundTask()
+        h.scheduler.launch(Synchronizer.Configuration.backgroundTaskIdentifier, task: task)
+        task.expire()
+        await h.synchronizer.waitUntilIdle()
+        backgroundProcessQueue.sync {}   // the serial queue has run everything queued on it
+        #expect(calls.values == ["launch", "expiration"])
+        #expect(task.completions.count == 1)
+    }
 }

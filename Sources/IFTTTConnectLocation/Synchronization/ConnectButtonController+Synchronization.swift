@@ -92,7 +92,7 @@ extension ConnectButtonController {
     /// - Parameter success: called exactly once, on the main thread: `false` when the synchronization failed
     ///   or was stopped.
     public nonisolated static func startBackgroundProcess(success: @escaping BoolClosure) {
-        let callback = HostCallback(success, onMainThread: true)
+        let callback = HostCallback(success, on: .main)
         synchronizer.submit { await $0.synchronize(source: .externalBackgroundProcess) { callback($0 != .failed) } }
     }
 
@@ -105,11 +105,11 @@ extension ConnectButtonController {
     /// Sets closures run when the SDK background task is launched and when its time expires.
     ///
     /// - Parameters:
-    ///   - launchHandler: called when the system launches the task, on the thread the system launches it on.
-    ///   - expirationHandler: called when the task's time runs out, on the thread the system calls it on.
+    ///   - launchHandler: called when the system launches the task, on a serial background queue (as in 2.8).
+    ///   - expirationHandler: called when the task's time runs out, on the same serial queue.
     public nonisolated static func setBackgroundProcessClosures(launchHandler: VoidClosure?, expirationHandler: VoidClosure?) {
-        let launch = launchHandler.map { handler in HostCallback<Void>({ _ in handler() }, onMainThread: false) }
-        let expiration = expirationHandler.map { handler in HostCallback<Void>({ _ in handler() }, onMainThread: false) }
+        let launch = launchHandler.map { handler in HostCallback<Void>({ _ in handler() }, on: backgroundProcessQueue) }
+        let expiration = expirationHandler.map { handler in HostCallback<Void>({ _ in handler() }, on: backgroundProcessQueue) }
         synchronizer.hooks.update {
             $0.backgroundLaunch = launch?.voidClosure
             $0.backgroundExpiration = expiration?.voidClosure
@@ -146,7 +146,7 @@ extension ConnectButtonController {
     ///
     /// - Parameter closure: the receiver, or `nil`.
     public nonisolated static func setLocationEventReportedClosure(_ closure: (([LocationEvent]) -> Void)?) {
-        let callback = closure.map { HostCallback($0, onMainThread: true) }
+        let callback = closure.map { HostCallback($0, on: .main) }
         synchronizer.hooks.update { $0.locationEvents = callback?.closure }
     }
 
@@ -166,15 +166,15 @@ extension ConnectButtonController {
         }
     }
 
-    /// Receives synchronization log lines instead of `NSLog`: ConnectSDK-iOS 2.8's name (spelt as 2.8 spells
-    /// it) and type. Setting it replaces ``synchronizationLoggingHandler``.
+    /// Receives synchronization log lines instead of `NSLog`, in order, on the main thread: ConnectSDK-iOS 2.8's
+    /// name (spelt as 2.8 spells it) and type. Setting it replaces ``synchronizationLoggingHandler``.
     public nonisolated static var synchnronizationLoggingHandler: ((String) -> Void)? {
         get {
             if let legacy = facade.value.legacyLoggingHandler { return legacy.body }
             return synchronizationLoggingHandler
         }
         set {
-            let callback = newValue.map { HostCallback($0, onMainThread: false) }
+            let callback = newValue.map { HostCallback($0, on: .main) }
             facade.update { $0.legacyLoggingHandler = callback }
             synchronizer.logger.customHandler = callback?.closure
         }
@@ -189,7 +189,7 @@ extension ConnectButtonController {
             return { callback.body(()) }
         }
         set {
-            let callback = newValue.map { handler in HostCallback<Void>({ _ in handler() }, onMainThread: true) }
+            let callback = newValue.map { handler in HostCallback<Void>({ _ in handler() }, on: .main) }
             facade.update { $0.authenticationFailureHandler = callback }
             synchronizer.hooks.update { $0.authenticationFailure = callback?.voidClosure }
         }
@@ -255,19 +255,22 @@ private struct FacadeState: Sendable {
 
 private let facade = Locked(FacadeState())
 
-/// A host app's closure, typed as 2.8 typed it (not `@Sendable`), called where 2.8 called it.
+/// The serial queue the SDK background task's host closures run on, as in 2.8.
+let backgroundProcessQueue = DispatchQueue(label: "com.ifttt.backgroundprocess.developer_closure")
+
+/// A host app's closure, typed as 2.8 typed it (not `@Sendable`), always called on one serial queue.
 ///
-/// ConnectSDK-iOS 2.8 ran its synchronization on the main thread and called completions there, so apps wrote
-/// them for the main thread; calling them only there keeps that contract, which is why the box may be handed
-/// between threads although the closure is not `Sendable`. Background-task closures and log lines run where
-/// 2.8 ran them: on the thread that reports them, one at a time.
+/// ConnectSDK-iOS 2.8 ran its synchronization on the main thread and called completions there, and ran the
+/// background task's closures on one serial queue; apps wrote them for those queues. Calling each closure only
+/// on its queue keeps that contract, which is why the box may be handed between threads although the closure
+/// is not `Sendable`.
 struct HostCallback<Argument: Sendable>: @unchecked Sendable {
     let body: (Argument) -> Void
-    let onMainThread: Bool
+    let queue: DispatchQueue
 
-    init(_ body: @escaping (Argument) -> Void, onMainThread: Bool) {
+    init(_ body: @escaping (Argument) -> Void, on queue: DispatchQueue) {
         self.body = body
-        self.onMainThread = onMainThread
+        self.queue = queue
     }
 
     /// A `Sendable` closure that calls this one as ``callAsFunction(_:)`` does.
@@ -276,12 +279,12 @@ struct HostCallback<Argument: Sendable>: @unchecked Sendable {
         return { argument in callback(argument) }
     }
 
-    /// Calls the closure: on the main thread (at once when already there, asynchronously otherwise) when
-    /// ``onMainThread``, else on the calling thread.
+    /// Calls the closure on its queue: at once when the caller already runs on the main queue and that is the
+    /// closure's queue, asynchronously otherwise.
     func callAsFunction(_ argument: Argument) {
-        guard onMainThread, !isOnMainQueue() else { return body(argument) }
-        let body = self.body
-        DispatchQueue.main.async { body(argument) }
+        if queue === DispatchQueue.main, isOnMainQueue() { return body(argument) }
+        let callback = self
+        queue.async { callback.body(argument) }
     }
 }
 
@@ -301,7 +304,7 @@ extension ConnectButtonController {
     /// - Parameter backgroundFetchCompletion: called exactly once with the result, on the main thread, also
     ///   when synchronization is not active.
     public nonisolated static func didReceiveSilentRemoteNotification(backgroundFetchCompletion: ((SynchronizationResult) -> Void)?) {
-        let callback = backgroundFetchCompletion.map { HostCallback($0, onMainThread: true) }
+        let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
         synchronizer.submit { await $0.synchronize(source: .silentPushNotification) { callback?($0) } }
     }
 
@@ -310,7 +313,7 @@ extension ConnectButtonController {
     /// - Parameter backgroundFetchCompletion: called exactly once with the result, on the main thread, also
     ///   when synchronization is not active.
     public nonisolated static func performFetchWithCompletionHandler(backgroundFetchCompletion: ((SynchronizationResult) -> Void)?) {
-        let callback = backgroundFetchCompletion.map { HostCallback($0, onMainThread: true) }
+        let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
         synchronizer.submit { await $0.synchronize(source: .backgroundFetch) { callback?($0) } }
     }
 }

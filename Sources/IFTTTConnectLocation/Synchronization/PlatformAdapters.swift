@@ -82,7 +82,7 @@ extension ConnectButtonController {
     ///
     /// - Parameter backgroundFetchCompletion: the system's completion handler.
     public nonisolated static func didReceiveSilentRemoteNotification(backgroundFetchCompletion: ((UIBackgroundFetchResult) -> Void)?) {
-        let callback = backgroundFetchCompletion.map { HostCallback($0, onMainThread: true) }
+        let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
         synchronizer.submit { await $0.synchronize(source: .silentPushNotification) { callback?($0.backgroundFetchResult) } }
     }
 
@@ -92,7 +92,7 @@ extension ConnectButtonController {
     ///
     /// - Parameter backgroundFetchCompletion: the system's completion handler.
     public nonisolated static func performFetchWithCompletionHandler(backgroundFetchCompletion: ((UIBackgroundFetchResult) -> Void)?) {
-        let callback = backgroundFetchCompletion.map { HostCallback($0, onMainThread: true) }
+        let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
         synchronizer.submit { await $0.synchronize(source: .backgroundFetch) { callback?($0.backgroundFetchResult) } }
     }
 }
