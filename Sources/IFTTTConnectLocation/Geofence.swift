@@ -38,12 +38,6 @@ public struct MonitoredRegion: Sendable, Hashable, Codable, Identifiable {
     public func contains(_ coordinate: Coordinate) -> Bool {
         center.distance(to: coordinate) <= radius
     }
-
-    /// Whether the SDK owns a region with this identifier: a geofence (`ifttt_…`) or the refresh region.
-    /// The SDK never stops or changes a region it does not own.
-    public static func isOwnedBySDK(_ identifier: String) -> Bool {
-        identifier.hasPrefix(LocationRegion.identifierPrefix) || identifier == RegionSelector.refreshRegionIdentifier
-    }
 }
 
 /// The radii the platform can monitor reliably.

@@ -44,6 +44,7 @@ public actor LocationMonitoringSession {
     private let now: @Sendable () -> Date
     private let onEvent: (@Sendable (RegionEvent) -> Void)?
     private let onError: (@Sendable (LocationError) -> Void)?
+    private let ownership: RegionOwnershipFile?
     private var selector: RegionSelector
     private var radiusLimits: RadiusLimits
     private var started = false
@@ -71,6 +72,8 @@ public actor LocationMonitoringSession {
     ///   - dwellTime: the dwell filter in seconds; `0` (the default) turns it off.
     ///   - onEvent: called for each recorded crossing, after it is stored.
     ///   - onError: called when a crossing cannot be stored.
+    ///   - ownership: where the identifiers of the regions the SDK registered are kept across launches; `nil`
+    ///     keeps them in memory (then, after a relaunch, the earlier regions count as the host app's).
     public init(monitor: any RegionMonitor, store: LocationEventStore?,
                 configuration: RegionSelector.Configuration = RegionSelector.Configuration(),
                 presence: [String: RegionSelector.Presence] = [:],
@@ -78,7 +81,8 @@ public actor LocationMonitoringSession {
                 openStore: (@Sendable () async -> LocationEventStore?)? = nil,
                 dwellTime: TimeInterval = 0,
                 onEvent: (@Sendable (RegionEvent) -> Void)? = nil,
-                onError: (@Sendable (LocationError) -> Void)? = nil) {
+                onError: (@Sendable (LocationError) -> Void)? = nil,
+                ownership: RegionOwnershipFile? = nil) {
         self.monitor = monitor
         self.store = store
         self.openStore = openStore
@@ -86,7 +90,9 @@ public actor LocationMonitoringSession {
         self.now = now
         self.onEvent = onEvent
         self.onError = onError
-        self.selector = RegionSelector(configuration: configuration, presence: presence)
+        self.ownership = ownership
+        self.selector = RegionSelector(configuration: configuration, presence: presence,
+                                       ownedIdentifiers: ownership?.load() ?? [])
         self.radiusLimits = configuration.radiusLimits
     }
 
@@ -109,7 +115,8 @@ public actor LocationMonitoringSession {
         radiusLimits = RadiusLimits(minimum: radiusLimits.minimum, maximum: min(radiusLimits.maximum, maximumRadius))
         let configuration = RegionSelector.Configuration(regionLimit: min(selector.configuration.regionLimit, limit),
                                                          radiusLimits: radiusLimits)
-        selector = RegionSelector(configuration: configuration, presence: selector.presence)
+        selector = RegionSelector(configuration: configuration, presence: selector.presence,
+                                  ownedIdentifiers: selector.ownedIdentifiers)
         await monitor.setEventHandler { [weak self] event in await self?.handle(event) }
         await process(.monitoredRegionsObserved(await monitor.monitoredRegions()), at: now())
     }
@@ -160,7 +167,13 @@ public actor LocationMonitoringSession {
         processing = true
         while !queue.isEmpty {
             let (next, time) = queue.removeFirst()
-            await apply(selector.handle(next, now: time))
+            let ownedBefore = selector.ownedIdentifiers
+            let effects = selector.handle(next, now: time)
+            let ownedAfter = selector.ownedIdentifiers
+            // Saved before a region starts and after it stops, so the file never misses a region the SDK holds.
+            if ownedAfter != ownedBefore { ownership?.save(ownedBefore.union(ownedAfter)) }
+            await apply(effects)
+            if ownedAfter != ownedBefore, !ownedAfter.isSuperset(of: ownedBefore) { ownership?.save(ownedAfter) }
         }
         processing = false
     }

@@ -9,12 +9,17 @@ import Foundation
 /// Rules:
 /// 1. The platform monitors at most ``Configuration/regionLimit`` regions per app (20 on Apple platforms). The
 ///    engine uses at most that limit minus the host app's own regions, and never stops or changes a region it
-///    does not own (see ``MonitoredRegion/isOwnedBySDK(_:)``).
-/// 2. When every geofence fits, all are monitored. Otherwise the engine monitors the `N - 1` geofences whose
-///    *edges* are nearest to the last fix, plus one refresh region centred on the fix whose radius is the edge
-///    distance of the nearest geofence left out. The user cannot reach a left-out geofence without leaving
-///    the refresh region, and leaving it (or any region event, significant change or visit) asks for a fix
-///    and selects again.
+///    did not register itself: it remembers the identifiers it registered (``ownedIdentifiers``, saved across
+///    launches) and treats every other region as the host app's, whatever its name (an `ifttt_…` host region
+///    included). A host region that is exactly the geofence the engine would register (same identifier,
+///    centre and radius, as left by an earlier SDK version) is adopted; one that only shares a geofence's
+///    identifier keeps it, and that geofence is not monitored.
+/// 2. When every geofence fits, all are monitored. With one free slot, the geofence whose edge is nearest to
+///    the last fix is monitored, and every fix (significant change, visit, crossing) selects again. Otherwise
+///    the engine monitors the `N - 1` geofences whose *edges* are nearest to the last fix, plus one refresh
+///    region centred on the fix whose radius is the edge distance of the nearest geofence left out. The user
+///    cannot reach a left-out geofence without leaving the refresh region, and leaving it (or any region
+///    event, significant change or visit) asks for a fix and selects again.
 /// 3. Selection is diffed against what is monitored: unchanged regions are never re-added (re-adding re-arms
 ///    a region and can drop or repeat a crossing).
 /// 4. A newly added geofence's state is requested. If the user is already inside, one entry is recorded
@@ -76,7 +81,7 @@ public struct RegionSelector: Sendable {
 
     /// What the shell must do.
     public enum Effect: Sendable, Hashable {
-        /// Stop monitoring a region the SDK owns.
+        /// Stop monitoring a region the SDK registered.
         case stopMonitoring(identifier: String)
         /// Start monitoring a region.
         case startMonitoring(MonitoredRegion)
@@ -94,22 +99,42 @@ public struct RegionSelector: Sendable {
     public private(set) var index: GeofenceIndex
     /// The SDK-owned regions believed to be monitored, by identifier.
     public private(set) var monitored: [String: MonitoredRegion] = [:]
+    /// The identifiers of every region the SDK registered and has not seen stopped: a superset of
+    /// ``monitored``'s keys. Save it whenever it changes (before the effects that start regions are performed)
+    /// and pass it to the next launch's engine: a region whose identifier is not in it is the host app's.
+    public private(set) var ownedIdentifiers: Set<String>
+    /// The host app's regions, by identifier.
+    public private(set) var hostRegions: [String: MonitoredRegion] = [:]
     /// The number of regions the host app monitors.
-    public private(set) var hostRegionCount = 0
+    public var hostRegionCount: Int { hostRegions.count }
+    private var allGeofences: [Geofence] = []
     /// Presence per geofence identifier. Persist it across launches to avoid a repeated entry on relaunch.
     public private(set) var presence: [String: Presence]
     /// The last usable fix.
     public private(set) var lastFix: LocationFix?
     private var geofencesById: [String: Geofence] = [:]
     private var needsSelection = true
+    /// Whether a geofence set was given yet. Until then the engine changes nothing: at launch the platform's
+    /// regions are observed before the stored geofences are read, and stopping them meanwhile would re-arm every
+    /// region (dropping or repeating crossings) on every launch.
+    private var geofencesKnown = false
+    private var lastRequested: Set<String> = []
+    /// Crossings of the SDK's regions reported before the geofences were known (the crossing that launched
+    /// the app), replayed once they are.
+    private var earlyCrossings: [(identifier: String, transition: RegionTransition, at: Date)] = []
     private var failedSlots = 0
 
-    /// Creates an engine with no geofences; `presence` restores what an earlier run knew.
-    public init(configuration: Configuration = Configuration(), presence: [String: Presence] = [:]) {
+    /// Creates an engine with no geofences; `presence` and `ownedIdentifiers` restore what an earlier run knew.
+    public init(configuration: Configuration = Configuration(), presence: [String: Presence] = [:],
+                ownedIdentifiers: Set<String> = []) {
         self.configuration = configuration
         self.index = GeofenceIndex([])
         self.presence = presence
+        self.ownedIdentifiers = ownedIdentifiers
     }
+
+    /// Whether the SDK registered the region with `identifier` (and may therefore stop it).
+    public func owns(_ identifier: String) -> Bool { ownedIdentifiers.contains(identifier) }
 
     /// The number of regions the SDK may use now: the limit minus the host app's regions and failed starts.
     public var budget: Int {
@@ -123,29 +148,35 @@ public struct RegionSelector: Sendable {
     public mutating func handle(_ event: Event, now: Date) -> [Effect] {
         switch event {
         case .geofencesChanged(let fences):
-            index = GeofenceIndex(fences)
-            geofencesById = Dictionary(index.geofences.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+            allGeofences = fences
+            geofencesKnown = true
+            rebuildIndex()
             presence = presence.filter { geofencesById[$0.key] != nil }
             needsSelection = true
-            return select()
+            var effects: [Effect] = []
+            let early = earlyCrossings
+            earlyCrossings = []
+            for crossing in early {
+                guard let fence = geofencesById[crossing.identifier], monitored[crossing.identifier] != nil else { continue }
+                effects += observe(fence, now: crossing.at, presence: crossing.transition == .entry ? .inside : .outside, isCrossing: true)
+            }
+            return effects + select() + settleUnknownPresence()
 
         case .monitoredRegionsObserved(let regions):
             var owned: [String: MonitoredRegion] = [:]
-            var hosts = 0
+            var hosts: [String: MonitoredRegion] = [:]
             for region in regions {
-                if MonitoredRegion.isOwnedBySDK(region.identifier) { owned[region.identifier] = region } else { hosts += 1 }
+                if ownedIdentifiers.contains(region.identifier) { owned[region.identifier] = region } else { hosts[region.identifier] = region }
             }
             monitored = owned
-            hostRegionCount = hosts
+            hostRegions = hosts
+            // Forget identifiers the platform no longer monitors, so a host region that reuses one stays the host's.
+            ownedIdentifiers = Set(owned.keys)
             failedSlots = 0
+            rebuildIndex()
             needsSelection = true
-            var effects = select()
-            // Regions left from an earlier run whose state is unknown: settle them too.
-            for id in monitored.keys.sorted() where geofencesById[id] != nil && presence[id] == nil
-                && !effects.contains(.requestState(identifier: id)) {
-                effects.append(.requestState(identifier: id))
-            }
-            return effects
+            guard geofencesKnown else { return [] }
+            return select() + settleUnknownPresence()
 
         case .location(let fix):
             guard fix.isUsable else { return [] }
@@ -164,9 +195,13 @@ public struct RegionSelector: Sendable {
                 if transition == .exit { needsSelection = true }
                 return [.requestLocation]
             }
+            if !geofencesKnown, owns(id) {
+                earlyCrossings.append((id, transition, now))
+                return []
+            }
             guard let fence = geofencesById[id], monitored[id] != nil else {
                 // A host region (not ours to judge) or a stale one: no record, but the user moved.
-                return MonitoredRegion.isOwnedBySDK(id) ? [.requestLocation] : []
+                return owns(id) ? [.requestLocation] : []
             }
             var effects = observe(fence, now: now, presence: transition == .entry ? .inside : .outside, isCrossing: true)
             effects.append(.requestLocation)
@@ -182,10 +217,36 @@ public struct RegionSelector: Sendable {
 
         case .monitoringFailed(let id):
             guard monitored.removeValue(forKey: id) != nil else { return [] }
+            ownedIdentifiers.remove(id)
             failedSlots += 1
             needsSelection = true
             return select()
         }
+    }
+
+    /// Asks for the state of monitored geofences whose presence is unknown (regions left from an earlier run);
+    /// regions started by the last selection already asked.
+    private func settleUnknownPresence() -> [Effect] {
+        monitored.keys.sorted().filter { geofencesById[$0] != nil && presence[$0] == nil && !lastRequested.contains($0) }
+            .map { .requestState(identifier: $0) }
+    }
+
+    /// Indexes the geofences that can be monitored: all but those whose identifier a host region uses. A host
+    /// region that is exactly a geofence's region is adopted first (an earlier SDK version registered it).
+    private mutating func rebuildIndex() {
+        var usable: [Geofence] = []
+        usable.reserveCapacity(allGeofences.count)
+        for fence in allGeofences {
+            if let host = hostRegions[fence.identifier] {
+                guard host == fence.monitoredRegion else { continue }
+                hostRegions[fence.identifier] = nil
+                monitored[fence.identifier] = host
+                ownedIdentifiers.insert(fence.identifier)
+            }
+            usable.append(fence)
+        }
+        index = GeofenceIndex(usable)
+        geofencesById = Dictionary(index.geofences.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
     }
 
     /// Applies an observed presence and returns the crossing to record, if any.
@@ -209,9 +270,24 @@ public struct RegionSelector: Sendable {
         guard limit > 0, index.count > 0 else { return [] }
         if index.count <= limit { return index.geofences.map(\.monitoredRegion) }
         guard let fix = lastFix else {
-            // No position yet: a deterministic subset, leaving the refresh slot free for when a fix arrives.
-            return index.geofences.prefix(limit - 1).map(\.monitoredRegion)
+            // No position yet (a relaunch): keep the geofences already monitored and the refresh region, so
+            // nothing is re-armed, and fill free geofence slots in identifier order (with one slot, a geofence:
+            // a region that can report beats an empty slot). The first fix selects again.
+            let slots = max(1, limit - 1)
+            var regions: [MonitoredRegion] = []
+            var kept = Set<String>()
+            for fence in index.geofences where regions.count < slots && monitored[fence.identifier] == fence.monitoredRegion {
+                regions.append(fence.monitoredRegion)
+                kept.insert(fence.identifier)
+            }
+            for fence in index.geofences where regions.count < slots && !kept.contains(fence.identifier) {
+                regions.append(fence.monitoredRegion)
+            }
+            if limit > 1, let refresh = refreshRegion { regions.append(refresh) }
+            return regions
         }
+        // One slot: the nearest geofence. A refresh region alone would report no crossing at all.
+        if limit == 1 { return index.nearest(1, to: fix.coordinate).map(\.geofence.monitoredRegion) }
         let nearest = index.nearest(limit, to: fix.coordinate)
         var regions = nearest.prefix(limit - 1).map(\.geofence.monitoredRegion)
         let refreshRadius = configuration.radiusLimits.clamp(nearest.last?.edgeDistance ?? 0)
@@ -221,22 +297,26 @@ public struct RegionSelector: Sendable {
     }
 
     private mutating func select() -> [Effect] {
+        guard geofencesKnown else { return [] }
         needsSelection = false
         let desired = Dictionary(desiredRegions().map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
         var effects: [Effect] = []
         for id in monitored.keys.sorted() where desired[id] != monitored[id] {
             effects.append(.stopMonitoring(identifier: id))
             monitored[id] = nil
+            ownedIdentifiers.remove(id)
         }
         var added: [String] = []
-        for id in desired.keys.sorted() where monitored[id] == nil {
+        for id in desired.keys.sorted() where monitored[id] == nil && hostRegions[id] == nil {
             effects.append(.startMonitoring(desired[id]!))
             monitored[id] = desired[id]
+            ownedIdentifiers.insert(id)
             added.append(id)
         }
         for id in added where id != Self.refreshRegionIdentifier {
             effects.append(.requestState(identifier: id))
         }
+        lastRequested = Set(added)
         if lastFix == nil, index.count > budget, budget > 0 { effects.append(.requestLocation) }
         return effects
     }

@@ -15,7 +15,7 @@ struct GeofenceTests {
         {"id":"enter_only","feature_trigger_id":"t1","user_fields":[{"field_id":"location","field_type":"LOCATION_ENTER","value":{"lat":"37.0","lng":"-122.0","radius":"5"}}]},
         {"id":"exit_only","feature_trigger_id":"t2","user_fields":[{"field_id":"location","field_type":"LOCATION_EXIT","value":{"latitude":37.1,"longitude":-122.1,"radius":500000}}]},
         {"id":"both_and","feature_trigger_id":"t3","user_fields":[{"field_id":"location","field_type":"LOCATION_ENTER_AND_EXIT","value":{"lat":37.2,"lng":-122.2,"radius":300}}]},
-        {"id":"sub_with_under_scores","feature_trigger_id":"t4","user_fields":[{"field_id":"location","field_type":"LOCATION_ENTER_OR_EXIT","value":{"lat":37.3,"lng":-122.3}}]},
+        {"id":"sub_with_under_scores","feature_trigger_id":"t4","user_fields":[{"field_id":"location","field_type":"LOCATION_ENTER_OR_EXIT","value":{"lat":37.3,"lng":-122.3,"radius":0}}]},
         {"id":"text","feature_trigger_id":"t5","user_fields":[{"field_id":"path","field_type":"TEXT_FIELD","value":"/x"}]}]},
       {"id":"u2","feature_id":"f2","enabled":false,"user_feature_triggers":[
         {"id":"disabled","feature_trigger_id":"t6","user_fields":[{"field_id":"location","field_type":"LOCATION_ENTER","value":{"lat":1,"lng":1,"radius":200}}]}]}]}}
@@ -32,7 +32,7 @@ struct GeofenceTests {
         #expect(fences[0].radius == 100)            // raised to the minimum
         #expect(fences[1].radius == 100_000)        // clamped to the platform maximum
         #expect(fences[2].radius == 300)
-        #expect(fences[3].radius == 100)            // no radius: the SDK default (100 m)
+        #expect(fences[3].radius == 100)            // radius 0: raised to the minimum
         #expect(fences[3].triggerSubscriptionId == "sub_with_under_scores")
         #expect(fences[1].center == Coordinate(latitude: 37.1, longitude: -122.1))
     }
@@ -53,11 +53,13 @@ struct GeofenceTests {
         #expect(Geofence.geofences(for: [c, c]).count == 4)
     }
 
-    @Test func ownershipIsByLiteralPrefix() {
-        #expect(MonitoredRegion.isOwnedBySDK("ifttt_a_b"))
-        #expect(MonitoredRegion.isOwnedBySDK(RegionSelector.refreshRegionIdentifier))
-        #expect(!MonitoredRegion.isOwnedBySDK("host_ifttt_a"))
-        #expect(!MonitoredRegion.isOwnedBySDK("IFTTT-home"))
+    @Test func ownershipIsByRegistrationNotByName() {
+        var selector = RegionSelector(ownedIdentifiers: ["ifttt_a_b"])
+        #expect(selector.owns("ifttt_a_b"))
+        #expect(!selector.owns("ifttt_c"))   // an `ifttt_` name alone does not make a region the SDK's
+        #expect(!selector.owns(RegionSelector.refreshRegionIdentifier))
+        _ = selector.handle(.monitoredRegionsObserved([]), now: epoch)
+        #expect(!selector.owns("ifttt_a_b"))   // no longer monitored: forgotten
     }
 
     @Test func distancesAreGreatCircle() {

@@ -120,9 +120,12 @@ struct RegionSelectorTests {
 
     @Test func aHostAppFillingTheSlotsShrinksTheBudget() throws {
         var h = SelectorHarness(hostRegions: 19)
-        h.send(.geofencesChanged(randomGeofences(50, seed: 5)))
+        let fences = randomGeofences(50, seed: 5)
+        h.send(.geofencesChanged(fences))
         h.move(to: Coordinate(latitude: 37.7, longitude: -122.4))
-        #expect(h.ownedMonitored.count == 1)   // only the refresh region fits; no geofence slot is left
+        // The one free slot holds the nearest geofence, not a refresh region that could report nothing.
+        #expect(h.ownedMonitored == Set(bruteForceNearest(fences, to: Coordinate(latitude: 37.7, longitude: -122.4), k: 1)))
+        #expect(h.selector.refreshRegion == nil)
         var full = SelectorHarness(hostRegions: 20)
         full.send(.geofencesChanged(randomGeofences(50, seed: 5)))
         full.move(to: Coordinate(latitude: 37.7, longitude: -122.4))
@@ -149,11 +152,68 @@ struct RegionSelectorTests {
         first.send(.geofencesChanged([fence]))
         #expect(first.recorded.count == 1)
         // Relaunch: the platform still monitors the region; the saved presence comes back.
-        var second = RegionSelector(presence: first.selector.presence)
+        var second = RegionSelector(presence: first.selector.presence, ownedIdentifiers: first.selector.ownedIdentifiers)
         _ = second.handle(.geofencesChanged([fence]), now: epoch)
         let effects = second.handle(.monitoredRegionsObserved([fence.monitoredRegion]), now: epoch)
         #expect(!effects.contains { if case .startMonitoring = $0 { return true } else { return false } })
         #expect(second.handle(.stateDetermined(identifier: fence.identifier, inside: true), now: epoch).isEmpty)
+    }
+
+    @Test func nineteenHostRegionsStillGetEveryCrossingOfTheNearestGeofence() throws {
+        // Given a host app monitoring 19 of the 20 regions and 30 geofences along a street
+        var h = SelectorHarness(hostRegions: 19)
+        let fences = (0..<30).map { i in
+            Geofence(triggerSubscriptionId: String(format: "shop_%02d", i),
+                     center: Coordinate(latitude: 37.0, longitude: -122.0 + Double(i) * 0.01), radius: 150)
+        }
+        h.position = LocationFix(coordinate: Coordinate(latitude: 37.0, longitude: -122.0), timestamp: epoch)
+        h.send(.geofencesChanged(fences))
+        // When the user walks the street
+        var visited: [String] = []
+        for step in 0...290 {
+            let point = Coordinate(latitude: 37.0, longitude: -122.0 + Double(step) * 0.001)
+            h.move(to: point, at: Double(step) * 30)
+            // Then the free slot always holds the geofence nearest to the user, and never a refresh region
+            #expect(h.ownedMonitored == Set(bruteForceNearest(fences, to: point, k: 1)))
+            #expect(h.platform.count == 20)
+            if step % 50 == 0 { visited.append(String(format: "ifttt_shop_%02d", step / 10)) }
+        }
+        // and every shop entered is recorded (entry on arrival, exit on leaving)
+        let entries = Set(h.recorded.filter { $0.transition == .entry }.map(\.geofence.identifier))
+        #expect(entries.isSuperset(of: visited))
+        #expect(entries.count == 30)   // the walk passes through every shop
+        #expect(h.recorded.filter { $0.transition == .exit }.count >= 29)
+    }
+
+    @Test func anIFTTTNamedHostRegionIsNeverStopped() throws {
+        // Given host regions named like the SDK's: one unrelated, one sharing a geofence's identifier
+        let unrelated = MonitoredRegion(identifier: "ifttt_host_office", center: Coordinate(latitude: 37.7, longitude: -122.4), radius: 300)
+        let fences = randomGeofences(40, seed: 8)
+        let clash = MonitoredRegion(identifier: fences[0].identifier, center: Coordinate(latitude: 1, longitude: 1), radius: 500)
+        var h = SelectorHarness(namedHostRegions: [unrelated, clash])
+        #expect(!h.selector.owns(unrelated.identifier))
+        // When the SDK monitors geofences, the user moves, and the geofences go away
+        h.send(.geofencesChanged(fences))
+        for step in 0..<20 { h.move(to: Coordinate(latitude: 37.6 + Double(step) * 0.02, longitude: -122.4), at: Double(step) * 60) }
+        #expect(h.platform[clash.identifier] == clash)        // never replaced by the SDK's geofence
+        #expect(!h.recorded.contains { $0.geofence.identifier == clash.identifier })
+        #expect(h.send(.regionCrossed(identifier: unrelated.identifier, .entry)).isEmpty)
+        h.send(.geofencesChanged([]))
+        // Then both host regions are still monitored, unchanged (the harness also fails on any stop of them)
+        #expect(h.platform[unrelated.identifier] == unrelated)
+        #expect(h.platform[clash.identifier] == clash)
+        #expect(Set(h.platform.keys) == h.hostIds)
+    }
+
+    @Test func aRegionLeftByAnEarlierVersionIsAdoptedOnlyWhenItIsExactlyTheGeofence() throws {
+        let fence = Geofence(triggerSubscriptionId: "home", center: Coordinate(latitude: 37, longitude: -122), radius: 200)
+        var selector = RegionSelector()
+        _ = selector.handle(.monitoredRegionsObserved([fence.monitoredRegion]), now: epoch)
+        #expect(!selector.owns(fence.identifier))
+        let effects = selector.handle(.geofencesChanged([fence]), now: epoch)
+        #expect(selector.owns(fence.identifier))
+        #expect(!effects.contains { if case .startMonitoring = $0 { return true } else { return false } })
+        #expect(selector.handle(.geofencesChanged([]), now: epoch) == [.stopMonitoring(identifier: fence.identifier)])
     }
 
     @Test func removingGeofencesStopsOnlyOwnedRegions() throws {

@@ -49,7 +49,7 @@ struct SelectorHarness {
     var peak = 0
     let limit: Int
 
-    init(limit: Int = 20, hostRegions: Int = 0) {
+    init(limit: Int = 20, hostRegions: Int = 0, namedHostRegions: [MonitoredRegion] = []) {
         self.limit = limit
         selector = RegionSelector(configuration: .init(regionLimit: limit))
         var hosts = Set<String>()
@@ -57,6 +57,10 @@ struct SelectorHarness {
             let id = "host_region_\(i)"
             hosts.insert(id)
             platform[id] = MonitoredRegion(identifier: id, center: Coordinate(latitude: 10, longitude: Double(i)), radius: 200)
+        }
+        for region in namedHostRegions {
+            hosts.insert(region.identifier)
+            platform[region.identifier] = region
         }
         hostIds = hosts
         _ = send(.monitoredRegionsObserved(Array(platform.values)))

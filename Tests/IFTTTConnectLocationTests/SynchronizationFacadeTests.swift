@@ -58,4 +58,101 @@ struct SynchronizationFacadeTests {
         #expect(!lines.values.contains { $0.contains(SyncHarness.token) })
         #expect(authFailures.count == 0)
     }
+
+    /// Runs after every block already queued on the main queue: completions the synchronizer handed to the
+    /// main queue before it went idle have run when this returns (the main queue is first in, first out).
+    nonisolated static func drainMainQueue() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            DispatchQueue.main.async { continuation.resume() }
+        }
+    }
+
+    @Test func theStaticAPIRunsFromAnyThreadAndCompletesOnTheMainQueue() async throws {
+        let h = SyncHarness()
+        defer { h.cleanUp(); ConnectButtonController.outcomeObserver = nil }
+        h.api.setConnection("gx", triggers: [SynchronizerTests.home])
+        ConnectButtonController.synchronizer = h.synchronizer
+        // Called from a background thread, as an app's background task or its expiration handler would.
+        let onMain = Recorder<Bool>()
+        let successes = Recorder<Bool>()
+        let fetches = Recorder<SynchronizationResult>()
+        await Task.detached {
+            #expect(!isOnMainQueue())
+            ConnectButtonController.initialize(options: .standard)
+            ConnectButtonController.setupSDKBackgroundProcess()
+            ConnectButtonController.setup(with: SynchronizerTests.credentials)
+            ConnectButtonController.activate(connections: ["gx"], lifecycleSynchronizationOptions: .none)
+            ConnectButtonController.startBackgroundProcess { success in
+                onMain.append(isOnMainQueue())
+                successes.append(success)
+            }
+            ConnectButtonController.performFetchWithCompletionHandler { result in
+                onMain.append(isOnMainQueue())
+                fetches.append(result)
+            }
+            ConnectButtonController.stopCurrentSynchronization()
+        }.value
+        await h.synchronizer.waitUntilIdle()
+        await Self.drainMainQueue()
+        #expect(successes.values.count == 1)
+        #expect(fetches.values.count == 1)
+        #expect(onMain.values == [true, true])
+        #expect(ConnectButtonController.outcomeObserver != nil)     // installed on the main queue
+        #expect(h.scheduler.registrationCount == 1)                  // setupSDKBackgroundProcess registered once
+        // The lifecycle options given to activate apply: with `.none`, becoming active does not synchronize.
+        let requests = h.api.requests.count
+        h.synchronizer.applicationDidBecomeActive()
+        await h.synchronizer.waitUntilIdle()
+        #expect(h.api.requests.count == requests)
+        ConnectButtonController.activate(connections: nil, lifecycleSynchronizationOptions: .all)
+        await h.synchronizer.waitUntilIdle()
+        let afterActivation = h.api.requests.count
+        h.synchronizer.applicationDidBecomeActive()
+        await h.synchronizer.waitUntilIdle()
+        #expect(h.api.requests.count > afterActivation)
+    }
+
+    @Test func theAuthenticationFailureHandlerRunsOnTheMainQueueAndThe28LogHandlerReceivesLines() async throws {
+        let h = SyncHarness()
+        defer {
+            h.cleanUp()
+            ConnectButtonController.authenticationFailureHandler = nil
+            ConnectButtonController.synchnronizationLoggingHandler = nil
+        }
+        h.api.setConnection("gx", triggers: [SynchronizerTests.home])
+        h.api.fetchStatus = 401
+        ConnectButtonController.synchronizer = h.synchronizer
+        let calls = Recorder<Bool>()
+        let lines = Recorder<String>()
+        ConnectButtonController.synchronizationLoggingEnabled = true
+        ConnectButtonController.synchnronizationLoggingHandler = { lines.append($0) }
+        #expect(ConnectButtonController.synchnronizationLoggingHandler != nil)
+        ConnectButtonController.authenticationFailureHandler = { calls.append(isOnMainQueue()) }
+        #expect(ConnectButtonController.authenticationFailureHandler != nil)
+        ConnectButtonController.initialize()
+        ConnectButtonController.setup(with: SynchronizerTests.credentials)
+        ConnectButtonController.activate(connections: ["gx"])
+        await h.synchronizer.waitUntilIdle()
+        await Self.drainMainQueue()
+        #expect(calls.values == [true])
+        #expect(!lines.values.isEmpty)
+    }
+
+    @Test func backgroundProcessClosuresRunOnOneSerialQueueOffTheMainQueue() async throws {
+        let h = SyncHarness()
+        defer { h.cleanUp(); ConnectButtonController.setBackgroundProcessClosures(launchHandler: nil, expirationHandler: nil) }
+        ConnectButtonController.synchronizer = h.synchronizer
+        ConnectButtonController.setupSDKBackgroundProcess()
+        let calls = Recorder<String>()
+        let launch: VoidClosure = { calls.append(isOnMainQueue() ? "launch on main" : "launch") }
+        let expiration: VoidClosure = { calls.append(isOnMainQueue() ? "expiration on main" : "expiration") }
+        ConnectButtonController.setBackgroundProcessClosures(launchHandler: launch, expirationHandler: expiration)
+        let task = FakeBackgroundTask()
+        h.scheduler.launch(Synchronizer.Configuration.backgroundTaskIdentifier, task: task)
+        task.expire()
+        await h.synchronizer.waitUntilIdle()
+        backgroundProcessQueue.sync {}   // the serial queue has run everything queued on it
+        #expect(calls.values == ["launch", "expiration"])
+        #expect(task.completions.count == 1)
+    }
 }

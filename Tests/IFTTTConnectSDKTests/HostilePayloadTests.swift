@@ -127,7 +127,7 @@ struct TolerantDecodingTests {
                      {"service_id":"b","service_name":"Beta","service_short_name":null,"brand_color":"red"}],
          "cover_image":{"480w_url":"https://c/480","bogus":"x","720w_url":42},
          "features":[{"title":"T","feature_triggers":[{"id":606,"fields":[{"id":"location","type":"LOCATION_EXIT","required":"false","default_value":{"lat":"1.5","lng":"2.5"}}]}]}],
-         "user_connection":{"user_features":[{"id":"u","feature_id":"missing-feature","user_feature_triggers":[{"id":"sub_with_underscores","feature_trigger_id":"606","user_fields":[{"field_id":"location","value":{"latitude":"10","longitude":"20","radius":"50"}}]}]}]}}
+         "user_connection":{"user_features":[{"id":"u","feature_id":"missing-feature","enabled":true,"user_feature_triggers":[{"id":"sub_with_underscores","feature_trigger_id":"606","user_fields":[{"field_id":"location","value":{"latitude":"10","longitude":"20","radius":"50"}}]}]}]}}
         """#
         let connection = try Connection.decode(from: Data(text.utf8))
         #expect(connection.id == "123")

@@ -4,23 +4,27 @@ import IFTTTConnectSDK
 /// The synchronization API of the Location documentation, as static members of `ConnectButtonController`.
 ///
 /// Each member is a thin facade over ``ConnectButtonController/synchronizer``: it queues a command and returns
-/// at once; commands run one at a time, in order. Importing `IFTTTConnectLocation` adds this API, so apps that
-/// do not use location never link it.
+/// at once; commands run one at a time, in order. As in ConnectSDK-iOS 2.8, every member can be called from
+/// any thread (for example ``stopCurrentSynchronization()`` from a background task's expiration handler), and
+/// the completion handlers the host app passes run on the main thread. Importing `IFTTTConnectLocation` adds
+/// this API, so apps that do not use location never link it.
 extension ConnectButtonController {
-    private static var sharedSynchronizer: Synchronizer?
-    private static var lifecycleObservation: AnyObject?
-
-    /// The synchronizer the static API uses. Created on first use with ``Synchronizer/Configuration/platformDefault()``;
-    /// replace it before ``initialize(options:)`` to inject a transport, server, storage directory, region monitor
-    /// or clock (tests, the sandbox).
-    public static var synchronizer: Synchronizer {
+    /// The synchronizer the static API uses. Created on first use with ``Synchronizer/Configuration/platformDefault()``
+    /// (on the main thread, which a first use from another thread waits for); replace it before
+    /// ``initialize(options:)`` to inject a transport, server, storage directory, region monitor or clock
+    /// (tests, the sandbox).
+    public nonisolated static var synchronizer: Synchronizer {
         get {
-            if let sharedSynchronizer { return sharedSynchronizer }
-            let created = Synchronizer(configuration: .platformDefault())
-            sharedSynchronizer = created
-            return created
+            if let existing = facade.value.synchronizer { return existing }
+            let configuration = onMainThread { Synchronizer.Configuration.platformDefault() }
+            var result: Synchronizer?
+            facade.update { state in
+                if state.synchronizer == nil { state.synchronizer = Synchronizer(configuration: configuration) }
+                result = state.synchronizer
+            }
+            return result!
         }
-        set { sharedSynchronizer = newValue }
+        set { facade.update { $0.synchronizer = newValue } }
     }
 
     /// Starts synchronization support: region monitoring begins (so a crossing that launched the app is
@@ -31,85 +35,85 @@ extension ConnectButtonController {
     /// stored Connections are read afterwards, off the main thread.
     ///
     /// - Parameter options: background process and permission prompts.
-    public static func initialize(options: InitializerOptions = .standard) {
-        let synchronizer = self.synchronizer
+    public nonisolated static func initialize(options: InitializerOptions = .standard) {
         synchronizer.initialize(options: options)
-        outcomeObserver = { outcome in
-            ConnectButtonController.synchronizer.submit { await $0.handle(outcome) }
-        }
-        if lifecycleObservation == nil { lifecycleObservation = makeLifecycleObservation() }
+        observeOnMainThread()
+    }
+
+    /// Registers the SDK background task (`com.ifttt.ifttt.synchronization_scheduler`) and lets the SDK
+    /// schedule it, as ``initialize(options:)`` does with ``InitializerOptions/enableSDKBackgroundProcess``.
+    /// Call it before the app finishes launching.
+    public nonisolated static func setupSDKBackgroundProcess() {
+        synchronizer.enableSDKBackgroundProcess()
     }
 
     /// Saves the credentials background synchronization uses and sets the lifecycle events that synchronize.
     ///
+    /// The provider's values are read at once, on the calling thread.
+    ///
     /// - Parameters:
     ///   - credentials: the user token and invite code; `nil` keeps the saved ones.
     ///   - lifecycleSynchronizationOptions: the lifecycle events that run a synchronization; default ``ApplicationLifecycleSynchronizationOptions/all``.
-    public static func setup(with credentials: (any ConnectionCredentialProvider)?,
-                             lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions = .all) {
-        synchronizer.submit { await $0.setup(with: credentials, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions) }
+    public nonisolated static func setup(with credentials: (any ConnectionCredentialProvider)?,
+                                         lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions = .all) {
+        let values = credentials.map(snapshot)
+        synchronizer.submit { await $0.setup(with: values, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions) }
     }
 
     /// Activates location monitoring and synchronization, adding `connections` (ids) when known. May be called
     /// many times.
     ///
-    /// - Parameter connections: Connection ids to monitor; `nil` adds none.
-    public static func activate(connections: [String]? = nil) {
-        synchronizer.submit { await $0.activate(connections: connections) }
+    /// - Parameters:
+    ///   - ids: Connection ids to monitor; `nil` adds none.
+    ///   - lifecycleSynchronizationOptions: the lifecycle events that run a synchronization; default
+    ///     ``ApplicationLifecycleSynchronizationOptions/all``.
+    public nonisolated static func activate(connections ids: [String]? = nil,
+                                            lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions = .all) {
+        synchronizer.submit { await $0.activate(connections: ids, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions) }
     }
 
     /// Deactivates location monitoring and synchronization: stops the SDK's geofences and forgets the stored
     /// Connections, pending crossings and credentials. Pending completions are called with `.noData`.
-    public static func deactivate() {
+    public nonisolated static func deactivate() {
         synchronizer.submit { await $0.deactivate() }
     }
 
     /// Refreshes the stored Connections and their geofences and uploads pending crossings.
     ///
-    /// - Parameter credentials: new credentials to save first; `nil` keeps the saved ones.
-    public static func update(with credentials: (any ConnectionCredentialProvider)? = nil) {
-        synchronizer.submit { await $0.update(with: credentials) }
+    /// - Parameter credentials: new credentials to save first (read at once, on the calling thread); `nil`
+    ///   keeps the saved ones.
+    public nonisolated static func update(with credentials: (any ConnectionCredentialProvider)? = nil) {
+        let values = credentials.map(snapshot)
+        synchronizer.submit { await $0.update(with: values) }
     }
 
     /// Runs a synchronization for the host app's own background task.
     ///
-    /// - Parameter success: called exactly once, `false` when the synchronization failed or was stopped.
-    public static func startBackgroundProcess(success: @escaping @Sendable (Bool) -> Void) {
-        synchronizer.submit { await $0.synchronize(source: .externalBackgroundProcess) { success($0 != .failed) } }
+    /// - Parameter success: called exactly once, on the main thread: `false` when the synchronization failed
+    ///   or was stopped.
+    public nonisolated static func startBackgroundProcess(success: @escaping BoolClosure) {
+        let callback = HostCallback(success, on: .main)
+        synchronizer.submit { await $0.synchronize(source: .externalBackgroundProcess) { callback($0 != .failed) } }
     }
 
     /// Stops the running synchronization and cancels its network request, for example when a background
-    /// task expires. Its completions are called with ``SynchronizationResult/failed``.
-    public static func stopCurrentSynchronization() {
+    /// task expires. Its completions are called with ``SynchronizationResult/failed``. Callable from any thread.
+    public nonisolated static func stopCurrentSynchronization() {
         synchronizer.submit { $0.stopCurrentSynchronization() }
     }
 
     /// Sets closures run when the SDK background task is launched and when its time expires.
     ///
     /// - Parameters:
-    ///   - launchHandler: called when the system launches the task.
-    ///   - expirationHandler: called when the task's time runs out.
-    public static func setBackgroundProcessClosures(launchHandler: (@Sendable () -> Void)?, expirationHandler: (@Sendable () -> Void)?) {
+    ///   - launchHandler: called when the system launches the task, on a serial background queue (as in 2.8).
+    ///   - expirationHandler: called when the task's time runs out, on the same serial queue.
+    public nonisolated static func setBackgroundProcessClosures(launchHandler: VoidClosure?, expirationHandler: VoidClosure?) {
+        let launch = launchHandler.map { handler in HostCallback<Void>({ _ in handler() }, on: backgroundProcessQueue) }
+        let expiration = expirationHandler.map { handler in HostCallback<Void>({ _ in handler() }, on: backgroundProcessQueue) }
         synchronizer.hooks.update {
-            $0.backgroundLaunch = launchHandler
-            $0.backgroundExpiration = expirationHandler
+            $0.backgroundLaunch = launch?.voidClosure
+            $0.backgroundExpiration = expiration?.voidClosure
         }
-    }
-
-    /// Runs a synchronization for a silent push notification.
-    ///
-    /// - Parameter backgroundFetchCompletion: called exactly once with the result, also when synchronization
-    ///   is not active.
-    public static func didReceiveSilentRemoteNotification(backgroundFetchCompletion: @escaping @Sendable (SynchronizationResult) -> Void) {
-        synchronizer.submit { await $0.synchronize(source: .silentPushNotification, completion: backgroundFetchCompletion) }
-    }
-
-    /// Runs a synchronization for a background fetch.
-    ///
-    /// - Parameter backgroundFetchCompletion: called exactly once with the result, also when synchronization
-    ///   is not active.
-    public static func performFetchWithCompletionHandler(backgroundFetchCompletion: @escaping @Sendable (SynchronizationResult) -> Void) {
-        synchronizer.submit { await $0.synchronize(source: .backgroundFetch, completion: backgroundFetchCompletion) }
     }
 
     /// Turns monitoring of one Connection's geofences on or off. The switch is saved at once, survives
@@ -118,7 +122,7 @@ extension ConnectButtonController {
     /// - Parameters:
     ///   - enabled: whether the Connection's geofences are monitored.
     ///   - connectionId: the Connection.
-    public static func setGeofencesEnabled(enabled: Bool, for connectionId: String) {
+    public nonisolated static func setGeofencesEnabled(enabled: Bool, for connectionId: String) {
         let synchronizer = self.synchronizer
         do {
             if try synchronizer.geofenceToggles.setEnabled(enabled, for: connectionId) {
@@ -133,42 +137,184 @@ extension ConnectButtonController {
     ///
     /// - Parameter connectionId: the Connection.
     /// - Returns: The switch.
-    public static func geofencesEnabled(for connectionId: String) -> Bool {
+    public nonisolated static func geofencesEnabled(for connectionId: String) -> Bool {
         synchronizer.geofenceToggles.isEnabled(connectionId)
     }
 
     /// Sets the closure that receives location event reports: recorded, upload attempted, succeeded, failed.
-    /// It is called on the synchronizer's executor, not on the main thread.
+    /// It is called on the main thread, one batch at a time, in order (as in ConnectSDK-iOS 2.8).
     ///
     /// - Parameter closure: the receiver, or `nil`.
-    public static func setLocationEventReportedClosure(_ closure: (@Sendable ([LocationEvent]) -> Void)?) {
-        synchronizer.hooks.update { $0.locationEvents = closure }
+    public nonisolated static func setLocationEventReportedClosure(_ closure: (([LocationEvent]) -> Void)?) {
+        let callback = closure.map { HostCallback($0, on: .main) }
+        synchronizer.hooks.update { $0.locationEvents = callback?.closure }
     }
 
     /// Whether synchronization logs. Default `false`; when `false`, neither `NSLog` nor the custom handler runs.
-    public static var synchronizationLoggingEnabled: Bool {
+    public nonisolated static var synchronizationLoggingEnabled: Bool {
         get { synchronizer.logger.isEnabled }
         set { synchronizer.logger.isEnabled = newValue }
     }
 
-    /// Receives synchronization log lines instead of `NSLog`. Lines never contain a token or an invite code.
-    public static var synchronizationLoggingHandler: (@Sendable (String) -> Void)? {
+    /// Receives synchronization log lines instead of `NSLog`, on the synchronizer's executor. Lines never
+    /// contain a token or an invite code.
+    public nonisolated static var synchronizationLoggingHandler: (@Sendable (String) -> Void)? {
         get { synchronizer.logger.customHandler }
-        set { synchronizer.logger.customHandler = newValue }
+        set {
+            facade.update { $0.legacyLoggingHandler = nil }
+            synchronizer.logger.customHandler = newValue
+        }
     }
 
-    /// The original SDK's (misspelt) name of ``synchronizationLoggingHandler``.
-    @available(*, deprecated, renamed: "synchronizationLoggingHandler")
-    public static var synchnronizationLoggingHandler: (@Sendable (String) -> Void)? {
-        get { synchronizationLoggingHandler }
-        set { synchronizationLoggingHandler = newValue }
+    /// Receives synchronization log lines instead of `NSLog`, in order, on the main thread: ConnectSDK-iOS 2.8's
+    /// name (spelt as 2.8 spells it) and type. Setting it replaces ``synchronizationLoggingHandler``.
+    public nonisolated static var synchnronizationLoggingHandler: ((String) -> Void)? {
+        get {
+            if let legacy = facade.value.legacyLoggingHandler { return legacy.body }
+            return synchronizationLoggingHandler
+        }
+        set {
+            let callback = newValue.map { HostCallback($0, on: .main) }
+            facade.update { $0.legacyLoggingHandler = callback }
+            synchronizer.logger.customHandler = callback?.closure
+        }
     }
 
-    /// Called when IFTTT rejects the saved credentials (401). Nothing is deleted: geofences stay monitored,
-    /// crossings stay stored, and synchronization resumes after ``setup(with:lifecycleSynchronizationOptions:)``
-    /// or ``update(with:)`` with new credentials. Called on the synchronizer's executor.
-    public static var authenticationFailureHandler: (@Sendable () -> Void)? {
-        get { synchronizer.hooks.value.authenticationFailure }
-        set { synchronizer.hooks.update { $0.authenticationFailure = newValue } }
+    /// Called on the main thread when IFTTT rejects the saved credentials (401). Nothing is deleted: geofences
+    /// stay monitored, crossings stay stored, and synchronization resumes after
+    /// ``setup(with:lifecycleSynchronizationOptions:)`` or ``update(with:)`` with new credentials.
+    public nonisolated static var authenticationFailureHandler: VoidClosure? {
+        get {
+            guard let callback = facade.value.authenticationFailureHandler else { return nil }
+            return { callback.body(()) }
+        }
+        set {
+            let callback = newValue.map { handler in HostCallback<Void>({ _ in handler() }, on: .main) }
+            facade.update { $0.authenticationFailureHandler = callback }
+            synchronizer.hooks.update { $0.authenticationFailure = callback?.voidClosure }
+        }
+    }
+
+    // MARK: - Threading
+
+    /// Reads a credential provider's values once, so only plain values cross threads.
+    private nonisolated static func snapshot(_ provider: any ConnectionCredentialProvider) -> ConnectionCredentials {
+        ConnectionCredentials(oauthCode: provider.oauthCode, userToken: provider.userToken, inviteCode: provider.inviteCode)
+    }
+
+    /// Installs the Connect Button outcome observer and the lifecycle observation on the main thread: at once
+    /// when called there, soon after otherwise.
+    private nonisolated static func observeOnMainThread() {
+        let install: @MainActor @Sendable () -> Void = {
+            outcomeObserver = { outcome in
+                ConnectButtonController.synchronizer.submit { await $0.handle(outcome) }
+            }
+            if lifecycleObservation == nil { lifecycleObservation = makeLifecycleObservation() }
+        }
+        if isOnMainQueue() {
+            MainActor.assumeIsolated(install)
+        } else {
+            DispatchQueue.main.async { MainActor.assumeIsolated(install) }
+        }
+    }
+
+    @MainActor private static var lifecycleObservation: AnyObject?
+}
+
+/// Runs `body` on the main thread and returns its result; from another thread it waits for the main thread.
+private func onMainThread<T: Sendable>(_ body: @MainActor () -> T) -> T {
+    if isOnMainQueue() { return MainActor.assumeIsolated(body) }
+    return DispatchQueue.main.sync { MainActor.assumeIsolated(body) }
+}
+
+/// Whether the caller runs on the main queue (the main actor's executor). On Apple platforms that is the main
+/// thread; elsewhere the main queue may be drained by another thread, so the queue is marked and asked.
+func isOnMainQueue() -> Bool {
+    #if canImport(Darwin)
+    return Thread.isMainThread
+    #else
+    return DispatchQueue.getSpecific(key: mainQueueMarker) == true
+    #endif
+}
+
+#if !canImport(Darwin)
+/// A key set on the main queue only, created (and set) on first use.
+private let mainQueueMarker: DispatchSpecificKey<Bool> = {
+    let key = DispatchSpecificKey<Bool>()
+    DispatchQueue.main.setSpecific(key: key, value: true)
+    return key
+}()
+#endif
+
+/// The static API's process-wide state.
+private struct FacadeState: Sendable {
+    var synchronizer: Synchronizer?
+    var legacyLoggingHandler: HostCallback<String>?
+    var authenticationFailureHandler: HostCallback<Void>?
+}
+
+private let facade = Locked(FacadeState())
+
+/// The serial queue the SDK background task's host closures run on, as in 2.8.
+let backgroundProcessQueue = DispatchQueue(label: "com.ifttt.backgroundprocess.developer_closure")
+
+/// A host app's closure, typed as 2.8 typed it (not `@Sendable`), always called on one serial queue.
+///
+/// ConnectSDK-iOS 2.8 ran its synchronization on the main thread and called completions there, and ran the
+/// background task's closures on one serial queue; apps wrote them for those queues. Calling each closure only
+/// on its queue keeps that contract, which is why the box may be handed between threads although the closure
+/// is not `Sendable`.
+struct HostCallback<Argument: Sendable>: @unchecked Sendable {
+    let body: (Argument) -> Void
+    let queue: DispatchQueue
+
+    init(_ body: @escaping (Argument) -> Void, on queue: DispatchQueue) {
+        self.body = body
+        self.queue = queue
+    }
+
+    /// A `Sendable` closure that calls this one as ``callAsFunction(_:)`` does.
+    var closure: @Sendable (Argument) -> Void {
+        let callback = self
+        return { argument in callback(argument) }
+    }
+
+    /// Calls the closure on its queue: at once when the caller already runs on the main queue and that is the
+    /// closure's queue, asynchronously otherwise.
+    func callAsFunction(_ argument: Argument) {
+        if queue === DispatchQueue.main, isOnMainQueue() { return body(argument) }
+        let callback = self
+        queue.async { callback.body(argument) }
     }
 }
+
+extension HostCallback where Argument == Void {
+    /// A `Sendable` closure without argument that calls this one as ``callAsFunction(_:)`` does.
+    var voidClosure: @Sendable () -> Void {
+        let callback = self
+        return { callback(()) }
+    }
+}
+
+#if !(canImport(UIKit) && !os(watchOS))
+// Where UIKit exists, these take `UIBackgroundFetchResult`, as in ConnectSDK-iOS 2.8 (see PlatformAdapters.swift).
+extension ConnectButtonController {
+    /// Runs a synchronization for a silent push notification.
+    ///
+    /// - Parameter backgroundFetchCompletion: called exactly once with the result, on the main thread, also
+    ///   when synchronization is not active.
+    public nonisolated static func didReceiveSilentRemoteNotification(backgroundFetchCompletion: ((SynchronizationResult) -> Void)?) {
+        let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
+        synchronizer.submit { await $0.synchronize(source: .silentPushNotification) { callback?($0) } }
+    }
+
+    /// Runs a synchronization for a background fetch.
+    ///
+    /// - Parameter backgroundFetchCompletion: called exactly once with the result, on the main thread, also
+    ///   when synchronization is not active.
+    public nonisolated static func performFetchWithCompletionHandler(backgroundFetchCompletion: ((SynchronizationResult) -> Void)?) {
+        let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
+        synchronizer.submit { await $0.synchronize(source: .backgroundFetch) { callback?($0) } }
+    }
+}
+#endif

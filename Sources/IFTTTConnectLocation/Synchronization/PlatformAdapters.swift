@@ -77,36 +77,23 @@ extension SynchronizationResult {
 
 extension ConnectButtonController {
     /// Runs a synchronization for a silent push notification; pass the `fetchCompletionHandler` of
-    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`. It is called exactly once.
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`. It is called exactly once, on the
+    /// main thread. Callable from any thread.
     ///
     /// - Parameter backgroundFetchCompletion: the system's completion handler.
-    public static func didReceiveSilentRemoteNotification(backgroundFetchCompletion: @escaping (UIBackgroundFetchResult) -> Void) {
-        let completion = BackgroundFetchCompletion(backgroundFetchCompletion)
-        didReceiveSilentRemoteNotification { (result: SynchronizationResult) in completion.call(result.backgroundFetchResult) }
+    public nonisolated static func didReceiveSilentRemoteNotification(backgroundFetchCompletion: ((UIBackgroundFetchResult) -> Void)?) {
+        let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
+        synchronizer.submit { await $0.synchronize(source: .silentPushNotification) { callback?($0.backgroundFetchResult) } }
     }
 
     /// Runs a synchronization for a background fetch; pass the completion handler of
-    /// `application(_:performFetchWithCompletionHandler:)`. It is called exactly once.
+    /// `application(_:performFetchWithCompletionHandler:)`. It is called exactly once, on the main thread.
+    /// Callable from any thread.
     ///
     /// - Parameter backgroundFetchCompletion: the system's completion handler.
-    public static func performFetchWithCompletionHandler(backgroundFetchCompletion: @escaping (UIBackgroundFetchResult) -> Void) {
-        let completion = BackgroundFetchCompletion(backgroundFetchCompletion)
-        performFetchWithCompletionHandler { (result: SynchronizationResult) in completion.call(result.backgroundFetchResult) }
-    }
-}
-
-/// UIKit's fetch completion handler, which is not `@Sendable` (2.8 and `UIApplicationDelegate` take a plain
-/// closure), carried to the synchronizer and called once, on the main queue where UIKit gave it.
-private final class BackgroundFetchCompletion: @unchecked Sendable {
-    // Set once in init; called only on the main queue.
-    private let body: (UIBackgroundFetchResult) -> Void
-
-    init(_ body: @escaping (UIBackgroundFetchResult) -> Void) {
-        self.body = body
-    }
-
-    func call(_ result: UIBackgroundFetchResult) {
-        DispatchQueue.main.async { self.body(result) }
+    public nonisolated static func performFetchWithCompletionHandler(backgroundFetchCompletion: ((UIBackgroundFetchResult) -> Void)?) {
+        let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
+        synchronizer.submit { await $0.synchronize(source: .backgroundFetch) { callback?($0.backgroundFetchResult) } }
     }
 }
 #endif

@@ -1,5 +1,12 @@
 import Foundation
 
+/// A closure that receives a `Bool`, as ConnectSDK-iOS 2.8 names it
+/// (``IFTTTConnectSDK/ConnectButtonController/startBackgroundProcess(success:)``).
+public typealias BoolClosure = (Bool) -> Void
+
+/// A closure with no argument and no result, as ConnectSDK-iOS 2.8 names it.
+public typealias VoidClosure = () -> Void
+
 /// How ``IFTTTConnectSDK/ConnectButtonController/initialize(options:)`` sets up synchronization.
 public struct InitializerOptions: Sendable, Hashable {
     /// Whether the SDK registers and schedules its own background processing task
@@ -55,7 +62,7 @@ public enum SynchronizationSource: String, Sendable, Hashable, CaseIterable {
     case connectionDisabled
     /// The Connect Button showed a Connection it loaded.
     case connectionShown
-    /// ``IFTTTConnectSDK/ConnectButtonController/activate(connections:)``.
+    /// ``IFTTTConnectSDK/ConnectButtonController/activate(connections:lifecycleSynchronizationOptions:)``.
     case activation
     /// ``IFTTTConnectSDK/ConnectButtonController/update(with:)``.
     case forceUpdate

@@ -196,17 +196,10 @@ public actor Synchronizer {
     /// Registers the SDK background task (once) or cancels it, then queues ``configure(options:)`` and ``start()``.
     /// Everything but the registration, which the platform requires before launch ends, happens later.
     public nonisolated func initialize(options: InitializerOptions) {
-        if let scheduler = configuration.taskScheduler {
-            if options.enableSDKBackgroundProcess {
-                if backgroundRegistration.claim() {
-                    let registered = scheduler.register(identifier: Configuration.backgroundTaskIdentifier) { [weak self] task in
-                        self?.handleBackgroundTask(task)
-                    }
-                    if !registered { logger.log("the background task could not be registered; is it in BGTaskSchedulerPermittedIdentifiers?") }
-                }
-            } else {
-                scheduler.cancel(identifier: Configuration.backgroundTaskIdentifier)
-            }
+        if options.enableSDKBackgroundProcess {
+            enableSDKBackgroundProcess()
+        } else {
+            configuration.taskScheduler?.cancel(identifier: Configuration.backgroundTaskIdentifier)
         }
         submit { synchronizer in
             synchronizer.configure(options: options)
@@ -219,8 +212,20 @@ public actor Synchronizer {
         self.options = options
     }
 
+    /// Registers the SDK background task (once) and lets the synchronizer schedule it, keeping the other
+    /// initializer options (Location.md's `setupSDKBackgroundProcess()`).
+    public nonisolated func enableSDKBackgroundProcess() {
+        if let scheduler = configuration.taskScheduler, backgroundRegistration.claim() {
+            let registered = scheduler.register(identifier: Configuration.backgroundTaskIdentifier) { [weak self] task in
+                self?.handleBackgroundTask(task)
+            }
+            if !registered { logger.log("the background task could not be registered; is it in BGTaskSchedulerPermittedIdentifiers?") }
+        }
+        submit { $0.options.enableSDKBackgroundProcess = true }
+    }
+
     /// Reads the stored state, starts region monitoring (so crossings are recorded from now on, even before
-    /// ``activate(connections:)``) and monitors the stored Connections' geofences. Calling it again does nothing.
+    /// ``activate(connections:lifecycleSynchronizationOptions:)``) and monitors the stored Connections' geofences. Calling it again does nothing.
     public func start() async {
         if let startTask { return await startTask.value }
         let task = Task { await self.performStart() }
@@ -247,7 +252,8 @@ public actor Synchronizer {
             monitor: configuration.regionMonitor, store: store, configuration: configuration.regions, now: configuration.now,
             openStore: { [weak self] in await self?.openStore() }, dwellTime: configuration.dwellTime,
             onEvent: { [weak self] event in self?.submit { $0.recorded(event) } },
-            onError: { error in logger.log("a crossing could not be recorded: \(error)") })
+            onError: { error in logger.log("a crossing could not be recorded: \(error)") },
+            ownership: RegionOwnershipFile(directory: configuration.storageDirectory))
         await session?.start()
         await applyGeofences()
         logger.log("started: \(registry.all.count) stored Connections, active: \(registry.isActive)")
@@ -268,8 +274,16 @@ public actor Synchronizer {
 
     /// Activates synchronization, adds `connections` (ids) to the stored Connections, monitors their geofences
     /// and runs a synchronization. May be called many times.
-    public func activate(connections: [String]? = nil) async {
+    ///
+    /// - Parameters:
+    ///   - connections: Connection ids to add; `nil` adds none.
+    ///   - lifecycleSynchronizationOptions: when given, the lifecycle events that run a synchronization from now on.
+    public func activate(connections: [String]? = nil,
+                         lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions? = nil) async {
         await start()
+        if let lifecycleSynchronizationOptions {
+            perform(engine.handle(.lifecycleOptionsChanged(lifecycleSynchronizationOptions)))
+        }
         do {
             try registry.add(ids: connections ?? [])
             if !registry.isActive { try registry.setActive(true) }

@@ -184,7 +184,8 @@ extension UserFeature {
         self.init(
             id: try reader.string("id"),
             featureId: try reader.string("feature_id"),
-            isEnabled: try reader.bool("enabled", default: true),
+            // Only a JSON `true` turns a feature on, as ConnectSDK-iOS 2.8 reads it (missing, `"true"`: off).
+            isEnabled: reader.value("enabled") == .bool(true),
             userFields: try reader.array("user_fields", UserField.init(json:)),
             triggers: try reader.array("user_feature_triggers") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_trigger_id") },
             queries: try reader.array("user_feature_queries") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_query_id") },

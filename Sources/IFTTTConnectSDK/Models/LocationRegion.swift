@@ -5,8 +5,10 @@ import Foundation
 /// Its ``identifier`` is `ifttt_<user feature trigger id>`; the part after the literal `ifttt_` prefix is the
 /// trigger subscription id that location events report, even when it contains underscores.
 public struct LocationRegion: Sendable, Hashable, Identifiable {
-    /// The prefix of every region identifier the SDK owns.
+    /// The prefix of every region identifier the SDK gives its geofences.
     public static let identifierPrefix = "ifttt_"
+    /// The `field_id` of the user field that holds a location trigger's place: `location`.
+    public static let locationFieldId = "location"
 
     /// The region identifier, `ifttt_<trigger subscription id>`.
     public let identifier: String
@@ -44,42 +46,40 @@ public struct LocationRegion: Sendable, Hashable, Identifiable {
         guard identifier.hasPrefix(identifierPrefix), identifier.count > identifierPrefix.count else { return nil }
         return String(identifier.dropFirst(identifierPrefix.count))
     }
-
-    /// The default radius in metres when a location value has none.
-    public static let defaultRadius: Double = 100
 }
 
 extension Connection {
-    /// The geofences of this Connection: one per location trigger of each enabled user feature.
+    /// The geofences of this Connection, derived as ConnectSDK-iOS 2.8 derives them, with the fixes the
+    /// Location article lists:
     ///
-    /// The transitions come from the field type (`LOCATION_ENTER`, `LOCATION_EXIT`,
-    /// `LOCATION_ENTER_AND_EXIT` / `LOCATION_ENTER_OR_EXIT`), read from the user's field or else from the
-    /// feature's definition of that trigger; a field named `location` whose type is unknown reports both.
+    /// - only user features whose `enabled` is the JSON boolean `true` count (missing or `"true"`: none);
+    /// - in each of their `user_feature_triggers`, the first field whose `field_id` is `location` and whose value
+    ///   has a latitude, a longitude and a radius gives the region; other fields are ignored, whatever their type;
+    ///   a location value without a radius gives no region;
+    /// - a trigger with an empty `id` gives no region, and the first region of an identifier wins;
+    /// - the transitions come from the field type (`LOCATION_ENTER`, `LOCATION_EXIT`,
+    ///   `LOCATION_ENTER_AND_EXIT` / `LOCATION_ENTER_OR_EXIT`), read from the user's field or else from the
+    ///   feature's definition of that trigger. A missing or unknown type reports both, as 2.8 reports every region.
     public var locationRegions: [LocationRegion] {
         guard let userConnection else { return [] }
         var definitions: [String: Connection.Step] = [:]
         for feature in features {
-            for trigger in feature.triggers { definitions[trigger.id] = trigger }
+            for trigger in feature.triggers where !trigger.id.isEmpty { definitions[trigger.id] = trigger }
         }
+        var seen = Set<String>()
         var regions: [LocationRegion] = []
         for userFeature in userConnection.userFeatures where userFeature.isEnabled {
-            for trigger in userFeature.triggers {
-                for field in trigger.userFields {
-                    guard let location = field.value.location else { continue }
-                    let definedType = definitions[trigger.stepId]?.fields.first(where: { $0.id == field.fieldId })?.type
-                    let transitions: LocationTransitions
-                    if let type = field.fieldType ?? definedType {
-                        guard let fromType = type.locationTransitions else { continue }
-                        transitions = fromType
-                    } else if field.fieldId == "location" {
-                        transitions = [.enter, .exit]
-                    } else {
-                        continue
-                    }
-                    regions.append(LocationRegion(
+            for trigger in userFeature.triggers where !trigger.id.isEmpty {
+                for field in trigger.userFields where field.fieldId == LocationRegion.locationFieldId {
+                    guard let location = field.value.location, let radius = location.radius else { continue }
+                    let definedType = trigger.stepId.isEmpty ? nil
+                        : definitions[trigger.stepId]?.fields.first(where: { $0.id == field.fieldId })?.type
+                    let transitions = (field.fieldType ?? definedType)?.locationTransitions ?? [.enter, .exit]
+                    let region = LocationRegion(
                         triggerSubscriptionId: trigger.id, connectionId: id,
                         latitude: location.latitude, longitude: location.longitude,
-                        radius: location.radius ?? LocationRegion.defaultRadius, transitions: transitions))
+                        radius: radius, transitions: transitions)
+                    if seen.insert(region.identifier).inserted { regions.append(region) }
                     break
                 }
             }

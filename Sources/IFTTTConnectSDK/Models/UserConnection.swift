@@ -17,7 +17,8 @@ public struct UserFeature: Sendable, Hashable, Identifiable {
     public let id: String
     /// The id of the ``Connection/Feature`` it configures. It may name a feature the payload does not list.
     public let featureId: String
-    /// Whether the user has the feature on. The API omits it for features that are on.
+    /// Whether the user has the feature on: `true` only when the API sent the JSON boolean `true` (a missing
+    /// key or the string `"true"` reads as off, as in ConnectSDK-iOS 2.8).
     public let isEnabled: Bool
     /// Values of the feature's own fields.
     public let userFields: [UserField]
