@@ -271,8 +271,8 @@ public final class ConnectButtonController {
         switch effect {
         case .fetchConnection(let retry):
             Task { [weak self] in
-                let result: Result<Connection, ConnectionNetworkError>
-                do throws(ConnectionNetworkError) {
+                let result: Result<Connection, ConnectAPIError>
+                do throws(ConnectAPIError) {
                     result = .success(try await network.fetchConnection(for: config.connectionId, credentialProvider: config.credentialProvider))
                 } catch {
                     result = .failure(error)
@@ -311,8 +311,8 @@ public final class ConnectButtonController {
             webSession?.dismiss()
         case .disconnect(let session):
             Task { [weak self] in
-                let result: Result<Connection, ConnectionNetworkError>
-                do throws(ConnectionNetworkError) {
+                let result: Result<Connection, ConnectAPIError>
+                do throws(ConnectAPIError) {
                     result = .success(try await network.disconnectConnection(with: config.connectionId, credentialProvider: config.credentialProvider))
                 } catch {
                     result = .failure(error)
@@ -359,14 +359,16 @@ public final class ConnectButtonController {
             case .failed:
                 self?.send(.webSessionEnded(session, .failed(.unknownResponse)))
             case .presentationAnchorUnavailable:
-                self?.send(.webSessionEnded(session, .failed(.presentationAnchorUnavailable)))
+                // 2.8 reports session failures as unknownResponse; the log says why.
+                self?.log("no presentation anchor: the activation page cannot be shown")
+                self?.send(.webSessionEnded(session, .failed(.unknownResponse)))
             }
         }
     }
 
     private static func lookUp(_ method: ActivationFlow.LookupMethod, network: ConnectionNetworkController,
                                credentials: any ConnectionCredentialProvider) async -> Result<ActivationUser, ConnectButtonControllerError> {
-        do throws(ConnectionNetworkError) {
+        do throws(ConnectAPIError) {
             switch method {
             case .token:
                 guard let login = try await network.fetchUser(credentialProvider: credentials).login, !login.isEmpty else {

@@ -62,9 +62,11 @@ extension Connection {
         let id = try reader.string("id")
         let name = try reader.string("name")
         let url = try reader.url("url")
-        let services = try reader.array("services", Service.init(json:))
+        // As in 2.8, a service without one of its required keys is left out; the Connection fails only when
+        // no primary service remains (naming the first left-out service, which may have been the primary).
+        let (services, firstDropped) = try reader.arrayDropping("services", Service.init(json:))
         guard services.contains(where: \.isPrimary) else {
-            throw ConnectDecodingError(path: ".services", reason: .noPrimaryService)
+            throw firstDropped ?? ConnectDecodingError(path: ".services", reason: .noPrimaryService)
         }
         let coverImages: [CoverImage] = try reader.nested("cover_image") { value throws(ConnectDecodingError) in
             guard case .object(let object) = value else {
@@ -126,10 +128,10 @@ extension Connection.Feature {
             description: try reader.optionalString("description"),
             iconURL: try reader.optionalURL("icon_url"),
             fieldOptionsURL: try reader.optionalURL("field_options_url"),
-            fields: try reader.array("fields", Connection.Field.init(json:)),
-            triggers: try reader.array("feature_triggers") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .trigger) },
-            queries: try reader.array("feature_queries") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .query) },
-            actions: try reader.array("feature_actions") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .action) }
+            fields: try reader.arrayDroppingIncomplete("fields", Connection.Field.init(json:)),
+            triggers: try reader.arrayDroppingIncomplete("feature_triggers") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .trigger) },
+            queries: try reader.arrayDroppingIncomplete("feature_queries") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .query) },
+            actions: try reader.arrayDroppingIncomplete("feature_actions") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .action) }
         )
     }
 }
@@ -151,7 +153,7 @@ extension Connection.Step {
             label: try reader.optionalString("label"),
             fieldOptionsURL: try reader.optionalURL("field_options_url"),
             runURL: try reader.optionalURL("run_url"),
-            fields: try reader.array("fields", Connection.Field.init(json:))
+            fields: try reader.arrayDroppingIncomplete("fields", Connection.Field.init(json:))
         )
     }
 }
@@ -174,7 +176,7 @@ extension Connection.Field {
 extension UserConnection {
     init(json: JSONValue) throws(ConnectDecodingError) {
         let reader = try JSONReader(json)
-        self.init(userFeatures: try reader.array("user_features", UserFeature.init(json:)))
+        self.init(userFeatures: try reader.arrayDroppingIncomplete("user_features", UserFeature.init(json:)))
     }
 }
 
@@ -182,13 +184,14 @@ extension UserFeature {
     init(json: JSONValue) throws(ConnectDecodingError) {
         let reader = try JSONReader(json)
         self.init(
-            id: try reader.string("id"),
-            featureId: try reader.string("feature_id"),
+            // 2.8 reads neither `id` nor `feature_id`: a user feature without them still counts.
+            id: try reader.optionalString("id") ?? "",
+            featureId: try reader.optionalString("feature_id") ?? "",
             isEnabled: try reader.bool("enabled", default: true),
-            userFields: try reader.array("user_fields", UserField.init(json:)),
-            triggers: try reader.array("user_feature_triggers") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_trigger_id") },
-            queries: try reader.array("user_feature_queries") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_query_id") },
-            actions: try reader.array("user_feature_actions") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_action_id") }
+            userFields: try reader.arrayDroppingIncomplete("user_fields", UserField.init(json:)),
+            triggers: try reader.arrayDroppingIncomplete("user_feature_triggers") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_trigger_id") },
+            queries: try reader.arrayDroppingIncomplete("user_feature_queries") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_query_id") },
+            actions: try reader.arrayDroppingIncomplete("user_feature_actions") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_action_id") }
         )
     }
 }
@@ -196,8 +199,9 @@ extension UserFeature {
 extension UserFeatureStep {
     init(json: JSONValue, stepKey: String) throws(ConnectDecodingError) {
         let reader = try JSONReader(json)
-        self.init(id: try reader.string("id"), stepId: try reader.string(stepKey),
-                  userFields: try reader.array("user_fields", UserField.init(json:)))
+        // 2.8 reads only `id` (the trigger subscription id); the feature step id is optional.
+        self.init(id: try reader.string("id"), featureStepId: try reader.optionalString(stepKey),
+                  userFields: try reader.arrayDroppingIncomplete("user_fields", UserField.init(json:)))
     }
 }
 

@@ -12,14 +12,28 @@ extension Connection {
         public let shortName: String
         /// Whether this is the Connection's primary (owning) service.
         public let isPrimary: Bool
-        /// The white-on-transparent icon drawn on the button's knob.
+        /// The white-on-transparent icon drawn on the button's knob (`monochrome_icon_url`).
         public let monochromeIconURL: URL?
         /// The full-colour icon.
         public let colorIconURL: URL?
-        /// The brand colour, or `nil` when the API sent none or an invalid one.
-        public let brandColor: Color?
-        /// The service's page on ifttt.com.
-        public let url: URL?
+        /// The brand colour as sRGB components, or `nil` when the API sent none or an invalid one.
+        ///
+        /// This is the portable colour. On UIKit platforms `brandColor` is the `UIColor` of ConnectSDK-iOS 2.8.
+        public let brandColorRGB: Color?
+        /// The service's page on ifttt.com as the API sent it (`url`), or `nil` when it sent none.
+        public let pageURL: URL?
+
+        /// The service's page on ifttt.com, as in ConnectSDK-iOS 2.8: ``pageURL``, or `https://ifttt.com/<id>`
+        /// (where IFTTT serves every service's page) when the API sent none.
+        public var url: URL {
+            pageURL ?? Self.defaultPageURL(serviceId: id)
+        }
+
+        /// The icon meant to be tinted (2.8's name for ``monochromeIconURL``). When the API sent no monochrome
+        /// icon it is the colour icon, and without either the service's ``url``, which loads as no image.
+        public var templateIconURL: URL {
+            monochromeIconURL ?? colorIconURL ?? url
+        }
 
         /// Creates a service.
         public init(
@@ -38,8 +52,13 @@ extension Connection {
             self.isPrimary = isPrimary
             self.monochromeIconURL = monochromeIconURL
             self.colorIconURL = colorIconURL
-            self.brandColor = brandColor
-            self.url = url
+            self.brandColorRGB = brandColor
+            self.pageURL = url
+        }
+
+        static func defaultPageURL(serviceId: String) -> URL {
+            let segment = serviceId.addingPercentEncoding(withAllowedCharacters: APIRequest.unreserved) ?? ""
+            return URL(string: "https://ifttt.com/" + segment) ?? URL(string: "https://ifttt.com")!
         }
     }
 }

@@ -105,7 +105,7 @@ struct APIRequest: Sendable {
 
     /// Builds the URL under `base`, percent-encoding every path segment and query item strictly
     /// (RFC 3986 unreserved characters only, so `+`, `&`, `/` and `=` are always encoded).
-    func url(relativeTo base: URL) throws(ConnectionNetworkError) -> URL {
+    func url(relativeTo base: URL) throws(ConnectAPIError) -> URL {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         for segment in path {

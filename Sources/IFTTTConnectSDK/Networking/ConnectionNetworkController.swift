@@ -7,8 +7,8 @@ import FoundationNetworking
 /// and field options, and updates a user's configuration.
 ///
 /// Every call has an `async` form and a completion-handler form. Status codes become typed errors:
-/// 401 is ``ConnectionNetworkError/authenticationFailure(_:)``, other 4xx and 5xx are
-/// ``ConnectionNetworkError/apiError(statusCode:payload:)`` with the API's code and message.
+/// 401 is ``ConnectAPIError/authenticationFailure(_:)``, other 4xx and 5xx are
+/// ``ConnectAPIError/apiError(statusCode:payload:)`` with the API's code and message.
 ///
 /// ```swift
 /// let controller = ConnectionNetworkController()   // production: https://connect.ifttt.com/v2
@@ -80,7 +80,7 @@ public final class ConnectionNetworkController: Sendable {
         /// The HTTP status, or `nil` when no response arrived.
         public let statusCode: Int?
         /// The Connection or the error.
-        public let result: Result<Connection, ConnectionNetworkError>
+        public let result: Result<Connection, ConnectAPIError>
     }
 
     /// Whether an email belongs to an IFTTT account.
@@ -102,29 +102,29 @@ public final class ConnectionNetworkController: Sendable {
     // MARK: Connections
 
     /// Sends a ``Connection/Request`` and decodes the Connection the API returns.
-    public func start(request: Connection.Request) async throws(ConnectionNetworkError) -> Connection {
+    public func start(request: Connection.Request) async throws(ConnectAPIError) -> Connection {
         let response = try await send(request.apiRequest)
         return try decodeConnection(response)
     }
 
     /// Fetches a Connection; with a user token the user's status and configuration are included.
-    public func fetchConnection(for id: String, credentialProvider: any ConnectionCredentialProvider) async throws(ConnectionNetworkError) -> Connection {
+    public func fetchConnection(for id: String, credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> Connection {
         try await start(request: .fetchConnection(for: id, credentialProvider: credentialProvider))
     }
 
     /// Turns a Connection off for the user and returns it as it now is.
-    public func disconnectConnection(with id: String, credentialProvider: any ConnectionCredentialProvider) async throws(ConnectionNetworkError) -> Connection {
+    public func disconnectConnection(with id: String, credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> Connection {
         try await start(request: .disconnectConnection(with: id, credentialProvider: credentialProvider))
     }
 
     /// Turns a disabled Connection back on for the user and returns it as it now is.
-    public func enableConnection(with id: String, credentialProvider: any ConnectionCredentialProvider) async throws(ConnectionNetworkError) -> Connection {
+    public func enableConnection(with id: String, credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> Connection {
         try await start(request: .enableConnection(with: id, credentialProvider: credentialProvider))
     }
 
     /// Replaces the user's configuration of a Connection and returns it as it now is.
     public func updateUserConnection(with id: String, update: UserConnectionUpdate,
-                                     credentialProvider: any ConnectionCredentialProvider) async throws(ConnectionNetworkError) -> Connection {
+                                     credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> Connection {
         try await start(request: .updateUserConnection(with: id, update: update, credentialProvider: credentialProvider))
     }
 
@@ -132,7 +132,7 @@ public final class ConnectionNetworkController: Sendable {
 
     /// Looks up whether `email` has an IFTTT account. 204 means an existing user and 404 a new user;
     /// any other answer is an error, never "new user".
-    public func lookUpAccount(email: String) async throws(ConnectionNetworkError) -> AccountLookup {
+    public func lookUpAccount(email: String) async throws(ConnectAPIError) -> AccountLookup {
         let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidRequest("empty email") }
         let response = try await send(APIRequest(method: "GET", path: ["account", "find"], query: [("email", trimmed)]),
@@ -145,7 +145,7 @@ public final class ConnectionNetworkController: Sendable {
     }
 
     /// Reads who the credentials authenticate as (`GET /v2/me`).
-    public func fetchUser(credentialProvider: any ConnectionCredentialProvider) async throws(ConnectionNetworkError) -> User {
+    public func fetchUser(credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> User {
         let response = try await send(APIRequest(method: "GET", path: ["me"], credentials: credentialProvider))
         do throws(ConnectDecodingError) {
             return try User.decode(from: response.body)
@@ -156,19 +156,19 @@ public final class ConnectionNetworkController: Sendable {
 
     /// Fetches the options of a step's fields, such as the stores a `COLLECTION_SELECT` offers.
     public func fetchFieldOptions(connectionId: String, step: Connection.Step,
-                                  credentialProvider: any ConnectionCredentialProvider) async throws(ConnectionNetworkError) -> FieldOptions {
+                                  credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> FieldOptions {
         try await fetchFieldOptions(path: ["connections", connectionId, step.kind.pathSegment, step.qualifiedTypeId, "field_options"],
                                     credentialProvider: credentialProvider)
     }
 
     /// Fetches the options of a feature's own fields.
     public func fetchFieldOptions(connectionId: String, feature: Connection.Feature,
-                                  credentialProvider: any ConnectionCredentialProvider) async throws(ConnectionNetworkError) -> FieldOptions {
+                                  credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> FieldOptions {
         try await fetchFieldOptions(path: ["connections", connectionId, "features", feature.id, "field_options"],
                                     credentialProvider: credentialProvider)
     }
 
-    private func fetchFieldOptions(path: [String], credentialProvider: any ConnectionCredentialProvider) async throws(ConnectionNetworkError) -> FieldOptions {
+    private func fetchFieldOptions(path: [String], credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> FieldOptions {
         let response = try await send(APIRequest(method: "GET", path: path, credentials: credentialProvider))
         do throws(ConnectDecodingError) {
             return try FieldOptions.decode(from: response.body)
@@ -185,7 +185,7 @@ public final class ConnectionNetworkController: Sendable {
     public func start(request: Connection.Request, completion: @escaping @Sendable (Response) -> Void) -> Task<Void, Never> {
         Task {
             let response: Response
-            do throws(ConnectionNetworkError) {
+            do throws(ConnectAPIError) {
                 response = Response(statusCode: 200, result: .success(try await start(request: request)))
             } catch {
                 response = Response(statusCode: error.statusCode, result: .failure(error))
@@ -197,29 +197,29 @@ public final class ConnectionNetworkController: Sendable {
     /// Completion-handler form of ``fetchConnection(for:credentialProvider:)``.
     @discardableResult
     public func fetchConnection(for id: String, credentialProvider: any ConnectionCredentialProvider,
-                                completion: @escaping @Sendable (Result<Connection, ConnectionNetworkError>) -> Void) -> Task<Void, Never> {
-        run({ () async throws(ConnectionNetworkError) in try await self.fetchConnection(for: id, credentialProvider: credentialProvider) }, completion)
+                                completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+        run({ () async throws(ConnectAPIError) in try await self.fetchConnection(for: id, credentialProvider: credentialProvider) }, completion)
     }
 
     /// Completion-handler form of ``disconnectConnection(with:credentialProvider:)``.
     @discardableResult
     public func disconnectConnection(with id: String, credentialProvider: any ConnectionCredentialProvider,
-                                     completion: @escaping @Sendable (Result<Connection, ConnectionNetworkError>) -> Void) -> Task<Void, Never> {
-        run({ () async throws(ConnectionNetworkError) in try await self.disconnectConnection(with: id, credentialProvider: credentialProvider) }, completion)
+                                     completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+        run({ () async throws(ConnectAPIError) in try await self.disconnectConnection(with: id, credentialProvider: credentialProvider) }, completion)
     }
 
     /// Completion-handler form of ``enableConnection(with:credentialProvider:)``.
     @discardableResult
     public func enableConnection(with id: String, credentialProvider: any ConnectionCredentialProvider,
-                                 completion: @escaping @Sendable (Result<Connection, ConnectionNetworkError>) -> Void) -> Task<Void, Never> {
-        run({ () async throws(ConnectionNetworkError) in try await self.enableConnection(with: id, credentialProvider: credentialProvider) }, completion)
+                                 completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+        run({ () async throws(ConnectAPIError) in try await self.enableConnection(with: id, credentialProvider: credentialProvider) }, completion)
     }
 
     /// Completion-handler form of ``updateUserConnection(with:update:credentialProvider:)``.
     @discardableResult
     public func updateUserConnection(with id: String, update: UserConnectionUpdate, credentialProvider: any ConnectionCredentialProvider,
-                                     completion: @escaping @Sendable (Result<Connection, ConnectionNetworkError>) -> Void) -> Task<Void, Never> {
-        run({ () async throws(ConnectionNetworkError) in
+                                     completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+        run({ () async throws(ConnectAPIError) in
             try await self.updateUserConnection(with: id, update: update, credentialProvider: credentialProvider)
         }, completion)
     }
@@ -227,31 +227,31 @@ public final class ConnectionNetworkController: Sendable {
     /// Completion-handler form of ``lookUpAccount(email:)``.
     @discardableResult
     public func lookUpAccount(email: String,
-                              completion: @escaping @Sendable (Result<AccountLookup, ConnectionNetworkError>) -> Void) -> Task<Void, Never> {
-        run({ () async throws(ConnectionNetworkError) in try await self.lookUpAccount(email: email) }, completion)
+                              completion: @escaping @Sendable (Result<AccountLookup, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+        run({ () async throws(ConnectAPIError) in try await self.lookUpAccount(email: email) }, completion)
     }
 
     /// Completion-handler form of ``fetchUser(credentialProvider:)``.
     @discardableResult
     public func fetchUser(credentialProvider: any ConnectionCredentialProvider,
-                          completion: @escaping @Sendable (Result<User, ConnectionNetworkError>) -> Void) -> Task<Void, Never> {
-        run({ () async throws(ConnectionNetworkError) in try await self.fetchUser(credentialProvider: credentialProvider) }, completion)
+                          completion: @escaping @Sendable (Result<User, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+        run({ () async throws(ConnectAPIError) in try await self.fetchUser(credentialProvider: credentialProvider) }, completion)
     }
 
     /// Completion-handler form of ``fetchFieldOptions(connectionId:step:credentialProvider:)``.
     @discardableResult
     public func fetchFieldOptions(connectionId: String, step: Connection.Step, credentialProvider: any ConnectionCredentialProvider,
-                                  completion: @escaping @Sendable (Result<FieldOptions, ConnectionNetworkError>) -> Void) -> Task<Void, Never> {
-        run({ () async throws(ConnectionNetworkError) in
+                                  completion: @escaping @Sendable (Result<FieldOptions, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+        run({ () async throws(ConnectAPIError) in
             try await self.fetchFieldOptions(connectionId: connectionId, step: step, credentialProvider: credentialProvider)
         }, completion)
     }
 
-    private func run<T: Sendable>(_ operation: @escaping @Sendable () async throws(ConnectionNetworkError) -> T,
-                                  _ completion: @escaping @Sendable (Result<T, ConnectionNetworkError>) -> Void) -> Task<Void, Never> {
+    private func run<T: Sendable>(_ operation: @escaping @Sendable () async throws(ConnectAPIError) -> T,
+                                  _ completion: @escaping @Sendable (Result<T, ConnectAPIError>) -> Void) -> Task<Void, Never> {
         Task {
-            let result: Result<T, ConnectionNetworkError>
-            do throws(ConnectionNetworkError) {
+            let result: Result<T, ConnectAPIError>
+            do throws(ConnectAPIError) {
                 result = .success(try await operation())
             } catch {
                 result = .failure(error)
@@ -271,10 +271,10 @@ public final class ConnectionNetworkController: Sendable {
     // MARK: Sending
 
     /// Sends an API request and maps non-accepted statuses to typed errors.
-    func send(_ request: APIRequest, acceptedStatuses: Set<Int> = []) async throws(ConnectionNetworkError) -> HTTPResponse {
+    func send(_ request: APIRequest, acceptedStatuses: Set<Int> = []) async throws(ConnectAPIError) -> HTTPResponse {
         let httpRequest = try httpRequest(for: request)
         let response: HTTPResponse
-        do throws(ConnectionNetworkError) {
+        do throws(ConnectAPIError) {
             response = try await configuration.transport.send(httpRequest)
         } catch {
             configuration.logHandler?("\(request.method) \(request.loggablePath) failed: \(error)")
@@ -292,7 +292,7 @@ public final class ConnectionNetworkController: Sendable {
         }
     }
 
-    func httpRequest(for request: APIRequest) throws(ConnectionNetworkError) -> HTTPRequest {
+    func httpRequest(for request: APIRequest) throws(ConnectAPIError) -> HTTPRequest {
         var headers: [String: String] = ["Accept": "application/json"]
         if request.sdkHeaders {
             headers["IFTTT-SDK-Version"] = SDKInfo.version
@@ -307,7 +307,7 @@ public final class ConnectionNetworkController: Sendable {
                            headers: headers, body: request.body, timeout: configuration.timeout)
     }
 
-    private func decodeConnection(_ response: HTTPResponse) throws(ConnectionNetworkError) -> Connection {
+    private func decodeConnection(_ response: HTTPResponse) throws(ConnectAPIError) -> Connection {
         do throws(ConnectDecodingError) {
             return try Connection.decode(from: response.body)
         } catch {
@@ -332,7 +332,7 @@ extension ConnectionNetworkController {
     /// Sends a service-key request for the server-side toolkit and returns the body of a 2xx response.
     /// The key goes only into the `IFTTT-Service-Key` header; errors and logs never contain it.
     package func sendServiceRequest(method: String, path: [String], query: [(String, String)] = [],
-                                    serviceKey: String, body: Data? = nil) async throws(ConnectionNetworkError) -> Data {
+                                    serviceKey: String, body: Data? = nil) async throws(ConnectAPIError) -> Data {
         var request = APIRequest(method: method, path: path, query: query, body: body)
         request.serviceKey = serviceKey
         return try await send(request).body
