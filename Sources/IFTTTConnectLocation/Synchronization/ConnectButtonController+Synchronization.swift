@@ -47,6 +47,8 @@ extension ConnectButtonController {
     ///   - lifecycleSynchronizationOptions: the lifecycle events that run a synchronization; default ``ApplicationLifecycleSynchronizationOptions/all``.
     public static func setup(with credentials: (any ConnectionCredentialProvider)?,
                              lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions = .all) {
+        // The provider need not be Sendable (a 2.8 app's class with a mutable token): copy its values now.
+        let credentials = credentials.map(ConnectionCredentials.init(snapshotOf:))
         synchronizer.submit { await $0.setup(with: credentials, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions) }
     }
 
@@ -68,6 +70,7 @@ extension ConnectButtonController {
     ///
     /// - Parameter credentials: new credentials to save first; `nil` keeps the saved ones.
     public static func update(with credentials: (any ConnectionCredentialProvider)? = nil) {
+        let credentials = credentials.map(ConnectionCredentials.init(snapshotOf:))
         synchronizer.submit { await $0.update(with: credentials) }
     }
 

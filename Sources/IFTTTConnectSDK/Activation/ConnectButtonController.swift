@@ -268,12 +268,14 @@ public final class ConnectButtonController {
     private func perform(_ effect: ActivationFlow.Effect) {
         let network = configuration.networkController
         let config = connectionConfiguration
+        // The provider may be a class with a mutable token: read it here, on the main actor, and send a copy.
+        let credentials = ConnectionCredentials(snapshotOf: config.credentialProvider)
         switch effect {
         case .fetchConnection(let retry):
             Task { [weak self] in
                 let result: Result<Connection, ConnectAPIError>
                 do throws(ConnectAPIError) {
-                    result = .success(try await network.fetchConnection(for: config.connectionId, credentialProvider: config.credentialProvider))
+                    result = .success(try await network.fetchConnection(for: config.connectionId, credentialProvider: credentials))
                 } catch {
                     result = .failure(error)
                 }
@@ -287,7 +289,7 @@ public final class ConnectButtonController {
             }
         case .lookUpUser(let session, let method):
             Task { [weak self] in
-                let result = await Self.lookUp(method, network: network, credentials: config.credentialProvider)
+                let result = await Self.lookUp(method, network: network, credentials: credentials)
                 self?.send(.userLookupFinished(session, result))
             }
         case .awaitRedirect(let nonce):
@@ -313,7 +315,7 @@ public final class ConnectButtonController {
             Task { [weak self] in
                 let result: Result<Connection, ConnectAPIError>
                 do throws(ConnectAPIError) {
-                    result = .success(try await network.disconnectConnection(with: config.connectionId, credentialProvider: config.credentialProvider))
+                    result = .success(try await network.disconnectConnection(with: config.connectionId, credentialProvider: credentials))
                 } catch {
                     result = .failure(error)
                 }
@@ -367,7 +369,7 @@ public final class ConnectButtonController {
     }
 
     private static func lookUp(_ method: ActivationFlow.LookupMethod, network: ConnectionNetworkController,
-                               credentials: any ConnectionCredentialProvider) async -> Result<ActivationUser, ConnectButtonControllerError> {
+                               credentials: ConnectionCredentials) async -> Result<ActivationUser, ConnectButtonControllerError> {
         do throws(ConnectAPIError) {
             switch method {
             case .token:

@@ -8,7 +8,7 @@ import Foundation
 ///                                             credentialProvider: credentials,
 ///                                             redirectURL: URL(string: "groceryexpress://ifttt/callback")!)
 /// ```
-public struct ConnectionConfiguration: Sendable {
+public struct ConnectionConfiguration {
     /// The Connection's id.
     public let connectionId: String
     /// The Connection when it was fetched beforehand; the controller then skips loading.
