@@ -63,7 +63,9 @@ struct HostilePayloadTests {
         Case("is_primary is a number", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":7}]}"#, path: "$.services[0].is_primary"),
         Case("service without id", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_name":"A","is_primary":true}]}"#, path: "$.services[0]"),
         Case("service is a string", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":["twitter"]}"#, path: "$.services[0]"),
-        Case("feature without title", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"features":[{"id":"f"}]}"#, path: "$.features[0]"),
+        // 2.8 leaves out a feature without a title (issue 11 item 5, DecodingTableTests); a title that is not a
+        // string still fails with its path.
+        Case("feature with an array title", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"features":[{"id":"f","title":[]}]}"#, path: "$.features[0].title"),
         Case("trigger id is an array", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"features":[{"id":"f","title":"T","feature_triggers":[{"id":[]}]}]}"#, path: "$.features[0].feature_triggers[0].id"),
         Case("user_connection is a string", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"user_connection":"yes"}"#, path: "$.user_connection"),
         // ConnectSDK-iOS 2.8 never reads `feature_id`, so a user feature without it decodes (issue 11 item 5);

@@ -88,7 +88,8 @@ extension Connection {
             services: services,
             coverImages: coverImages,
             valuePropositions: reader.array("value_propositions", ValueProposition.init(json:)),
-            features: reader.array("features", Feature.init(json:)),
+            // As in 2.8, a feature without its title is left out rather than failing the Connection.
+            features: reader.arrayDroppingIncomplete("features", Feature.init(json:)),
             userConnection: reader.nested("user_connection", UserConnection.init(json:)),
             enabledCount: enabledCount.flatMap { $0 >= 0 && $0 < 1e15 ? Int($0) : nil }
         )
