@@ -34,7 +34,7 @@ public struct ConnectionActivation: Sendable, Hashable, CustomStringConvertible,
 /// Why an activation or deactivation did not finish.
 ///
 /// The cases are exactly those of ConnectSDK-iOS 2.8, so a 2.8 app's exhaustive `switch` compiles. Detail
-/// that 2.8 did not have travels inside ``networkError(_:)`` (a ``ConnectionNetworkError`` carrying a
+/// that 2.8 did not have travels inside ``networkError(_:)-enum.case`` (a ``ConnectionNetworkError`` carrying a
 /// ``ConnectAPIError``) and is readable with ``apiError``. Descriptions never contain a user token, a `state`
 /// value or an email address.
 public enum ConnectButtonControllerError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
@@ -61,27 +61,27 @@ public enum ConnectButtonControllerError: Error, Sendable, Hashable, CustomStrin
     /// A Connect API failure given as the detailed error.
     ///
     /// - Parameter error: The detailed error.
-    /// - Returns: ``networkError(_:)`` carrying it.
+    /// - Returns: ``networkError(_:)-enum.case`` carrying it.
     public static func networkError(_ error: ConnectAPIError) -> ConnectButtonControllerError {
         .networkError(ConnectionNetworkError(error))
     }
 
     /// The email given to ``ConnectButtonController/connect(email:)`` is not one valid address: a
-    /// ``networkError(_:)`` whose ``apiError`` is ``ConnectAPIError/invalidRequest(_:)``, since the account
+    /// ``networkError(_:)-enum.case`` whose ``apiError`` is ``ConnectAPIError/invalidRequest(_:)``, since the account
     /// lookup cannot be made with it.
     public static let invalidEmail = ConnectButtonControllerError.networkError(
         ConnectAPIError.invalidRequest(ConnectButtonControllerError.invalidEmailReason))
 
     /// ``ConnectButtonController/connect(email:)`` or ``ConnectButtonController/disconnect()`` cannot start
     /// now (the Connection is not loaded, already in the other state, or a flow is running): a
-    /// ``networkError(_:)`` whose ``apiError`` is ``ConnectAPIError/invalidRequest(_:)``.
+    /// ``networkError(_:)-enum.case`` whose ``apiError`` is ``ConnectAPIError/invalidRequest(_:)``.
     public static let notReady = ConnectButtonControllerError.networkError(
         ConnectAPIError.invalidRequest(ConnectButtonControllerError.notReadyReason))
 
     static let invalidEmailReason = "the email address is not valid"
     static let notReadyReason = "the Connect Button cannot start this now"
 
-    /// The detailed error inside ``networkError(_:)``, when there is one.
+    /// The detailed error inside ``networkError(_:)-enum.case``, when there is one.
     public var apiError: ConnectAPIError? {
         guard case .networkError(let error) = self else { return nil }
         return error.apiError

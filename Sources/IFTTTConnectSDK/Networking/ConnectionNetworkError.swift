@@ -81,7 +81,7 @@ extension ConnectionNetworkError: Hashable {
         }
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         switch self {
         case .unknownResponse:
