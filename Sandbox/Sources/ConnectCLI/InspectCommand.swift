@@ -44,7 +44,7 @@ struct InspectCommand: ParsableCommand {
         func service(_ s: Connection.Service) -> JSONValue {
             .object(JSONObject([
                 ("id", .string(s.id)), ("name", .string(s.name)), ("short_name", .string(s.shortName)),
-                ("is_primary", .bool(s.isPrimary)), ("brand_color", s.brandColorRGB.map { .string($0.hex) } ?? .null),
+                ("is_primary", .bool(s.isPrimary)), ("brand_color", s.brandColor.map { .string($0.hex) } ?? .null),
             ]))
         }
         func steps(_ steps: [Connection.Step]) -> JSONValue {

@@ -27,7 +27,7 @@ extension ConnectButtonAppearance {
         let scheme = style.resolved(for: hostAppearance)
         let geometry = ConnectButtonGeometry(width: width)
         let service = connection?.connectingService
-        let brand = service?.brandColorRGB
+        let brand = service?.brandColorValue
         let l10n = localization
         let styleBackground = scheme.pillColor
         let brandBackground = brand ?? styleBackground

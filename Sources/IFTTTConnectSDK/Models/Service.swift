@@ -16,10 +16,13 @@ extension Connection {
         public let monochromeIconURL: URL?
         /// The full-colour icon.
         public let colorIconURL: URL?
-        /// The brand colour as sRGB components, or `nil` when the API sent none or an invalid one.
-        ///
-        /// This is the portable colour. On UIKit platforms `brandColor` is the `UIColor` of ConnectSDK-iOS 2.8.
-        public let brandColorRGB: Color?
+        /// The brand colour as sRGB components, on every platform, or `nil` when the API sent none or an invalid one.
+        public let brandColorValue: Color?
+        #if !(canImport(UIKit) && !os(watchOS))
+        /// The brand colour, or `nil` when the API sent none or an invalid one. On UIKit platforms `brandColor` is
+        /// a `UIColor`, as in ConnectSDK-iOS 2.8; ``brandColorValue`` is the same colour everywhere.
+        public var brandColor: Color? { brandColorValue }
+        #endif
         /// The service's page on ifttt.com as the API sent it (`url`), or `nil` when it sent none.
         public let pageURL: URL?
 
@@ -52,7 +55,7 @@ extension Connection {
             self.isPrimary = isPrimary
             self.monochromeIconURL = monochromeIconURL
             self.colorIconURL = colorIconURL
-            self.brandColorRGB = brandColor
+            self.brandColorValue = brandColor
             self.pageURL = url
         }
 
