@@ -138,7 +138,7 @@ struct TolerantDecodingTests {
         #expect(connection.description == "")
         #expect(connection.status == .unknown)
         #expect(connection.primaryService.id == "a")
-        #expect(connection.primaryService.brandColor == Color(red: 0, green: 255, blue: 0x7F))
+        #expect(connection.primaryService.brandColor == ConnectColor(red: 0, green: 255, blue: 0x7F))
         #expect(connection.primaryService.monochromeIconURL == nil)
         #expect(connection.services[1].shortName == "Beta")
         #expect(connection.services[1].brandColor == nil)

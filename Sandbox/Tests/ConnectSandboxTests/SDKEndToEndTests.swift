@@ -14,7 +14,7 @@ struct SDKEndToEndTests {
             #expect(anonymous.userConnection == nil)
             #expect(anonymous.primaryService.id == "grocery_express")
             #expect(anonymous.connectingService.id == "location")
-            #expect(anonymous.primaryService.brandColor == Color(hex: "#1BAF5D"))
+            #expect(anonymous.primaryService.brandColor == ConnectColor(hex: "#1BAF5D"))
             #expect(anonymous.primaryService.monochromeIconURL != nil)
 
             let signedIn = try await controller.fetchConnection(for: "gx-arrive-store", credentialProvider: Demo.alice)

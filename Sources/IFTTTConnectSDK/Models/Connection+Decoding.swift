@@ -106,7 +106,7 @@ extension Connection.Service {
             isPrimary: try reader.bool("is_primary", default: false),
             monochromeIconURL: try reader.optionalURL("monochrome_icon_url"),
             colorIconURL: try reader.optionalURL("color_icon_url"),
-            brandColor: try reader.optionalString("brand_color").flatMap(Color.init(hex:)),
+            brandColor: try reader.optionalString("brand_color").flatMap(ConnectColor.init(hex:)),
             url: try reader.optionalURL("url")
         )
     }

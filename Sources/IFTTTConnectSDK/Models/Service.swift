@@ -17,11 +17,11 @@ extension Connection {
         /// The full-colour icon.
         public let colorIconURL: URL?
         /// The brand colour as sRGB components, on every platform, or `nil` when the API sent none or an invalid one.
-        public let brandColorValue: Color?
+        public let brandColorValue: ConnectColor?
         #if !(canImport(UIKit) && !os(watchOS))
         /// The brand colour, or `nil` when the API sent none or an invalid one. On UIKit platforms `brandColor` is
         /// a `UIColor`, as in ConnectSDK-iOS 2.8; ``brandColorValue`` is the same colour everywhere.
-        public var brandColor: Color? { brandColorValue }
+        public var brandColor: ConnectColor? { brandColorValue }
         #endif
         /// The service's page on ifttt.com as the API sent it (`url`), or `nil` when it sent none.
         public let pageURL: URL?
@@ -46,7 +46,7 @@ extension Connection {
             isPrimary: Bool,
             monochromeIconURL: URL? = nil,
             colorIconURL: URL? = nil,
-            brandColor: Color? = nil,
+            brandColor: ConnectColor? = nil,
             url: URL? = nil
         ) {
             self.id = id
@@ -67,7 +67,10 @@ extension Connection {
 }
 
 /// An sRGB colour parsed from a `#RRGGBB` string.
-public struct Color: Sendable, Hashable, CustomStringConvertible {
+///
+/// It is named `ConnectColor`, not `Color`, so that an app that imports both SwiftUI and this SDK can still
+/// write `Color.red` for SwiftUI's colour.
+public struct ConnectColor: Sendable, Hashable, CustomStringConvertible {
     /// Red, 0-255.
     public let red: UInt8
     /// Green, 0-255.
@@ -109,7 +112,7 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
     public var description: String { hex }
 
     /// Black.
-    public static let black = Color(red: 0, green: 0, blue: 0)
+    public static let black = ConnectColor(red: 0, green: 0, blue: 0)
     /// White.
-    public static let white = Color(red: 255, green: 255, blue: 255)
+    public static let white = ConnectColor(red: 255, green: 255, blue: 255)
 }
