@@ -22,9 +22,9 @@ while let argument = arguments.next() {
 let connection = try! Connection(
     id: "bench", name: "Benchmark", description: "", url: URL(string: "https://ifttt.com/connect/bench")!, status: .initial,
     services: [
-        .init(id: "primary", name: "Primary Service", isPrimary: true, brandColor: Color(hex: "#1D9A6C")),
+        .init(id: "primary", name: "Primary Service", isPrimary: true, brandColor: ConnectColor(hex: "#1D9A6C")),
         .init(id: "other", name: "Sunny Weather Service", shortName: "Sunny Weather", isPrimary: false,
-              brandColor: Color(hex: "#2F6FDE")),
+              brandColor: ConnectColor(hex: "#2F6FDE")),
     ])
 let localization = ConnectLocalization(identifier: locale)
 _ = localization.string(.connect)  // load the tables before timing

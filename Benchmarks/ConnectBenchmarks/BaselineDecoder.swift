@@ -62,7 +62,7 @@ enum BaselineDecoder {
             isPrimary: bool(d["is_primary"]) ?? false,
             monochromeIconURL: (d["monochrome_icon_url"] as? String).flatMap(URL.init(string:)),
             colorIconURL: (d["color_icon_url"] as? String).flatMap(URL.init(string:)),
-            brandColor: (d["brand_color"] as? String).flatMap(Color.init(hex:)),
+            brandColor: (d["brand_color"] as? String).flatMap(ConnectColor.init(hex:)),
             url: (d["url"] as? String).flatMap(URL.init(string:)))
     }
 

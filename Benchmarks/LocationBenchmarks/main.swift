@@ -91,7 +91,7 @@ await launchBenchmark()
 
 /// Serves every Connection `c<i>` with one location trigger.
 struct StubConnectAPI: HTTPTransport {
-    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
         let id = request.url.lastPathComponent
         let n = Double(Int(id.dropFirst()) ?? 0)
         let body = #"{"type":"connection","id":"\#(id)","name":"N","description":"D","url":"https://ifttt.com/\#(id)","user_status":"enabled","services":[{"service_id":"gx","service_name":"GX","is_primary":true}],"user_connection":{"user_features":[{"id":"u","feature_id":"f","enabled":true,"user_feature_triggers":[{"id":"\#(id)_t","feature_trigger_id":"t","user_fields":[{"field_id":"location","field_type":"LOCATION_ENTER_AND_EXIT","value":{"lat":\#(30 + n / 100),"lng":\#(-100 + n / 100),"radius":200}}]}]}]}}"#
@@ -183,7 +183,7 @@ final class CountingLocationAPI: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
     var requests: Int { lock.withLock { count } }
-    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
         lock.withLock { count += 1 }
         return HTTPResponse(statusCode: 200, body: Data("{}".utf8))
     }

@@ -28,10 +28,10 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
     /// A one-line explanation.
     public let message: String
     /// The network error, for ``Code/uploadFailed`` and ``Code/authenticationFailure``.
-    public let networkError: ConnectionNetworkError?
+    public let networkError: ConnectAPIError?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, networkError: ConnectionNetworkError? = nil) {
+    public init(_ code: Code, _ message: String, networkError: ConnectAPIError? = nil) {
         self.code = code
         self.message = message
         self.networkError = networkError

@@ -322,7 +322,7 @@ public actor LocationUploader {
                                   headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
                                   body: body, timeout: configuration.timeout)
         let path = url.path
-        do throws(ConnectionNetworkError) {
+        do throws(ConnectAPIError) {
             let response = try await configuration.transport.send(request)
             configuration.logHandler?("POST \(path) (\(batch.count) events) -> \(response.statusCode)")
             switch response.statusCode {

@@ -92,7 +92,7 @@ extension ConnectServiceClient {
     }
 
     private func sendRaw(_ method: String, _ path: [String], query: [(String, String)], body: Data? = nil) async throws(Error) -> Data {
-        do throws(ConnectionNetworkError) {
+        do throws(ConnectAPIError) {
             return try await controller.sendServiceRequest(method: method, path: path, query: query,
                                                            serviceKey: serviceKey, body: body)
         } catch {

@@ -18,7 +18,7 @@ public struct ConnectServiceClient: Sendable, CustomStringConvertible {
         /// The service key is empty.
         case missingServiceKey
         /// The Connect API call failed.
-        case network(ConnectionNetworkError)
+        case network(ConnectAPIError)
         /// The response was not the payload the call expects (a `user_token`, a Connection, field options, ...).
         case unexpectedResponse(ConnectDecodingError)
 

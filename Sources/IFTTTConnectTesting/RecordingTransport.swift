@@ -13,10 +13,10 @@ import IFTTTConnectSDK
 public final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var recorded: [HTTPRequest] = []
-    private let answer: @Sendable (HTTPRequest) throws(ConnectionNetworkError) -> HTTPResponse
+    private let answer: @Sendable (HTTPRequest) throws(ConnectAPIError) -> HTTPResponse
 
     /// Creates a transport that answers each request with `answer`, which may throw a transport error.
-    public init(answer: @escaping @Sendable (HTTPRequest) throws(ConnectionNetworkError) -> HTTPResponse) {
+    public init(answer: @escaping @Sendable (HTTPRequest) throws(ConnectAPIError) -> HTTPResponse) {
         self.answer = answer
     }
 
@@ -29,7 +29,7 @@ public final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     public var requests: [HTTPRequest] { lock.withLock { recorded } }
 
     /// Records `request` and answers it.
-    public func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
         lock.withLock { recorded.append(request) }
         return try answer(request)
     }

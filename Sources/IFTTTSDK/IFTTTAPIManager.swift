@@ -18,7 +18,7 @@ import FoundationNetworking
 ///
 /// Every call has an `async` form and a completion-handler form. Completions run exactly once, on
 /// ``callbackQueue`` (the main queue on Apple platforms by default). Failures are
-/// `ConnectionNetworkError`: a 401 is `authenticationFailure`, any other non-2xx status is
+/// `ConnectAPIError`: a 401 is `authenticationFailure`, any other non-2xx status is
 /// `apiError(statusCode:payload:)` (the legacy `NSError` code), an undecodable body is `invalidResponse`,
 /// and a call that cannot be built (no service slug, empty Applet id) is `invalidRequest` and sends nothing.
 ///
@@ -163,7 +163,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     /// before `platform`; either is omitted when its value says so. Without a user token every status is
     /// ``IFTTTApplet/Status-swift.enum/unknown``.
     public func fetchApplets(order: IFTTTAppletOrder = .default,
-                             platform: IFTTTPlatform = .ios) async throws(ConnectionNetworkError) -> [IFTTTApplet] {
+                             platform: IFTTTPlatform = .ios) async throws(ConnectAPIError) -> [IFTTTApplet] {
         let call = snapshot()
         let slug = try call.slug()
         var query: [(String, String)] = []
@@ -178,7 +178,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     }
 
     /// Fetches one Applet of your service (`GET /v1/services/{slug}/applets/{id}`).
-    public func fetchApplet(id: String) async throws(ConnectionNetworkError) -> IFTTTApplet {
+    public func fetchApplet(id: String) async throws(ConnectAPIError) -> IFTTTApplet {
         let call = snapshot()
         let slug = try call.slug()
         return try await call.applet("GET", ["v1", "services", slug, "applets", id])
@@ -190,7 +190,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     /// This works only for Applets whose status is ``IFTTTApplet/Status-swift.enum/enabled`` or
     /// ``IFTTTApplet/Status-swift.enum/disabled``; a ``IFTTTApplet/Status-swift.enum/neverEnabled`` Applet
     /// must be activated on the web (see ``IFTTTApplet/embeddedURL(callbackURL:email:userId:)``).
-    public func setStatus(_ isEnabled: Bool, forAppletId id: String) async throws(ConnectionNetworkError) -> IFTTTApplet {
+    public func setStatus(_ isEnabled: Bool, forAppletId id: String) async throws(ConnectAPIError) -> IFTTTApplet {
         let call = snapshot()
         let slug = try call.slug()
         return try await call.applet("POST", ["v1", "services", slug, "applets", id, isEnabled ? "enable" : "disable"])
@@ -198,7 +198,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
 
     /// Reads the IFTTT user of ``userToken`` (`GET /v1/me`). Without a token it returns `nil` at once and
     /// sends nothing, as the legacy SDK did.
-    public func fetchCurrentUser() async throws(ConnectionNetworkError) -> IFTTTUser? {
+    public func fetchCurrentUser() async throws(ConnectAPIError) -> IFTTTUser? {
         let call = snapshot()
         guard call.hasUserToken else { return nil }
         let response = try await call.send("GET", ["v1", "me"])
@@ -215,29 +215,29 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     /// the request; the completion then receives `cancelled`.
     @discardableResult
     public func fetchApplets(order: IFTTTAppletOrder = .default, platform: IFTTTPlatform = .ios,
-                             completion: @escaping @Sendable (Result<[IFTTTApplet], ConnectionNetworkError>) -> Void) -> Task<Void, Never> {
-        run({ () async throws(ConnectionNetworkError) in try await self.fetchApplets(order: order, platform: platform) }, completion)
+                             completion: @escaping @Sendable (Result<[IFTTTApplet], ConnectAPIError>) -> Void) -> Task<Void, Never> {
+        run({ () async throws(ConnectAPIError) in try await self.fetchApplets(order: order, platform: platform) }, completion)
     }
 
     /// Completion-handler form of ``fetchApplet(id:)``.
     @discardableResult
     public func fetchApplet(id: String,
-                            completion: @escaping @Sendable (Result<IFTTTApplet, ConnectionNetworkError>) -> Void) -> Task<Void, Never> {
-        run({ () async throws(ConnectionNetworkError) in try await self.fetchApplet(id: id) }, completion)
+                            completion: @escaping @Sendable (Result<IFTTTApplet, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+        run({ () async throws(ConnectAPIError) in try await self.fetchApplet(id: id) }, completion)
     }
 
     /// Completion-handler form of ``setStatus(_:forAppletId:)``.
     @discardableResult
     public func setStatus(_ isEnabled: Bool, forAppletId id: String,
-                          completion: @escaping @Sendable (Result<IFTTTApplet, ConnectionNetworkError>) -> Void) -> Task<Void, Never> {
-        run({ () async throws(ConnectionNetworkError) in try await self.setStatus(isEnabled, forAppletId: id) }, completion)
+                          completion: @escaping @Sendable (Result<IFTTTApplet, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+        run({ () async throws(ConnectAPIError) in try await self.setStatus(isEnabled, forAppletId: id) }, completion)
     }
 
     /// Completion-handler form of ``fetchCurrentUser()``. Without a user token the completion still runs,
     /// with `.success(nil)`.
     @discardableResult
-    public func fetchCurrentUser(completion: @escaping @Sendable (Result<IFTTTUser?, ConnectionNetworkError>) -> Void) -> Task<Void, Never> {
-        run({ () async throws(ConnectionNetworkError) in try await self.fetchCurrentUser() }, completion)
+    public func fetchCurrentUser(completion: @escaping @Sendable (Result<IFTTTUser?, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+        run({ () async throws(ConnectAPIError) in try await self.fetchCurrentUser() }, completion)
     }
 
     // MARK: Embedded activation URL
@@ -245,7 +245,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     /// The web activation URL of `applet` with this manager's anonymous id and invite code.
     /// See ``IFTTTApplet/embeddedURL(callbackURL:email:userId:anonymousId:inviteCode:)``.
     public func embeddedURL(for applet: IFTTTApplet, callbackURL: URL, email: String? = nil,
-                            userId: String) throws(ConnectionNetworkError) -> URL {
+                            userId: String) throws(ConnectAPIError) -> URL {
         let (anonymousId, inviteCode) = state.read { ($0.anonymousId, $0.inviteCode) }
         return try applet.embeddedURL(callbackURL: callbackURL, email: email, userId: userId,
                                       anonymousId: anonymousId, inviteCode: inviteCode)
@@ -253,12 +253,12 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
 
     // MARK: Internals
 
-    private func run<T: Sendable>(_ operation: @escaping @Sendable () async throws(ConnectionNetworkError) -> T,
-                                  _ completion: @escaping @Sendable (Result<T, ConnectionNetworkError>) -> Void) -> Task<Void, Never> {
+    private func run<T: Sendable>(_ operation: @escaping @Sendable () async throws(ConnectAPIError) -> T,
+                                  _ completion: @escaping @Sendable (Result<T, ConnectAPIError>) -> Void) -> Task<Void, Never> {
         let queue = callbackQueue
         return Task {
-            let result: Result<T, ConnectionNetworkError>
-            do throws(ConnectionNetworkError) {
+            let result: Result<T, ConnectAPIError>
+            do throws(ConnectAPIError) {
                 result = .success(try await operation())
             } catch {
                 result = .failure(error)
@@ -277,12 +277,12 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
 
         var hasUserToken: Bool { state.userToken?.isEmpty == false }
 
-        func slug() throws(ConnectionNetworkError) -> String {
+        func slug() throws(ConnectAPIError) -> String {
             guard let slug = state.serviceSlug, !slug.isEmpty else { throw .invalidRequest("serviceSlug is not set") }
             return slug
         }
 
-        func send(_ method: String, _ path: [String], query: [(String, String)] = []) async throws(ConnectionNetworkError) -> HTTPResponse {
+        func send(_ method: String, _ path: [String], query: [(String, String)] = []) async throws(ConnectAPIError) -> HTTPResponse {
             guard let base = IFTTTAPIManager.makeBaseURL(scheme: state.scheme, apiHost: state.apiHost) else {
                 throw .invalidRequest("apiHost is not a valid host")
             }
@@ -293,7 +293,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
                                                         userToken: state.userToken, inviteCode: state.inviteCode)
         }
 
-        func applet(_ method: String, _ path: [String]) async throws(ConnectionNetworkError) -> IFTTTApplet {
+        func applet(_ method: String, _ path: [String]) async throws(ConnectAPIError) -> IFTTTApplet {
             let response = try await send(method, path)
             do throws(ConnectDecodingError) {
                 return try IFTTTApplet.decode(from: response.body)

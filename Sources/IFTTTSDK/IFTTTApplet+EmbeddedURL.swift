@@ -12,8 +12,8 @@ extension IFTTTApplet {
     ///     the IFTTT platform.
     ///   - email: the user's email, which lets IFTTT find or pre-fill their account; `nil` or empty omits it.
     ///   - userId: the user's id on your service. Required.
-    /// - Throws: `ConnectionNetworkError.invalidRequest` for an empty `userId` or a relative `callbackURL`.
-    public func embeddedURL(callbackURL: URL, email: String? = nil, userId: String) throws(ConnectionNetworkError) -> URL {
+    /// - Throws: `ConnectAPIError.invalidRequest` for an empty `userId` or a relative `callbackURL`.
+    public func embeddedURL(callbackURL: URL, email: String? = nil, userId: String) throws(ConnectAPIError) -> URL {
         try IFTTTAPIManager.shared.embeddedURL(for: self, callbackURL: callbackURL, email: email, userId: userId)
     }
 
@@ -30,9 +30,9 @@ extension IFTTTApplet {
     ///                                  email: "alice+ifttt@example.com", userId: "alice",
     ///                                  anonymousId: "6F1E…", inviteCode: nil)
     /// ```
-    /// - Throws: `ConnectionNetworkError.invalidRequest` for an empty `userId` or a relative `callbackURL`.
+    /// - Throws: `ConnectAPIError.invalidRequest` for an empty `userId` or a relative `callbackURL`.
     public func embeddedURL(callbackURL: URL, email: String?, userId: String, anonymousId: String,
-                            inviteCode: String?) throws(ConnectionNetworkError) -> URL {
+                            inviteCode: String?) throws(ConnectAPIError) -> URL {
         guard !userId.isEmpty else { throw .invalidRequest("userId is empty") }
         guard let scheme = callbackURL.scheme, !scheme.isEmpty else {
             throw .invalidRequest("callbackURL has no scheme")

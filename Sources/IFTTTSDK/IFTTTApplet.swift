@@ -159,12 +159,12 @@ public struct IFTTTService: Sendable, Hashable, Identifiable {
     /// The icon that is only safe on the brand colour.
     public let colorIconURL: URL?
     /// The brand colour.
-    public let brandColor: Color?
+    public let brandColor: ConnectColor?
     /// The service's page on ifttt.com.
     public let url: URL?
 
     /// Creates a service.
-    public init(id: String, name: String, isPrimary: Bool, monochromeIconURL: URL?, colorIconURL: URL?, brandColor: Color?, url: URL?) {
+    public init(id: String, name: String, isPrimary: Bool, monochromeIconURL: URL?, colorIconURL: URL?, brandColor: ConnectColor?, url: URL?) {
         self.id = id
         self.name = name
         self.isPrimary = isPrimary
@@ -180,7 +180,7 @@ public struct IFTTTService: Sendable, Hashable, Identifiable {
                   isPrimary: try reader.bool("is_primary", default: false),
                   monochromeIconURL: try reader.optionalURL("monochrome_icon_url"),
                   colorIconURL: try reader.optionalURL("color_icon_url"),
-                  brandColor: try reader.optionalString("brand_color").flatMap(Color.init(hex:)),
+                  brandColor: try reader.optionalString("brand_color").flatMap(ConnectColor.init(hex:)),
                   url: try reader.optionalURL("url"))
     }
 }

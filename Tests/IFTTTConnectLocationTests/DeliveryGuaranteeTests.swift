@@ -21,7 +21,7 @@ final class RefusingLocationAPI: HTTPTransport, @unchecked Sendable {
     var requests: Int { lock.withLock { count } }
     var acceptedIds: [String: Int] { lock.withLock { accepted } }
 
-    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
         let items = (try? JSONSerialization.jsonObject(with: request.body ?? Data()) as? [[String: Any]]) ?? []
         let ids = items.map { $0["record_id"] as? String ?? "" }
         let bad = ids.enumerated().filter { refused.contains($0.element) }

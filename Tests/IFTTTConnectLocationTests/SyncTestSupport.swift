@@ -12,7 +12,7 @@ final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
     private var connections: [String: (status: String, triggers: [Trigger])] = [:]
     private var recorded: [HTTPRequest] = []
-    private var held: [Int: CheckedContinuation<Result<HTTPResponse, ConnectionNetworkError>, Never>] = [:]
+    private var held: [Int: CheckedContinuation<Result<HTTPResponse, ConnectAPIError>, Never>] = [:]
     private var cancelledBeforeHeld: Set<Int> = []
     private var arrivalWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
     private var _cancelled = 0
@@ -48,7 +48,7 @@ final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
 
     /// Answers every held request.
     func releaseAll() {
-        let waiting: [(Int, CheckedContinuation<Result<HTTPResponse, ConnectionNetworkError>, Never>)] = lock.withLock {
+        let waiting: [(Int, CheckedContinuation<Result<HTTPResponse, ConnectAPIError>, Never>)] = lock.withLock {
             _hold = false
             defer { held = [:] }
             return held.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
@@ -58,7 +58,7 @@ final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
         }
     }
 
-    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
         let (id, hold, fail): (Int, Bool, String?) = lock.withLock {
             recorded.append(request)
             return (recorded.count - 1, _hold, _fail)
@@ -66,7 +66,7 @@ final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
         if let fail { throw .transport(code: -1, description: fail) }
         guard hold else { return respond(to: request) }
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, ConnectionNetworkError>, Never>) in
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, ConnectAPIError>, Never>) in
                 let (cancelled, ready): (Bool, [CheckedContinuation<Void, Never>]) = lock.withLock {
                     if cancelledBeforeHeld.remove(id) != nil { return (true, []) }
                     held[id] = continuation
@@ -78,7 +78,7 @@ final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
                 ready.forEach { $0.resume() }
             }
         } onCancel: {
-            let continuation: CheckedContinuation<Result<HTTPResponse, ConnectionNetworkError>, Never>? = lock.withLock {
+            let continuation: CheckedContinuation<Result<HTTPResponse, ConnectAPIError>, Never>? = lock.withLock {
                 _cancelled += 1
                 if let c = held.removeValue(forKey: id) { return c }
                 cancelledBeforeHeld.insert(id)

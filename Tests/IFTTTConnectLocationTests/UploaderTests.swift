@@ -6,15 +6,15 @@ import IFTTTConnectSDK
 /// A transport that records requests and answers from a script of statuses (then 200).
 final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()
-    private var script: [Result<Int, ConnectionNetworkError>]
+    private var script: [Result<Int, ConnectAPIError>]
     private var recorded: [HTTPRequest] = []
 
-    init(_ script: [Result<Int, ConnectionNetworkError>] = []) { self.script = script }
+    init(_ script: [Result<Int, ConnectAPIError>] = []) { self.script = script }
 
     var requests: [HTTPRequest] { lock.withLock { recorded } }
 
-    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
-        let next: Result<Int, ConnectionNetworkError> = lock.withLock {
+    func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
+        let next: Result<Int, ConnectAPIError> = lock.withLock {
             recorded.append(request)
             return script.isEmpty ? .success(200) : script.removeFirst()
         }

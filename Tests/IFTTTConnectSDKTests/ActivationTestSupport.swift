@@ -91,7 +91,7 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
         lock.withLock { routes[key] = response }
     }
 
-    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
         let key = request.method + " " + request.url.path
         let response: HTTPResponse? = lock.withLock {
             recorded.append(request)

@@ -27,21 +27,21 @@ struct ButtonAppearanceTests {
     }
 
     @Test func contrastRuleBrightensDarkAndDarkensLightColours() {
-        let dark = Color(hex: "#101010")!
+        let dark = ConnectColor(hex: "#101010")!
         #expect(dark.contrasting().brightness > dark.brightness)
-        let light = Color(hex: "#3399FF")!
+        let light = ConnectColor(hex: "#3399FF")!
         #expect(abs(light.contrasting().brightness - (light.brightness - 0.15)) < 0.01)
-        #expect(Color.black.withBrightness(0.5) == Color(red: 128, green: 128, blue: 128))
-        #expect(Color.white.contrastRatio(with: .black) > 20.9)
+        #expect(ConnectColor.black.withBrightness(0.5) == ConnectColor(red: 128, green: 128, blue: 128))
+        #expect(ConnectColor.white.contrastRatio(with: .black) > 20.9)
     }
 
     @Test func knobStandsOutFromAPillOfTheSameBrightness() {
         let appearance = make(.connect, connection: ButtonFixtures.darkBrand)
         let knob = try! #require(appearance.knob)
-        #expect(knob.color != Color(hex: "#1A1A1A"))
+        #expect(knob.color != ConnectColor(hex: "#1A1A1A"))
         #expect(abs(knob.color.brightness - appearance.backgroundColor.brightness) >= 0.2)
         // A brand colour far from the pill is used as is.
-        #expect(make(.connect).knob?.color == Color(hex: "#2F6FDE"))
+        #expect(make(.connect).knob?.color == ConnectColor(hex: "#2F6FDE"))
     }
 
     @Test func stylesColourThePill() {
@@ -56,7 +56,7 @@ struct ButtonAppearanceTests {
 
     @Test func brandedStatesUseTheBrandColourAndReadableText() {
         for state in [ConnectButtonVisualState.slideToConnect, .continueToService, .connecting, .checkmark] {
-            #expect(make(state).backgroundColor == Color(hex: "#2F6FDE"), "\(state)")
+            #expect(make(state).backgroundColor == ConnectColor(hex: "#2F6FDE"), "\(state)")
         }
         #expect(make(.connecting).label?.color == .white)
         #expect(make(.connecting, connection: ButtonFixtures.lightBrand).label?.color == ConnectButtonPalette.almostBlack)
@@ -97,7 +97,7 @@ struct ButtonAppearanceTests {
         #expect(make(.verifying, style: .dark).progress?.color == ConnectButtonPalette.lightGrey)
         #expect(make(.creatingAccount(email: "x")).progress?.fraction == 0.5)
         #expect(make(.continueToService).progress?.duration == 2.0)
-        #expect(make(.continueToService).progress?.color == Color(hex: "#2F6FDE")!.contrasting())
+        #expect(make(.continueToService).progress?.color == ConnectColor(hex: "#2F6FDE")!.contrasting())
         #expect(make(.connecting).progress?.duration == 2.0)
         #expect(make(.disconnecting).progress?.target == 0.75)
         #expect(make(.slideToConnect).progress?.duration == 1.0)

@@ -23,7 +23,7 @@ struct FixtureDecodingTests {
         #expect(connection.primaryService.id == "twitch")
         #expect(connection.connectingService.id == "youtube")
         #expect(connection.worksWithServices.map(\.id) == ["youtube"])
-        #expect(connection.primaryService.brandColor == Color(red: 0x64, green: 0x41, blue: 0xA5))
+        #expect(connection.primaryService.brandColor == ConnectColor(red: 0x64, green: 0x41, blue: 0xA5))
         #expect(connection.coverImages.map(\.width) == [480, 720, 1080, 1440, 2160, 2880, 4320])
         #expect(connection.coverImage(forPixelWidth: 1600)?.width == 1440)
         #expect(connection.coverImage(forPixelWidth: 100)?.width == 480)

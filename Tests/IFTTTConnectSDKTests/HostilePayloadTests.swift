@@ -63,10 +63,14 @@ struct HostilePayloadTests {
         Case("is_primary is a number", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":7}]}"#, path: "$.services[0].is_primary"),
         Case("service without id", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_name":"A","is_primary":true}]}"#, path: "$.services[0]"),
         Case("service is a string", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":["twitter"]}"#, path: "$.services[0]"),
-        Case("feature without title", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"features":[{"id":"f"}]}"#, path: "$.features[0]"),
+        // 2.8 leaves out a feature without a title (issue 11 item 5, DecodingTableTests); a title that is not a
+        // string still fails with its path.
+        Case("feature with an array title", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"features":[{"id":"f","title":[]}]}"#, path: "$.features[0].title"),
         Case("trigger id is an array", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"features":[{"id":"f","title":"T","feature_triggers":[{"id":[]}]}]}"#, path: "$.features[0].feature_triggers[0].id"),
         Case("user_connection is a string", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"user_connection":"yes"}"#, path: "$.user_connection"),
-        Case("user feature without feature_id", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"user_connection":{"user_features":[{"id":"u"}]}}"#, path: "$.user_connection.user_features[0]"),
+        // ConnectSDK-iOS 2.8 never reads `feature_id`, so a user feature without it decodes (issue 11 item 5);
+        // one whose `feature_id` is not a string still fails with its path.
+        Case("user feature with an array feature_id", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"user_connection":{"user_features":[{"id":"u","feature_id":[]}]}}"#, path: "$.user_connection.user_features[0].feature_id"),
         Case("cover_image is an array", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"cover_image":[]}"#, path: "$.cover_image"),
         Case("unknown envelope type", #"{"type":"applet","id":"c"}"#, path: "$.type"),
         Case("error envelope", #"{"type":"error","code":"not_found","message":"Not found"}"#, path: "$.type"),
@@ -134,7 +138,7 @@ struct TolerantDecodingTests {
         #expect(connection.description == "")
         #expect(connection.status == .unknown)
         #expect(connection.primaryService.id == "a")
-        #expect(connection.primaryService.brandColor == Color(red: 0, green: 255, blue: 0x7F))
+        #expect(connection.primaryService.brandColor == ConnectColor(red: 0, green: 255, blue: 0x7F))
         #expect(connection.primaryService.monochromeIconURL == nil)
         #expect(connection.services[1].shortName == "Beta")
         #expect(connection.services[1].brandColor == nil)

@@ -61,7 +61,7 @@ struct NetworkControllerTests {
     @Test func emptyOrRelativeIdsAreInvalidRequests() async {
         let transport = RecordingTransport { _ in HTTPResponse(statusCode: 200, body: Self.connectionBody) }
         for id in ["", ".", ".."] {
-            await #expect(throws: ConnectionNetworkError.invalidRequest("empty or relative path segment")) {
+            await #expect(throws: ConnectAPIError.invalidRequest("empty or relative path segment")) {
                 try await controller(transport).fetchConnection(for: id, credentialProvider: ConnectionCredentials.anonymous)
             }
         }
@@ -91,8 +91,8 @@ struct NetworkControllerTests {
     }
 
     @Test func transportFailuresStayTyped() async {
-        for failure in [ConnectionNetworkError.timedOut, .cancelled, .transport(code: -1004, description: "refused")] {
-            let transport = RecordingTransport { _ throws(ConnectionNetworkError) in throw failure }
+        for failure in [ConnectAPIError.timedOut, .cancelled, .transport(code: -1004, description: "refused")] {
+            let transport = RecordingTransport { _ throws(ConnectAPIError) in throw failure }
             await #expect(throws: failure) {
                 try await controller(transport).lookUpAccount(email: "x@example.com")
             }
@@ -101,7 +101,7 @@ struct NetworkControllerTests {
 
     @Test func statusCodesBecomeTypedErrors() async {
         let envelope = Data(#"{"type":"error","code":"not_found","message":"No such Connection","details":[]}"#.utf8)
-        let cases: [(Int, Data, ConnectionNetworkError)] = [
+        let cases: [(Int, Data, ConnectAPIError)] = [
             (401, Data(#"{"type":"error","code":"unauthorized","message":"Token secret-token is invalid"}"#.utf8),
              .authenticationFailure(APIErrorPayload(code: "unauthorized", message: "Token <redacted> is invalid"))),
             (404, envelope, .apiError(statusCode: 404, payload: APIErrorPayload(code: "not_found", message: "No such Connection"))),
@@ -129,11 +129,11 @@ struct NetworkControllerTests {
             }
         }
         #expect((try? response.result.get())?.id == "c1")
-        let failure = await withCheckedContinuation { (continuation: CheckedContinuation<Result<User, ConnectionNetworkError>, Never>) in
+        let failure = await withCheckedContinuation { (continuation: CheckedContinuation<Result<User, ConnectAPIError>, Never>) in
             ConnectionNetworkController(configuration: .init(transport: RecordingTransport { _ in HTTPResponse(statusCode: 401) }, callbackQueue: nil))
                 .fetchUser(credentialProvider: ConnectionCredentials(userToken: "bad")) { continuation.resume(returning: $0) }
         }
-        #expect(throws: ConnectionNetworkError.authenticationFailure(nil)) { try failure.get() }
+        #expect(throws: ConnectAPIError.authenticationFailure(nil)) { try failure.get() }
     }
 
     @Test func credentialsDescriptionHidesSecrets() {

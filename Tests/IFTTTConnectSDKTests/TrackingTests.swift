@@ -5,7 +5,7 @@ import Testing
 /// A transport that answers at once with a fixed status, fails, or holds each request until the test
 /// releases it.
 final class FakeAnalyticsTransport: HTTPTransport, @unchecked Sendable {
-    enum Mode { case answer(Int), fail(ConnectionNetworkError), gated }
+    enum Mode { case answer(Int), fail(ConnectAPIError), gated }
 
     private let lock = NSLock()
     private let mode: Mode
@@ -21,7 +21,7 @@ final class FakeAnalyticsTransport: HTTPTransport, @unchecked Sendable {
 
     var requests: [HTTPRequest] { lock.withLock { recorded } }
 
-    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
         lock.withLock { recorded.append(request) }
         switch mode {
         case .answer(let status): return HTTPResponse(statusCode: status)

@@ -9,7 +9,7 @@ import Testing
 struct ServiceDocumentationExampleTests {
     @Test func theArticleExamplesWork() async throws {
         let connectionJSON = try ServiceCallTests.connectionJSON()
-        let transport = RecordingTransport { request throws(ConnectionNetworkError) in
+        let transport = RecordingTransport { request throws(ConnectAPIError) in
             let path = request.url.path
             if path.hasSuffix("/user_token") { return HTTPResponse(statusCode: 200, body: Data(#"{"type":"user_token","user_token":"UT"}"#.utf8)) }
             if path.hasSuffix("/field_options") {

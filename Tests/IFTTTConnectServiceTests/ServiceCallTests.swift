@@ -139,7 +139,7 @@ struct ServiceCallTests {
     }
 
     @Test func statusesMapToTypedErrors() async throws {
-        let cases: [(Int, String, ConnectionNetworkError)] = [
+        let cases: [(Int, String, ConnectAPIError)] = [
             (401, #"{"type":"error","code":"unauthorized","message":"bad key"}"#,
              .authenticationFailure(APIErrorPayload(code: "unauthorized", message: "bad key"))),
             (403, "", .apiError(statusCode: 403, payload: nil)),
@@ -164,7 +164,7 @@ struct ServiceCallTests {
     }
 
     @Test func transportFailuresAreNetworkErrors() async throws {
-        let client = try Self.client(RecordingTransport { _ throws(ConnectionNetworkError) in throw .timedOut })
+        let client = try Self.client(RecordingTransport { _ throws(ConnectAPIError) in throw .timedOut })
         await #expect(throws: ConnectServiceClient.Error.network(.timedOut)) {
             _ = try await client.fetchConnection(id: "c", userId: "u")
         }
@@ -201,7 +201,7 @@ struct ServiceKeySecrecyTests {
     @Test func logsDescriptionsAndErrorsHoldNoKeyOrToken() async throws {
         let log = LogCapture()
         // A hostile server echoes every secret it received into its error payload.
-        let transport = RecordingTransport { request throws(ConnectionNetworkError) in
+        let transport = RecordingTransport { request throws(ConnectAPIError) in
             let echoed = [request.headers["IFTTT-Service-Key"] ?? "", request.url.query ?? "", Self.userToken].joined(separator: " ")
             if request.url.path.hasSuffix("/boom") { throw .transport(code: -1, description: "reset") }
             let body = #"{"type":"error","code":"\#(echoed)","message":"key \#(echoed)","details":[{"parameter":"\#(echoed)","message":"\#(echoed)"}]}"#

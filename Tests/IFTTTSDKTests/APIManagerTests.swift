@@ -81,7 +81,7 @@ struct APIManagerRequestTests {
 
     @Test func fetchCurrentUserWithoutUserLoginIsATypedError() async throws {
         let transport = RecordingTransport(body: #"{"type":"me","authentication_level":"none"}"#)
-        await #expect(throws: ConnectionNetworkError.invalidResponse(
+        await #expect(throws: ConnectAPIError.invalidResponse(
             statusCode: 200, ConnectDecodingError(path: "$", reason: .missingKey("user_login")))) {
             _ = try await LegacyFixtures.manager(transport, token: "t-1").fetchCurrentUser()
         }
@@ -91,11 +91,11 @@ struct APIManagerRequestTests {
         for slug in [nil, ""] as [String?] {
             let transport = RecordingTransport(body: "{}")
             let manager = LegacyFixtures.manager(transport, slug: slug, token: "t-1")
-            await #expect(throws: ConnectionNetworkError.invalidRequest("serviceSlug is not set")) {
+            await #expect(throws: ConnectAPIError.invalidRequest("serviceSlug is not set")) {
                 _ = try await manager.fetchApplets()
             }
-            await #expect(throws: ConnectionNetworkError.self) { _ = try await manager.fetchApplet(id: "a") }
-            await #expect(throws: ConnectionNetworkError.self) { _ = try await manager.setStatus(true, forAppletId: "a") }
+            await #expect(throws: ConnectAPIError.self) { _ = try await manager.fetchApplet(id: "a") }
+            await #expect(throws: ConnectAPIError.self) { _ = try await manager.setStatus(true, forAppletId: "a") }
             #expect(transport.requests.isEmpty)
         }
     }
@@ -107,7 +107,7 @@ struct APIManagerRequestTests {
         #expect(transport.requests.first?.url.absoluteString
             == "http://127.0.0.1:8080/v1/services/ifttt_api_example/applets/a%2Fb%3Fc%3Dd%26e%20f")
         for id in ["", ".", ".."] {
-            await #expect(throws: ConnectionNetworkError.self) { _ = try await manager.fetchApplet(id: id) }
+            await #expect(throws: ConnectAPIError.self) { _ = try await manager.fetchApplet(id: id) }
         }
         #expect(transport.requests.count == 1)
     }
@@ -151,7 +151,7 @@ struct APIManagerErrorTests {
     static let notFound = #"{"type":"error","code":"not_found","message":"No such applet"}"#
 
     @Test func statusesMapToTypedErrors() async throws {
-        let cases: [(Int, String, ConnectionNetworkError)] = [
+        let cases: [(Int, String, ConnectAPIError)] = [
             (401, #"{"type":"error","code":"unauthorized","message":"bad token"}"#,
              .authenticationFailure(APIErrorPayload(code: "unauthorized", message: "bad token"))),
             (404, Self.notFound, .apiError(statusCode: 404, payload: APIErrorPayload(code: "not_found", message: "No such applet"))),
@@ -169,8 +169,8 @@ struct APIManagerErrorTests {
     }
 
     @Test func transportErrorsPassThrough() async throws {
-        for error in [ConnectionNetworkError.timedOut, .cancelled, .transport(code: -1004, description: "refused")] {
-            let manager = LegacyFixtures.manager(RecordingTransport { _ throws(ConnectionNetworkError) in throw error }, token: "t")
+        for error in [ConnectAPIError.timedOut, .cancelled, .transport(code: -1004, description: "refused")] {
+            let manager = LegacyFixtures.manager(RecordingTransport { _ throws(ConnectAPIError) in throw error }, token: "t")
             await #expect(throws: error) { _ = try await manager.fetchApplets() }
             await #expect(throws: error) { _ = try await manager.fetchApplet(id: "a") }
             await #expect(throws: error) { _ = try await manager.setStatus(true, forAppletId: "a") }
@@ -261,7 +261,7 @@ struct APIManagerErrorTests {
 @Suite("Completion handlers")
 struct APIManagerCompletionTests {
     @Test func everyCompletionRunsOnceWithTheResult() async throws {
-        let transport = RecordingTransport { request throws(ConnectionNetworkError) in
+        let transport = RecordingTransport { request throws(ConnectAPIError) in
             if request.url.path.hasSuffix("/applets") {
                 return HTTPResponse(statusCode: 200, body: Data(((try? LegacyFixtures.listJSON(count: 1)) ?? "").utf8))
             }
@@ -283,7 +283,7 @@ struct APIManagerCompletionTests {
     @Test func failuresReachTheCompletion() async throws {
         let manager = LegacyFixtures.manager(RecordingTransport(status: 404, body: APIManagerErrorTests.notFound), slug: nil)
         let noSlug = await withCheckedContinuation { c in manager.fetchApplets { c.resume(returning: $0) } }
-        #expect(throws: ConnectionNetworkError.invalidRequest("serviceSlug is not set")) { try noSlug.get() }
+        #expect(throws: ConnectAPIError.invalidRequest("serviceSlug is not set")) { try noSlug.get() }
         manager.serviceSlug = "s"
         let missing = await withCheckedContinuation { c in manager.fetchApplet(id: "x") { c.resume(returning: $0) } }
         guard case .failure(let error) = missing else {

@@ -44,10 +44,10 @@ struct APIManagerConfigurationTests {
         let manager = LegacyFixtures.manager(transport, token: "t")
         manager.apiHost = host
         #expect(manager.baseURL == nil)
-        await #expect(throws: ConnectionNetworkError.invalidRequest("apiHost is not a valid host")) {
+        await #expect(throws: ConnectAPIError.invalidRequest("apiHost is not a valid host")) {
             _ = try await manager.fetchApplets()
         }
-        await #expect(throws: ConnectionNetworkError.self) { _ = try await manager.fetchCurrentUser() }
+        await #expect(throws: ConnectAPIError.self) { _ = try await manager.fetchCurrentUser() }
         #expect(transport.requests.isEmpty)
     }
 
@@ -56,7 +56,7 @@ struct APIManagerConfigurationTests {
         let manager = LegacyFixtures.manager(transport)
         manager.baseURL = URL(string: "ftp://127.0.0.1:21")
         #expect(manager.baseURL == nil)
-        await #expect(throws: ConnectionNetworkError.self) { _ = try await manager.fetchApplet(id: "a") }
+        await #expect(throws: ConnectAPIError.self) { _ = try await manager.fetchApplet(id: "a") }
         #expect(transport.requests.isEmpty)
     }
 
@@ -90,7 +90,7 @@ struct APIManagerSecretTests {
         let log = LogCapture()
         // The server echoes the token and invite code back in its error message.
         let echo = #"{"type":"error","code":"unauthorized","message":"token \#(Self.token) invite \#(Self.invite) rejected","details":[{"parameter":"\#(Self.token)","message":"\#(Self.token)"}]}"#
-        let transport = RecordingTransport { request throws(ConnectionNetworkError) in
+        let transport = RecordingTransport { request throws(ConnectAPIError) in
             if request.url.path.hasSuffix("/fail") { throw .transport(code: -1, description: "reset") }
             let status = request.url.path == "/v1/me" ? 401 : 403
             return HTTPResponse(statusCode: status, body: Data(echo.utf8))

@@ -10,7 +10,7 @@ import Testing
 struct DocumentationExampleTests {
     @Test func theArticleExamplesWork() async throws {
         let enabled = try LegacyFixtures.appletJSON(replacing: "user_status", with: #""enabled""#)
-        let transport = RecordingTransport { request throws(ConnectionNetworkError) in
+        let transport = RecordingTransport { request throws(ConnectAPIError) in
             if request.url.path.hasSuffix("/applets") {
                 return HTTPResponse(statusCode: 200, body: Data(#"{"type":"list","data":[\#(enabled)]}"#.utf8))
             }

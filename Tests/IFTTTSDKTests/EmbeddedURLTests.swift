@@ -82,10 +82,10 @@ struct EmbeddedURLTests {
 
     @Test func invalidInputsAreTypedErrors() throws {
         let applet = try Self.applet()
-        #expect(throws: ConnectionNetworkError.invalidRequest("userId is empty")) {
+        #expect(throws: ConnectAPIError.invalidRequest("userId is empty")) {
             try applet.embeddedURL(callbackURL: Self.callback, email: nil, userId: "", anonymousId: "a", inviteCode: nil)
         }
-        #expect(throws: ConnectionNetworkError.invalidRequest("callbackURL has no scheme")) {
+        #expect(throws: ConnectAPIError.invalidRequest("callbackURL has no scheme")) {
             try applet.embeddedURL(callbackURL: URL(string: "relative/path")!, email: nil, userId: "u", anonymousId: "a", inviteCode: nil)
         }
     }

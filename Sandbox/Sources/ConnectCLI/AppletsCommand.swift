@@ -25,15 +25,15 @@ struct AppletsCommand: AsyncParsableCommand {
         @OptionGroup var api: APIOptions
 
         /// Runs `body` with a manager configured for the API root, the service, the token and the invite code.
-        func withManager<T: Sendable>(_ body: @escaping @Sendable (IFTTTAPIManager) async throws(ConnectionNetworkError) -> T) async throws -> T {
+        func withManager<T: Sendable>(_ body: @escaping @Sendable (IFTTTAPIManager) async throws(ConnectAPIError) -> T) async throws -> T {
             let token = self.token ?? ProcessInfo.processInfo.environment["IFTTT_USER_TOKEN"]
             let (service, inviteCode) = (self.service, self.inviteCode)
-            let result: Result<T, ConnectionNetworkError> = try await api.withAPI { url in
+            let result: Result<T, ConnectAPIError> = try await api.withAPI { url in
                 let manager = IFTTTAPIManager(baseURL: url, anonymousId: "ifttt-connect-cli", callbackQueue: nil)
                 manager.serviceSlug = service
                 manager.userToken = token
                 manager.inviteCode = inviteCode
-                do throws(ConnectionNetworkError) {
+                do throws(ConnectAPIError) {
                     return .success(try await body(manager))
                 } catch {
                     return .failure(error)
@@ -83,7 +83,7 @@ struct AppletsCommand: AsyncParsableCommand {
         func run() async throws {
             let order = Self.order(self.order) ?? .default
             let platform = Self.platform(self.platform) ?? .ios
-            let applets = try await options.withManager { manager throws(ConnectionNetworkError) in
+            let applets = try await options.withManager { manager throws(ConnectAPIError) in
                 try await manager.fetchApplets(order: order, platform: platform)
             }
             for applet in applets { say(AppletsCommand.line(applet)) }
@@ -123,7 +123,7 @@ struct AppletsCommand: AsyncParsableCommand {
 
     /// Turns an Applet on or off and prints its new line: the body of `enable` and `disable`.
     static func setStatus(_ enabled: Bool, forAppletId id: String, options: Options) async throws {
-        let applet = try await options.withManager { manager throws(ConnectionNetworkError) in
+        let applet = try await options.withManager { manager throws(ConnectAPIError) in
             try await manager.setStatus(enabled, forAppletId: id)
         }
         say(line(applet))

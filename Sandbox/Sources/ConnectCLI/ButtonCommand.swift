@@ -86,8 +86,8 @@ struct ButtonCommand: AsyncParsableCommand {
                 }
             }
             let id = connection ?? ""
-            let result: Result<Connection, ConnectionNetworkError> = try await api.withAPI { url in
-                do throws(ConnectionNetworkError) {
+            let result: Result<Connection, ConnectAPIError> = try await api.withAPI { url in
+                do throws(ConnectAPIError) {
                     return .success(try await ConnectionNetworkController(configuration: .sandbox(url))
                         .fetchConnection(for: id, credentialProvider: ConnectionCredentials()))
                 } catch {

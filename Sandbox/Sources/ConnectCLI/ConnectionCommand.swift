@@ -32,9 +32,9 @@ struct ConnectionCommand: AsyncParsableCommand {
             let credentials = ConnectionCredentials(
                 userToken: token ?? ProcessInfo.processInfo.environment["IFTTT_USER_TOKEN"], inviteCode: inviteCode)
             let id = self.id
-            let result: Result<Connection, ConnectionNetworkError> = try await api.withAPI { url in
+            let result: Result<Connection, ConnectAPIError> = try await api.withAPI { url in
                 let controller = ConnectionNetworkController(configuration: .sandbox(url))
-                do throws(ConnectionNetworkError) {
+                do throws(ConnectAPIError) {
                     return .success(try await controller.fetchConnection(for: id, credentialProvider: credentials))
                 } catch {
                     return .failure(error)

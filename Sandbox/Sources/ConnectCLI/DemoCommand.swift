@@ -70,7 +70,7 @@ struct DemoScript: Sendable {
             do {
                 _ = try await controller.fetchConnection(for: "gx-early-access", credentialProvider: ConnectionCredentials.anonymous)
                 throw DemoFailure("the sandbox served an unpublished Connection without its invite code")
-            } catch let error as ConnectionNetworkError {
+            } catch let error as ConnectAPIError {
                 try expect(error.statusCode == 403, "expected 403, got \(error)")
                 return "refused as expected: \(error)"
             }
@@ -109,7 +109,7 @@ struct DemoScript: Sendable {
             do {
                 _ = try await controller.fetchConnection(for: "gx-arrive-store", credentialProvider: ConnectionCredentials(userToken: "not-a-real-token"))
                 throw DemoFailure("a bad token was accepted")
-            } catch let error as ConnectionNetworkError {
+            } catch let error as ConnectAPIError {
                 guard case .authenticationFailure = error else { throw DemoFailure("expected authenticationFailure, got \(error)") }
                 return "\(error)"
             }

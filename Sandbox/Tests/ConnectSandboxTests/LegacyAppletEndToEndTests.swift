@@ -62,7 +62,7 @@ struct LegacyAppletEndToEndTests {
             #expect(try await manager.fetchApplet(id: "gx-early-access").name.isEmpty == false)
             manager.inviteCode = "wrong"
             #expect(try await manager.fetchApplets().contains { $0.id == "gx-early-access" } == false)
-            do throws(ConnectionNetworkError) {
+            do throws(ConnectAPIError) {
                 _ = try await manager.fetchApplet(id: "gx-early-access")
                 Issue.record("unpublished Applet shown with a wrong invite code")
             } catch {
@@ -96,13 +96,13 @@ struct LegacyAppletEndToEndTests {
                 for: carol, callbackURL: URL(string: "gx-app://ifttt-callback")!, userId: "gx-user-1003")
             #expect(embed.absoluteString.hasPrefix(url.absoluteString + "/embed/grocery_express/applets/gx-weekly-deals?"))
 
-            do throws(ConnectionNetworkError) {
+            do throws(ConnectAPIError) {
                 _ = try await LegacyFixture.manager(url).fetchApplet(id: "no-such-applet")
                 Issue.record("unknown Applet fetched")
             } catch {
                 #expect(error.statusCode == 404)
             }
-            do throws(ConnectionNetworkError) {
+            do throws(ConnectAPIError) {
                 _ = try await LegacyFixture.manager(url, token: "not-a-token").fetchApplet(id: "gx-arrive-store")
                 Issue.record("bad token accepted")
             } catch {
@@ -110,7 +110,7 @@ struct LegacyAppletEndToEndTests {
             }
             let unknownService = LegacyFixture.manager(url)
             unknownService.serviceSlug = "no_such_service"
-            do throws(ConnectionNetworkError) {
+            do throws(ConnectAPIError) {
                 _ = try await unknownService.fetchApplets()
                 Issue.record("unknown service listed")
             } catch {
@@ -136,14 +136,14 @@ struct LegacyAppletEndToEndTests {
             #expect((try? viaCompletion.get())?.status == .disabled)
 
             // A never-enabled Applet must be activated on the web.
-            do throws(ConnectionNetworkError) {
+            do throws(ConnectAPIError) {
                 _ = try await LegacyFixture.manager(url, token: SandboxTest.carolToken).setStatus(true, forAppletId: "gx-weekly-deals")
                 Issue.record("never-enabled Applet enabled")
             } catch {
                 #expect(error.statusCode == 404)
             }
             // No token: 401.
-            do throws(ConnectionNetworkError) {
+            do throws(ConnectAPIError) {
                 _ = try await LegacyFixture.manager(url).setStatus(true, forAppletId: "gx-weekly-deals")
                 Issue.record("anonymous enable accepted")
             } catch {
@@ -165,7 +165,7 @@ struct LegacyAppletEndToEndTests {
 
             let alice = try await LegacyFixture.manager(url, token: SandboxTest.aliceToken).fetchCurrentUser()
             #expect(alice?.username == "alice")
-            do throws(ConnectionNetworkError) {
+            do throws(ConnectAPIError) {
                 _ = try await LegacyFixture.manager(url, token: "not-a-token").fetchCurrentUser()
                 Issue.record("bad token accepted")
             } catch {

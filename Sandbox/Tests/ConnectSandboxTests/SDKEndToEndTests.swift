@@ -14,7 +14,7 @@ struct SDKEndToEndTests {
             #expect(anonymous.userConnection == nil)
             #expect(anonymous.primaryService.id == "grocery_express")
             #expect(anonymous.connectingService.id == "location")
-            #expect(anonymous.primaryService.brandColor == Color(hex: "#1BAF5D"))
+            #expect(anonymous.primaryService.brandColor == ConnectColor(hex: "#1BAF5D"))
             #expect(anonymous.primaryService.monochromeIconURL != nil)
 
             let signedIn = try await controller.fetchConnection(for: "gx-arrive-store", credentialProvider: Demo.alice)
@@ -31,13 +31,13 @@ struct SDKEndToEndTests {
             #expect(location.type == .locationEnterAndExit)
             #expect(location.defaultValue?.location?.radius == 200)   // string-shaped default value
 
-            await #expect(throws: ConnectionNetworkError.self) {
+            await #expect(throws: ConnectAPIError.self) {
                 try await controller.fetchConnection(for: "gx-early-access", credentialProvider: ConnectionCredentials.anonymous)
             }
             do {
                 _ = try await controller.fetchConnection(for: "gx-early-access", credentialProvider: ConnectionCredentials(inviteCode: "wrong"))
                 Issue.record("a wrong invite code was accepted")
-            } catch let error as ConnectionNetworkError {
+            } catch let error as ConnectAPIError {
                 #expect(error.statusCode == 403)
                 #expect(error.apiCode == "forbidden")
             }
@@ -47,7 +47,7 @@ struct SDKEndToEndTests {
             do {
                 _ = try await controller.fetchConnection(for: "no-such-connection", credentialProvider: ConnectionCredentials.anonymous)
                 Issue.record("unknown id fetched")
-            } catch let error as ConnectionNetworkError {
+            } catch let error as ConnectAPIError {
                 #expect(error == .apiError(statusCode: 404, payload: error.payload))
                 #expect(error.apiCode == "not_found")
             }
@@ -65,7 +65,7 @@ struct SDKEndToEndTests {
             #expect(try await controller.fetchConnection(for: "gx-weekly-deals", credentialProvider: Demo.bob).status == .disabled)
 
             // Completion-handler form, against the same server.
-            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Connection, ConnectionNetworkError>, Never>) in
+            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Connection, ConnectAPIError>, Never>) in
                 controller.disconnectConnection(with: "gx-weekly-deals", credentialProvider: Demo.alice) { continuation.resume(returning: $0) }
             }
             #expect((try? result.get())?.status == .disabled)
@@ -83,18 +83,18 @@ struct SDKEndToEndTests {
                     default: _ = try await controller.fetchUser(credentialProvider: badToken)
                     }
                     Issue.record("\(operation) accepted a bad token")
-                } catch let error as ConnectionNetworkError {
+                } catch let error as ConnectAPIError {
                     guard case .authenticationFailure(let payload) = error else { Issue.record("\(operation): \(error)"); continue }
                     #expect(payload?.code == "unauthorized")
                     #expect(!error.description.contains("mallory"))
                 }
             }
             // No token at all on a user endpoint.
-            await #expect(throws: ConnectionNetworkError.authenticationFailure(nil).self) {
+            await #expect(throws: ConnectAPIError.authenticationFailure(nil).self) {
                 do {
                     _ = try await controller.disconnectConnection(with: "gx-weekly-deals", credentialProvider: ConnectionCredentials.anonymous)
-                } catch let error as ConnectionNetworkError {
-                    if case .authenticationFailure = error { throw ConnectionNetworkError.authenticationFailure(nil) }
+                } catch let error as ConnectAPIError {
+                    if case .authenticationFailure = error { throw ConnectAPIError.authenticationFailure(nil) }
                     throw error
                 }
             }
@@ -102,7 +102,7 @@ struct SDKEndToEndTests {
             do {
                 _ = try await controller.disconnectConnection(with: "gx-arrive-store", credentialProvider: Demo.carol)
                 Issue.record("carol disabled a Connection she does not have")
-            } catch let error as ConnectionNetworkError {
+            } catch let error as ConnectAPIError {
                 #expect(error.statusCode == 404)
             }
             // The service key works only on service endpoints.
@@ -126,7 +126,7 @@ struct SDKEndToEndTests {
             do {
                 _ = try await controller.lookUpAccount(email: "not-an-email")
                 Issue.record("an invalid email was looked up")
-            } catch let error as ConnectionNetworkError {
+            } catch let error as ConnectAPIError {
                 #expect(error.statusCode == 400)
             }
         }
@@ -134,7 +134,7 @@ struct SDKEndToEndTests {
             do {
                 let result = try await controller.lookUpAccount(email: "alice@example.com")
                 Issue.record("a failing server gave \(result)")
-            } catch let error as ConnectionNetworkError {
+            } catch let error as ConnectAPIError {
                 #expect(error.statusCode == 503)
                 #expect(error.apiCode == "service_unavailable")
                 #expect(error.isRetryable)
@@ -173,7 +173,7 @@ struct SDKEndToEndTests {
                 _ = try await controller.updateUserConnection(with: deals.id, update: UserConnectionUpdate(features: [.init(featureId: "nope")]),
                                                               credentialProvider: Demo.carol)
                 Issue.record("an unknown feature was accepted")
-            } catch let error as ConnectionNetworkError {
+            } catch let error as ConnectAPIError {
                 #expect(error.statusCode == 422)
                 #expect(error.apiCode == "invalid_parameters")
             }
@@ -229,7 +229,7 @@ struct SDKEndToEndTests {
                     do {
                         _ = try await controller.fetchConnection(for: "gx-weekly-deals", credentialProvider: Demo.alice)
                         break
-                    } catch let error as ConnectionNetworkError {
+                    } catch let error as ConnectAPIError {
                         #expect(error.isRetryable)
                         failures += 1
                         if attempt > 20 { Issue.record("never got through"); break }
@@ -241,7 +241,7 @@ struct SDKEndToEndTests {
     }
 }
 
-extension ConnectionNetworkError {
+extension ConnectAPIError {
     var payload: APIErrorPayload? {
         switch self {
         case .apiError(_, let payload): return payload

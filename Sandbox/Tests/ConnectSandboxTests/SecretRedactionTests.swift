@@ -58,7 +58,7 @@ struct SecretRedactionTests {
                 _ = try await manager.fetchApplet(id: "gx-arrive-store")
                 _ = try await manager.setStatus(true, forAppletId: "gx-weekly-deals")
                 _ = try await manager.fetchCurrentUser()
-                do throws(ConnectionNetworkError) {
+                do throws(ConnectAPIError) {
                     _ = try await manager.setStatus(true, forAppletId: "gx-store-visits")   // never enabled: 404
                 } catch {
                     texts.append(error.description)
@@ -66,7 +66,7 @@ struct SecretRedactionTests {
             }
             let bad = LegacyFixture.manager(url, token: "sandbox-user-token-carol", logHandler: log)
             bad.serviceSlug = "no_such_service"
-            do throws(ConnectionNetworkError) {
+            do throws(ConnectAPIError) {
                 _ = try await bad.fetchApplets()
             } catch {
                 texts.append(error.description)

@@ -476,7 +476,7 @@ public actor Synchronizer {
             defer { if changed { persistRegistry() } }
             for stored in registry.all where stored.needsSynchronization {
                 guard isCurrent(plan) else { return .finished(.failed) }
-                do throws(ConnectionNetworkError) {
+                do throws(ConnectAPIError) {
                     let connection = try await network.fetchConnection(for: stored.id, credentialProvider: credentials)
                     guard isCurrent(plan), registry.connections[stored.id] != nil else { return .finished(.failed) }
                     if store(StoredConnection(connection), persist: false) { changed = true }

@@ -69,7 +69,7 @@ struct ActivationFlow: Sendable, Equatable {
     /// What the shell tells the flow.
     enum Event: Sendable, Hashable {
         case start
-        case connectionLoaded(retry: Int, Result<Connection, ConnectionNetworkError>)
+        case connectionLoaded(retry: Int, Result<Connection, ConnectAPIError>)
         case retryLoading
         /// A scheduled time was reached.
         case tick
@@ -81,7 +81,7 @@ struct ActivationFlow: Sendable, Equatable {
         case appDidEnterBackground
         case webSessionEnded(UUID, WebSessionEnd)
         case redirectReceived(RedirectNonce, RedirectOutcome)
-        case disconnectFinished(UUID, Result<Connection, ConnectionNetworkError>)
+        case disconnectFinished(UUID, Result<Connection, ConnectAPIError>)
         case cancel
     }
 

@@ -280,12 +280,14 @@ public final class ConnectButtonController {
     private func perform(_ effect: ActivationFlow.Effect) {
         let network = configuration.networkController
         let config = connectionConfiguration
+        // The provider may be a class with a mutable token: read it here, on the main actor, and send a copy.
+        let credentials = ConnectionCredentials(snapshotOf: config.credentialProvider)
         switch effect {
         case .fetchConnection(let retry):
             Task { [weak self] in
-                let result: Result<Connection, ConnectionNetworkError>
-                do throws(ConnectionNetworkError) {
-                    result = .success(try await network.fetchConnection(for: config.connectionId, credentialProvider: config.credentialProvider))
+                let result: Result<Connection, ConnectAPIError>
+                do throws(ConnectAPIError) {
+                    result = .success(try await network.fetchConnection(for: config.connectionId, credentialProvider: credentials))
                 } catch {
                     result = .failure(error)
                 }
@@ -299,7 +301,7 @@ public final class ConnectButtonController {
             }
         case .lookUpUser(let session, let method):
             Task { [weak self] in
-                let result = await Self.lookUp(method, network: network, credentials: config.credentialProvider)
+                let result = await Self.lookUp(method, network: network, credentials: credentials)
                 self?.send(.userLookupFinished(session, result))
             }
         case .awaitRedirect(let nonce):
@@ -323,9 +325,9 @@ public final class ConnectButtonController {
             webSession?.dismiss()
         case .disconnect(let session):
             Task { [weak self] in
-                let result: Result<Connection, ConnectionNetworkError>
-                do throws(ConnectionNetworkError) {
-                    result = .success(try await network.disconnectConnection(with: config.connectionId, credentialProvider: config.credentialProvider))
+                let result: Result<Connection, ConnectAPIError>
+                do throws(ConnectAPIError) {
+                    result = .success(try await network.disconnectConnection(with: config.connectionId, credentialProvider: credentials))
                 } catch {
                     result = .failure(error)
                 }
@@ -371,14 +373,16 @@ public final class ConnectButtonController {
             case .failed:
                 self?.send(.webSessionEnded(session, .failed(.unknownResponse)))
             case .presentationAnchorUnavailable:
-                self?.send(.webSessionEnded(session, .failed(.presentationAnchorUnavailable)))
+                // 2.8 reports session failures as unknownResponse; the log says why.
+                self?.log("no presentation anchor: the activation page cannot be shown")
+                self?.send(.webSessionEnded(session, .failed(.unknownResponse)))
             }
         }
     }
 
     private static func lookUp(_ method: ActivationFlow.LookupMethod, network: ConnectionNetworkController,
-                               credentials: any ConnectionCredentialProvider) async -> Result<ActivationUser, ConnectButtonControllerError> {
-        do throws(ConnectionNetworkError) {
+                               credentials: ConnectionCredentials) async -> Result<ActivationUser, ConnectButtonControllerError> {
+        do throws(ConnectAPIError) {
             switch method {
             case .token:
                 guard let login = try await network.fetchUser(credentialProvider: credentials).login, !login.isEmpty else {

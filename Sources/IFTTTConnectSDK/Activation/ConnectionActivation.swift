@@ -33,11 +33,15 @@ public struct ConnectionActivation: Sendable, Hashable, CustomStringConvertible,
 
 /// Why an activation or deactivation did not finish.
 ///
-/// Descriptions never contain a user token, a `state` value or an email address.
+/// The cases are exactly those of ConnectSDK-iOS 2.8, so a 2.8 app's exhaustive `switch` compiles. Detail
+/// that 2.8 did not have travels inside ``networkError(_:)-enum.case`` (a ``ConnectionNetworkError`` carrying a
+/// ``ConnectAPIError``) and is readable with ``apiError``. Descriptions never contain a user token, a `state`
+/// value or an email address.
 public enum ConnectButtonControllerError: Error, Sendable, Hashable, CustomStringConvertible, LocalizedError {
     /// IFTTT could not create an account for the user (`next_step=error&error_type=account_creation`).
     case iftttAccountCreationFailed
-    /// A Connect API request failed: the Connection, the user lookup or the disconnect.
+    /// A Connect API request failed (the Connection, the user lookup or the disconnect), or a request could
+    /// not be made (see ``invalidEmail`` and ``notReady``).
     case networkError(ConnectionNetworkError)
     /// The user or the app cancelled the flow (closed the web session, or called
     /// ``ConnectButtonController/cancelActivation()``).
@@ -46,33 +50,59 @@ public enum ConnectButtonControllerError: Error, Sendable, Hashable, CustomStrin
     case userCancelledConfiguration
     /// The redirect reported an error this SDK does not know (`next_step=error` with another `error_type`).
     case unknownRedirect
-    /// The web session ended in an unexpected way, or `/me` answered without a login.
+    /// The web session ended in an unexpected way (including when no window was available to show it), or
+    /// `/me` answered without a login.
     case unknownResponse
     /// The Connection could not be loaded, after the retries.
     case unableToGetConnection
     /// The IFTTT app could not be opened.
     case iftttAppRedirectFailed
-    /// The email given to ``ConnectButtonController/connect(email:)`` is not one valid address.
-    case invalidEmail
-    /// The controller cannot start this now: the Connection is not loaded, or a flow is already running.
-    case notReady
-    /// The web session could not be shown because no presentation anchor was available.
-    case presentationAnchorUnavailable
+
+    /// A Connect API failure given as the detailed error.
+    ///
+    /// - Parameter error: The detailed error.
+    /// - Returns: ``networkError(_:)-enum.case`` carrying it.
+    public static func networkError(_ error: ConnectAPIError) -> ConnectButtonControllerError {
+        .networkError(ConnectionNetworkError(error))
+    }
+
+    /// The email given to ``ConnectButtonController/connect(email:)`` is not one valid address: a
+    /// ``networkError(_:)-enum.case`` whose ``apiError`` is ``ConnectAPIError/invalidRequest(_:)``, since the account
+    /// lookup cannot be made with it.
+    public static let invalidEmail = ConnectButtonControllerError.networkError(
+        ConnectAPIError.invalidRequest(ConnectButtonControllerError.invalidEmailReason))
+
+    /// ``ConnectButtonController/connect(email:)`` or ``ConnectButtonController/disconnect()`` cannot start
+    /// now (the Connection is not loaded, already in the other state, or a flow is running): a
+    /// ``networkError(_:)-enum.case`` whose ``apiError`` is ``ConnectAPIError/invalidRequest(_:)``.
+    public static let notReady = ConnectButtonControllerError.networkError(
+        ConnectAPIError.invalidRequest(ConnectButtonControllerError.notReadyReason))
+
+    static let invalidEmailReason = "the email address is not valid"
+    static let notReadyReason = "the Connect Button cannot start this now"
+
+    /// The detailed error inside ``networkError(_:)-enum.case``, when there is one.
+    public var apiError: ConnectAPIError? {
+        guard case .networkError(let error) = self else { return nil }
+        return error.apiError
+    }
 
     /// A one-line description.
     public var description: String {
         switch self {
         case .iftttAccountCreationFailed: return "IFTTT could not create an account for the user"
-        case .networkError(let error): return "A Connect API request failed: \(error)"
+        case .networkError(let error):
+            switch error.apiError {
+            case .invalidRequest(Self.invalidEmailReason)?: return "The email address is not valid"
+            case .invalidRequest(Self.notReadyReason)?: return "The Connect Button cannot start this now"
+            default: return "A Connect API request failed: \(error)"
+            }
         case .canceled: return "The activation was cancelled"
         case .userCancelledConfiguration: return "The user cancelled the Connection's configuration"
         case .unknownRedirect: return "The activation ended with an error this SDK does not know"
         case .unknownResponse: return "The activation ended unexpectedly"
         case .unableToGetConnection: return "The Connection could not be loaded"
         case .iftttAppRedirectFailed: return "The IFTTT app could not be opened"
-        case .invalidEmail: return "The email address is not valid"
-        case .notReady: return "The Connect Button cannot start this now"
-        case .presentationAnchorUnavailable: return "No window was available to show the activation page"
         }
     }
 

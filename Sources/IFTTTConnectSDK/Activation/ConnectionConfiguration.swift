@@ -8,7 +8,7 @@ import Foundation
 ///                                             credentialProvider: credentials,
 ///                                             redirectURL: URL(string: "groceryexpress://ifttt/callback")!)
 /// ```
-public struct ConnectionConfiguration: Sendable {
+public struct ConnectionConfiguration {
     /// The Connection's id.
     public let connectionId: String
     /// The Connection when it was fetched beforehand; the controller then skips loading.
@@ -58,5 +58,35 @@ public struct ConnectionConfiguration: Sendable {
         self.credentialProvider = credentialProvider
         self.redirectURL = redirectURL
         self.skipConnectionConfiguration = skipConnectionConfiguration
+    }
+
+    /// Creates a configuration for a Connection the controller loads itself, with the redirect URL under the
+    /// label the ConnectSDK-iOS README uses; the same as ``init(connectionId:suggestedUserEmail:credentialProvider:redirectURL:skipConnectionConfiguration:)``.
+    ///
+    /// - Parameters:
+    ///   - connectionId: The Connection's id.
+    ///   - suggestedUserEmail: The user's email on your service.
+    ///   - credentialProvider: The codes and tokens for IFTTT.
+    ///   - connectAuthorizationRedirectURL: The redirect URL registered on the IFTTT Platform.
+    ///   - skipConnectionConfiguration: Whether IFTTT skips its configuration screen; default `false`.
+    public init(connectionId: String, suggestedUserEmail: String, credentialProvider: any ConnectionCredentialProvider,
+                connectAuthorizationRedirectURL: URL, skipConnectionConfiguration: Bool = false) {
+        self.init(connectionId: connectionId, suggestedUserEmail: suggestedUserEmail, credentialProvider: credentialProvider,
+                  redirectURL: connectAuthorizationRedirectURL, skipConnectionConfiguration: skipConnectionConfiguration)
+    }
+
+    /// Creates a configuration for a Connection you fetched already, with the redirect URL under the label the
+    /// ConnectSDK-iOS README uses; the same as ``init(connection:suggestedUserEmail:credentialProvider:redirectURL:skipConnectionConfiguration:)``.
+    ///
+    /// - Parameters:
+    ///   - connection: The Connection.
+    ///   - suggestedUserEmail: The user's email on your service.
+    ///   - credentialProvider: The codes and tokens for IFTTT.
+    ///   - connectAuthorizationRedirectURL: The redirect URL registered on the IFTTT Platform.
+    ///   - skipConnectionConfiguration: Whether IFTTT skips its configuration screen; default `false`.
+    public init(connection: Connection, suggestedUserEmail: String, credentialProvider: any ConnectionCredentialProvider,
+                connectAuthorizationRedirectURL: URL, skipConnectionConfiguration: Bool = false) {
+        self.init(connection: connection, suggestedUserEmail: suggestedUserEmail, credentialProvider: credentialProvider,
+                  redirectURL: connectAuthorizationRedirectURL, skipConnectionConfiguration: skipConnectionConfiguration)
     }
 }

@@ -1,33 +1,33 @@
 import Foundation
 
-extension Color {
+extension ConnectColor {
     /// The HSB brightness: the largest of the three components, 0 to 1.
     public var brightness: Double {
         Double(max(red, green, blue)) / 255
     }
 
     /// The same hue and saturation with HSB brightness `value` (clamped to 0...1).
-    public func withBrightness(_ value: Double) -> Color {
+    public func withBrightness(_ value: Double) -> ConnectColor {
         let target = min(1, max(0, value))
         let current = brightness
         guard current > 0 else {
             let grey = UInt8((target * 255).rounded())
-            return Color(red: grey, green: grey, blue: grey)
+            return ConnectColor(red: grey, green: grey, blue: grey)
         }
         func scale(_ component: UInt8) -> UInt8 {
             UInt8(min(255, max(0, (Double(component) * target / current).rounded())))
         }
-        return Color(red: scale(red), green: scale(green), blue: scale(blue))
+        return ConnectColor(red: scale(red), green: scale(green), blue: scale(blue))
     }
 
     /// A version that stands out from the original: dark colours (brightness below 0.25) get `brightening`
     /// more brightness, the others `darkening` less.
-    public func contrasting(brightening: Double = 0.08, darkening: Double = 0.15) -> Color {
+    public func contrasting(brightening: Double = 0.08, darkening: Double = 0.15) -> ConnectColor {
         brightness < 0.25 ? withBrightness(brightness + brightening) : withBrightness(brightness - darkening)
     }
 
     /// The WCAG 2 contrast ratio between this colour and `other`, from 1 (same) to 21 (black on white).
-    public func contrastRatio(with other: Color) -> Double {
+    public func contrastRatio(with other: ConnectColor) -> Double {
         let a = relativeLuminance, b = other.relativeLuminance
         return (max(a, b) + 0.05) / (min(a, b) + 0.05)
     }
@@ -36,19 +36,19 @@ extension Color {
 /// The fixed colours of the Connect Button.
 public enum ConnectButtonPalette {
     /// The pill of the `.light` style (for light host backgrounds): `#222222`.
-    public static let almostBlack = Color(red: 0x22, green: 0x22, blue: 0x22)
+    public static let almostBlack = ConnectColor(red: 0x22, green: 0x22, blue: 0x22)
     /// The background of the email step, and the progress bar without a service in the dark style: `#CCCCCC`.
-    public static let lightGrey = Color(red: 0xCC, green: 0xCC, blue: 0xCC)
+    public static let lightGrey = ConnectColor(red: 0xCC, green: 0xCC, blue: 0xCC)
     /// Email text and placeholder: `#666666`.
-    public static let mediumGrey = Color(red: 0x66, green: 0x66, blue: 0x66)
+    public static let mediumGrey = ConnectColor(red: 0x66, green: 0x66, blue: 0x66)
     /// The progress bar without a service in the light style: `#414141`.
-    public static let grey = Color(red: 0x41, green: 0x41, blue: 0x41)
+    public static let grey = ConnectColor(red: 0x41, green: 0x41, blue: 0x41)
     /// The knob when the service has no brand colour: `#0099FF`.
-    public static let blue = Color(red: 0x00, green: 0x99, blue: 0xFF)
+    public static let blue = ConnectColor(red: 0x00, green: 0x99, blue: 0xFF)
     /// Footer text in every style: `#999999`.
-    public static let footer = Color(red: 0x99, green: 0x99, blue: 0x99)
+    public static let footer = ConnectColor(red: 0x99, green: 0x99, blue: 0x99)
     /// Footer error text on light hosts: `#FF3B30`.
-    public static let errorLight = Color(red: 0xFF, green: 0x3B, blue: 0x30)
+    public static let errorLight = ConnectColor(red: 0xFF, green: 0x3B, blue: 0x30)
     /// Footer error text on dark hosts: `#FF453A`.
-    public static let errorDark = Color(red: 0xFF, green: 0x45, blue: 0x3A)
+    public static let errorDark = ConnectColor(red: 0xFF, green: 0x45, blue: 0x3A)
 }

@@ -76,8 +76,8 @@ public struct ConnectAboutPage: Sendable, Hashable {
         let connecting = connection.connectingService
         title = .wordmarked(l10n.format(.aboutTitle, primary.shortName, connecting.shortName), color: .white)
         titleURL = connection.url
-        primaryService = ServiceBadge(name: primary.shortName, iconURL: primary.monochromeIconURL, url: primary.url)
-        connectingService = ServiceBadge(name: connecting.shortName, iconURL: connecting.monochromeIconURL, url: connecting.url)
+        primaryService = ServiceBadge(name: primary.shortName, iconURL: primary.monochromeIconURL, url: primary.pageURL)
+        connectingService = ServiceBadge(name: connecting.shortName, iconURL: connecting.monochromeIconURL, url: connecting.pageURL)
         benefits = [
             Benefit(kind: .connect, text: l10n.string(.aboutConnect)),
             Benefit(kind: .control, text: l10n.string(.aboutControl)),

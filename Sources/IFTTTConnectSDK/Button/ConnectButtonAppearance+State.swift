@@ -33,7 +33,7 @@ extension ConnectButtonAppearance {
         let brandBackground = brand ?? styleBackground
         let textOnBrand = brand.map(Self.textColor(on:)) ?? scheme.labelColor
 
-        func label(_ key: ConnectStringKey, _ insets: Insets = .standard, color: Color? = nil, _ args: String...) -> Label {
+        func label(_ key: ConnectStringKey, _ insets: Insets = .standard, color: ConnectColor? = nil, _ args: String...) -> Label {
             Label(text: ConnectLocalization.format(l10n.string(key), args), color: color ?? scheme.labelColor, insets: insets)
         }
         func progressBar(from start: Double, to target: Double, duration: Double, branded: Bool) -> Progress {
@@ -41,7 +41,7 @@ extension ConnectButtonAppearance {
             let fraction = min(1, max(0, progress ?? start))
             return Progress(fraction: fraction, target: target, duration: duration, color: color)
         }
-        func knob(at position: Double, on track: Color) -> Knob {
+        func knob(at position: Double, on track: ConnectColor) -> Knob {
             let base = brand ?? ConnectButtonPalette.blue
             let color = abs(base.brightness - track.brightness) < 0.2 ? base.contrasting(brightening: 0.25) : base
             let frame = geometry.knobFrame(position: position)
@@ -191,7 +191,7 @@ extension ConnectButtonAppearance {
     }
 
     /// White text on dark fills, near-black text on light ones (relative luminance above 0.5).
-    static func textColor(on fill: Color) -> Color {
+    static func textColor(on fill: ConnectColor) -> ConnectColor {
         fill.relativeLuminance > 0.5 ? ConnectButtonPalette.almostBlack : .white
     }
 

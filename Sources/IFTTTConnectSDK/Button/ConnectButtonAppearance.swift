@@ -23,7 +23,7 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
     /// The sizes.
     public var geometry: ConnectButtonGeometry
     /// The pill's colour.
-    public var backgroundColor: Color
+    public var backgroundColor: ConnectColor
     /// The centred label, absent in the email and checkmark states.
     public var label: Label?
     /// The knob, present when it rests on the pill (``ConnectButtonVisualState/connect`` and
@@ -49,7 +49,7 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         /// The localized text.
         public var text: String
         /// Its colour.
-        public var color: Color
+        public var color: ConnectColor
         /// Space kept clear at each end of the pill.
         public var insets: Insets
         /// The font size before shrinking to fit (bold).
@@ -60,7 +60,7 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         public var pulse: Pulse?
 
         /// Creates a label.
-        public init(text: String, color: Color, insets: Insets, fontSize: Double = ConnectButtonGeometry.labelFontSize,
+        public init(text: String, color: ConnectColor, insets: Insets, fontSize: Double = ConnectButtonGeometry.labelFontSize,
                     minimumScaleFactor: Double = 0.5, pulse: Pulse? = nil) {
             self.text = text
             self.color = color
@@ -113,7 +113,7 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         /// Its frame on the pill.
         public var frame: ConnectButtonRect
         /// Its colour: the brand colour, made to stand out from the pill when the two are too close.
-        public var color: Color
+        public var color: ConnectColor
         /// What is drawn on it.
         public var icon: Icon
         /// The icon's frame (half the knob, centred).
@@ -127,7 +127,7 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         /// The service's white-on-transparent icon.
         case image(URL)
         /// The first letter of the service's name, when it has no icon.
-        case monogram(String, color: Color)
+        case monogram(String, color: ConnectColor)
         /// Nothing.
         case none
     }
@@ -141,7 +141,7 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         /// How long it takes to get from the state's start to ``target``, in seconds (linear).
         public var duration: Double
         /// Its colour.
-        public var color: Color
+        public var color: ConnectColor
     }
 
     /// The email step's field and the confirm button the knob turns into.
@@ -153,15 +153,15 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         /// The field's frame.
         public var frame: ConnectButtonRect
         /// Text and placeholder colour.
-        public var textColor: Color
+        public var textColor: ConnectColor
         /// The font size.
         public var fontSize: Double
         /// The confirm button: the knob grown by 72/64, its left end squared.
         public var confirmFrame: ConnectButtonRect
         /// The confirm button's colour.
-        public var confirmColor: Color
+        public var confirmColor: ConnectColor
         /// The arrow's colour on the confirm button.
-        public var confirmGlyphColor: Color
+        public var confirmGlyphColor: ConnectColor
         /// The confirm button's accessibility label.
         public var confirmAccessibilityLabel: String
     }
@@ -171,7 +171,7 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         /// The circle's frame, centred on the pill.
         public var frame: ConnectButtonRect
         /// The stroke colour.
-        public var color: Color
+        public var color: ConnectColor
         /// The time the circle and tick take to draw: a 0.75 s curve then a 0.3 s stroke.
         public var drawDuration: Double
     }

@@ -27,13 +27,13 @@ public enum ConnectButtonColorScheme: String, Sendable, Hashable, CaseIterable {
     case dark
 
     /// The pill's colour for this host appearance.
-    public var pillColor: Color { self == .light ? ConnectButtonPalette.almostBlack : .white }
+    public var pillColor: ConnectColor { self == .light ? ConnectButtonPalette.almostBlack : .white }
     /// The label's colour on the pill.
-    public var labelColor: Color { self == .light ? .white : .black }
+    public var labelColor: ConnectColor { self == .light ? .white : .black }
     /// A typical host background, which renderers may draw behind the button.
-    public var hostBackgroundColor: Color { self == .light ? .white : .black }
+    public var hostBackgroundColor: ConnectColor { self == .light ? .white : .black }
     /// The progress bar's colour when there is no service brand colour.
-    public var neutralProgressColor: Color { self == .light ? ConnectButtonPalette.grey : ConnectButtonPalette.lightGrey }
+    public var neutralProgressColor: ConnectColor { self == .light ? ConnectButtonPalette.grey : ConnectButtonPalette.lightGrey }
     /// The footer's error colour.
-    public var errorColor: Color { self == .light ? ConnectButtonPalette.errorLight : ConnectButtonPalette.errorDark }
+    public var errorColor: ConnectColor { self == .light ? ConnectButtonPalette.errorLight : ConnectButtonPalette.errorDark }
 }

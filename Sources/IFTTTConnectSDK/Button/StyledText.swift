@@ -19,10 +19,10 @@ public struct StyledText: Sendable, Hashable, CustomStringConvertible {
         /// How it is drawn.
         public var kind: Kind
         /// Its colour.
-        public var color: Color
+        public var color: ConnectColor
 
         /// Creates a run.
-        public init(text: String, kind: Kind, color: Color) {
+        public init(text: String, kind: Kind, color: ConnectColor) {
             self.text = text
             self.kind = kind
             self.color = color
@@ -42,7 +42,7 @@ public struct StyledText: Sendable, Hashable, CustomStringConvertible {
 
     /// Splits `text` into plain runs and wordmark runs, one for each literal `IFTTT`, wherever it stands in
     /// the sentence (the original SDK moved the wordmark to the front, which garbled some languages).
-    public static func wordmarked(_ text: String, color: Color) -> StyledText {
+    public static func wordmarked(_ text: String, color: ConnectColor) -> StyledText {
         var runs: [Run] = []
         var rest = text[...]
         while let range = rest.range(of: "IFTTT") {

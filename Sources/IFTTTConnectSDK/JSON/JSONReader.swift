@@ -111,6 +111,35 @@ package struct JSONReader {
         return result
     }
 
+    /// An array whose elements are decoded by `element`, leaving out every element that lacks a key it
+    /// requires (as the original SDK did); any other error still fails with the element's path.
+    package func arrayDroppingIncomplete<T>(_ key: String, _ element: (JSONValue) throws(ConnectDecodingError) -> T) throws(ConnectDecodingError) -> [T] {
+        try arrayDropping(key, element).items
+    }
+
+    /// Like ``arrayDroppingIncomplete(_:_:)`` and also returns the first error of a left-out element, with
+    /// its path.
+    package func arrayDropping<T>(_ key: String, _ element: (JSONValue) throws(ConnectDecodingError) -> T) throws(ConnectDecodingError) -> (items: [T], firstDropped: ConnectDecodingError?) {
+        guard let value = value(key) else { return ([], nil) }
+        guard case .array(let items) = value else {
+            throw ConnectDecodingError(path: "." + key, reason: .typeMismatch(expected: "array", found: value.typeName))
+        }
+        var result: [T] = []
+        var firstDropped: ConnectDecodingError?
+        result.reserveCapacity(items.count)
+        for (index, item) in items.enumerated() {
+            do throws(ConnectDecodingError) {
+                result.append(try element(item))
+            } catch {
+                guard case .missingKey = error.reason, error.path.isEmpty else {
+                    throw error.prefixed(".\(key)[\(index)]")
+                }
+                if firstDropped == nil { firstDropped = error.prefixed(".\(key)[\(index)]") }
+            }
+        }
+        return (result, firstDropped)
+    }
+
     /// Decodes a nested object, extending the error path with `key`.
     package func nested<T>(_ key: String, _ body: (JSONValue) throws(ConnectDecodingError) -> T) throws(ConnectDecodingError) -> T? {
         guard let value = value(key) else { return nil }

@@ -50,10 +50,22 @@ public struct ConnectLocalization: Sendable, Hashable, CustomStringConvertible {
 
     /// The looked-up string for `key`, from the first localization in the chain that has it.
     public func string(_ key: ConnectStringKey) -> String {
-        for name in fallbackChain {
-            if let value = LocalizationTables.shared.tables[name]?[key.rawValue] { return value }
+        for (index, name) in fallbackChain.enumerated() {
+            if let value = LocalizationTables.shared.tables[name]?[key.rawValue] {
+                if index > 0 {
+                    LocalizationLogger.shared.log("no '\(fallbackChain[0])' text for '\(key.rawValue)'; using '\(name)'")
+                } else if name == Self.baseLocalization, !Self.isEnglish(requestedIdentifier) {
+                    LocalizationLogger.shared.log("no translation for locale '\(requestedIdentifier)'; using English for '\(key.rawValue)'")
+                }
+                return value
+            }
         }
+        LocalizationLogger.shared.log("no text at all for '\(key.rawValue)'")
         return key.rawValue
+    }
+
+    private static func isEnglish(_ identifier: String) -> Bool {
+        identifier.isEmpty || identifier.lowercased().hasPrefix("en")
     }
 
     /// The string for `key` with its placeholders (`%@`, `%1$@`, `%2$@`) replaced by `arguments`.

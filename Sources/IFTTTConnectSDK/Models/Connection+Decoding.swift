@@ -62,9 +62,11 @@ extension Connection {
         let id = try reader.string("id")
         let name = try reader.string("name")
         let url = try reader.url("url")
-        let services = try reader.array("services", Service.init(json:))
+        // As in 2.8, a service without one of its required keys is left out; the Connection fails only when
+        // no primary service remains (naming the first left-out service, which may have been the primary).
+        let (services, firstDropped) = try reader.arrayDropping("services", Service.init(json:))
         guard services.contains(where: \.isPrimary) else {
-            throw ConnectDecodingError(path: ".services", reason: .noPrimaryService)
+            throw firstDropped ?? ConnectDecodingError(path: ".services", reason: .noPrimaryService)
         }
         let coverImages: [CoverImage] = try reader.nested("cover_image") { value throws(ConnectDecodingError) in
             guard case .object(let object) = value else {
@@ -86,7 +88,8 @@ extension Connection {
             services: services,
             coverImages: coverImages,
             valuePropositions: reader.array("value_propositions", ValueProposition.init(json:)),
-            features: reader.array("features", Feature.init(json:)),
+            // As in 2.8, a feature without its title is left out rather than failing the Connection.
+            features: reader.arrayDroppingIncomplete("features", Feature.init(json:)),
             userConnection: reader.nested("user_connection", UserConnection.init(json:)),
             enabledCount: enabledCount.flatMap { $0 >= 0 && $0 < 1e15 ? Int($0) : nil }
         )
@@ -103,7 +106,7 @@ extension Connection.Service {
             isPrimary: try reader.bool("is_primary", default: false),
             monochromeIconURL: try reader.optionalURL("monochrome_icon_url"),
             colorIconURL: try reader.optionalURL("color_icon_url"),
-            brandColor: try reader.optionalString("brand_color").flatMap(Color.init(hex:)),
+            brandColor: try reader.optionalString("brand_color").flatMap(ConnectColor.init(hex:)),
             url: try reader.optionalURL("url")
         )
     }
@@ -126,10 +129,10 @@ extension Connection.Feature {
             description: try reader.optionalString("description"),
             iconURL: try reader.optionalURL("icon_url"),
             fieldOptionsURL: try reader.optionalURL("field_options_url"),
-            fields: try reader.array("fields", Connection.Field.init(json:)),
-            triggers: try reader.array("feature_triggers") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .trigger) },
-            queries: try reader.array("feature_queries") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .query) },
-            actions: try reader.array("feature_actions") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .action) }
+            fields: try reader.arrayDroppingIncomplete("fields", Connection.Field.init(json:)),
+            triggers: try reader.arrayDroppingIncomplete("feature_triggers") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .trigger) },
+            queries: try reader.arrayDroppingIncomplete("feature_queries") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .query) },
+            actions: try reader.arrayDroppingIncomplete("feature_actions") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .action) }
         )
     }
 }
@@ -151,7 +154,7 @@ extension Connection.Step {
             label: try reader.optionalString("label"),
             fieldOptionsURL: try reader.optionalURL("field_options_url"),
             runURL: try reader.optionalURL("run_url"),
-            fields: try reader.array("fields", Connection.Field.init(json:))
+            fields: try reader.arrayDroppingIncomplete("fields", Connection.Field.init(json:))
         )
     }
 }
@@ -174,7 +177,7 @@ extension Connection.Field {
 extension UserConnection {
     init(json: JSONValue) throws(ConnectDecodingError) {
         let reader = try JSONReader(json)
-        self.init(userFeatures: try reader.array("user_features", UserFeature.init(json:)))
+        self.init(userFeatures: try reader.arrayDroppingIncomplete("user_features", UserFeature.init(json:)))
     }
 }
 
@@ -182,14 +185,15 @@ extension UserFeature {
     init(json: JSONValue) throws(ConnectDecodingError) {
         let reader = try JSONReader(json)
         self.init(
-            id: try reader.string("id"),
-            featureId: try reader.string("feature_id"),
+            // 2.8 reads neither `id` nor `feature_id`: a user feature without them still counts.
+            id: try reader.optionalString("id") ?? "",
+            featureId: try reader.optionalString("feature_id") ?? "",
             // Only a JSON `true` turns a feature on, as ConnectSDK-iOS 2.8 reads it (missing, `"true"`: off).
             isEnabled: reader.value("enabled") == .bool(true),
-            userFields: try reader.array("user_fields", UserField.init(json:)),
-            triggers: try reader.array("user_feature_triggers") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_trigger_id") },
-            queries: try reader.array("user_feature_queries") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_query_id") },
-            actions: try reader.array("user_feature_actions") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_action_id") }
+            userFields: try reader.arrayDroppingIncomplete("user_fields", UserField.init(json:)),
+            triggers: try reader.arrayDroppingIncomplete("user_feature_triggers") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_trigger_id") },
+            queries: try reader.arrayDroppingIncomplete("user_feature_queries") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_query_id") },
+            actions: try reader.arrayDroppingIncomplete("user_feature_actions") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_action_id") }
         )
     }
 }
@@ -197,8 +201,9 @@ extension UserFeature {
 extension UserFeatureStep {
     init(json: JSONValue, stepKey: String) throws(ConnectDecodingError) {
         let reader = try JSONReader(json)
-        self.init(id: try reader.string("id"), stepId: try reader.string(stepKey),
-                  userFields: try reader.array("user_fields", UserField.init(json:)))
+        // 2.8 reads only `id` (the trigger subscription id); the feature step id is optional.
+        self.init(id: try reader.string("id"), featureStepId: try reader.optionalString(stepKey),
+                  userFields: try reader.arrayDroppingIncomplete("user_fields", UserField.init(json:)))
     }
 }
 

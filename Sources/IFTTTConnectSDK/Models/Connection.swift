@@ -3,7 +3,10 @@ import Foundation
 /// A Connection: a service's integration that a user turns on, as the Connect API describes it
 /// (`GET /v2/connections/{id}`).
 ///
-/// Decode one with ``Connection/decode(from:)`` or fetch one with ``ConnectionNetworkController``.
+/// Decode one with ``Connection/decode(from:parser:)`` or fetch one with ``ConnectionNetworkController``.
+///
+/// As in ConnectSDK-iOS 2.8, two Connections are equal (and hash alike) when their ``id``s are equal, whatever
+/// their status or content; compare everything with ``hasSameContent(as:)``.
 public struct Connection: Sendable, Hashable, Identifiable {
     /// The user's status for this Connection.
     public enum Status: String, Sendable, Hashable, CaseIterable {
@@ -104,15 +107,91 @@ public struct Connection: Sendable, Hashable, Identifiable {
     public func coverImage(forPixelWidth pixelWidth: Double) -> CoverImage? {
         coverImages.last(where: { Double($0.width) < 1.2 * pixelWidth }) ?? coverImages.first
     }
+
+    /// The cover image of exactly `size`, or `nil` when the Connection has none of that width (2.8's API).
+    ///
+    /// - Parameter size: The width wanted.
+    /// - Returns: The cover image.
+    public func coverImage(size: CoverImage.Size) -> CoverImage? {
+        coverImages.first { $0.width == size.rawValue }
+    }
+
+    #if canImport(UIKit)
+    /// The best cover image for a layout `estimatedLayoutWidth` points wide at `scale` (2.8's API): the widest
+    /// image narrower than 1.2 × the width in pixels, else the narrowest.
+    ///
+    /// - Parameters:
+    ///   - estimatedLayoutWidth: The width of the image's container, in points.
+    ///   - scale: The screen scale.
+    /// - Returns: The cover image.
+    public func coverImage(for estimatedLayoutWidth: CGFloat, scale: CGFloat) -> CoverImage? {
+        coverImage(forPixelWidth: Double(estimatedLayoutWidth * scale))
+    }
+    #else
+    /// The best cover image for a layout `estimatedLayoutWidth` points wide at `scale` (2.8's API): the widest
+    /// image narrower than 1.2 × the width in pixels, else the narrowest.
+    ///
+    /// - Parameters:
+    ///   - estimatedLayoutWidth: The width of the image's container, in points.
+    ///   - scale: The screen scale; default 1.
+    /// - Returns: The cover image.
+    public func coverImage(for estimatedLayoutWidth: CGFloat, scale: CGFloat = 1) -> CoverImage? {
+        coverImage(forPixelWidth: Double(estimatedLayoutWidth * scale))
+    }
+    #endif
+
+    /// Whether two Connections are equal by ``id``, as in ConnectSDK-iOS 2.8.
+    public static func == (lhs: Connection, rhs: Connection) -> Bool {
+        lhs.id == rhs.id
+    }
+
+    /// Hashes the ``id``.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(id)
+    }
+
+    /// Whether every property of the two Connections is equal (status, services, features, user
+    /// configuration, ...), unlike `==`, which compares ids only.
+    ///
+    /// - Parameter other: The other Connection.
+    /// - Returns: `true` when nothing differs.
+    public func hasSameContent(as other: Connection) -> Bool {
+        id == other.id && name == other.name && description == other.description && url == other.url
+            && status == other.status && services == other.services && coverImages == other.coverImages
+            && valuePropositions == other.valuePropositions && features == other.features
+            && userConnection == other.userConnection && enabledCount == other.enabledCount
+    }
 }
 
 extension Connection {
     /// A cover image of one width.
     public struct CoverImage: Sendable, Hashable {
+        /// The widths of ConnectSDK-iOS 2.8, in pixels.
+        public enum Size: Int, Sendable, Hashable, CaseIterable {
+            /// 480 pixels wide.
+            case w480 = 480
+            /// 720 pixels wide.
+            case w720 = 720
+            /// 1080 pixels wide.
+            case w1080 = 1080
+            /// 1440 pixels wide.
+            case w1440 = 1440
+            /// 2160 pixels wide.
+            case w2160 = 2160
+            /// 2880 pixels wide.
+            case w2880 = 2880
+        }
+
         /// The width in pixels (480, 720, 1080, 1440, 2160, 2880, 4320, ...).
         public let width: Int
         /// Where the image is.
         public let url: URL
+
+        /// The image's width as a 2.8 ``Size``: the largest size not wider than ``width`` (480 for narrower
+        /// images), so a 4320-pixel image reports ``Size/w2880``.
+        public var size: Size {
+            Size.allCases.last { $0.rawValue <= width } ?? .w480
+        }
 
         /// Creates a cover image.
         public init(width: Int, url: URL) {
@@ -127,6 +206,9 @@ extension Connection {
         public let description: String
         /// The icon, when valid.
         public let iconURL: URL?
+
+        /// The text (2.8's name for ``description``).
+        public var details: String { description }
 
         /// Creates a value proposition.
         public init(description: String, iconURL: URL?) {

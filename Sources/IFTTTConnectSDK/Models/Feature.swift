@@ -39,6 +39,9 @@ extension Connection {
             self.actions = actions
         }
 
+        /// The description (2.8's name for ``description``).
+        public var details: String? { description }
+
         /// All steps: triggers, then queries, then actions.
         public var steps: [Step] { triggers + queries + actions }
     }

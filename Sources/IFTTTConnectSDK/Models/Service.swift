@@ -12,19 +12,31 @@ extension Connection {
         public let shortName: String
         /// Whether this is the Connection's primary (owning) service.
         public let isPrimary: Bool
-        /// The white-on-transparent icon drawn on the button's knob.
+        /// The white-on-transparent icon drawn on the button's knob (`monochrome_icon_url`).
         public let monochromeIconURL: URL?
         /// The full-colour icon.
         public let colorIconURL: URL?
         /// The brand colour as sRGB components, on every platform, or `nil` when the API sent none or an invalid one.
-        public let brandColorValue: Color?
+        public let brandColorValue: ConnectColor?
         #if !(canImport(UIKit) && !os(watchOS))
         /// The brand colour, or `nil` when the API sent none or an invalid one. On UIKit platforms `brandColor` is
         /// a `UIColor`, as in ConnectSDK-iOS 2.8; ``brandColorValue`` is the same colour everywhere.
-        public var brandColor: Color? { brandColorValue }
+        public var brandColor: ConnectColor? { brandColorValue }
         #endif
-        /// The service's page on ifttt.com.
-        public let url: URL?
+        /// The service's page on ifttt.com as the API sent it (`url`), or `nil` when it sent none.
+        public let pageURL: URL?
+
+        /// The service's page on ifttt.com, as in ConnectSDK-iOS 2.8: ``pageURL``, or `https://ifttt.com/<id>`
+        /// (where IFTTT serves every service's page) when the API sent none.
+        public var url: URL {
+            pageURL ?? Self.defaultPageURL(serviceId: id)
+        }
+
+        /// The icon meant to be tinted (2.8's name for ``monochromeIconURL``). When the API sent no monochrome
+        /// icon it is the colour icon, and without either the service's ``url``, which loads as no image.
+        public var templateIconURL: URL {
+            monochromeIconURL ?? colorIconURL ?? url
+        }
 
         /// Creates a service.
         public init(
@@ -34,7 +46,7 @@ extension Connection {
             isPrimary: Bool,
             monochromeIconURL: URL? = nil,
             colorIconURL: URL? = nil,
-            brandColor: Color? = nil,
+            brandColor: ConnectColor? = nil,
             url: URL? = nil
         ) {
             self.id = id
@@ -44,13 +56,21 @@ extension Connection {
             self.monochromeIconURL = monochromeIconURL
             self.colorIconURL = colorIconURL
             self.brandColorValue = brandColor
-            self.url = url
+            self.pageURL = url
+        }
+
+        static func defaultPageURL(serviceId: String) -> URL {
+            let segment = serviceId.addingPercentEncoding(withAllowedCharacters: APIRequest.unreserved) ?? ""
+            return URL(string: "https://ifttt.com/" + segment) ?? URL(string: "https://ifttt.com")!
         }
     }
 }
 
 /// An sRGB colour parsed from a `#RRGGBB` string.
-public struct Color: Sendable, Hashable, CustomStringConvertible {
+///
+/// It is named `ConnectColor`, not `Color`, so that an app that imports both SwiftUI and this SDK can still
+/// write `Color.red` for SwiftUI's colour.
+public struct ConnectColor: Sendable, Hashable, CustomStringConvertible {
     /// Red, 0-255.
     public let red: UInt8
     /// Green, 0-255.
@@ -92,7 +112,7 @@ public struct Color: Sendable, Hashable, CustomStringConvertible {
     public var description: String { hex }
 
     /// Black.
-    public static let black = Color(red: 0, green: 0, blue: 0)
+    public static let black = ConnectColor(red: 0, green: 0, blue: 0)
     /// White.
-    public static let white = Color(red: 255, green: 255, blue: 255)
+    public static let white = ConnectColor(red: 255, green: 255, blue: 255)
 }

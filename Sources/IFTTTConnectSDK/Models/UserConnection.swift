@@ -13,9 +13,10 @@ public struct UserConnection: Sendable, Hashable {
 
 /// The user's instance of a feature.
 public struct UserFeature: Sendable, Hashable, Identifiable {
-    /// The user feature's id.
+    /// The user feature's id (`""` when the API left it out).
     public let id: String
-    /// The id of the ``Connection/Feature`` it configures. It may name a feature the payload does not list.
+    /// The id of the ``Connection/Feature`` it configures (`""` when the API left it out). It may name a
+    /// feature the payload does not list.
     public let featureId: String
     /// Whether the user has the feature on: `true` only when the API sent the JSON boolean `true` (a missing
     /// key or the string `"true"` reads as off, as in ConnectSDK-iOS 2.8).
@@ -47,15 +48,24 @@ public struct UserFeature: Sendable, Hashable, Identifiable {
 public struct UserFeatureStep: Sendable, Hashable, Identifiable {
     /// The per-user step id.
     public let id: String
-    /// The id of the feature step it configures (`feature_trigger_id`, `feature_query_id`, `feature_action_id`).
-    public let stepId: String
+    /// The id of the feature step it configures (`feature_trigger_id`, `feature_query_id`,
+    /// `feature_action_id`), or `nil` when the API left it out (ConnectSDK-iOS 2.8 never reads it).
+    public let featureStepId: String?
     /// The user's field values.
     public let userFields: [UserField]
 
+    /// The id of the feature step it configures, or `""` when the API left it out (see ``featureStepId``).
+    public var stepId: String { featureStepId ?? "" }
+
     /// Creates a user step.
     public init(id: String, stepId: String, userFields: [UserField] = []) {
+        self.init(id: id, featureStepId: stepId, userFields: userFields)
+    }
+
+    /// Creates a user step whose feature step id may be unknown.
+    public init(id: String, featureStepId: String?, userFields: [UserField] = []) {
         self.id = id
-        self.stepId = stepId
+        self.featureStepId = featureStepId
         self.userFields = userFields
     }
 }

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 
 extension Connection {
     /// A Connect API request about one Connection, as ``ConnectionNetworkController/start(request:)`` sends it.
@@ -24,14 +27,37 @@ extension Connection {
         public let connectionId: String
         /// What the request does.
         public let action: Action
-        /// The credentials sent with it (user token and invite code).
-        public let credentialProvider: any ConnectionCredentialProvider
+        /// The credentials sent with it, as the provider gave them when the request was made.
+        public let credentials: ConnectionCredentials
 
-        /// Creates a request.
+        /// The credentials sent with it (user token and invite code): a snapshot of the provider's values
+        /// taken when the request was made, so a request can cross threads whatever the provider is.
+        public var credentialProvider: any ConnectionCredentialProvider { credentials }
+
+        /// Creates a request; the provider's values are read now.
         public init(connectionId: String, action: Action, credentialProvider: any ConnectionCredentialProvider) {
             self.connectionId = connectionId
             self.action = action
-            self.credentialProvider = credentialProvider
+            self.credentials = ConnectionCredentials(snapshotOf: credentialProvider)
+        }
+
+        /// The request as a `URLRequest` for the production Connect API (`https://connect.ifttt.com/v2`),
+        /// with the headers the SDK sends (`Authorization`, `IFTTT-Invite-Code`, `IFTTT-SDK-Version`,
+        /// `IFTTT-SDK-Platform`, `IFTTT-SDK-Anonymous-Id`), as ConnectSDK-iOS 2.8 built it. Send it with
+        /// ``ConnectionNetworkController/start(urlRequest:completion:)`` or your own session. An empty
+        /// Connection id, which names no Connection, gives a request for the `connections` collection.
+        public var urlRequest: URLRequest {
+            let base = ConnectionNetworkController.Configuration.productionConnectURL
+            let http = (try? ConnectionNetworkController.httpRequest(for: apiRequest, baseURL: base,
+                                                                    anonymousId: AnonymousIdentifierStore.current, timeout: 60))
+                ?? HTTPRequest(method: apiRequest.method, url: base.appendingPathComponent("connections"))
+            var request = URLRequest(url: http.url)
+            request.httpMethod = http.method
+            for (name, value) in http.headers.sorted(by: { $0.key < $1.key }) {
+                request.setValue(value, forHTTPHeaderField: name)
+            }
+            request.httpBody = http.body
+            return request
         }
 
         /// Fetches a Connection, with the user's status when the provider has a user token.
@@ -60,13 +86,13 @@ extension Connection {
             let base = ["connections", connectionId]
             switch action {
             case .fetch:
-                return APIRequest(method: "GET", path: base, credentials: credentialProvider)
+                return APIRequest(method: "GET", path: base, credentials: credentials)
             case .disable:
-                return APIRequest(method: "POST", path: base + ["disable"], credentials: credentialProvider)
+                return APIRequest(method: "POST", path: base + ["disable"], credentials: credentials)
             case .enable:
-                return APIRequest(method: "POST", path: base + ["enable"], credentials: credentialProvider)
+                return APIRequest(method: "POST", path: base + ["enable"], credentials: credentials)
             case .updateUserConnection(let update):
-                return APIRequest(method: "PUT", path: base + ["user_connection"], credentials: credentialProvider,
+                return APIRequest(method: "PUT", path: base + ["user_connection"], credentials: credentials,
                                   body: Data(update.jsonValue.serialized().utf8))
             }
         }
@@ -105,7 +131,7 @@ struct APIRequest: Sendable {
 
     /// Builds the URL under `base`, percent-encoding every path segment and query item strictly
     /// (RFC 3986 unreserved characters only, so `+`, `&`, `/` and `=` are always encoded).
-    func url(relativeTo base: URL) throws(ConnectionNetworkError) -> URL {
+    func url(relativeTo base: URL) throws(ConnectAPIError) -> URL {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         for segment in path {

@@ -9,7 +9,12 @@ import Foundation
 ///     var inviteCode: String? { nil }   // only for unpublished services
 /// }
 /// ```
-public protocol ConnectionCredentialProvider: Sendable {
+///
+/// As in ConnectSDK-iOS 2.8 the protocol does not require `Sendable`, so a class that holds a mutable token
+/// conforms in Swift 6 mode too. The SDK reads the three values where it needs them (the Connect Button's
+/// controller on the main actor, each request when it is made) and keeps only those copies
+/// (``ConnectionCredentials/init(snapshotOf:)``), never the provider, across threads.
+public protocol ConnectionCredentialProvider {
     /// The OAuth code of your user on your service, so the activation flow can skip connecting your service.
     var oauthCode: String { get }
     /// The IFTTT user token for your user, when you have one. It lets the API return the user's status.
@@ -19,7 +24,7 @@ public protocol ConnectionCredentialProvider: Sendable {
 }
 
 /// A ``ConnectionCredentialProvider`` that holds fixed values.
-public struct ConnectionCredentials: ConnectionCredentialProvider, CustomStringConvertible {
+public struct ConnectionCredentials: ConnectionCredentialProvider, Sendable, Hashable, CustomStringConvertible {
     /// The OAuth code.
     public var oauthCode: String
     /// The user token.
@@ -32,6 +37,17 @@ public struct ConnectionCredentials: ConnectionCredentialProvider, CustomStringC
         self.oauthCode = oauthCode
         self.userToken = userToken
         self.inviteCode = inviteCode
+    }
+
+    /// A copy of a provider's current values.
+    ///
+    /// - Parameter provider: The provider to read now.
+    public init(snapshotOf provider: any ConnectionCredentialProvider) {
+        if let fixed = provider as? ConnectionCredentials {
+            self = fixed
+        } else {
+            self.init(oauthCode: provider.oauthCode, userToken: provider.userToken, inviteCode: provider.inviteCode)
+        }
     }
 
     /// Anonymous credentials: no token, no code.

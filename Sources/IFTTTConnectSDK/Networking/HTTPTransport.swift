@@ -45,12 +45,12 @@ public struct HTTPResponse: Sendable, Hashable {
 
 /// The network port of the SDK: sends one request and returns the response, whatever its status.
 ///
-/// Implementations throw ``ConnectionNetworkError`` for transport failures (``ConnectionNetworkError/timedOut``,
-/// ``ConnectionNetworkError/cancelled``, ``ConnectionNetworkError/transport(code:description:)``,
-/// ``ConnectionNetworkError/responseTooLarge(limit:)``). Tests can pass their own transport.
+/// Implementations throw ``ConnectAPIError`` for transport failures (``ConnectAPIError/timedOut``,
+/// ``ConnectAPIError/cancelled``, ``ConnectAPIError/transport(code:description:)``,
+/// ``ConnectAPIError/responseTooLarge(limit:)``). Tests can pass their own transport.
 public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response without following redirects.
-    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse
+    func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse
 }
 
 /// The default transport, built on an ephemeral `URLSession` that never follows redirects, so that an
@@ -74,7 +74,7 @@ public final class URLSessionTransport: HTTPTransport {
     }
 
     /// Sends `request`; redirects come back as 3xx responses.
-    public func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
+    public func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.timeoutInterval = TimeInterval(max(1, request.timeout))
@@ -88,7 +88,7 @@ public final class URLSessionTransport: HTTPTransport {
             try Task.checkCancellation()
             (data, response) = try await session.data(for: urlRequest)
         } catch {
-            throw ConnectionNetworkError(transportError: error)
+            throw ConnectAPIError(transportError: error)
         }
         guard let http = response as? HTTPURLResponse else {
             throw .transport(code: 0, description: "The response was not HTTP")
@@ -111,7 +111,7 @@ private final class RedirectRefusingDelegate: NSObject, URLSessionTaskDelegate, 
     }
 }
 
-extension ConnectionNetworkError {
+extension ConnectAPIError {
     /// Maps an error thrown by URLSession or Swift concurrency to a typed error.
     init(transportError error: any Error) {
         if error is CancellationError {

@@ -2,8 +2,10 @@ import Foundation
 
 /// Facts about this SDK that it sends to IFTTT.
 public enum SDKInfo {
-    /// The SDK version, a compile-time constant sent as `IFTTT-SDK-Version`.
-    public static let version = "0.1.0"
+    /// The package's release version, sent as `IFTTT-SDK-Version` (and `sdk_version`). It is defined here
+    /// and nowhere else; the top release of `CHANGELOG.md` must match it (a test checks). It continues the
+    /// numbering of ConnectSDK-iOS (2.8.0), whose bundle-based version was empty under SwiftPM (spec §9 W-24).
+    public static let version = "3.0.0"
 
     /// The platform sent as `IFTTT-SDK-Platform`: `ios`, `macos`, `tvos`, `watchos`, `visionos` or `linux`.
     public static let platform: String = {

@@ -6,7 +6,7 @@ public enum AnalyticsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server answered with a status outside 200...299.
     case rejected(statusCode: Int)
     /// The request failed below HTTP.
-    case transport(ConnectionNetworkError)
+    case transport(ConnectAPIError)
     /// The request was cancelled because analytics was turned off.
     case cancelled
 
@@ -139,7 +139,7 @@ public actor AnalyticsUploader {
                     if !analyticsSwitch.isEnabled || Task.isCancelled {
                         outcome = .cancelled
                     } else {
-                        do throws(ConnectionNetworkError) {
+                        do throws(ConnectAPIError) {
                             let response = try await transport.send(request)
                             outcome = (200..<300).contains(response.statusCode) ? nil : .rejected(statusCode: response.statusCode)
                         } catch {

@@ -320,7 +320,7 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
         context.restoreGState()
     }
 
-    private func drawCentered(_ text: String, in box: CGRect, color: IFTTTConnectSDK.Color, fontName: String, size: CGFloat,
+    private func drawCentered(_ text: String, in box: CGRect, color: IFTTTConnectSDK.ConnectColor, fontName: String, size: CGFloat,
                               weight: UIFont.Weight, minimumScale: CGFloat) {
         var fontSize = size
         func attributes(_ fontSize: CGFloat) -> [NSAttributedString.Key: Any] {
@@ -340,7 +340,7 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
 
 extension UIColor {
     /// The SDK colour as an opaque sRGB `UIColor`.
-    convenience init(_ color: IFTTTConnectSDK.Color) {
+    convenience init(_ color: IFTTTConnectSDK.ConnectColor) {
         self.init(red: CGFloat(color.red) / 255, green: CGFloat(color.green) / 255, blue: CGFloat(color.blue) / 255, alpha: 1)
     }
 }
