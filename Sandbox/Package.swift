@@ -52,6 +52,7 @@ let package = Package(
                 .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectLocation", package: "IFTTTConnectSDK"),
+                .product(name: "IFTTTConnectTesting", package: "IFTTTConnectSDK"),
             ]
         ),
     ],
