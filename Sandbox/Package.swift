@@ -53,7 +53,8 @@ let package = Package(
                 .product(name: "IFTTTSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectLocation", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectTesting", package: "IFTTTConnectSDK"),
-            ]
+            ],
+            exclude: ["__Snapshots__"]
         ),
     ],
     swiftLanguageModes: [.v6]
