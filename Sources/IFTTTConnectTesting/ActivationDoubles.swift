@@ -1,7 +1,7 @@
 import Foundation
 import IFTTTConnectSDK
 
-/// A ``IFTTTConnectSDK/URLOpener`` that opens nothing: it records what it was asked to open, says which
+/// A `URLOpener` that opens nothing: it records what it was asked to open, says which
 /// schemes are "installed", and hands each opened URL to whoever awaits ``next()``.
 ///
 /// ```swift
@@ -59,7 +59,7 @@ public final class RecordingURLOpener: URLOpener {
     }
 }
 
-/// A ``IFTTTConnectSDK/WebAuthenticationSession`` that shows nothing: it records the URLs it was started with
+/// A `WebAuthenticationSession` that shows nothing: it records the URLs it was started with
 /// and lets the test end the session with any result.
 ///
 /// ```swift
@@ -108,7 +108,7 @@ public final class RecordingWebSession: WebAuthenticationSession {
     }
 }
 
-/// A ``IFTTTConnectSDK/ConnectButtonControllerDelegate`` that records every result it is told.
+/// A `ConnectButtonControllerDelegate` that records every result it is told.
 @MainActor
 public final class RecordingConnectButtonDelegate: ConnectButtonControllerDelegate {
     /// Every activation result, in order.

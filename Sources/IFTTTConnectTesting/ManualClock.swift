@@ -1,7 +1,7 @@
 import Foundation
 import IFTTTConnectSDK
 
-/// A clock that moves only when the test moves it: an ``IFTTTConnectSDK/ActivationClock`` for the Connect
+/// A clock that moves only when the test moves it: an `ActivationClock` for the Connect
 /// button's pauses and a `now` for every API that takes a `() -> Date`.
 ///
 /// ```swift

@@ -1,6 +1,6 @@
 import Foundation
 
-/// How ``IFTTTConnectSDK/ConnectButtonController/initialize(options:)`` sets up synchronization.
+/// How `ConnectButtonController.initialize(options:)` sets up synchronization.
 public struct InitializerOptions: Sendable, Hashable {
     /// Whether the SDK registers and schedules its own background processing task
     /// (`com.ifttt.ifttt.synchronization_scheduler`). Default `false`.
@@ -55,9 +55,9 @@ public enum SynchronizationSource: String, Sendable, Hashable, CaseIterable {
     case connectionDisabled
     /// The Connect Button showed a Connection it loaded.
     case connectionShown
-    /// ``IFTTTConnectSDK/ConnectButtonController/activate(connections:)``.
+    /// `ConnectButtonController.activate(connections:)`.
     case activation
-    /// ``IFTTTConnectSDK/ConnectButtonController/update(with:)``.
+    /// `ConnectButtonController.update(with:)`.
     case forceUpdate
     /// The app became active (with ``ApplicationLifecycleSynchronizationOptions/applicationDidBecomeActive``).
     case appDidBecomeActive
@@ -69,7 +69,7 @@ public enum SynchronizationSource: String, Sendable, Hashable, CaseIterable {
     case silentPushNotification
     /// The SDK's own background processing task.
     case internalBackgroundProcess
-    /// The host app's background task (``IFTTTConnectSDK/ConnectButtonController/startBackgroundProcess(success:)``).
+    /// The host app's background task (`ConnectButtonController.startBackgroundProcess(success:)`).
     case externalBackgroundProcess
 
     /// Whether the source already carries fresh Connection data from the Connect Button, so the stored
@@ -80,7 +80,7 @@ public enum SynchronizationSource: String, Sendable, Hashable, CaseIterable {
 }
 
 /// What happened to a recorded geofence crossing, as reported to
-/// ``IFTTTConnectSDK/ConnectButtonController/setLocationEventReportedClosure(_:)``.
+/// `ConnectButtonController.setLocationEventReportedClosure(_:)`.
 public enum LocationEvent: Sendable, Hashable {
     /// Why an upload failed.
     public enum UploadError: String, Sendable, Hashable {

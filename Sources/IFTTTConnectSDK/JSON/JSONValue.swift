@@ -3,7 +3,7 @@ import Foundation
 /// A parsed JSON document: the raw, loosely typed form of an IFTTT API payload.
 ///
 /// The SDK parses payloads into `JSONValue` with ``JSONParser`` and then reads its models out of it with
-/// a ``JSONReader``, which knows the JSON path of every value so decoding errors can name it.
+/// a `JSONReader`, which knows the JSON path of every value so decoding errors can name it.
 /// You rarely need this type, but it is public so that values the SDK does not model (for example an
 /// unusual field value) stay available to you unchanged.
 public enum JSONValue: Sendable, Hashable {

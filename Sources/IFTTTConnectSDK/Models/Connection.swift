@@ -3,7 +3,7 @@ import Foundation
 /// A Connection: a service's integration that a user turns on, as the Connect API describes it
 /// (`GET /v2/connections/{id}`).
 ///
-/// Decode one with ``Connection/decode(from:)`` or fetch one with ``ConnectionNetworkController``.
+/// Decode one with ``Connection/decode(from:parser:)`` or fetch one with ``ConnectionNetworkController``.
 public struct Connection: Sendable, Hashable, Identifiable {
     /// The user's status for this Connection.
     public enum Status: String, Sendable, Hashable, CaseIterable {
