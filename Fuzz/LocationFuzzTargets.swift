@@ -10,7 +10,8 @@ import Foundation
 public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
     let data = Data(bytes: bytes, count: count)
     let scan = EventJournal.scan(data)
-    precondition(scan.skippedBytes >= 0 && scan.skippedBytes <= data.count, "skipped \(scan.skippedBytes) of \(data.count)")
+    precondition(
+        scan.skippedBytes >= 0 && scan.skippedBytes <= data.count, "skipped \(scan.skippedBytes) of \(data.count)")
     var rewritten = Data()
     for entry in scan.entries { rewritten.append(EventJournal.encode(entry)) }
     let again = EventJournal.scan(rewritten)

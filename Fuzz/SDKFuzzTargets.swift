@@ -61,13 +61,15 @@ private func fuzzRedirect(_ data: Data) {
     guard let matcher = RedirectURLMatcher(redirectURL: redirectURL) else { return }
     guard let candidate = matcher.candidate(for: url) else { return }
     let components = URLComponents(string: url.absoluteString)
-    precondition(components?.scheme == matcher.scheme && components?.percentEncodedHost == matcher.host
-                 && components?.percentEncodedPath == matcher.path && components?.port == matcher.port,
-                 "accepted a redirect to another URL: \(url) for \(redirectURL)")
+    precondition(
+        components?.scheme == matcher.scheme && components?.percentEncodedHost == matcher.host
+            && components?.percentEncodedPath == matcher.path && components?.port == matcher.port,
+        "accepted a redirect to another URL: \(url) for \(redirectURL)")
     precondition(components?.percentEncodedFragment == nil, "accepted a fragment: \(url)")
     precondition(url.absoluteString.utf8.count <= RedirectURLMatcher.maximumLength, "accepted an oversized URL")
-    precondition(!candidate.state.isEmpty && candidate.state.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F },
-                 "accepted a state that is not printable ASCII")
+    precondition(
+        !candidate.state.isEmpty && candidate.state.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F },
+        "accepted a state that is not printable ASCII")
     if case .complete(let token?) = candidate.outcome {
         precondition(token.value.utf8.count <= RedirectURLMatcher.maximumTokenLength, "accepted an oversized token")
     }

@@ -85,8 +85,10 @@ public final class RecordingWebSession: WebAuthenticationSession {
     ///   - url: The page the SDK asked to show.
     ///   - callbackURLScheme: The scheme that would end the session (ignored).
     ///   - completion: What ``end(_:)`` calls.
-    public func start(url: URL, callbackURLScheme: String?,
-                      completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void) {
+    public func start(
+        url: URL, callbackURLScheme: String?,
+        completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void
+    ) {
         started.append(url)
         self.completion = completion
         onStart?(url)
@@ -124,8 +126,10 @@ public final class RecordingConnectButtonDelegate: ConnectButtonControllerDelega
     /// - Parameters:
     ///   - connectButtonController: The controller that finished.
     ///   - result: The activation or the error.
-    public func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                        didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>) {
+    public func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>
+    ) {
         activations.append(result)
     }
 
@@ -134,8 +138,10 @@ public final class RecordingConnectButtonDelegate: ConnectButtonControllerDelega
     /// - Parameters:
     ///   - connectButtonController: The controller that finished.
     ///   - result: The Connection or the error.
-    public func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                        didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>) {
+    public func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>
+    ) {
         deactivations.append(result)
     }
 }

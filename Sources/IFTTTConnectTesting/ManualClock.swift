@@ -72,7 +72,7 @@ public final class ManualClock: ActivationClock, Sendable {
             $0.sleepers.removeAll { $0.deadline <= now }
             return ready
         }
-        due.forEach { $0.resume() }
+        for continuation in due { continuation.resume() }
     }
 
     private static func milliseconds(_ date: Date) -> UInt64 {

@@ -8,7 +8,7 @@ import Testing
 struct FuzzCorpusTests {
     static let fuzz: URL = {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }   // Tests/IFTTTConnectSDKTests/FuzzCorpusTests.swift -> repo
+        for _ in 0..<3 { url.deleteLastPathComponent() }  // Tests/IFTTTConnectSDKTests/FuzzCorpusTests.swift -> repo
         return url.appendingPathComponent("Fuzz")
     }()
 
@@ -33,13 +33,14 @@ struct FuzzCorpusTests {
 
     /// Found by the `json` fuzz target: raw bytes that are not UTF-8 inside a string were repaired with U+FFFD
     /// and accepted; RFC 8259 texts are UTF-8 and JSONSerialization refuses them.
-    @Test(arguments: [
-        [0x22, 0x98, 0x80, 0x22],                          // a lone continuation byte
-        [0x7B, 0x22, 0x6B, 0xC3, 0x22, 0x3A, 0x31, 0x7D],  // a key cut inside a two-byte sequence
-        [0x22, 0xED, 0xA0, 0x80, 0x22],                    // an encoded surrogate
-        [0x22, 0x5C, 0x6E, 0xFF, 0x22],                    // after an escape (the slow path)
-        [0x22, 0xC0, 0xAF, 0x22],                          // an overlong '/'
-    ] as [[UInt8]])
+    @Test(
+        arguments: [
+            [0x22, 0x98, 0x80, 0x22],  // a lone continuation byte
+            [0x7B, 0x22, 0x6B, 0xC3, 0x22, 0x3A, 0x31, 0x7D],  // a key cut inside a two-byte sequence
+            [0x22, 0xED, 0xA0, 0x80, 0x22],  // an encoded surrogate
+            [0x22, 0x5C, 0x6E, 0xFF, 0x22],  // after an escape (the slow path)
+            [0x22, 0xC0, 0xAF, 0x22],  // an overlong '/'
+        ] as [[UInt8]])
     func invalidUTF8InAStringIsRefused(bytes: [UInt8]) {
         #expect(throws: ConnectDecodingError.self) { try JSONParser().parse(Data(bytes)) }
     }
@@ -58,6 +59,6 @@ struct FuzzCorpusTests {
         for (_, data) in inputs {
             if (try? Connection.decode(from: data)) != nil { decoded += 1 }
         }
-        #expect(decoded >= 4)   // the three Connection fixtures and the minimal one
+        #expect(decoded >= 4)  // the three Connection fixtures and the minimal one
     }
 }

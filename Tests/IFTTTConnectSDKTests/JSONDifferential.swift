@@ -25,7 +25,8 @@ enum JSONDifferential {
             if isOtherEncoding(data) { return nil }
             switch error.reason {
             case .nestingTooDeep, .payloadTooLarge, .numberOutOfRange: return nil
-            case .malformedJSON(let offset, _) where isTrailingComma(data, at: offset) || isTrailingNUL(data, at: offset):
+            case .malformedJSON(let offset, _)
+            where isTrailingComma(data, at: offset) || isTrailingNUL(data, at: offset):
                 return nil
             default: break
             }
@@ -58,7 +59,9 @@ enum JSONDifferential {
         case .string(let value):
             return (theirs as? String) == value ? nil : "\(path): \(value.debugDescription) vs \(theirs)"
         case .array(let values):
-            guard let array = theirs as? [Any], array.count == values.count else { return "\(path): array vs \(theirs)" }
+            guard let array = theirs as? [Any], array.count == values.count else {
+                return "\(path): array vs \(theirs)"
+            }
             for (index, value) in values.enumerated() {
                 if let problem = difference(value, array[index], path: "\(path)[\(index)]") { return problem }
             }

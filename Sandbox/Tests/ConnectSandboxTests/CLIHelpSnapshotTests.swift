@@ -19,11 +19,14 @@ struct CLIHelpSnapshotTests {
     }
 
     /// Every command path below the root, depth first, e.g. `[]`, `["sandbox"]`, `["location", "simulate"]`.
-    static func commandPaths(_ command: any ParsableCommand.Type = IFTTTConnectCommand.self,
-                             prefix: [String] = []) -> [[String]] {
-        [prefix] + command.configuration.subcommands.flatMap { sub in
-            commandPaths(sub, prefix: prefix + [sub._commandName])
-        }
+    static func commandPaths(
+        _ command: any ParsableCommand.Type = IFTTTConnectCommand.self,
+        prefix: [String] = []
+    ) -> [[String]] {
+        [prefix]
+            + command.configuration.subcommands.flatMap { sub in
+                commandPaths(sub, prefix: prefix + [sub._commandName])
+            }
     }
 
     static func referenceName(_ path: [String]) -> String {
@@ -44,7 +47,9 @@ struct CLIHelpSnapshotTests {
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "ifttt-connect \(path.joined(separator: " ")) --help exited \(process.terminationStatus)")
+        #expect(
+            process.terminationStatus == 0,
+            "ifttt-connect \(path.joined(separator: " ")) --help exited \(process.terminationStatus)")
         let home = FileManager.default.homeDirectoryForCurrentUser.path
         return String(decoding: data, as: UTF8.self).replacingOccurrences(of: home, with: "~")
     }
@@ -63,10 +68,13 @@ struct CLIHelpSnapshotTests {
                 continue
             }
             guard let reference = try? String(contentsOf: file, encoding: .utf8) else {
-                Issue.record("no reference \(file.lastPathComponent): record it with RECORD_CLI_HELP=1 (see this suite)")
+                Issue.record(
+                    "no reference \(file.lastPathComponent): record it with RECORD_CLI_HELP=1 (see this suite)")
                 continue
             }
-            #expect(text == reference, "ifttt-connect \(path.joined(separator: " ")) --help differs from \(file.lastPathComponent)")
+            #expect(
+                text == reference,
+                "ifttt-connect \(path.joined(separator: " ")) --help differs from \(file.lastPathComponent)")
         }
     }
 
