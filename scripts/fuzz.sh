@@ -90,24 +90,20 @@ if [ $need_seed -eq 1 ] && ! fresh seed-bin Sandbox/Sources/ConnectSandbox/*.swi
   # The seed sources without what needs GRDB or Hummingbird: their `import GRDB` and `extension SandboxStore`
   # blocks are cut; from the other sandbox files only the `extension SeedData...` blocks that use no server type
   # are kept (model helpers such as displayedServiceIds).
-  python3 - "$out/seed-src" "${seed_sources[@]}" <<'PY'
-import glob, os, re, sys
-out, seed = sys.argv[1], sys.argv[2:]
-for path in seed:
-    text = open(path).read()
-    text = re.sub(r'^import GRDB\n', '', text, flags=re.M)
-    text = re.sub(r'^extension SandboxStore\b.*?^\}\n', '', text, flags=re.M | re.S)
-    open(os.path.join(out, os.path.basename(path)), 'w').write(text)
-server = re.compile(r'\b(Request|Response|Principal|APIError|Database|Row|HTTP[A-Za-z]*|SandboxStore|Logger)\b')
-helpers = ['import Foundation\n']
-for path in sorted(glob.glob('Sandbox/Sources/ConnectSandbox/*.swift')):
-    if path in seed:
-        continue
-    for block in re.findall(r'^extension SeedData\b.*?^\}\n', open(path).read(), flags=re.M | re.S):
-        if not server.search(block):
-            helpers.append(block)
-open(os.path.join(out, 'SeedModelHelpers.swift'), 'w').write('\n'.join(helpers))
-PY
+  for f in "${seed_sources[@]}"; do
+    awk '/^import GRDB$/ { next }
+         /^extension SandboxStore/ { skip = 1 }
+         skip { if ($0 == "}") skip = 0; next }
+         { print }' "$f" > "$out/seed-src/$(basename "$f")"
+  done
+  { echo "import Foundation"
+    for f in Sandbox/Sources/ConnectSandbox/*.swift; do
+      case " ${seed_sources[*]} " in *" $f "*) continue ;; esac
+      awk '/^extension SeedData/ { block = ""; keep = 1 }
+           keep { block = block $0 "\n"; if ($0 == "}") { keep = 0
+                  if (block !~ /(Request|Response|Principal|APIError|Database|Row|HTTP|SandboxStore|Logger)/) printf "%s", block } }' "$f"
+    done
+  } > "$out/seed-src/SeedModelHelpers.swift"
   build seed-bin seed-bin "${flags[@]}" -module-name SeedFuzz -o "$out/bin/seed-fuzz" \
     "$out"/seed-src/*.swift Fuzz/SeedFuzzTargets.swift Fuzz/BundleModule.swift || exit 1
 fi
