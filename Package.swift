@@ -49,7 +49,7 @@ let package = Package(
         ),
         .testTarget(
             name: "IFTTTConnectLocationTests",
-            dependencies: ["IFTTTConnectLocation", "IFTTTConnectSDK"],
+            dependencies: ["IFTTTConnectTesting", "IFTTTConnectLocation", "IFTTTConnectSDK"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -52,7 +52,9 @@ let package = Package(
                 .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectLocation", package: "IFTTTConnectSDK"),
-            ]
+                .product(name: "IFTTTConnectTesting", package: "IFTTTConnectSDK"),
+            ],
+            exclude: ["__Snapshots__"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -5,7 +5,7 @@ import Foundation
 import IFTTTConnectSDK
 
 struct Options {
-    var fixtures = "../shared/fixtures"
+    var fixtures = "Tests/Fixtures"
     var seconds = 1.0
 
     init(arguments: [String]) {

@@ -19,7 +19,7 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
         case authenticationFailure
         /// No user token is available, so nothing was sent.
         case missingCredentials
-        /// The work was cancelled (for example by ``IFTTTConnectSDK/ConnectButtonController/stopCurrentSynchronization()``).
+        /// The work was cancelled (for example by `ConnectButtonController.stopCurrentSynchronization()`).
         case cancelled
     }
 

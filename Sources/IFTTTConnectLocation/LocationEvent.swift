@@ -15,7 +15,7 @@ public enum EventUploadError: Error, Sendable, Hashable {
 }
 
 /// What happened to a recorded geofence crossing, as reported to
-/// ``IFTTTConnectSDK/ConnectButtonController/setLocationEventReportedClosure(_:)``. The cases and labels are
+/// `ConnectButtonController.setLocationEventReportedClosure(_:)`. The cases and labels are
 /// those of ConnectSDK-iOS 2.8, so a 2.8 exhaustive `switch` compiles.
 public enum LocationEvent: Sendable, Hashable {
     /// The crossing was recorded durably (its append to the event store returned).

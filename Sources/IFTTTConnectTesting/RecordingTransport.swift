@@ -1,7 +1,7 @@
 import Foundation
 import IFTTTConnectSDK
 
-/// An ``IFTTTConnectSDK/HTTPTransport`` for tests: records every request and answers from a closure,
+/// An `HTTPTransport` for tests: records every request and answers from a closure,
 /// without any network.
 ///
 /// ```swift

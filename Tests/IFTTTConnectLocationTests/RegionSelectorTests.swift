@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectTesting
 import Testing
 import IFTTTConnectSDK
 @testable import IFTTTConnectLocation

@@ -1,20 +1,9 @@
 import Foundation
+import IFTTTConnectTesting
 import Testing
 import IFTTTConnectSDK
 @testable import IFTTTConnectLocation
 
-/// A seeded generator so that random scenarios are the same on every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D4_9BB1_33B1_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 let epoch = Date(timeIntervalSince1970: 1_700_000_000)
 

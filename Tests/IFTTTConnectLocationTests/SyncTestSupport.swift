@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectTesting
 import Testing
 import IFTTTConnectSDK
 @testable import IFTTTConnectLocation
@@ -154,14 +155,14 @@ struct SyncHarness {
     let directory: URL
     let api: FakeIFTTT
     let monitor: SimulatedRegionMonitor
-    let clock: TestClock
+    let clock: ManualClock
     let scheduler: FakeTaskScheduler
     let synchronizer: Synchronizer
     static let token = "tok-SECRET-4f9a"
 
     init(directory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString)"),
          api: FakeIFTTT = FakeIFTTT(), monitor: SimulatedRegionMonitor = SimulatedRegionMonitor(),
-         clock: TestClock = TestClock(epoch), scheduler: FakeTaskScheduler = FakeTaskScheduler()) {
+         clock: ManualClock = ManualClock(epoch), scheduler: FakeTaskScheduler = FakeTaskScheduler()) {
         self.directory = directory
         self.api = api
         self.monitor = monitor

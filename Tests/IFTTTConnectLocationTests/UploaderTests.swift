@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectTesting
 import Testing
 import IFTTTConnectSDK
 @testable import IFTTTConnectLocation
@@ -25,14 +26,6 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
     }
 }
 
-/// A settable clock.
-final class TestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-    init(_ start: Date) { current = start }
-    var now: Date { lock.withLock { current } }
-    func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
-}
 
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
@@ -44,7 +37,7 @@ final class Counter: @unchecked Sendable {
 @Suite("Upload: payload, batches, backoff, 401")
 struct UploaderTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("upload-\(UUID().uuidString)")
-    let clock = TestClock(epoch)
+    let clock = ManualClock(epoch)
     let base = URL(string: "https://location.test/v1")!
 
     func uploader(_ store: LocationEventStore, _ transport: ScriptedTransport, random: Double = 0.5,

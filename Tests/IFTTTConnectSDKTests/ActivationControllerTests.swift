@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectTesting
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -17,10 +18,10 @@ struct ActivationControllerTests {
         "POST /v2/connections/c1/disable": HTTPResponse(statusCode: 200, body: F.connectionJSON("disabled")),
     ])
     let registry = RedirectRegistry()
-    let opener = FakeURLOpener()
-    let web = FakeWebSession()
+    let opener = RecordingURLOpener()
+    let web = RecordingWebSession()
     let logs = LogCapture()
-    let delegate = RecordingDelegate()
+    let delegate = RecordingConnectButtonDelegate()
     let clock = ManualClock()
 
     func makeController(credentials: ConnectionCredentials = ConnectionCredentials(oauthCode: "oauth-1", inviteCode: "inv-1"),

@@ -37,35 +37,6 @@ enum ActivationFixtures {
     }
 }
 
-/// A clock that moves only when the test says so.
-final class ManualClock: ActivationClock, @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: UInt64 = 1_000
-    private var sleepers: [(UInt64, CheckedContinuation<Void, Never>)] = []
-
-    var nowMilliseconds: UInt64 { lock.withLock { current } }
-
-    func sleep(untilMilliseconds deadline: UInt64) async throws {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready: Bool = lock.withLock {
-                if deadline <= current { return true }
-                sleepers.append((deadline, continuation))
-                return false
-            }
-            if ready { continuation.resume() }
-        }
-    }
-
-    func advance(by milliseconds: UInt64) {
-        let due: [CheckedContinuation<Void, Never>] = lock.withLock {
-            current += milliseconds
-            let ready = sleepers.filter { $0.0 <= current }.map(\.1)
-            sleepers.removeAll { $0.0 <= current }
-            return ready
-        }
-        due.forEach { $0.resume() }
-    }
-}
 
 /// Collects log lines from every component.
 final class LogCapture: @unchecked Sendable {
@@ -102,64 +73,5 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
     }
 }
 
-/// Opens nothing; records what it was asked to open.
-@MainActor
-final class FakeURLOpener: URLOpener {
-    var installed: Set<String>
-    var opened: [URL] = []
-    var openSucceeds = true
 
-    init(installed: Set<String> = []) {
-        self.installed = installed
-    }
 
-    func canOpen(_ url: URL) -> Bool { installed.contains(url.scheme ?? "") }
-
-    func open(_ url: URL) async -> Bool {
-        opened.append(url)
-        return openSucceeds
-    }
-}
-
-/// A web session that records its URL and lets the test end it.
-@MainActor
-final class FakeWebSession: WebAuthenticationSession {
-    var started: [URL] = []
-    var dismissCount = 0
-    var onStart: (@MainActor (URL) -> Void)?
-    private var completion: (@MainActor (WebAuthenticationSessionResult) -> Void)?
-
-    func start(url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void) {
-        started.append(url)
-        self.completion = completion
-        onStart?(url)
-    }
-
-    func dismiss() {
-        dismissCount += 1
-        completion = nil
-    }
-
-    func end(_ result: WebAuthenticationSessionResult) {
-        let completion = self.completion
-        self.completion = nil
-        completion?(result)
-    }
-}
-
-/// Records every delegate call.
-@MainActor
-final class RecordingDelegate: ConnectButtonControllerDelegate {
-    var activations: [Result<ConnectionActivation, ConnectButtonControllerError>] = []
-    var deactivations: [Result<Connection, ConnectButtonControllerError>] = []
-
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>) {
-        activations.append(result)
-    }
-
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>) {
-        deactivations.append(result)
-    }
-}

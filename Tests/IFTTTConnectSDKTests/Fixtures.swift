@@ -1,11 +1,11 @@
 import Foundation
 
-/// Locates the shared fixtures (`../shared/fixtures` beside the repository).
+/// Locates the repository's fixtures (`Tests/Fixtures`, see its `INDEX.md`).
 enum Fixtures {
     static let directory: URL = {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }   // Tests/IFTTTConnectSDKTests/Fixtures.swift -> repo
-        return url.deletingLastPathComponent().appendingPathComponent("shared/fixtures")
+        for _ in 0..<2 { url.deleteLastPathComponent() }   // Tests/IFTTTConnectSDKTests/Fixtures.swift -> Tests
+        return url.appendingPathComponent("Fixtures")
     }()
 
     static func data(_ name: String) throws -> Data {

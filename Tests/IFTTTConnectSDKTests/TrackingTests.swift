@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectTesting
 import Testing
 @testable import IFTTTConnectSDK
 
@@ -40,13 +41,6 @@ final class FakeAnalyticsTransport: HTTPTransport, @unchecked Sendable {
     }
 }
 
-/// A clock the test moves by hand.
-final class TrackingTestClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current = Date(timeIntervalSince1970: 1_700_000_000)
-    var now: Date { lock.withLock { current } }
-    func advance(_ seconds: TimeInterval) { lock.withLock { current += seconds } }
-}
 
 @Suite("Analytics queue (pure engine)")
 struct AnalyticsQueueTests {
@@ -158,7 +152,7 @@ struct AnalyticsQueueTests {
 
 @Suite("Analytics uploader (shell) with a fake transport", .timeLimit(.minutes(1)))
 struct AnalyticsUploaderTests {
-    let clock = TrackingTestClock()
+    let clock = ManualClock()
     let analyticsSwitch = AnalyticsSwitch()
 
     func uploader(_ transport: FakeAnalyticsTransport) -> AnalyticsUploader {

@@ -11,8 +11,8 @@ struct ServiceCallTests {
 
     static func connectionJSON() throws -> String {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return try String(contentsOf: url.appendingPathComponent("shared/fixtures/android_connection.json"), encoding: .utf8)
+        for _ in 0..<2 { url.deleteLastPathComponent() }   // -> Tests
+        return try String(contentsOf: url.appendingPathComponent("Fixtures/android_connection.json"), encoding: .utf8)
     }
 
     static func client(_ transport: RecordingTransport, log: LogCapture? = nil) throws -> ConnectServiceClient {

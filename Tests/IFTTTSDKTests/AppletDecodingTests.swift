@@ -7,8 +7,8 @@ import Testing
 struct AppletDecodingTests {
     static func fixture() throws -> Data {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }
-        return try Data(contentsOf: url.appendingPathComponent("shared/fixtures/android_legacy_applet_2018.json"))
+        for _ in 0..<2 { url.deleteLastPathComponent() }   // -> Tests
+        return try Data(contentsOf: url.appendingPathComponent("Fixtures/android_legacy_applet_2018.json"))
     }
 
     @Test func legacyFixtureDecodes() throws {

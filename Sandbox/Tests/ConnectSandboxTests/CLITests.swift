@@ -9,8 +9,8 @@ import Testing
 struct CLITests {
     static var fixtures: URL {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<5 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("shared/fixtures")
+        for _ in 0..<4 { url.deleteLastPathComponent() }   // Sandbox/Tests/ConnectSandboxTests/CLITests.swift -> repo
+        return url.appendingPathComponent("Tests/Fixtures")
     }
 
     @Test(arguments: [

@@ -3,6 +3,7 @@ import ConnectSandbox
 import Foundation
 import IFTTTConnectLocation
 import IFTTTConnectSDK
+import IFTTTConnectTesting
 import Testing
 
 @Suite("Location events reach the sandbox exactly once: crashes, failures, 401")
@@ -15,7 +16,7 @@ struct LocationDeliveryTests {
         let environment = ProcessInfo.processInfo.environment
         let iterations = environment["IFTTT_LOCATION_SOAK_ITERATIONS"].flatMap(Int.init) ?? 200
         let seed = environment["IFTTT_LOCATION_SOAK_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0 ... .max)
-        var random = SplitMix64(seed: seed)
+        var random = IFTTTConnectTesting.SplitMix64(seed: seed)
         let executable = try LocationTest.executable()
         let directory = try SandboxTest.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -55,23 +55,6 @@ enum LocationTest {
     }
 }
 
-/// A clock the test moves by hand.
-final class ManualClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var current: Date
-
-    init(_ start: Date) { current = start }
-
-    var now: Date {
-        lock.lock(); defer { lock.unlock() }
-        return current
-    }
-
-    func advance(to date: Date) {
-        lock.lock(); defer { lock.unlock() }
-        current = max(current, date)
-    }
-}
 
 /// A child process whose standard output is read line by line; it can be killed with SIGKILL.
 final class ChildProcess: @unchecked Sendable {

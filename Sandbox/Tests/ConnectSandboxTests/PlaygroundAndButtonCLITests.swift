@@ -13,8 +13,8 @@ import FoundationXML
 struct PlaygroundAndButtonCLITests {
     static var fixture: URL {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<5 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("shared/fixtures/ios_fetch_connection_response.json")
+        for _ in 0..<4 { url.deleteLastPathComponent() }   // -> repo
+        return url.appendingPathComponent("Tests/Fixtures/ios_fetch_connection_response.json")
     }
 
     /// Whether `svg` is well-formed XML with an `<svg>` root.

@@ -1,6 +1,7 @@
 import ConnectSandbox
 import Foundation
 import IFTTTConnectSDK
+import IFTTTConnectTesting
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -74,8 +75,8 @@ struct SDKEventsTests {
             anonymousId: anonymousId, timeout: 10, callbackQueue: nil)
         let uploader = AnalyticsUploader(network: network, analyticsSwitch: analyticsSwitch)
         var configuration = ConnectButtonController.Configuration(
-            networkController: ConnectionNetworkController(configuration: network), urlOpener: PlaygroundlessOpener(),
-            webAuthenticationSession: NoWebSession())
+            networkController: ConnectionNetworkController(configuration: network), urlOpener: RecordingURLOpener(openSucceeds: false),
+            webAuthenticationSession: RecordingWebSession())
         configuration.analyticsUploader = uploader
         let controller = ConnectButtonController(
             connectButton: HeadlessConnectButton(),
@@ -177,14 +178,4 @@ struct SDKEventsTests {
     }
 }
 
-@MainActor
-final class PlaygroundlessOpener: URLOpener {
-    func canOpen(_ url: URL) -> Bool { false }
-    func open(_ url: URL) async -> Bool { false }
-}
 
-@MainActor
-final class NoWebSession: WebAuthenticationSession {
-    func start(url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void) {}
-    func dismiss() {}
-}

@@ -1,52 +1,13 @@
 import ConnectSandbox
 import Foundation
 import IFTTTConnectSDK
+import IFTTTConnectTesting
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
-/// Hands the activation URL the SDK built to the test instead of a desktop browser.
-@MainActor
-final class CapturingOpener: URLOpener {
-    let urls: AsyncStream<URL>
-    private let continuation: AsyncStream<URL>.Continuation
 
-    init() {
-        (urls, continuation) = AsyncStream.makeStream(of: URL.self)
-    }
-
-    func canOpen(_ url: URL) -> Bool { false }
-
-    func open(_ url: URL) async -> Bool {
-        continuation.yield(url)
-        return true
-    }
-
-    /// The next URL opened.
-    func next() async throws -> URL {
-        var iterator = urls.makeAsyncIterator()
-        guard let url = await iterator.next() else { throw ChromeDriver.Failure(description: "no URL was opened") }
-        return url
-    }
-}
-
-/// Records what the delegate is told.
-@MainActor
-final class RecordingDelegate: ConnectButtonControllerDelegate {
-    var activations: [Result<ConnectionActivation, ConnectButtonControllerError>] = []
-    var deactivations: [Result<Connection, ConnectButtonControllerError>] = []
-
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>) {
-        activations.append(result)
-    }
-
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>) {
-        deactivations.append(result)
-    }
-}
 
 /// The SDK's activation through the sandbox's web pages in headless Chromium, driven over WebDriver; the redirect
 /// reaches the SDK's loopback receiver.
@@ -68,12 +29,12 @@ struct WebActivationBrowserTests {
     {
         let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
         defer { receiver.stop() }
-        let opener = CapturingOpener()
+        let opener = RecordingURLOpener()
         var configuration = ConnectButtonController.Configuration.sandbox(url)
         configuration.urlOpener = opener
         configuration.webAuthenticationSession = BrowserWebAuthenticationSession(opener: opener)
         configuration.timing = .immediate
-        let delegate = RecordingDelegate()
+        let delegate = RecordingConnectButtonDelegate()
         let controller = ConnectButtonController(
             connectButton: HeadlessConnectButton(),
             connectionConfiguration: ConnectionConfiguration(
@@ -124,8 +85,8 @@ struct WebActivationBrowserTests {
     @MainActor
     static func disconnect(_ url: URL, _ connectionId: String, token: String) async throws -> (Connection, Int) {
         var configuration = ConnectButtonController.Configuration.sandbox(url)
-        configuration.urlOpener = CapturingOpener()
-        let delegate = RecordingDelegate()
+        configuration.urlOpener = RecordingURLOpener()
+        let delegate = RecordingConnectButtonDelegate()
         let controller = ConnectButtonController(
             connectButton: HeadlessConnectButton(),
             connectionConfiguration: ConnectionConfiguration(

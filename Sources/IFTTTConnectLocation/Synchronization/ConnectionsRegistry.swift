@@ -13,7 +13,7 @@ public struct StoredConnection: Sendable, Hashable, Codable, Identifiable {
         public var longitude: Double
         /// Radius in metres as configured.
         public var radius: Double
-        /// ``IFTTTConnectSDK/LocationTransitions`` raw bits.
+        /// `LocationTransitions` raw bits.
         public var transitions: Int
     }
 
@@ -188,7 +188,7 @@ extension ConnectionsRegistry.File {
     }
 }
 
-/// The per-Connection geofence switch (``IFTTTConnectSDK/ConnectButtonController/setGeofencesEnabled(enabled:for:)``),
+/// The per-Connection geofence switch (`ConnectButtonController.setGeofencesEnabled(enabled:for:)`),
 /// persisted in `geofence_toggles.json`, apart from the Connections so that no refresh resets it (spec W-10).
 ///
 /// Reads and writes are synchronous and thread-safe; the file is read on first use, not at creation.

@@ -1,13 +1,13 @@
 import Foundation
 
 /// A closure that receives a `Bool`, as ConnectSDK-iOS 2.8 names it
-/// (``IFTTTConnectSDK/ConnectButtonController/startBackgroundProcess(success:)``).
+/// (`ConnectButtonController.startBackgroundProcess(success:)`).
 public typealias BoolClosure = (Bool) -> Void
 
 /// A closure with no argument and no result, as ConnectSDK-iOS 2.8 names it.
 public typealias VoidClosure = () -> Void
 
-/// How ``IFTTTConnectSDK/ConnectButtonController/initialize(options:)`` sets up synchronization.
+/// How `ConnectButtonController.initialize(options:)` sets up synchronization.
 public struct InitializerOptions: Sendable, Hashable {
     /// Whether the SDK registers and schedules its own background processing task
     /// (`com.ifttt.ifttt.synchronization_scheduler`). Default `false`.
@@ -62,9 +62,9 @@ public enum SynchronizationSource: String, Sendable, Hashable, CaseIterable {
     case connectionDisabled
     /// The Connect Button showed a Connection it loaded.
     case connectionShown
-    /// ``IFTTTConnectSDK/ConnectButtonController/activate(connections:lifecycleSynchronizationOptions:)``.
+    /// `ConnectButtonController.activate(connections:lifecycleSynchronizationOptions:)`.
     case activation
-    /// ``IFTTTConnectSDK/ConnectButtonController/update(with:)``.
+    /// `ConnectButtonController.update(with:)`.
     case forceUpdate
     /// The app became active (with ``ApplicationLifecycleSynchronizationOptions/applicationDidBecomeActive``).
     case appDidBecomeActive
@@ -76,7 +76,7 @@ public enum SynchronizationSource: String, Sendable, Hashable, CaseIterable {
     case silentPushNotification
     /// The SDK's own background processing task.
     case internalBackgroundProcess
-    /// The host app's background task (``IFTTTConnectSDK/ConnectButtonController/startBackgroundProcess(success:)``).
+    /// The host app's background task (`ConnectButtonController.startBackgroundProcess(success:)`).
     case externalBackgroundProcess
 
     /// Whether the source already carries fresh Connection data from the Connect Button, so the stored

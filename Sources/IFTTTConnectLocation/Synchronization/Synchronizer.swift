@@ -9,8 +9,8 @@ import IFTTTConnectSDK
 /// (`GET /v2/connections/{id}` through `ConnectionNetworkController`), hands their geofences to the session,
 /// and uploads pending crossings.
 ///
-/// The static API on `ConnectButtonController` (``IFTTTConnectSDK/ConnectButtonController/initialize(options:)``
-/// and the rest) is a thin facade over ``IFTTTConnectSDK/ConnectButtonController/synchronizer``. Use an instance
+/// The static API on `ConnectButtonController` (`ConnectButtonController.initialize(options:)`
+/// and the rest) is a thin facade over `ConnectButtonController.synchronizer`. Use an instance
 /// directly in tests, command-line tools and apps that prefer `async`:
 ///
 /// ```swift

@@ -31,7 +31,7 @@ public protocol BackgroundTask: AnyObject, Sendable {
 /// The background-task port: the platform's `BGTaskScheduler`, as the synchronizer needs it.
 ///
 /// The adapter on iOS is `BackgroundTasksScheduler`; elsewhere there is none and the host app runs
-/// synchronizations itself (``IFTTTConnectSDK/ConnectButtonController/startBackgroundProcess(success:)``).
+/// synchronizations itself (`ConnectButtonController.startBackgroundProcess(success:)`).
 public protocol TaskScheduler: Sendable {
     /// Registers the launch handler for `identifier`. Must be called before the app finishes launching, once.
     ///

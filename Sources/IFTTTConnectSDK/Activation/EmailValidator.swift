@@ -4,7 +4,7 @@ import Foundation
 /// offered and to check what the user confirms.
 ///
 /// Surrounding spaces and newlines are ignored. What is left must be a single address `local@domain`:
-/// - the local part is 1–64 characters of letters, digits and ``!#$%&'*+/=?^_`{|}~-``, with dots only
+/// - the local part is 1–64 characters of letters, digits, the backtick and `!#$%&'*+/=?^_{|}~-`, with dots only
 ///   between other characters;
 /// - the domain has at least two labels of letters, digits and inner hyphens (1–63 characters each), and its
 ///   last label is at least two letters;

@@ -70,7 +70,10 @@ public struct ConnectAboutPage: Sendable, Hashable {
 
     /// Builds the page for `connection` in `localization`.
     ///
-    /// - Parameter iftttAppInstalled: Whether the IFTTT app can be opened (`ifttt-handoff-v1://`).
+    /// - Parameters:
+    ///   - connection: The Connection the page is about.
+    ///   - l10n: The language of the texts (the `localization:` argument).
+    ///   - iftttAppInstalled: Whether the IFTTT app can be opened (`ifttt-handoff-v1://`).
     public init(connection: Connection, localization l10n: ConnectLocalization = .english, iftttAppInstalled: Bool) {
         let primary = connection.primaryService
         let connecting = connection.connectingService

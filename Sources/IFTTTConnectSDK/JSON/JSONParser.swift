@@ -145,16 +145,19 @@ private struct Scanner {
     mutating func parseString() throws(ConnectDecodingError) -> String {
         index += 1  // opening quote
         let start = index
+        var seen: UInt8 = 0   // every raw byte OR-ed together: bit 7 set means non-ASCII bytes to validate
         // Fast path: no escapes.
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
                 let slice = UnsafeBufferPointer(rebasing: bytes[start..<index])
+                try validateUTF8(slice, at: start, needed: seen >= 0x80)
                 index += 1
                 return String(decoding: slice, as: UTF8.self)
             }
             if byte == UInt8(ascii: "\\") { break }
             if byte < 0x20 { throw failure("control character in string") }
+            seen |= byte
             index += 1
         }
         guard index < bytes.count else { throw failure("unterminated string") }
@@ -162,11 +165,13 @@ private struct Scanner {
         while index < bytes.count {
             let byte = bytes[index]
             if byte == UInt8(ascii: "\"") {
+                try validateUTF8(buffer, at: start, needed: seen >= 0x80)
                 index += 1
                 return String(decoding: buffer, as: UTF8.self)
             }
             if byte < 0x20 { throw failure("control character in string") }
             if byte != UInt8(ascii: "\\") {
+                seen |= byte
                 buffer.append(byte)
                 index += 1
                 continue
@@ -206,6 +211,17 @@ private struct Scanner {
             }
         }
         throw failure("unterminated string")
+    }
+
+    /// Refuses a string whose raw bytes are not UTF-8 (RFC 8259 §8.1) instead of repairing it with U+FFFD, so
+    /// the parser accepts exactly what JSONSerialization accepts. Escapes always produce valid UTF-8, so only
+    /// strings with raw non-ASCII bytes (`needed`) are checked.
+    func validateUTF8<Bytes: Collection<UInt8>>(_ bytes: Bytes, at start: Int, needed: Bool) throws(ConnectDecodingError) {
+        guard needed else { return }
+        let invalid = transcode(bytes.makeIterator(), from: UTF8.self, to: UTF8.self, stoppingOnError: true) { _ in }
+        if invalid {
+            throw ConnectDecodingError(path: "$", reason: .malformedJSON(offset: start, detail: "invalid UTF-8 in string"))
+        }
     }
 
     mutating func parseHex4() throws(ConnectDecodingError) -> UInt32 {

@@ -1,0 +1,115 @@
+import Foundation
+import IFTTTConnectSDK
+
+/// Compares the SDK's ``JSONParser`` with Foundation's `JSONSerialization` on the same bytes: both accept or
+/// both refuse, and what they accept has the same values. Used by `FuzzCorpusTests` over the committed corpus
+/// and compiled into the `json` fuzz target by `scripts/fuzz.sh`, so every generated input is compared too.
+///
+/// Tolerated on purpose, because the SDK is stricter by design: it refuses nesting deeper than
+/// ``JSONParser/maximumDepth``, payloads over ``JSONParser/maximumBytes`` and number literals it cannot hold
+/// (``ConnectDecodingError/Reason/numberOutOfRange``), which `JSONSerialization` may still accept; and it
+/// refuses a trailing comma (`[1,2,]`, `{"a":1,}`) and NUL bytes after the value (`6\0`), which RFC 8259
+/// forbids and `JSONSerialization` accepts; and it reads only UTF-8 without a byte order mark (RFC 8259 §8.1),
+/// while `JSONSerialization` also reads UTF-16 and UTF-32 (guessed from NUL bytes among the first four) and skips
+/// a byte order mark.
+/// Numbers are compared as `Double`s (the SDK's representation) within 8 units in the last place: the SDK
+/// rounds decimal literals correctly (`Double(String)`), `JSONSerialization` can be a few units off on long
+/// mantissas (`1.7976931348623157400` gives `...153`).
+enum JSONDifferential {
+    /// `nil` when the two parsers agree on `data`, otherwise what differs.
+    static func compare(_ data: Data) -> String? {
+        let ours: JSONValue
+        do {
+            ours = try JSONParser().parse(data)
+        } catch {
+            if isOtherEncoding(data) { return nil }
+            switch error.reason {
+            case .nestingTooDeep, .payloadTooLarge, .numberOutOfRange: return nil
+            case .malformedJSON(let offset, _)
+            where isTrailingComma(data, at: offset) || isTrailingNUL(data, at: offset):
+                return nil
+            default: break
+            }
+            if let theirs = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) {
+                return "the SDK refused (\(error.reason)) what JSONSerialization read as \(theirs)"
+            }
+            return nil
+        }
+        let theirs: Any
+        do {
+            theirs = try JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed])
+        } catch {
+            return "JSONSerialization refused (\(error)) what the SDK read as \(ours)"
+        }
+        return difference(ours, theirs, path: "$")
+    }
+
+    private static func difference(_ ours: JSONValue, _ theirs: Any, path: String) -> String? {
+        switch ours {
+        case .null:
+            return theirs is NSNull ? nil : "\(path): null vs \(theirs)"
+        case .bool(let value):
+            guard let number = theirs as? NSNumber, isBoolean(number) else { return "\(path): \(value) vs \(theirs)" }
+            return number.boolValue == value ? nil : "\(path): \(value) vs \(number)"
+        case .number(let value):
+            guard let number = theirs as? NSNumber, !isBoolean(number) else { return "\(path): \(value) vs \(theirs)" }
+            let other = number.doubleValue
+            let tolerance = 8 * max(value.magnitude.ulp, other.magnitude.ulp)
+            return (value - other).magnitude <= tolerance ? nil : "\(path): \(value) vs \(other)"
+        case .string(let value):
+            return (theirs as? String) == value ? nil : "\(path): \(value.debugDescription) vs \(theirs)"
+        case .array(let values):
+            guard let array = theirs as? [Any], array.count == values.count else {
+                return "\(path): array vs \(theirs)"
+            }
+            for (index, value) in values.enumerated() {
+                if let problem = difference(value, array[index], path: "\(path)[\(index)]") { return problem }
+            }
+            return nil
+        case .object(let object):
+            guard let dictionary = theirs as? [String: Any] else { return "\(path): object vs \(theirs)" }
+            guard Set(object.keys) == Set(dictionary.keys) else {
+                return "\(path): keys \(object.keys.sorted()) vs \(dictionary.keys.sorted())"
+            }
+            // With a duplicated key JSONSerialization keeps the last value; compare against the last one too.
+            var last: [String: JSONValue] = [:]
+            for member in object.members { last[member.key] = member.value }
+            for (key, value) in last {
+                if let problem = difference(value, dictionary[key] as Any, path: "\(path).\(key)") { return problem }
+            }
+            return nil
+        }
+    }
+
+    /// Whether the SDK stopped at a `]` or `}` that follows a comma (whitespace aside).
+    private static func isTrailingComma(_ data: Data, at offset: Int) -> Bool {
+        let bytes = [UInt8](data)
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "]") || bytes[offset] == UInt8(ascii: "}") else {
+            return false
+        }
+        var index = offset - 1
+        while index >= 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[index]) { index -= 1 }
+        return index >= 0 && bytes[index] == UInt8(ascii: ",")
+    }
+
+    /// Whether everything from `offset` on is NUL bytes or whitespace, with at least one NUL.
+    private static func isTrailingNUL(_ data: Data, at offset: Int) -> Bool {
+        let rest = [UInt8](data).dropFirst(offset)
+        return rest.contains(0) && rest.allSatisfy { [0x00, 0x20, 0x09, 0x0A, 0x0D].contains($0) }
+    }
+
+    /// Whether `JSONSerialization` may read `data` as UTF-16 or UTF-32, or skip a byte order mark.
+    private static func isOtherEncoding(_ data: Data) -> Bool {
+        let head = [UInt8](data.prefix(4))
+        return head.contains(0) || head.starts(with: [0xEF, 0xBB, 0xBF]) || head.starts(with: [0xFE, 0xFF])
+            || head.starts(with: [0xFF, 0xFE])
+    }
+
+    private static func isBoolean(_ number: NSNumber) -> Bool {
+        #if canImport(Darwin)
+        return CFGetTypeID(number) == CFBooleanGetTypeID()
+        #else
+        return String(cString: number.objCType) == "c" && String(describing: type(of: number)).contains("Boolean")
+        #endif
+    }
+}
