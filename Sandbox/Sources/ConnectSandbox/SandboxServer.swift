@@ -45,7 +45,8 @@ public enum SandboxServer {
                 "Fault injection: latency \(configuration.latency) ms, fail rate \(configuration.failRate), seed \(injector.seed)")
         }
         let router = makeRouter(environment: RouteEnvironment(store: store, urls: urls, logger: logger),
-                                injector: injector)
+                                injector: injector, redirectState: configuration.redirectState)
+        logger.info("Web activation redirects: state \(configuration.redirectState.rawValue)")
         let host = configuration.host
         return Application(
             router: router,
@@ -60,7 +61,8 @@ public enum SandboxServer {
 
     /// The router with all middleware and route groups. Middleware order (outermost first): error envelope and
     /// request log, body limit, fault injection (API paths only).
-    static func makeRouter(environment: RouteEnvironment, injector: FaultInjector) -> SandboxRouter {
+    static func makeRouter(environment: RouteEnvironment, injector: FaultInjector,
+                           redirectState: RedirectStateMode = .ignore) -> SandboxRouter {
         let router = SandboxRouter()
         router.add(middleware: ErrorEnvelopeMiddleware(logger: environment.logger))
         router.add(middleware: BodyLimitMiddleware())
@@ -73,7 +75,7 @@ public enum SandboxServer {
             ConnectionRoutes(env: environment),
             UserConnectionRoutes(env: environment),
             FieldOptionRoutes(env: environment),
-            WebActivationRoutes(env: environment),
+            WebActivationRoutes(env: environment, redirectState: redirectState),
             SDKEventRoutes(env: environment),
             PlaygroundRoutes(env: environment),
             LocationEventRoutes(env: environment),

@@ -6,7 +6,7 @@ struct WebActivationParameters: Sendable, Equatable {
     /// The names carried from page to page, in the order the SDK sends them.
     static let carriedNames = [
         "sdk_return_to", "sdk_version", "sdk_platform", "sdk_anonymous_id", "locale", "skip_config", "invite_code",
-        "state", "email", "username", "sdk_create_account", "available_email_app_schemes[]", "code",
+        "state", "email", "username", "sdk_create_account", "available_email_app_schemes[]", "code", "action",
     ]
 
     /// The custom URL schemes registered for apps of the sandbox's services; `sdk_return_to` may use one of them
@@ -49,12 +49,13 @@ struct WebActivationParameters: Sendable, Equatable {
     /// Whether the SDK found no account for the e-mail address (`sdk_create_account=true`).
     var createsAccount: Bool { value("sdk_create_account") == "true" }
 
-    /// The redirect to `sdk_return_to` with `items` appended to its query (`state` last, echoed as sent).
-    func redirect(_ items: [(String, String)]) -> String? {
+    /// The redirect to `sdk_return_to` with `items` appended to its query; with `echoState`, the `state` of the
+    /// activation URL (if it had one) comes last, as sent.
+    func redirect(_ items: [(String, String)], echoState: Bool) -> String? {
         guard var parts = returnURL else { return nil }
         var query = parts.percentEncodedQuery.map { [$0] } ?? []
         var all = items
-        if let state = value("state") { all.append(("state", state)) }
+        if echoState, let state = value("state"), !state.isEmpty { all.append(("state", state)) }
         for (name, value) in all { query.append(Self.encode(name) + "=" + Self.encode(value)) }
         parts.percentEncodedQuery = query.joined(separator: "&")
         return parts.string

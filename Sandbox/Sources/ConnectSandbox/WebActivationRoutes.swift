@@ -4,7 +4,8 @@ import Hummingbird
 /// The web activation pages at `/access/api/{connection_id}`, taking the parameters the SDK puts into the URL
 /// (spec §2.6): sign in (or create an account with `sdk_create_account=true`), authorize the partner service with
 /// `code`, configure the Connection unless `skip_config=true`, then `303` to `sdk_return_to` with
-/// `next_step=complete&user_token=...&state=...` (spec §2.7).
+/// `next_step=complete&user_token=...` (spec §2.7), plus the URL's `state` in ``RedirectStateMode/echo`` mode only.
+/// No `state` is required: URLs built exactly as IFTTT's iOS 2.8 and Android SDKs build them are served.
 ///
 /// * Account creation fails for every address at `fail.example` (and for invalid addresses):
 ///   `next_step=error&error_type=account_creation`.
@@ -18,6 +19,8 @@ import Hummingbird
 struct WebActivationRoutes: SandboxRoutes {
     let env: RouteEnvironment
     let sessions = WebActivationSessions()
+    /// Whether redirects echo the activation URL's `state`.
+    var redirectState: RedirectStateMode = .ignore
 
     /// The domain whose addresses the sandbox refuses to create accounts for.
     static let failingAccountDomain = "fail.example"
@@ -169,9 +172,6 @@ struct WebActivationRoutes: SandboxRoutes {
                 .badRequest,
                 "sdk_return_to must be a loopback http URL or use an app scheme registered with the sandbox; the sandbox does not redirect anywhere else.")
         }
-        guard let state = parameters.value("state"), !state.isEmpty else {
-            return WebActivationPages.error(.badRequest, "The state parameter is required.")
-        }
         if !connection.published, parameters.value("invite_code") != connection.inviteCode {
             return WebActivationPages.error(.forbidden, "This Connection is not published. The link needs its invite_code.")
         }
@@ -201,7 +201,7 @@ struct WebActivationRoutes: SandboxRoutes {
 
     /// The 303 to `sdk_return_to` with `items` and `state`.
     private func finish(_ parameters: WebActivationParameters, _ items: [(String, String)]) -> Response {
-        guard let location = parameters.redirect(items) else {
+        guard let location = parameters.redirect(items, echoState: redirectState == .echo) else {
             return WebActivationPages.error(.badRequest, "sdk_return_to is not a URL the sandbox redirects to.")
         }
         return WebActivationPages.redirect(to: location)
