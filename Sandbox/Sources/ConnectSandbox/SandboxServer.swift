@@ -50,6 +50,7 @@ public enum SandboxServer {
         let host = configuration.host
         return Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [ParserErrorEnvelope()])),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "ConnectSandbox"),
             onServerRunning: { channel in
                 let url = SandboxURLs.baseURL(host: host, port: channel.localAddress?.port ?? 0)
@@ -59,12 +60,14 @@ public enum SandboxServer {
             logger: logger)
     }
 
-    /// The router with all middleware and route groups. Middleware order (outermost first): error envelope and
-    /// request log, body limit, fault injection (API paths only).
+    /// The router with all middleware and route groups. Middleware order (outermost first): security headers, error
+    /// envelope and request log, same-origin check of form posts, body limit, fault injection (API paths only).
     static func makeRouter(environment: RouteEnvironment, injector: FaultInjector,
                            redirectState: RedirectStateMode = .ignore) -> SandboxRouter {
         let router = SandboxRouter()
+        router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorEnvelopeMiddleware(logger: environment.logger))
+        router.add(middleware: SameOriginMiddleware(logger: environment.logger))
         router.add(middleware: BodyLimitMiddleware())
         router.add(middleware: FaultInjectionMiddleware(injector: injector))
         let routes: [any SandboxRoutes] = [
@@ -81,6 +84,7 @@ public enum SandboxServer {
             LocationEventRoutes(env: environment),
             LegacyAppletRoutes(env: environment),
             PartnerBackendRoutes(env: environment),
+            PartnerSignInRoutes(env: environment),
         ]
         for group in routes { group.register(on: router) }
         return router
