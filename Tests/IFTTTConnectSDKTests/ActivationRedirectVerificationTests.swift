@@ -21,6 +21,11 @@ final class TokenAwareTransport: HTTPTransport, @unchecked Sendable {
 
     var requests: [HTTPRequest] { lock.withLock { recorded } }
 
+    /// How many verification requests (`/me` and the Connection) were made; analytics uploads are not counted.
+    var verificationRequests: Int {
+        requests.filter { ["/v2/me", "/v2/connections/c1"].contains($0.url.path) }.count
+    }
+
     func set(_ token: String, _ account: Account) {
         lock.withLock { accounts[token] = account }
     }
@@ -54,6 +59,24 @@ final class TokenAwareTransport: HTTPTransport, @unchecked Sendable {
         default:
             return HTTPResponse(statusCode: 404)
         }
+    }
+}
+
+/// Holds callers until opened; counts the callers it let through.
+actor Gate {
+    private var isOpen = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private(set) var released = 0
+
+    func wait() async {
+        if !isOpen { await withCheckedContinuation { waiting.append($0) } }
+        released += 1
+    }
+
+    func open() {
+        isOpen = true
+        waiting.forEach { $0.resume() }
+        waiting = []
     }
 }
 
@@ -231,12 +254,12 @@ struct ActivationRedirectVerificationTests {
     @Test func requiredStateRefusesEveryRedirectWithoutStateUnverified() async throws {
         let controller = makeController(policy: .required)
         let state = try await startAndWait(controller)
-        let before = transport.requests.count
+        let before = transport.verificationRequests
         for query in ["next_step=complete&user_token=\(Self.alice)", "next_step=error", "next_step=user_cancelled_configuration",
                       "next_step=complete"] {
             #expect(await submit(query) == (false, false), "\(query)")
         }
-        #expect(transport.requests.count == before)
+        #expect(transport.verificationRequests == before)
         #expect(controller.step == .waitingForRedirect)
         async let outcome = result(of: controller)
         #expect(await submit("next_step=complete&user_token=\(Self.alice)&state=\(state)") == (true, true))
@@ -246,9 +269,9 @@ struct ActivationRedirectVerificationTests {
     @Test func aWrongStateIsRefusedWithoutVerification() async throws {
         let controller = makeController()
         _ = try await startAndWait(controller)
-        let before = transport.requests.count
+        let before = transport.verificationRequests
         #expect(await submit("next_step=complete&user_token=\(Self.alice)&state=ffffffffffffffffffffffffffffffff") == (false, false))
-        #expect(transport.requests.count == before)
+        #expect(transport.verificationRequests == before)
         #expect(controller.step == .waitingForRedirect)
     }
 
@@ -296,13 +319,21 @@ struct ActivationRedirectVerificationTests {
     }
 
     @Test func aFloodOfForgedRedirectsIsBounded() async throws {
-        let controller = makeController()
+        // The app's verifier holds every verification open until the gate opens, so all of them are in flight.
+        let gate = Gate()
+        let controller = makeController { _ in
+            await gate.wait()
+            return false
+        }
         _ = try await startAndWait(controller)
         let handler = ConnectionRedirectHandler(redirectURL: F.redirectURL, registry: registry)
-        let forged = URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=garbage")!
+        let forged = URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=\(Self.bob)")!
         var taken = 0
         for _ in 0..<50 where handler.handleApplicationRedirect(url: forged) { taken += 1 }
-        #expect(taken <= RedirectRegistry.maximumConcurrentVerifications)
+        #expect(taken == RedirectRegistry.maximumConcurrentVerifications)
+        #expect(logs.lines.contains { $0.contains("too many verifications in progress") })
+        await gate.open()
+        while await gate.released < taken { await Task.yield() }
         #expect(controller.step == .waitingForRedirect)
     }
 
