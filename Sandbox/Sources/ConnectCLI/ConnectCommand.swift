@@ -12,7 +12,9 @@ struct ConnectCommand: AsyncParsableCommand {
         Prints the activation URL (and opens it where a desktop browser exists), waits for IFTTT's redirect on a \
         loopback port, and prints the outcome. The user token is written to --token-file with mode 0600 and printed \
         only with --show-token. Against the sandbox, sign in with a demo user (alice@example.com / alice-password) \
-        and use --code gx-oauth-code-alice; an address at fail.example makes account creation fail.
+        and use --code gx-oauth-code-alice (codes are single-use); without a valid --code the pages send you through \
+        Grocery Express's own sign-in (dave / gx-dave-password for an unlinked account). An address at fail.example \
+        makes account creation fail.
         """
     )
 
@@ -39,13 +41,22 @@ struct ConnectCommand: AsyncParsableCommand {
 
     @OptionGroup var api: APIOptions
 
-    static var defaultTokenFile: String {
-        FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".ifttt-connect/user-token").path
+    static var defaultTokenFile: String { defaultTokenFile() }
+
+    /// `$HOME/.ifttt-connect/user-token`; the account's home directory only when `HOME` is unset or empty.
+    static func defaultTokenFile(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        return URL(fileURLWithPath: home).appendingPathComponent(".ifttt-connect/user-token").path
+    }
+
+    /// What the options ask to activate.
+    var request: Request {
+        Request(connectionId: connectionId, email: email ?? "", oauthCode: code, skipConfiguration: skipConfig,
+                opensBrowser: !noBrowser)
     }
 
     func run() async throws {
-        let request = Request(connectionId: connectionId, email: email ?? "", oauthCode: code, skipConfiguration: skipConfig,
-                              opensBrowser: !noBrowser)
+        let request = self.request
         let outcome = try await api.withAPI { url in await Self.activate(request, root: url) }
         switch outcome {
         case .success(let activation):

@@ -38,6 +38,12 @@ struct SandboxCommand: AsyncParsableCommand {
             help: ArgumentHelp("Refuse this fraction of location events with 422 naming their record ids (0...1; reproducible with --seed).", valueName: "p"))
     var rejectLocationEvents = 0.0
 
+    @Option(name: .customLong("redirect-state"), help: ArgumentHelp("""
+        What the activation pages do with the SDK's state parameter in the redirect back to the app: \
+        'ignore' (default) sends none, as IFTTT's own SDKs suggest the real IFTTT does; 'echo' sends it back.
+        """, valueName: "echo|ignore"))
+    var redirectState = RedirectStateMode.ignore.rawValue
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard latency >= 0, latency <= 600_000 else { throw ValidationError("--latency must be between 0 and 600000 ms") }
@@ -48,6 +54,9 @@ struct SandboxCommand: AsyncParsableCommand {
         guard ["127.0.0.1", "localhost", "::1"].contains(host) || host.hasPrefix("127.") else {
             throw ValidationError("--host must be a loopback address (127.0.0.0/8, localhost or ::1)")
         }
+        guard RedirectStateMode(rawValue: redirectState) != nil else {
+            throw ValidationError("--redirect-state must be echo or ignore")
+        }
         if let seedFile, !FileManager.default.isReadableFile(atPath: seedFile) {
             throw ValidationError("--seed-file: cannot read \(seedFile)")
         }
@@ -56,7 +65,8 @@ struct SandboxCommand: AsyncParsableCommand {
     func run() async throws {
         var configuration = SandboxConfiguration(
             host: host, port: port, databasePath: db, seedFile: seedFile.map { URL(fileURLWithPath: $0) },
-            latency: latency, failRate: failRate, randomSeed: seed)
+            latency: latency, failRate: failRate, randomSeed: seed,
+            redirectState: RedirectStateMode(rawValue: redirectState) ?? .ignore)
         configuration.rejectLocationEvents = rejectLocationEvents
         do {
             try await SandboxServer.run(configuration)

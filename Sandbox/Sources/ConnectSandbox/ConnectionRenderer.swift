@@ -47,8 +47,8 @@ struct ConnectionRenderer: Sendable {
             "service_name": .string(service.name),
             "service_short_name": .string(service.shortName),
             "is_primary": .bool(service.id == primaryId),
-            "monochrome_icon_url": .string(service.monochromeIconURL ?? urls.monochromeIcon(serviceId: service.id)),
-            "color_icon_url": .string(service.colorIconURL ?? urls.colorIcon(serviceId: service.id)),
+            "monochrome_icon_url": .string(Self.webURL(service.monochromeIconURL) ?? urls.monochromeIcon(serviceId: service.id)),
+            "color_icon_url": .string(Self.webURL(service.colorIconURL) ?? urls.colorIcon(serviceId: service.id)),
             "brand_color": .string(service.brandColor),
             "url": .string(service.url),
         ]
@@ -66,16 +66,26 @@ struct ConnectionRenderer: Sendable {
         })
     }
 
+    /// `url` when it is an absolute `http` or `https` URL with a host; `nil` otherwise (`javascript:`, `data:`, relative
+    /// or malformed URLs never reach a rendered icon, SVG or HTML).
+    static func webURL(_ url: String?) -> String? {
+        guard let url, let parts = URLComponents(string: url.trimmingCharacters(in: .whitespaces)),
+              let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = parts.host, !host.isEmpty,
+              !url.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
+        else { return nil }
+        return url
+    }
+
     private func featureIcon(_ feature: SeedData.Feature, primary: SeedData.Service?) -> SandboxJSON {
-        if let icon = feature.iconURL { return .string(icon) }
+        if let icon = Self.webURL(feature.iconURL) { return .string(icon) }
         guard let primary else { return .null }
-        return .string(primary.colorIconURL ?? urls.colorIcon(serviceId: primary.id))
+        return .string(Self.webURL(primary.colorIconURL) ?? urls.colorIcon(serviceId: primary.id))
     }
 
     private func valuePropositions(_ connection: SeedData.Connection, primary: SeedData.Service?) -> SandboxJSON {
         if let propositions = connection.valuePropositions {
             return .array(propositions.map {
-                ["description": .string($0.description), "icon_url": .optional($0.iconURL)]
+                ["description": .string($0.description), "icon_url": .optional(Self.webURL($0.iconURL))]
             })
         }
         return .array(connection.features.map {

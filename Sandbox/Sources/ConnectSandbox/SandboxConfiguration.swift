@@ -30,6 +30,10 @@ public struct SandboxConfiguration: Sendable {
     /// The seed of the pseudo-random generator behind ``failRate``. The same seed gives the same sequence of failures
     /// for the same sequence of requests. `nil` picks a random seed.
     public var randomSeed: UInt64?
+    /// Whether the web activation pages echo the SDK's `state` in the redirect back to the app. Default
+    /// ``RedirectStateMode/ignore``: IFTTT's own SDKs (iOS 2.8, Android) neither send nor read a `state`, so a real
+    /// IFTTT cannot be assumed to echo it, and the sandbox must not hide that.
+    public var redirectState: RedirectStateMode
     /// Where the sandbox logs. Tokens, passwords and service keys are never logged.
     public var logger: Logger
     /// The probability (0...1) that `POST /v1/location_events` refuses an event: a batch holding a refused event is
@@ -48,6 +52,7 @@ public struct SandboxConfiguration: Sendable {
         latency: Int = 0,
         failRate: Double = 0,
         randomSeed: UInt64? = nil,
+        redirectState: RedirectStateMode = .ignore,
         logger: Logger = Logger(label: "ifttt-connect.sandbox")
     ) {
         self.host = host
@@ -58,6 +63,7 @@ public struct SandboxConfiguration: Sendable {
         self.latency = latency
         self.failRate = failRate
         self.randomSeed = randomSeed
+        self.redirectState = redirectState
         self.logger = logger
     }
 
@@ -114,4 +120,16 @@ public struct SandboxConfiguration: Sendable {
         return URL(fileURLWithPath: home).appendingPathComponent(".local/share/ifttt-connect/sandbox.sqlite").path
         #endif
     }
+}
+
+/// What the web activation pages do with the `state` query parameter of an activation URL when they redirect back to
+/// the app (`sdk_return_to`).
+///
+/// A `state` is never required: the sandbox accepts activation URLs built exactly as IFTTT's iOS 2.8 and Android
+/// SDKs build them, which carry none.
+public enum RedirectStateMode: String, Sendable, CaseIterable {
+    /// The redirect carries the `state` the activation URL had (as sent), when it had one.
+    case echo
+    /// The redirect never carries a `state`, as must be assumed of the real IFTTT. The default.
+    case ignore
 }

@@ -49,10 +49,12 @@ public enum SandboxServer {
                 "Fault injection: latency \(configuration.latency) ms, fail rate \(configuration.failRate), seed \(injector.seed)")
         }
         let router = makeRouter(environment: RouteEnvironment(store: store, urls: urls, logger: logger),
-                                injector: injector)
+                                injector: injector, redirectState: configuration.redirectState)
+        logger.info("Web activation redirects: state \(configuration.redirectState.rawValue)")
         let host = configuration.host
         return Application(
             router: router,
+            server: .http1(configuration: .init(additionalChannelHandlers: [ParserErrorEnvelope()])),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "ConnectSandbox"),
             onServerRunning: { channel in
                 let url = SandboxURLs.baseURL(host: host, port: channel.localAddress?.port ?? 0)
@@ -62,11 +64,14 @@ public enum SandboxServer {
             logger: logger)
     }
 
-    /// The router with all middleware and route groups. Middleware order (outermost first): error envelope and
-    /// request log, body limit, fault injection (API paths only).
-    static func makeRouter(environment: RouteEnvironment, injector: FaultInjector) -> SandboxRouter {
+    /// The router with all middleware and route groups. Middleware order (outermost first): security headers, error
+    /// envelope and request log, same-origin check of form posts, body limit, fault injection (API paths only).
+    static func makeRouter(environment: RouteEnvironment, injector: FaultInjector,
+                           redirectState: RedirectStateMode = .ignore) -> SandboxRouter {
         let router = SandboxRouter()
+        router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorEnvelopeMiddleware(logger: environment.logger))
+        router.add(middleware: SameOriginMiddleware(logger: environment.logger))
         router.add(middleware: BodyLimitMiddleware())
         router.add(middleware: FaultInjectionMiddleware(injector: injector))
         let routes: [any SandboxRoutes] = [
@@ -77,12 +82,13 @@ public enum SandboxServer {
             ConnectionRoutes(env: environment),
             UserConnectionRoutes(env: environment),
             FieldOptionRoutes(env: environment),
-            WebActivationRoutes(env: environment),
+            WebActivationRoutes(env: environment, redirectState: redirectState),
             SDKEventRoutes(env: environment),
             PlaygroundRoutes(env: environment),
             LocationEventRoutes(env: environment, injector: injector),
             LegacyAppletRoutes(env: environment),
             PartnerBackendRoutes(env: environment),
+            PartnerSignInRoutes(env: environment),
         ]
         for group in routes { group.register(on: router) }
         return router

@@ -21,7 +21,7 @@ extension SandboxStore {
     static func partnerAccount(_ row: Row) -> SeedData.PartnerAccount {
         SeedData.PartnerAccount(
             serviceId: row["service_id"], partnerUserId: row["partner_user_id"], accessToken: row["access_token"],
-            oauthCode: row["oauth_code"], userId: row["user_id"])
+            oauthCode: row["oauth_code"], userId: row["user_id"], login: row["login"], password: row["password_hash"])
     }
 
     static func connection(_ row: Row) throws -> SeedData.Connection {
@@ -71,7 +71,7 @@ extension SandboxStore {
                 ON CONFLICT(id) DO UPDATE SET login = excluded.login, email = excluded.email,
                     password = excluded.password
                 """,
-            arguments: [u.id, u.login, u.email, u.password])
+            arguments: [u.id, u.login, u.email, u.password.map(PasswordHash.storable)])
         for token in u.tokens {
             try insertToken(token, userId: u.id, in: db)
         }
@@ -95,6 +95,7 @@ extension SandboxStore {
                     oauth_code = excluded.oauth_code, user_id = excluded.user_id
                 """,
             arguments: [p.serviceId, p.partnerUserId, p.accessToken, p.oauthCode, p.userId])
+        try upsertPartnerSignIn(p, in: db)
     }
 
     static func upsert(_ c: SeedData.Connection, in db: Database) throws {

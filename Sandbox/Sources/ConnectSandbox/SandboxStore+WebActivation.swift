@@ -8,20 +8,6 @@ extension SandboxStore {
         try await dbQueue.read { db in try Self.fetchUser(id: id, in: db) }
     }
 
-    /// The user whose e-mail address (case-insensitive) or login is `identifier` and whose password is `password`;
-    /// `nil` when there is none or the password differs.
-    func signIn(identifier: String, password: String) async throws -> SeedData.User? {
-        try await dbQueue.read { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM users WHERE email = ? COLLATE NOCASE OR login = ?",
-                arguments: [identifier, identifier])
-            else { return nil }
-            let user = Self.user(row)
-            guard let stored = user.password, !stored.isEmpty, stored == password else { return nil }
-            return user
-        }
-    }
-
     /// Creates a user with `email` and `password`; the id and login are derived from the address and made unique.
     /// Returns `nil` when a user already has this address.
     func createUser(email: String, password: String) async throws -> SeedData.User? {
@@ -43,21 +29,6 @@ extension SandboxStore {
             let user = SeedData.User(id: candidate, email: email, password: password)
             try Self.upsert(user, in: db)
             return user
-        }
-    }
-
-    /// Links the partner account of `serviceId` whose OAuth authorization code is `oauthCode` to `userId`.
-    /// Returns the partner account, or `nil` for an unknown code.
-    func authorizePartner(serviceId: String, oauthCode: String, userId: String) async throws -> SeedData.PartnerAccount? {
-        try await dbQueue.write { db in
-            guard let row = try Row.fetchOne(
-                db, sql: "SELECT * FROM partner_accounts WHERE service_id = ? AND oauth_code = ?",
-                arguments: [serviceId, oauthCode])
-            else { return nil }
-            var account = Self.partnerAccount(row)
-            account.userId = userId
-            try Self.upsert(account, in: db)
-            return account
         }
     }
 

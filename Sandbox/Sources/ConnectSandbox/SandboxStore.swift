@@ -27,8 +27,7 @@ public final class SandboxStore: Sendable {
             if path == SandboxConfiguration.inMemoryDatabasePath {
                 dbQueue = try DatabaseQueue(named: nil, configuration: configuration)
             } else {
-                let directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+                try Self.preparePrivateFile(path)
                 dbQueue = try DatabaseQueue(path: path, configuration: configuration)
             }
             try Self.migrator.migrate(dbQueue)
@@ -96,6 +95,7 @@ public final class SandboxStore: Sendable {
         registerSDKEventsMigration(&migrator)
         registerLocationEventMigrations(in: &migrator)
         registerLegacyAppletMigrations(&migrator)
+        registerPartnerSignInMigration(&migrator)
         return migrator
     }
 

@@ -130,22 +130,29 @@ extension SeedData {
         public var oauthCode: String?
         /// The IFTTT user this partner account is linked to; `nil` when no IFTTT user has connected it.
         public var userId: String?
+        /// The username on the partner's own sign-in page (the service's OAuth authorization page that the
+        /// activation pages send a user through when the flow has no valid `code`). `nil`: no sign-in.
+        public var login: String?
+        /// The password of the partner's sign-in page. Stored as a salted hash; in a seed file, plain text.
+        public var password: String?
 
         /// Creates a partner account.
         public init(
             serviceId: String, partnerUserId: String, accessToken: String, oauthCode: String? = nil,
-            userId: String? = nil
+            userId: String? = nil, login: String? = nil, password: String? = nil
         ) {
             self.serviceId = serviceId
             self.partnerUserId = partnerUserId
             self.accessToken = accessToken
             self.oauthCode = oauthCode
             self.userId = userId
+            self.login = login
+            self.password = password
         }
 
         enum CodingKeys: String, CodingKey {
             case serviceId = "service_id", partnerUserId = "partner_user_id", accessToken = "access_token"
-            case oauthCode = "oauth_code", userId = "user_id"
+            case oauthCode = "oauth_code", userId = "user_id", login, password
         }
 
         /// Encodes the account; `user_id` is written as `null` when unlinked.
@@ -156,6 +163,8 @@ extension SeedData {
             try c.encode(accessToken, forKey: .accessToken)
             try c.encodeIfPresent(oauthCode, forKey: .oauthCode)
             try c.encode(userId, forKey: .userId)
+            try c.encodeIfPresent(login, forKey: .login)
+            try c.encodeIfPresent(password, forKey: .password)
         }
     }
 

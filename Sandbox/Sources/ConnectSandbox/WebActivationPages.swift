@@ -27,7 +27,8 @@ enum WebActivationPages {
     static let contentSecurityPolicy: String = {
         let returnTargets = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
             + WebActivationParameters.registeredAppSchemes.sorted().map { "\($0):" }
-        return "default-src 'none'; style-src 'unsafe-inline'; form-action 'self' " + returnTargets.joined(separator: " ")
+        return "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; frame-ancestors 'none'; base-uri 'none'; "
+            + "form-action 'self' " + returnTargets.joined(separator: " ")
     }()
 
     /// An HTML response that is never cached and sends no referrer (the URLs carry codes and `state`).
@@ -38,6 +39,7 @@ enum WebActivationPages {
         headers[HeaderName("Referrer-Policy")!] = "no-referrer"
         headers[HeaderName("X-Frame-Options")!] = "DENY"
         headers[HeaderName("Content-Security-Policy")!] = contentSecurityPolicy
+        headers[HeaderName("X-Content-Type-Options")!] = "nosniff"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: html)))
     }
 
@@ -70,10 +72,9 @@ enum WebActivationPages {
                  status: status)
     }
 
-    static func hidden(_ parameters: WebActivationParameters, session: String? = nil) -> String {
-        var out = parameters.items.map { "<input type=\"hidden\" name=\"\(escape($0.name))\" value=\"\(escape($0.value))\">" }
-        if let session { out.append("<input type=\"hidden\" name=\"activation_session\" value=\"\(escape(session))\">") }
-        return out.joined(separator: "\n")
+    /// The flow's id; the flow's parameters stay on the server (they were stored when the flow started).
+    static func hidden(session: String) -> String {
+        "<input type=\"hidden\" name=\"activation_session\" value=\"\(escape(session))\">"
     }
 
     static func action(_ connectionId: String, _ step: String) -> String {
@@ -85,12 +86,13 @@ enum WebActivationPages {
     }
 
     /// The sign-in page: e-mail (prefilled from `email` or `username`) and password.
-    static func signIn(_ connection: SeedData.Connection, parameters: WebActivationParameters, error: String? = nil) -> String {
+    static func signIn(_ connection: SeedData.Connection, parameters: WebActivationParameters, session: String,
+                       error: String? = nil) -> String {
         let prefill = parameters.value("email") ?? parameters.value("username") ?? ""
         return page("Sign in to IFTTT", """
             <p>Sign in to connect <strong>\(escape(connection.name))</strong>.</p>\(alert(error))
             <form method="post" action="\(action(connection.id, "sign_in"))" id="sign-in">
-            \(hidden(parameters))
+            \(hidden(session: session))
             <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" value="\(escape(prefill))">
             <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password">
             <button type="submit" id="submit">Sign in</button>
@@ -99,11 +101,12 @@ enum WebActivationPages {
     }
 
     /// The account creation page (`sdk_create_account=true`).
-    static func createAccount(_ connection: SeedData.Connection, parameters: WebActivationParameters, error: String? = nil) -> String {
+    static func createAccount(_ connection: SeedData.Connection, parameters: WebActivationParameters, session: String,
+                              error: String? = nil) -> String {
         page("Create your IFTTT account", """
             <p>Create an IFTTT account to connect <strong>\(escape(connection.name))</strong>.</p>\(alert(error))
             <form method="post" action="\(action(connection.id, "create_account"))" id="create-account">
-            \(hidden(parameters))
+            \(hidden(session: session))
             <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" value="\(escape(parameters.value("email") ?? ""))">
             <label for="password">Choose a password</label><input id="password" name="password" type="password" autocomplete="new-password">
             <button type="submit" id="submit">Create account</button>
@@ -113,12 +116,12 @@ enum WebActivationPages {
 
     /// The partner authorization page: the user allows IFTTT to use their account on the service.
     static func authorize(_ connection: SeedData.Connection, service: SeedData.Service, user: SeedData.User, session: String,
-                          parameters: WebActivationParameters, error: String? = nil) -> String {
+                          error: String? = nil) -> String {
         page("Authorize \(service.name)", """
             <p>Signed in to IFTTT as <strong>\(escape(user.login))</strong>.</p>
             <p>Allow IFTTT to use your <strong>\(escape(service.name))</strong> account for \(escape(connection.name))?</p>\(alert(error))
             <form method="post" action="\(action(connection.id, "authorize"))" id="authorize">
-            \(hidden(parameters, session: session))
+            \(hidden(session: session))
             <button type="submit" id="submit">Authorize \(escape(service.name))</button>
             </form>
             """)
@@ -132,7 +135,7 @@ enum WebActivationPages {
             body += "<ul class=\"error\" role=\"alert\" id=\"error\">" + errors.map { "<li>\(escape($0))</li>" }.joined() + "</ul>"
         }
         body += "<form method=\"post\" action=\"\(action(connection.id, "configure"))\" id=\"configure\">\n"
-        body += hidden(parameters, session: session)
+        body += hidden(session: session)
         var counter = 0
         for feature in connection.features {
             let previous = existing?.userFeatures.first { $0.featureId == feature.id }

@@ -6,7 +6,7 @@ struct WebActivationParameters: Sendable, Equatable {
     /// The names carried from page to page, in the order the SDK sends them.
     static let carriedNames = [
         "sdk_return_to", "sdk_version", "sdk_platform", "sdk_anonymous_id", "locale", "skip_config", "invite_code",
-        "state", "email", "username", "sdk_create_account", "available_email_app_schemes[]", "code",
+        "state", "email", "username", "sdk_create_account", "available_email_app_schemes[]", "code", "action",
     ]
 
     /// The custom URL schemes registered for apps of the sandbox's services; `sdk_return_to` may use one of them
@@ -49,12 +49,13 @@ struct WebActivationParameters: Sendable, Equatable {
     /// Whether the SDK found no account for the e-mail address (`sdk_create_account=true`).
     var createsAccount: Bool { value("sdk_create_account") == "true" }
 
-    /// The redirect to `sdk_return_to` with `items` appended to its query (`state` last, echoed as sent).
-    func redirect(_ items: [(String, String)]) -> String? {
+    /// The redirect to `sdk_return_to` with `items` appended to its query; with `echoState`, the `state` of the
+    /// activation URL (if it had one) comes last, as sent.
+    func redirect(_ items: [(String, String)], echoState: Bool) -> String? {
         guard var parts = returnURL else { return nil }
         var query = parts.percentEncodedQuery.map { [$0] } ?? []
         var all = items
-        if let state = value("state") { all.append(("state", state)) }
+        if echoState, let state = value("state"), !state.isEmpty { all.append(("state", state)) }
         for (name, value) in all { query.append(Self.encode(name) + "=" + Self.encode(value)) }
         parts.percentEncodedQuery = query.joined(separator: "&")
         return parts.string
@@ -108,41 +109,81 @@ struct SubmittedForm: Sendable {
     var parameters: WebActivationParameters { WebActivationParameters(pairs: fields) }
 }
 
-/// Who signed in on the activation pages, keyed by an unguessable id the pages carry in the hidden field
-/// `activation_session`. In memory: a restart of the sandbox ends flows in progress.
+/// The activation flows in progress, keyed by an unguessable id the pages carry in the hidden field
+/// `activation_session`. A flow starts at `GET /access/api/{connection_id}`, and its parameters (`sdk_return_to`,
+/// `state`, `code`, `skip_config`, ...) are stored then: later form posts cannot change them, whatever their hidden
+/// fields say. In memory: a restart of the sandbox ends flows in progress. Flows expire after ``lifetime``; at most
+/// ``capacity`` are kept (the oldest go first).
 final class WebActivationSessions: Sendable {
-    /// One signed-in flow.
+    /// One flow.
     struct Session: Sendable {
-        var userId: String
-        var connectionId: String
+        let id: String
+        let connectionId: String
+        /// The parameters of the activation URL, as the flow started.
+        let parameters: WebActivationParameters
+        /// The `state` of the partner sign-in (OAuth) leg, bound to this flow.
+        let partnerState: String
+        let started: Date
+        /// The IFTTT user who signed in (or created an account), once known.
+        var userId: String?
         var partnerAuthorized = false
     }
 
+    static let lifetime: TimeInterval = 30 * 60
+    static let capacity = 10_000
+
     private let sessions = LockedValue<[String: Session]>([:])
 
-    /// Starts a session and returns its id (128 random bits, hex).
-    func start(userId: String, connectionId: String) -> String {
+    /// 128 random bits, hex.
+    static func randomId() -> String {
         var generator = SystemRandomNumberGenerator()
-        let id = (0..<2).map { _ in
-            let hex = String(generator.next() as UInt64, radix: 16)
-            return String(repeating: "0", count: 16 - hex.count) + hex
-        }.joined()
-        sessions.withLock { $0[id] = Session(userId: userId, connectionId: connectionId) }
-        return id
+        return PasswordHash.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
-    /// The session `id` of `connectionId`.
-    func session(_ id: String?, connectionId: String) -> Session? {
+    /// Starts a flow with the parameters of its activation URL.
+    func start(connectionId: String, parameters: WebActivationParameters, now: Date = Date()) -> Session {
+        let session = Session(id: Self.randomId(), connectionId: connectionId, parameters: parameters,
+                              partnerState: Self.randomId(), started: now)
+        sessions.withLock { table in
+            table = table.filter { now.timeIntervalSince($0.value.started) < Self.lifetime }
+            if table.count >= Self.capacity, let oldest = table.min(by: { $0.value.started < $1.value.started }) {
+                table.removeValue(forKey: oldest.key)
+            }
+            table[session.id] = session
+        }
+        return session
+    }
+
+    /// The live flow `id` of `connectionId`.
+    func session(_ id: String?, connectionId: String, now: Date = Date()) -> Session? {
         guard let id, !id.isEmpty else { return nil }
-        return sessions.withLock { $0[id] }.flatMap { $0.connectionId == connectionId ? $0 : nil }
+        return sessions.withLock { $0[id] }.flatMap {
+            $0.connectionId == connectionId && now.timeIntervalSince($0.started) < Self.lifetime ? $0 : nil
+        }
     }
 
-    /// Records that the partner service was authorized in session `id`.
+    /// The live flow of `connectionId` whose partner sign-in `state` is `state`.
+    func session(partnerState state: String, connectionId: String, now: Date = Date()) -> Session? {
+        guard !state.isEmpty else { return nil }
+        return sessions.withLock { table in table.values.first { $0.partnerState == state } }.flatMap {
+            $0.connectionId == connectionId && now.timeIntervalSince($0.started) < Self.lifetime ? $0 : nil
+        }
+    }
+
+    /// Records who signed in to flow `id`; returns the updated flow.
+    func signIn(_ id: String, userId: String) -> Session? {
+        sessions.withLock { table in
+            table[id]?.userId = userId
+            return table[id]
+        }
+    }
+
+    /// Records that the partner service was authorized in flow `id`.
     func markAuthorized(_ id: String) {
         sessions.withLock { $0[id]?.partnerAuthorized = true }
     }
 
-    /// Ends session `id`.
+    /// Ends flow `id`.
     func end(_ id: String) {
         _ = sessions.withLock { $0.removeValue(forKey: id) }
     }

@@ -8,10 +8,12 @@ import FoundationNetworking
 /// Runs `body` against a sandbox on an ephemeral loopback port with a fresh database file.
 func withSandbox<T: Sendable>(
     failRate: Double = 0, latency: Int = 0, seed: UInt64? = nil, databasePath: String? = nil,
+    redirectState: RedirectStateMode = .ignore,
     _ body: @Sendable (URL, ConnectionNetworkController) async throws -> T
 ) async throws -> T {
     let path = databasePath ?? temporaryDatabasePath()
-    let configuration = SandboxConfiguration(port: 0, databasePath: path, latency: latency, failRate: failRate, randomSeed: seed)
+    let configuration = SandboxConfiguration(port: 0, databasePath: path, latency: latency, failRate: failRate, randomSeed: seed,
+                                             redirectState: redirectState)
     return try await SandboxServer.withRunning(configuration) { url in
         let controller = ConnectionNetworkController(configuration: .init(
             connectBaseURL: url.appendingPathComponent("v2"), locationBaseURL: url.appendingPathComponent("v1"),

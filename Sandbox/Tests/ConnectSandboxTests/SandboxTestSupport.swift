@@ -24,11 +24,12 @@ enum SandboxTest {
     /// An in-memory (or file-backed) sandbox on an ephemeral port.
     static func configuration(
         databasePath: String = SandboxConfiguration.inMemoryDatabasePath, seedFile: URL? = nil,
-        seedsDemoData: Bool = true, latency: Int = 0, failRate: Double = 0, randomSeed: UInt64? = nil
+        seedsDemoData: Bool = true, latency: Int = 0, failRate: Double = 0, randomSeed: UInt64? = nil,
+        redirectState: RedirectStateMode = .ignore
     ) -> SandboxConfiguration {
         SandboxConfiguration(
             host: "127.0.0.1", port: 0, databasePath: databasePath, seedFile: seedFile, seedsDemoData: seedsDemoData,
-            latency: latency, failRate: failRate, randomSeed: randomSeed, logger: logger)
+            latency: latency, failRate: failRate, randomSeed: randomSeed, redirectState: redirectState, logger: logger)
     }
 
     /// Runs `body` against a fresh demo sandbox.

@@ -98,7 +98,7 @@ struct WebActivationBrowserTests {
     }
 
     @Test func existingUserSignsInAuthorizesConfiguresAndDisconnectsLater() async throws {
-        try await withSandbox { url, network in
+        try await withSandbox(redirectState: .echo) { url, network in
             let outcome = try await Self.activate(url, "gx-store-visits", email: "alice@example.com",
                                                                         oauthCode: "gx-oauth-code-alice") { browser in
                 #expect(try await browser.value("#email") == "alice@example.com")
@@ -130,7 +130,7 @@ struct WebActivationBrowserTests {
     }
 
     @Test func newUserCreatesAnAccountAndFillsTheFields() async throws {
-        try await withSandbox { url, network in
+        try await withSandbox(redirectState: .echo) { url, network in
             let outcome = try await Self.activate(url, "gx-weekly-deals", email: "new.person@example.com",
                                                                  oauthCode: "gx-oauth-code-dave") { browser in
                 #expect(try await browser.title == "Create your IFTTT account")
@@ -153,7 +153,7 @@ struct WebActivationBrowserTests {
     }
 
     @Test func skipConfigLeavesItPendingUntilUpdatedThroughTheAPI() async throws {
-        try await withSandbox { url, _ in
+        try await withSandbox(redirectState: .echo) { url, _ in
             let outcome = try await Self.activate(url, "gx-arrive-store", email: "bob@example.com",
                                                                  oauthCode: "gx-oauth-code-bob", skipConfiguration: true) { browser in
                 try await Self.signIn(browser, password: "bob-password")
@@ -182,7 +182,7 @@ struct WebActivationBrowserTests {
     }
 
     @Test func cancellingTheConfigurationReportsIt() async throws {
-        try await withSandbox { url, _ in
+        try await withSandbox(redirectState: .echo) { url, _ in
             let outcome = try await Self.activate(url, "gx-arrive-store", email: "carol@example.com",
                                                            oauthCode: "gx-oauth-code-dave") { browser in
                 try await Self.signIn(browser, password: "carol-password")
@@ -195,7 +195,7 @@ struct WebActivationBrowserTests {
     }
 
     @Test func accountCreationFailureIsReported() async throws {
-        try await withSandbox { url, _ in
+        try await withSandbox(redirectState: .echo) { url, _ in
             let outcome = try await Self.activate(url, "gx-arrive-store", email: "someone@fail.example",
                                                            oauthCode: "gx-oauth-code-dave") { browser in
                 try await browser.fill("#password", "whatever")

@@ -1,0 +1,72 @@
+import Foundation
+import Hummingbird
+import Logging
+
+/// The outermost middleware: headers every response gets, whatever produced it.
+///
+/// * Every response: `X-Content-Type-Options: nosniff`.
+/// * Every HTML or SVG response (the activation pages, the partner's sign-in page, the playground, icons): a
+///   `Content-Security-Policy` (the activation pages' own, or ``defaultPolicy``) that forbids framing, plus
+///   `X-Frame-Options: DENY` and `Referrer-Policy: no-referrer`; HTML pages are never cached
+///   (`Cache-Control: no-store`, they can show activation URLs and codes).
+struct SecurityHeadersMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+
+    /// The policy of pages that set none: no scripts, no plugins, inline styles, images over http(s) only, forms
+    /// to the sandbox itself, never framed.
+    static let defaultPolicy =
+        "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await next(request, context)
+        Self.secure(&response.headers)
+        return response
+    }
+
+    static func secure(_ headers: inout HTTPFields) {
+        headers[HeaderName("X-Content-Type-Options")!] = "nosniff"
+        let type = (headers[.contentType] ?? "").lowercased()
+        let isHTML = type.hasPrefix("text/html")
+        guard isHTML || type.hasPrefix("image/svg+xml") else { return }
+        let csp = HeaderName("Content-Security-Policy")!
+        if headers[csp] == nil { headers[csp] = defaultPolicy }
+        headers[HeaderName("X-Frame-Options")!] = "DENY"
+        headers[HeaderName("Referrer-Policy")!] = "no-referrer"
+        if isHTML { headers[.cacheControl] = "no-store" }
+    }
+}
+
+/// Refuses cross-site form posts (login CSRF, a forged tap on the playground, a forged activation step): a `POST`,
+/// `PUT`, `PATCH` or `DELETE` whose `Sec-Fetch-Site` is anything but `same-origin` or `none` (typed by the user), or
+/// whose `Origin` is not the sandbox's own (`http://` + `Host`), is answered 403. Requests with neither header
+/// (the SDK, curl: not a browser, so not forgeable by a web page) pass.
+struct SameOriginMiddleware: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let logger: Logger
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard [.post, .put, .patch, .delete].contains(request.method), let reason = Self.crossSiteReason(request) else {
+            return try await next(request, context)
+        }
+        logger.warning("\(request.method) \(request.uri.path): refused a cross-site request (\(reason))")
+        let message = "Cross-site requests are not allowed: submit the form from the sandbox's own page."
+        let path = request.uri.path
+        if path.hasPrefix("/access/") || path.hasPrefix("/playground") || (path.hasPrefix("/partner/") && path.contains("/oauth/")) {
+            return WebActivationPages.error(.forbidden, message)
+        }
+        throw APIError.forbidden(message)
+    }
+
+    /// Why the request is cross-site, or `nil` when it is not.
+    static func crossSiteReason(_ request: Request) -> String? {
+        if let site = request.headers[HeaderName("Sec-Fetch-Site")!]?.lowercased(), site != "same-origin", site != "none" {
+            return "Sec-Fetch-Site: \(site)"
+        }
+        if let origin = request.headers[HeaderName("Origin")!] {
+            guard let host = request.head.authority, origin.lowercased() == "http://\(host.lowercased())" else {
+                return "Origin: \(origin)"
+            }
+        }
+        return nil
+    }
+}
