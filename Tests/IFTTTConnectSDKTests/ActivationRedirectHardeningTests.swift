@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import IFTTTConnectTesting
 @testable import IFTTTConnectSDK
 
 /// The redirect authority is compared as written: variants `URL` normalises to the same port are refused.
@@ -50,8 +51,8 @@ struct ReleasedControllerTests {
     @Test func aControllerReleasedWhileItsFlowWaitsIsFreedAndItsRedirectIsNotSwallowed() async throws {
         let transport = ScriptedTransport(["GET /v2/account/find": HTTPResponse(statusCode: 204)])
         let registry = RedirectRegistry()
-        let web = FakeWebSession()
-        let opener = FakeURLOpener()
+        let web = RecordingWebSession()
+        let opener = RecordingURLOpener()
         let network = ConnectionNetworkController(configuration: .init(
             transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1", callbackQueue: nil))
         var configuration = ConnectButtonController.Configuration(

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import IFTTTConnectTesting
 @testable import IFTTTConnectSDK
 
 /// A Connect API that knows users by token: `/me` answers each token's login, the Connection answers each
@@ -30,7 +31,7 @@ final class TokenAwareTransport: HTTPTransport, @unchecked Sendable {
         lock.withLock { accounts[token] = account }
     }
 
-    func send(_ request: HTTPRequest) async throws(ConnectionNetworkError) -> HTTPResponse {
+    func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
         let token = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) }
         let account: Account? = lock.withLock {
             recorded.append(request)
@@ -118,7 +119,7 @@ struct ActivationRedirectVerificationTests {
         bob: .init(login: "bob", status: "enabled"),
     ])
     let registry = RedirectRegistry()
-    let web = FakeWebSession()
+    let web = RecordingWebSession()
     let logs = LogCapture()
     let results = ResultRecorder()
 
@@ -128,7 +129,7 @@ struct ActivationRedirectVerificationTests {
             transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1",
             callbackQueue: nil, logHandler: logs.handler))
         var configuration = ConnectButtonController.Configuration(
-            networkController: network, urlOpener: FakeURLOpener(), webAuthenticationSession: web, clock: ManualClock(),
+            networkController: network, urlOpener: RecordingURLOpener(), webAuthenticationSession: web, clock: ManualClock(),
             timing: .immediate, webActivationBaseURL: URL(string: "https://sandbox.test/access/api")!, logHandler: logs.handler)
         configuration.registry = registry
         var config = ConnectionConfiguration(connection: F.connection(), suggestedUserEmail: "user@example.com",

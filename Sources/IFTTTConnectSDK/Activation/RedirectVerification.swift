@@ -93,7 +93,7 @@ struct RedirectVerifier: Sendable {
             return await connectionIsOn(token: startingToken) ? nil : .connectionNotOn
         }
         let user: User
-        do throws(ConnectionNetworkError) {
+        do throws(ConnectAPIError) {
             user = try await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: token, inviteCode: inviteCode))
         } catch {
             return .tokenRejected
