@@ -3,6 +3,7 @@ import ConnectSandbox
 import Foundation
 import IFTTTConnectLocation
 import IFTTTConnectSDK
+import IFTTTConnectTesting
 import Testing
 
 @Suite("Refused location events never block: --reject-location-events end to end")
