@@ -130,7 +130,7 @@ struct PlaygroundAndButtonCLITests {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let png = directory.appendingPathComponent("shot.png")
-            try Self.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+            try await Self.run(chromium, ["--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                                     "--user-data-dir=\(directory.appendingPathComponent("profile").path)",
                                     "--screenshot=\(png.path)", "--window-size=900,700",
                                     url.appendingPathComponent("playground").absoluteString])
@@ -139,7 +139,7 @@ struct PlaygroundAndButtonCLITests {
             #expect(data.prefix(8) == Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]))
             let width = data[16..<20].reduce(0) { $0 << 8 | Int($1) }, height = data[20..<24].reduce(0) { $0 << 8 | Int($1) }
             #expect(width == 900 && height == 700)
-            let pixels = try Self.grayPixels(ppm: Self.run(convert, [png.path, "ppm:-"]))
+            let pixels = try await Self.grayPixels(ppm: Self.run(convert, [png.path, "ppm:-"]))
             let mean = pixels.reduce(0.0) { $0 + Double($1) } / Double(pixels.count)
             let variance = pixels.reduce(0.0) { $0 + (Double($1) - mean) * (Double($1) - mean) } / Double(pixels.count)
             let dark = Double(pixels.filter { $0 < 60 }.count) / Double(pixels.count)
@@ -150,18 +150,21 @@ struct PlaygroundAndButtonCLITests {
 
     /// Runs `tool` and returns its standard output.
     @discardableResult
-    static func run(_ tool: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments
+    static func run(_ tool: String, _ arguments: [String]) async throws -> Data {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("run-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
-        process.standardOutput = try FileHandle(forWritingTo: output)
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(tool) exited with \(process.terminationStatus)")
+        let status = try await offCooperativePool { () throws -> Int32 in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: tool)
+            process.arguments = arguments
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        #expect(status == 0, "\(tool) exited with \(status)")
         return try Data(contentsOf: output)
     }
 

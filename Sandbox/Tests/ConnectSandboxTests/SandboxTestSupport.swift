@@ -138,3 +138,14 @@ extension SandboxJSON {
         return []
     }
 }
+
+/// Runs blocking work (a child process, a blocking socket) on a thread of its own and awaits its result.
+///
+/// Tests run on Swift's cooperative pool, which has one thread per core (two here), and every in-process
+/// sandbox serves its requests on that same pool: a test that blocks a pool thread while it waits for a
+/// sandbox's answer can stall every other test's sandbox until its wait times out.
+func offCooperativePool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread { continuation.resume(with: Result { try body() }) }.start()
+    }
+}
