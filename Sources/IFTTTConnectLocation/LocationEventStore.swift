@@ -145,8 +145,10 @@ public actor LocationEventStore {
 
     /// Records that the server accepted the events with these record ids; they are never sent again.
     ///
-    /// - Parameter deferCompaction: `true` leaves compaction to the next ``pending(now:)`` (the uploader does
-    ///   this, so an upload run reads the journal once); `false` compacts at once when dead records dominate.
+    /// - Parameters:
+    ///   - recordIds: The record ids the server acknowledged; ids already acknowledged are ignored.
+    ///   - deferCompaction: `true` leaves compaction to the next ``pending(now:)`` (the uploader does
+    ///     this, so an upload run reads the journal once); `false` compacts at once when dead records dominate.
     /// - Throws: ``LocationError/Code/storage`` when the write fails.
     public func acknowledge(_ recordIds: [UUID], deferCompaction: Bool = false) throws(LocationError) {
         guard !recordIds.isEmpty else { return }
