@@ -67,9 +67,11 @@ private func fuzzRedirect(_ data: Data) {
         "accepted a redirect to another URL: \(url) for \(redirectURL)")
     precondition(components?.percentEncodedFragment == nil, "accepted a fragment: \(url)")
     precondition(url.absoluteString.utf8.count <= RedirectURLMatcher.maximumLength, "accepted an oversized URL")
-    precondition(
-        !candidate.state.isEmpty && candidate.state.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F },
-        "accepted a state that is not printable ASCII")
+    if let state = candidate.state {  // a redirect may carry no state (a server that does not echo it)
+        precondition(
+            !state.isEmpty && state.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F },
+            "accepted a state that is not printable ASCII")
+    }
     if case .complete(let token?) = candidate.outcome {
         precondition(token.value.utf8.count <= RedirectURLMatcher.maximumTokenLength, "accepted an oversized token")
     }
