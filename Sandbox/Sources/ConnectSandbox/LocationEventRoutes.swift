@@ -35,11 +35,20 @@ struct LocationEventRoutes: SandboxRoutes {
         router.get("/v1/location_events") { request, _ in
             let user = try await env.authenticator.authenticate(request, policy: .userOnly).requireUser()
             let filter = request.query("trigger_subscription_id").flatMap { $0.isEmpty ? nil : $0 }
-            let events = try await env.store.locationEvents(userId: user.id, triggerSubscriptionId: filter)
-            return JSONResponse.make(.object([
-                .init("type", "list"),
-                .init("data", .array(events.map(Self.render))),
-            ]))
+            // Cursor pagination (`limit`, `cursor`; see ListPage); without them the whole list, streamed.
+            let page = try ListPage(request, kind: "location_events")
+            let store = env.store
+            guard let limit = page.limit else {
+                return try await JSONResponse.streamedList(
+                    fetch: { after in
+                        try await store.locationEvents(
+                            userId: user.id, triggerSubscriptionId: filter, after: after, limit: ListPage.chunkSize)
+                    },
+                    render: { Self.render($0) })
+            }
+            let events = try await store.locationEvents(
+                userId: user.id, triggerSubscriptionId: filter, after: page.after, limit: limit)
+            return JSONResponse.page(events.items.map(Self.render), next: events.nextAfter, kind: "location_events", paged: true)
         }
     }
 
@@ -122,15 +131,37 @@ struct LocationEventRoutes: SandboxRoutes {
     /// Parses `occurred_at`: the iOS SDK's `yyyy-MM-dd'T'HH:mm:ssZ` (`+0000`), ISO 8601 with `Z` or `+hh:mm` and
     /// optional fractional seconds, or Android's `yyyy-MM-dd'T'HH:mm'Z'`.
     static func parseTimestamp(_ text: String) -> Date? {
-        for format in ["yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd'T'HH:mm:ss.SSSZ", "yyyy-MM-dd'T'HH:mm:ssXXXXX",
-                       "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm'Z'"] {
+        TimestampFormatters.shared.parse(text)
+    }
+}
+
+/// The formatters of ``LocationEventRoutes/parseTimestamp(_:)``, made once (creating a `DateFormatter` costs far more
+/// than parsing with one) and used under a lock.
+final class TimestampFormatters: @unchecked Sendable {
+    static let shared = TimestampFormatters()
+
+    private let lock = NSLock()
+    private let formatters: [DateFormatter]
+
+    private init() {
+        formatters = ["yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd'T'HH:mm:ss.SSSZ", "yyyy-MM-dd'T'HH:mm:ssXXXXX",
+                      "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm'Z'"].map { format in
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(secondsFromGMT: 0)
             formatter.isLenient = false
             formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
+            return formatter
         }
-        return nil
+    }
+
+    /// The first formatter's reading of `text`, in order.
+    func parse(_ text: String) -> Date? {
+        lock.withLock {
+            for formatter in formatters {
+                if let date = formatter.date(from: text) { return date }
+            }
+            return nil
+        }
     }
 }
