@@ -90,11 +90,28 @@ extension JSONResponse {
         return make(.object(members))
     }
 
+    /// `{"type":"list","data":[...],"cursor":...}` for one page whose items are already JSON text.
+    static func page(serialized items: [String], next: Int64?, kind: String) -> Response {
+        var body = "{\"type\":\"list\",\"data\":["
+        body.reserveCapacity(items.reduce(64) { $0 + $1.utf8.count + 1 })
+        for (index, item) in items.enumerated() {
+            if index > 0 { body += "," }
+            body += item
+        }
+        body += "],\"cursor\":"
+        body += next.map { SandboxJSON.string(ListPage.encode($0, kind: kind)).jsonString } ?? "null"
+        body += "}"
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+    }
+
     /// `{"type":"list","data":[...]}` with every item, streamed: `fetch(after)` reads the next chunk of at most
-    /// ``ListPage/chunkSize`` items after a key, and `render` turns an item into JSON. Memory holds one chunk at a time.
+    /// ``ListPage/chunkSize`` items after a key, and `render` turns an item into JSON text. Memory holds one chunk
+    /// at a time.
     static func streamedList<Item: Sendable>(
         fetch: @escaping @Sendable (Int64?) async throws -> StorePage<Item>,
-        render: @escaping @Sendable (Item) -> SandboxJSON
+        render: @escaping @Sendable (Item) -> String
     ) async throws -> Response {
         // The first chunk is read before answering, so a database error is still a proper error response.
         let first = try await fetch(nil)
@@ -109,7 +126,7 @@ extension JSONResponse {
                 chunk.reserveCapacity(page.items.count * 320)
                 for item in page.items {
                     chunk += separator
-                    chunk += render(item).jsonString
+                    chunk += render(item)
                     separator = ","
                 }
                 try await writer.write(ByteBuffer(string: chunk))

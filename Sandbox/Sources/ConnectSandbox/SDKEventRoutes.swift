@@ -54,7 +54,7 @@ struct SDKEventRoutes: SandboxRoutes {
                     fetch: { after in
                         try await store.sdkEvents(anonymousId: anonymousId, name: name, after: after, limit: ListPage.chunkSize)
                     },
-                    render: { $0.json })
+                    render: { $0.json.jsonString })
             }
             let records = try await store.sdkEvents(anonymousId: anonymousId, name: name, after: page.after, limit: limit)
             return JSONResponse.page(records.items.map(\.json), next: records.nextAfter, kind: "sdk_events", paged: true)

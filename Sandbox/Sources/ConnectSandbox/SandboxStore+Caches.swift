@@ -6,6 +6,12 @@ import GRDB
 /// It observes every table except the append-only event logs (`location_events`, `sdk_events`), so a table added
 /// later invalidates the caches by default. The count goes up in `databaseDidCommit`, before the write that committed
 /// returns, so a request that follows a write never sees a value cached before it.
+///
+/// Another process may write the same database file (an embedded sandbox of a CLI command on the default database
+/// while `ifttt-connect sandbox` runs). For a database file the count therefore also goes up whenever SQLite's
+/// WAL index header (the first 48 bytes of the `-shm` file, which every commit of any connection rewrites) differs
+/// from what this process saw after its own last commit. A commit of this process that is read before its
+/// `databaseDidCommit` only costs an extra invalidation.
 final class SandboxStoreGeneration: TransactionObserver, @unchecked Sendable {
     /// Tables whose changes never alter a cached read.
     static let ignoredTables: Set<String> = ["location_events", "sdk_events"]
@@ -13,9 +19,39 @@ final class SandboxStoreGeneration: TransactionObserver, @unchecked Sendable {
     private let lock = NSLock()
     private var count: UInt64 = 0
     private var dirty = false  // touched only on the writer's queue
+    private let sharedMemoryPath: String?
+    private var sharedMemory: FileHandle?
+    private var knownHeader = Data()
+
+    /// - Parameter databasePath: The database file, or `nil` in memory.
+    init(databasePath: String?) {
+        sharedMemoryPath = databasePath.map { $0 + "-shm" }
+    }
 
     /// The current count.
-    var value: UInt64 { lock.withLock { count } }
+    var value: UInt64 {
+        lock.withLock {
+            let header = walIndexHeader()
+            if header != knownHeader {
+                knownHeader = header
+                count &+= 1
+            }
+            return count
+        }
+    }
+
+    /// The WAL index header as it is now (empty in memory or before the file exists). Call under `lock`.
+    private func walIndexHeader() -> Data {
+        guard let sharedMemoryPath else { return Data() }
+        if sharedMemory == nil { sharedMemory = FileHandle(forReadingAtPath: sharedMemoryPath) }
+        guard let sharedMemory else { return Data() }
+        do {
+            try sharedMemory.seek(toOffset: 0)
+            return try sharedMemory.read(upToCount: 48) ?? Data()
+        } catch {
+            return Data()
+        }
+    }
 
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
         !Self.ignoredTables.contains(eventKind.tableName)
@@ -26,9 +62,12 @@ final class SandboxStoreGeneration: TransactionObserver, @unchecked Sendable {
     }
 
     func databaseDidCommit(_ db: Database) {
-        guard dirty else { return }
+        let changed = dirty
         dirty = false
-        lock.withLock { count &+= 1 }
+        lock.withLock {
+            knownHeader = walIndexHeader()  // this commit is ours: not a change by another process
+            if changed { count &+= 1 }
+        }
     }
 
     func databaseDidRollback(_ db: Database) {

@@ -148,6 +148,37 @@ extension SandboxStore {
         }
     }
 
+    /// Like ``locationEvents(userId:triggerSubscriptionId:after:limit:)``, but each event as the JSON text of
+    /// `LocationEventRoutes.render(_:)`, built by SQLite (`json_object`, members in the same order).
+    func locationEventsJSON(userId: String, triggerSubscriptionId: String?, after: Int64?, limit: Int) async throws
+        -> StorePage<String>
+    {
+        try await dbQueue.read { db in
+            let json = "json_object('record_id', record_id, 'trigger_subscription_id', trigger_subscription_id, "
+                + "'connection_id', connection_id, 'event_type', event_type, 'occurred_at', occurred_at, "
+                + "'region_type', region_type, 'channel_id', channel_id, 'installation_id', installation_id, "
+                + "'deliveries', deliveries)"
+            let statement = try db.cachedStatement(sql: triggerSubscriptionId == nil
+                ? "SELECT seq, \(json) FROM location_events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?"
+                : "SELECT seq, \(json) FROM location_events WHERE user_id = ? AND trigger_subscription_id = ? "
+                    + "AND seq > ? ORDER BY seq LIMIT ?")
+            var arguments: StatementArguments = [userId]
+            if let triggerSubscriptionId { arguments += [triggerSubscriptionId] }
+            arguments += [after ?? 0, limit + 1]
+            var items: [String] = []
+            items.reserveCapacity(min(limit, ListPage.chunkSize))
+            var lastSeq: Int64 = 0
+            var more = false
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try rows.next() {
+                guard items.count < limit else { more = true; break }
+                lastSeq = row[0]
+                items.append(row[1])
+            }
+            return StorePage(items: items, nextAfter: more ? lastSeq : nil)
+        }
+    }
+
     /// The columns of a page read, in the order the reader takes them by index.
     static let locationEventColumns = "seq, record_id, user_id, trigger_subscription_id, connection_id, event_type, "
         + "occurred_at, region_type, channel_id, installation_id, deliveries"

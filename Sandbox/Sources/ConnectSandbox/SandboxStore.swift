@@ -18,7 +18,7 @@ public final class SandboxStore: Sendable {
     /// The database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
     let dbQueue: any DatabaseWriter
     /// Counts committed changes to the tables cached reads depend on.
-    let changes = SandboxStoreGeneration()
+    let changes: SandboxStoreGeneration
     /// The caches of repeated reads, valid for one ``generation``.
     let caches = SandboxStoreCaches()
 
@@ -29,6 +29,8 @@ public final class SandboxStore: Sendable {
     /// - Throws: ``SandboxError/database(path:message:)`` when the file cannot be created, opened or migrated.
     public init(path: String) throws(SandboxError) {
         self.path = path
+        changes = SandboxStoreGeneration(
+            databasePath: path == SandboxConfiguration.inMemoryDatabasePath ? nil : path)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
