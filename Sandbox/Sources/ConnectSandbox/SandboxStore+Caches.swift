@@ -22,6 +22,7 @@ final class SandboxStoreGeneration: TransactionObserver, @unchecked Sendable {
     private let sharedMemoryPath: String?
     private var sharedMemory: FileHandle?
     private var knownHeader = Data()
+    private var committing = false  // between databaseWillCommit and databaseDidCommit/Rollback (we hold the write lock)
 
     /// - Parameter databasePath: The database file, or `nil` in memory.
     init(databasePath: String?) {
@@ -31,6 +32,8 @@ final class SandboxStoreGeneration: TransactionObserver, @unchecked Sendable {
     /// The current count.
     var value: UInt64 {
         lock.withLock {
+            // While this process commits, the header changes before databaseDidCommit runs: not another process.
+            guard !committing else { return count }
             let header = walIndexHeader()
             if header != knownHeader {
                 knownHeader = header
@@ -53,12 +56,27 @@ final class SandboxStoreGeneration: TransactionObserver, @unchecked Sendable {
         }
     }
 
+    // Every table is observed, so that every write transaction of this process goes through databaseWillCommit and
+    // databaseDidCommit; only changes to tables outside ignoredTables invalidate the caches.
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
-        !Self.ignoredTables.contains(eventKind.tableName)
+        true
     }
 
     func databaseDidChange(with event: DatabaseEvent) {
-        dirty = true
+        if !Self.ignoredTables.contains(event.tableName) { dirty = true }
+    }
+
+    func databaseWillCommit() throws {
+        lock.withLock {
+            // This transaction holds SQLite's write lock, so the header shows the last commit before it: if that was
+            // another process's, count it now.
+            let header = walIndexHeader()
+            if header != knownHeader {
+                knownHeader = header
+                count &+= 1
+            }
+            committing = true
+        }
     }
 
     func databaseDidCommit(_ db: Database) {
@@ -66,12 +84,14 @@ final class SandboxStoreGeneration: TransactionObserver, @unchecked Sendable {
         dirty = false
         lock.withLock {
             knownHeader = walIndexHeader()  // this commit is ours: not a change by another process
+            committing = false
             if changed { count &+= 1 }
         }
     }
 
     func databaseDidRollback(_ db: Database) {
         dirty = false
+        lock.withLock { committing = false }
     }
 }
 
