@@ -49,7 +49,7 @@ func microseconds(seconds: Double, _ body: () -> Int) -> Double {
 }
 
 say("Connect Button: appearance + SVG per state (\(localization), width 360, light style), µs per call")
-say("state".padding(toLength: 22, withPad: " ", startingAt: 0) + "  appearance   svg render   both")
+say("state".padding(toLength: 22, withPad: " ", startingAt: 0) + "  appearance   svg render   both (best of 5)")
 var totalBoth = 0.0
 var perState: [(name: String, both: Double)] = []
 for state in ConnectButtonVisualState.allExamples {
@@ -58,9 +58,12 @@ for state in ConnectButtonVisualState.allExamples {
     }
     let appearance = ConnectButtonAppearance(state: state, connection: connection, localization: localization)
     let render = microseconds(seconds: seconds) { ConnectButtonSVGRenderer.render(appearance).utf8.count }
-    let both = microseconds(seconds: seconds) {
-        ConnectButtonSVGRenderer.render(ConnectButtonAppearance(state: state, connection: connection, localization: localization)).utf8.count
-    }
+    // The best of 5 short runs, so that another process's burst on a shared machine does not decide the verdict.
+    let both = (0..<5).map { _ in
+        microseconds(seconds: seconds / 5) {
+            ConnectButtonSVGRenderer.render(ConnectButtonAppearance(state: state, connection: connection, localization: localization)).utf8.count
+        }
+    }.min()!
     totalBoth += both
     perState.append((state.name, both))
     func f(_ v: Double) -> String { String(format: "%10.2f", v) }
