@@ -1,4 +1,5 @@
 import Foundation
+import Hummingbird
 
 /// Renders the connection JSON of `GET /v2/connections/{id}` (and of `enable`, `disable`, `PUT .../user_connection`)
 /// in the IFTTT wire format, with absolute sandbox URLs.
@@ -177,5 +178,33 @@ extension SandboxJSON {
     func adding(_ key: String, _ value: SandboxJSON, if condition: Bool) -> SandboxJSON {
         guard condition, case .object(let members) = self else { return self }
         return .object(members + [.init(key, value)])
+    }
+}
+
+extension RouteEnvironment {
+    /// The body of `GET /v2/connections/{id}` for `principal`: the rendered JSON, cached per (Connection, viewer) for
+    /// the store's current generation, so it is rebuilt after every write that can change it (the Connection, its
+    /// services, any user connection of it, users and tokens). Access is checked on every call, hit or miss.
+    func renderedConnection(_ id: String, principal: Principal, request: Request) async throws -> Data {
+        let generation = store.generation
+        let key = RenderedConnectionKey(connectionId: id, userId: principal.user?.id)
+        if let cached = store.caches.renderedConnections.value(for: key, generation: generation) {
+            try cached.connection.checkAccess(by: principal, request: request)
+            return cached.body
+        }
+        let snapshot = try await visibleConnection(id, principal: principal, request: request)
+        let body = renderer.render(snapshot, viewer: principal.user).serialized()
+        store.caches.renderedConnections.store(
+            RenderedConnection(connection: snapshot.connection, body: body), for: key, generation: generation)
+        return body
+    }
+}
+
+extension JSONResponse {
+    /// A response whose body is already serialized JSON.
+    static func make(serialized data: Data, status: HTTPResponse.Status = .ok) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -9,9 +9,9 @@ struct ConnectionRoutes: SandboxRoutes {
         // Anonymous, user token, or service key (+ user_id). Unpublished connections need the invite code.
         router.get("/v2/connections/:connection_id") { request, context in
             let principal = try await env.authenticator.authenticate(request, policy: .optional)
-            let snapshot = try await env.visibleConnection(
+            let body = try await env.renderedConnection(
                 context.pathParameter("connection_id"), principal: principal, request: request)
-            return JSONResponse.make(env.renderer.render(snapshot, viewer: principal.user))
+            return JSONResponse.make(serialized: body)
         }
 
         router.post("/v2/connections/:connection_id/disable") { request, context in

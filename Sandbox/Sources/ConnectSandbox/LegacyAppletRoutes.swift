@@ -46,8 +46,16 @@ struct LegacyAppletRoutes: SandboxRoutes {
                     || (connection.inviteCode != nil && connection.inviteCode == inviteCode)
                 return unlocked && connection.effectivePlatform.isListed(forQuery: platform)
             }
-            let data = Self.sorted(visible, order: order).map { render($0, slug: slug, viewer: principal.user) }
-            return JSONResponse.make(["type": "list", "data": .array(data)])
+            // `limit` and `cursor` page through the sorted list (ListPage; the cursor is a position in that order).
+            let page = try ListPage(request, kind: "applets")
+            let sorted = Self.sorted(visible, order: order)
+            guard let limit = page.limit else {
+                return JSONResponse.make(["type": "list", "data": .array(sorted.map { render($0, slug: slug, viewer: principal.user) })])
+            }
+            let start = min(Int(page.after ?? 0), sorted.count)
+            let end = min(start + limit, sorted.count)
+            let data = sorted[start..<end].map { render($0, slug: slug, viewer: principal.user) }
+            return JSONResponse.page(data, next: end < sorted.count ? Int64(end) : nil, kind: "applets", paged: true)
         }
 
         router.get("/v1/services/:service_id/applets/:applet_id") { request, context in

@@ -42,11 +42,21 @@ struct LocationEventRoutes: SandboxRoutes {
         router.get("/v1/location_events") { request, _ in
             let user = try await env.authenticator.authenticate(request, policy: .userOnly).requireUser()
             let filter = request.query("trigger_subscription_id").flatMap { $0.isEmpty ? nil : $0 }
-            let events = try await env.store.locationEvents(userId: user.id, triggerSubscriptionId: filter)
-            return JSONResponse.make(.object([
-                .init("type", "list"),
-                .init("data", .array(events.map(Self.render))),
-            ]))
+            // Cursor pagination (`limit`, `cursor`; see ListPage); without them the whole list, streamed.
+            let page = try ListPage(request, kind: "location_events")
+            let store = env.store
+            // Each event's JSON is built by SQLite (json_object, the members of render(_:) in its order).
+            guard let limit = page.limit else {
+                return try await JSONResponse.streamedList(
+                    fetch: { after in
+                        try await store.locationEventsJSON(
+                            userId: user.id, triggerSubscriptionId: filter, after: after, limit: ListPage.chunkSize)
+                    },
+                    render: { $0 })
+            }
+            let events = try await store.locationEventsJSON(
+                userId: user.id, triggerSubscriptionId: filter, after: page.after, limit: limit)
+            return JSONResponse.page(serialized: events.items, next: events.nextAfter, kind: "location_events")
         }
     }
 
@@ -142,15 +152,96 @@ struct LocationEventRoutes: SandboxRoutes {
     /// Parses `occurred_at`: the iOS SDK's `yyyy-MM-dd'T'HH:mm:ssZ` (`+0000`), ISO 8601 with `Z` or `+hh:mm` and
     /// optional fractional seconds, or Android's `yyyy-MM-dd'T'HH:mm'Z'`.
     static func parseTimestamp(_ text: String) -> Date? {
-        for format in ["yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd'T'HH:mm:ss.SSSZ", "yyyy-MM-dd'T'HH:mm:ssXXXXX",
-                       "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm'Z'"] {
+        TimestampFormatters.shared.parse(text)
+    }
+}
+
+/// The formatters of ``LocationEventRoutes/parseTimestamp(_:)``, made once (creating a `DateFormatter` costs far more
+/// than parsing with one) and used under a lock.
+final class TimestampFormatters: @unchecked Sendable {
+    static let shared = TimestampFormatters()
+
+    private let lock = NSLock()
+    private let formatters: [DateFormatter]
+
+    private init() {
+        formatters = ["yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd'T'HH:mm:ss.SSSZ", "yyyy-MM-dd'T'HH:mm:ssXXXXX",
+                      "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm'Z'"].map { format in
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(secondsFromGMT: 0)
             formatter.isLenient = false
             formatter.dateFormat = format
-            if let date = formatter.date(from: text) { return date }
+            return formatter
         }
-        return nil
+    }
+
+    /// The first formatter's reading of `text`, in order. The shapes the SDKs send are read without a formatter.
+    func parse(_ text: String) -> Date? {
+        Self.parseCommon(text) ?? parseWithFormatters(text)
+    }
+
+    /// The first formatter's reading of `text`, in order.
+    func parseWithFormatters(_ text: String) -> Date? {
+        lock.withLock {
+            for formatter in formatters {
+                if let date = formatter.date(from: text) { return date }
+            }
+            return nil
+        }
+    }
+
+    /// `yyyy-MM-dd'T'HH:mm:ss`, optional `.SSS`, then `Z`, `±hhmm` or `±hh:mm`, with every field in range (a real
+    /// calendar day); `nil` for anything else, which the formatters then judge. Every string this accepts, one of the
+    /// formatters accepts too, as the same instant.
+    static func parseCommon(_ text: String) -> Date? {
+        let b = Array(text.utf8)
+        func digits(_ at: Int, _ count: Int) -> Int? {
+            guard at + count <= b.count else { return nil }
+            var value = 0
+            for i in at..<(at + count) {
+                guard b[i] >= 48, b[i] <= 57 else { return nil }
+                value = value * 10 + Int(b[i] - 48)
+            }
+            return value
+        }
+        func byte(_ at: Int, _ c: Character) -> Bool { at < b.count && b[at] == c.asciiValue! }
+        guard let year = digits(0, 4), byte(4, "-"), let month = digits(5, 2), byte(7, "-"), let day = digits(8, 2),
+              byte(10, "T"), let hour = digits(11, 2), byte(13, ":"), let minute = digits(14, 2), byte(16, ":"),
+              let second = digits(17, 2) else { return nil }
+        var i = 19
+        var millis = 0
+        if byte(i, ".") {
+            guard let fraction = digits(i + 1, 3) else { return nil }
+            millis = fraction
+            i += 4
+        }
+        var offset = 0
+        if byte(i, "Z") {
+            i += 1
+        } else if byte(i, "+") || byte(i, "-") {
+            let sign = byte(i, "-") ? -1 : 1
+            guard let hh = digits(i + 1, 2) else { return nil }
+            var mmAt = i + 3
+            if byte(mmAt, ":") { mmAt += 1 }
+            guard let mm = digits(mmAt, 2), hh <= 23, mm <= 59 else { return nil }
+            offset = sign * (hh * 3600 + mm * 60)
+            i = mmAt + 2
+        } else {
+            return nil
+        }
+        guard i == b.count, year >= 1, (1...12).contains(month), hour <= 23, minute <= 59, second <= 59 else { return nil }
+        let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
+        let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
+        guard day >= 1, day <= monthDays[month - 1] else { return nil }
+        // Days from 1970-01-01 in the proleptic Gregorian calendar (Howard Hinnant's days_from_civil).
+        let y = month <= 2 ? year - 1 : year
+        let era = (y >= 0 ? y : y - 399) / 400
+        let yoe = y - era * 400
+        let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+        let days = era * 146_097 + doe - 719_468
+        let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + Double(millis) / 1000
+        return Date(timeIntervalSince1970: seconds)
     }
 }

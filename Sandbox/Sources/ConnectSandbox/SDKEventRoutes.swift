@@ -46,8 +46,18 @@ struct SDKEventRoutes: SandboxRoutes {
         }
 
         router.get("/sandbox/sdk_events") { request, _ in
-            let records = try await env.store.sdkEvents(anonymousId: request.query("anonymous_id"), name: request.query("name"))
-            return JSONResponse.make(["type": "list", "data": .array(records.map(\.json))])
+            let anonymousId = request.query("anonymous_id"), name = request.query("name")
+            let page = try ListPage(request, kind: "sdk_events")  // `limit`, `cursor`: see ListPage
+            let store = env.store
+            guard let limit = page.limit else {
+                return try await JSONResponse.streamedList(
+                    fetch: { after in
+                        try await store.sdkEvents(anonymousId: anonymousId, name: name, after: after, limit: ListPage.chunkSize)
+                    },
+                    render: { $0.json.jsonString })
+            }
+            let records = try await store.sdkEvents(anonymousId: anonymousId, name: name, after: page.after, limit: limit)
+            return JSONResponse.page(records.items.map(\.json), next: records.nextAfter, kind: "sdk_events", paged: true)
         }
     }
 

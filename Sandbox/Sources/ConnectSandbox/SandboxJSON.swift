@@ -127,6 +127,12 @@ public enum SandboxJSON: Sendable, Equatable {
 
     private static func writeString(_ s: String, into out: inout String) {
         out += "\""
+        // Most strings need no escaping: append them whole (a large share of the time of every response).
+        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) {
+            out += s
+            out += "\""
+            return
+        }
         for scalar in s.unicodeScalars {
             switch scalar {
             case "\"": out += "\\\""

@@ -55,10 +55,14 @@ extension SandboxStore {
     }
 
     /// The trigger subscriptions (user feature trigger ids) of `userId`, mapped to their connection ids.
+    /// Cached per generation (any change of a user connection invalidates it).
     func triggerSubscriptions(userId: String) async throws -> [String: String] {
-        try await dbQueue.read { db in
+        let generation = self.generation
+        if let cached = caches.triggerSubscriptions.value(for: userId, generation: generation) { return cached }
+        let result = try await dbQueue.read { db in
             var result: [String: String] = [:]
-            let rows = try Row.fetchAll(db, sql: "SELECT * FROM user_connections WHERE user_id = ?", arguments: [userId])
+            let rows = try Row.fetchAll(
+                db.cachedStatement(sql: "SELECT * FROM user_connections WHERE user_id = ?"), arguments: [userId])
             for row in rows {
                 let userConnection = try Self.userConnection(row)
                 for feature in userConnection.userFeatures {
@@ -69,6 +73,8 @@ extension SandboxStore {
             }
             return result
         }
+        caches.triggerSubscriptions.store(result, for: userId, generation: generation)
+        return result
     }
 
     /// Records `events` in one transaction, in order. An event whose record id is already stored is not recorded
@@ -76,19 +82,21 @@ extension SandboxStore {
     func recordLocationEvents(_ events: [LocationEventRecord]) async throws -> LocationEventReceipt {
         try await dbQueue.write { db in
             var receipt = LocationEventReceipt(recorded: 0, duplicates: 0)
+            // One prepared statement for the whole batch; RETURNING gives the delivery count without a second read.
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO location_events (record_id, user_id, trigger_subscription_id, connection_id, event_type,
+                    occurred_at, region_type, channel_id, installation_id, deliveries, received_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
+                ON CONFLICT(record_id) DO UPDATE SET deliveries = deliveries + 1
+                RETURNING deliveries
+                """)
+            let receivedAt = Date()
             for event in events {
-                try db.execute(
-                    sql: """
-                    INSERT INTO location_events (record_id, user_id, trigger_subscription_id, connection_id, event_type,
-                        occurred_at, region_type, channel_id, installation_id, deliveries, received_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
-                    ON CONFLICT(record_id) DO UPDATE SET deliveries = deliveries + 1
-                    """,
+                let deliveries = try Int.fetchOne(
+                    insert,
                     arguments: [event.recordId, event.userId, event.triggerSubscriptionId, event.connectionId,
                                 event.eventType, event.occurredAt, event.regionType, event.channelId,
-                                event.installationId, Date()])
-                let deliveries = try Int.fetchOne(
-                    db, sql: "SELECT deliveries FROM location_events WHERE record_id = ?", arguments: [event.recordId]) ?? 1
+                                event.installationId, receivedAt]) ?? 1
                 if deliveries == 1 { receipt.recorded += 1 } else { receipt.duplicates += 1 }
             }
             return receipt
@@ -96,21 +104,92 @@ extension SandboxStore {
     }
 
     /// The events recorded for `userId` in the order they were received, optionally of one trigger subscription.
+    /// Reads everything at once: for long lists use ``locationEvents(userId:triggerSubscriptionId:after:limit:)``.
     func locationEvents(userId: String, triggerSubscriptionId: String? = nil) async throws -> [LocationEventRecord] {
+        var all: [LocationEventRecord] = []
+        var after: Int64?
+        repeat {
+            let page = try await locationEvents(
+                userId: userId, triggerSubscriptionId: triggerSubscriptionId, after: after, limit: ListPage.chunkSize)
+            all += page.items
+            after = page.nextAfter
+        } while after != nil
+        return all
+    }
+
+    /// At most `limit` events of `userId` received after the event with key `after` (`nil`: from the first), in the
+    /// order received, and the key to continue after when more follow. The key is the event's `seq`.
+    func locationEvents(userId: String, triggerSubscriptionId: String?, after: Int64?, limit: Int) async throws
+        -> StorePage<LocationEventRecord>
+    {
         try await dbQueue.read { db in
-            var sql = "SELECT * FROM location_events WHERE user_id = ?"
+            let statement = try db.cachedStatement(sql: triggerSubscriptionId == nil
+                ? "SELECT \(Self.locationEventColumns) FROM location_events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?"
+                : "SELECT \(Self.locationEventColumns) FROM location_events WHERE user_id = ? AND trigger_subscription_id = ? "
+                    + "AND seq > ? ORDER BY seq LIMIT ?")
             var arguments: StatementArguments = [userId]
-            if let triggerSubscriptionId {
-                sql += " AND trigger_subscription_id = ?"
-                arguments += [triggerSubscriptionId]
+            if let triggerSubscriptionId { arguments += [triggerSubscriptionId] }
+            arguments += [after ?? 0, limit + 1]
+            var items: [LocationEventRecord] = []
+            items.reserveCapacity(min(limit, ListPage.chunkSize))
+            var lastSeq: Int64 = 0
+            var more = false
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try rows.next() {
+                guard items.count < limit else { more = true; break }
+                // By index, in the order of locationEventColumns (a lookup by name compares every column's name).
+                lastSeq = row[0]
+                items.append(LocationEventRecord(
+                    recordId: row[1], userId: row[2], triggerSubscriptionId: row[3], connectionId: row[4],
+                    eventType: row[5], occurredAt: row[6], regionType: row[7], channelId: row[8], installationId: row[9],
+                    deliveries: row[10]))
             }
-            return try Row.fetchAll(db, sql: sql + " ORDER BY seq", arguments: arguments).map { row in
-                LocationEventRecord(
-                    recordId: row["record_id"], userId: row["user_id"], triggerSubscriptionId: row["trigger_subscription_id"],
-                    connectionId: row["connection_id"], eventType: row["event_type"], occurredAt: row["occurred_at"],
-                    regionType: row["region_type"], channelId: row["channel_id"], installationId: row["installation_id"],
-                    deliveries: row["deliveries"])
+            return StorePage(items: items, nextAfter: more ? lastSeq : nil)
+        }
+    }
+
+    /// Like ``locationEvents(userId:triggerSubscriptionId:after:limit:)``, but each event as the JSON text of
+    /// `LocationEventRoutes.render(_:)`, built by SQLite (`json_object`, members in the same order).
+    func locationEventsJSON(userId: String, triggerSubscriptionId: String?, after: Int64?, limit: Int) async throws
+        -> StorePage<String>
+    {
+        try await dbQueue.read { db in
+            let json = "json_object('record_id', record_id, 'trigger_subscription_id', trigger_subscription_id, "
+                + "'connection_id', connection_id, 'event_type', event_type, 'occurred_at', occurred_at, "
+                + "'region_type', region_type, 'channel_id', channel_id, 'installation_id', installation_id, "
+                + "'deliveries', deliveries)"
+            let statement = try db.cachedStatement(sql: triggerSubscriptionId == nil
+                ? "SELECT seq, \(json) FROM location_events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?"
+                : "SELECT seq, \(json) FROM location_events WHERE user_id = ? AND trigger_subscription_id = ? "
+                    + "AND seq > ? ORDER BY seq LIMIT ?")
+            var arguments: StatementArguments = [userId]
+            if let triggerSubscriptionId { arguments += [triggerSubscriptionId] }
+            arguments += [after ?? 0, limit + 1]
+            var items: [String] = []
+            items.reserveCapacity(min(limit, ListPage.chunkSize))
+            var lastSeq: Int64 = 0
+            var more = false
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try rows.next() {
+                guard items.count < limit else { more = true; break }
+                lastSeq = row[0]
+                items.append(row[1])
             }
+            return StorePage(items: items, nextAfter: more ? lastSeq : nil)
+        }
+    }
+
+    /// The columns of a page read, in the order the reader takes them by index.
+    static let locationEventColumns = "seq, record_id, user_id, trigger_subscription_id, connection_id, event_type, "
+        + "occurred_at, region_type, channel_id, installation_id, deliveries"
+
+    /// How many events are recorded for `userId` (all users when `nil`).
+    func locationEventCount(userId: String? = nil) async throws -> Int {
+        try await dbQueue.read { db in
+            if let userId {
+                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM location_events WHERE user_id = ?", arguments: [userId]) ?? 0
+            }
+            return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM location_events") ?? 0
         }
     }
 }

@@ -16,13 +16,19 @@ struct ConnectionSnapshot: Sendable {
 // The reads and writes behind the API routes.
 extension SandboxStore {
     /// The user owning a user token.
+    /// Cached per generation: a valid token costs no database read until the next change of users or tokens.
     func user(forToken token: String) async throws -> SeedData.User? {
-        try await dbQueue.read { db in
+        let generation = self.generation
+        if let user = caches.users.value(for: token, generation: generation) { return user }
+        let user = try await dbQueue.read { db in
             try Row.fetchOne(
-                db, sql: "SELECT users.* FROM user_tokens JOIN users ON users.id = user_tokens.user_id WHERE token = ?",
+                db.cachedStatement(
+                    sql: "SELECT users.* FROM user_tokens JOIN users ON users.id = user_tokens.user_id WHERE token = ?"),
                 arguments: [token]
             ).map { Self.user($0) }
         }
+        if let user { caches.users.store(user, for: token, generation: generation) }
+        return user
     }
 
     /// The service whose key is `key`.
@@ -93,7 +99,7 @@ extension SandboxStore {
             try fetchUserConnection(userId: $0, connectionId: connectionId, in: db)
         }
         let enabledCount = try Int.fetchOne(
-            db, sql: "SELECT COUNT(*) FROM user_connections WHERE connection_id = ? AND status = 'enabled'",
+            db.cachedStatement(sql: "SELECT COUNT(*) FROM user_connections WHERE connection_id = ? AND status = 'enabled'"),
             arguments: [connectionId]) ?? 0
         return ConnectionSnapshot(
             connection: connection, services: services, userConnection: userConnection, enabledCount: enabledCount)

@@ -136,7 +136,7 @@ extension SandboxStore {
     // MARK: Fetches inside a transaction
 
     static func fetchService(id: String, in db: Database) throws -> SeedData.Service? {
-        try Row.fetchOne(db, sql: "SELECT * FROM services WHERE id = ?", arguments: [id]).map(service)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM services WHERE id = ?"), arguments: [id]).map(service)
     }
 
     static func fetchUser(id: String, in db: Database) throws -> SeedData.User? {
@@ -144,14 +144,14 @@ extension SandboxStore {
     }
 
     static func fetchConnection(id: String, in db: Database) throws -> SeedData.Connection? {
-        try Row.fetchOne(db, sql: "SELECT * FROM connections WHERE id = ?", arguments: [id]).map(connection)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM connections WHERE id = ?"), arguments: [id]).map(connection)
     }
 
     static func fetchUserConnection(userId: String, connectionId: String, in db: Database) throws
         -> SeedData.UserConnection?
     {
         try Row.fetchOne(
-            db, sql: "SELECT * FROM user_connections WHERE user_id = ? AND connection_id = ?",
+            db.cachedStatement(sql: "SELECT * FROM user_connections WHERE user_id = ? AND connection_id = ?"),
             arguments: [userId, connectionId]
         ).map(userConnection)
     }

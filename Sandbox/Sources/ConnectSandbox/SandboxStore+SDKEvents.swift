@@ -85,21 +85,38 @@ extension SandboxStore {
     ///   - name: Only events with this name, such as `sdk.click`.
     /// - Returns: The events.
     public func sdkEvents(anonymousId: String? = nil, name: String? = nil) async throws -> [SDKEventRecord] {
+        var all: [SDKEventRecord] = []
+        var after: Int64?
+        repeat {
+            let page = try await sdkEvents(anonymousId: anonymousId, name: name, after: after, limit: ListPage.chunkSize)
+            all += page.items
+            after = page.nextAfter
+        } while after != nil
+        return all
+    }
+
+    /// At most `limit` recorded events after the one with id `after` (`nil`: from the first), in id order, and the id
+    /// to continue after when more follow.
+    func sdkEvents(anonymousId: String?, name: String?, after: Int64?, limit: Int) async throws
+        -> StorePage<SDKEventRecord>
+    {
         try await dbQueue.read { db in
-            var sql = "SELECT * FROM sdk_events"
-            var conditions: [String] = []
-            var arguments = StatementArguments()
-            if let anonymousId { conditions.append("anonymous_id = ?"); arguments += [anonymousId] }
-            if let name { conditions.append("name = ?"); arguments += [name] }
-            if !conditions.isEmpty { sql += " WHERE " + conditions.joined(separator: " AND ") }
-            sql += " ORDER BY id"
-            return try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
+            var sql = "SELECT * FROM sdk_events WHERE id > ?"
+            var arguments: StatementArguments = [after ?? 0]
+            if let anonymousId { sql += " AND anonymous_id = ?"; arguments += [anonymousId] }
+            if let name { sql += " AND name = ?"; arguments += [name] }
+            sql += " ORDER BY id LIMIT ?"
+            arguments += [limit + 1]
+            var items = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
                 SDKEventRecord(
                     id: row["id"], anonymousId: row["anonymous_id"], sdkVersion: row["sdk_version"], platform: row["platform"],
                     name: row["name"], timestamp: row["timestamp"],
                     properties: try Self.fromJSONText([String: String].self, row["properties"]),
                     batch: row["batch"], receivedAt: row["received_at"])
             }
+            guard items.count > limit else { return StorePage(items: items, nextAfter: nil) }
+            items.removeLast(items.count - limit)
+            return StorePage(items: items, nextAfter: items.last?.id)
         }
     }
 }

@@ -5,12 +5,22 @@ import GRDB
 /// accounts, connections and user connections.
 ///
 /// The schema is created by named migrations (`DatabaseMigrator`), so a database file written by an older sandbox is
-/// upgraded in place and state survives restarts. A store is safe to use from many tasks; all access goes through one
-/// serial `DatabaseQueue`.
+/// upgraded in place and state survives restarts. A store is safe to use from many tasks. A database file is opened
+/// as a `DatabasePool` in WAL mode (`synchronous = NORMAL`): readers run concurrently with each other and with the
+/// one writer; the in-memory database is a serial `DatabaseQueue`.
+///
+/// Reads that many requests repeat (user tokens, trigger subscriptions, rendered Connections) are cached in
+/// ``caches``; every committed transaction that changes a table other than the append-only event logs bumps
+/// ``generation`` and so invalidates them all (see ``SandboxStoreGeneration``).
 public final class SandboxStore: Sendable {
     /// The database file, or ``SandboxConfiguration/inMemoryDatabasePath``.
     public let path: String
-    let dbQueue: DatabaseQueue
+    /// The database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
+    let dbQueue: any DatabaseWriter
+    /// Counts committed changes to the tables cached reads depend on.
+    let changes: SandboxStoreGeneration
+    /// The caches of repeated reads, valid for one ``generation``.
+    let caches = SandboxStoreCaches()
 
     /// Opens (creating when needed) the database at `path` and migrates it to the current schema.
     ///
@@ -19,18 +29,25 @@ public final class SandboxStore: Sendable {
     /// - Throws: ``SandboxError/database(path:message:)`` when the file cannot be created, opened or migrated.
     public init(path: String) throws(SandboxError) {
         self.path = path
+        changes = SandboxStoreGeneration(
+            databasePath: path == SandboxConfiguration.inMemoryDatabasePath ? nil : path)
         var configuration = Configuration()
         configuration.foreignKeysEnabled = true
         configuration.busyMode = .timeout(5)
         configuration.label = "ConnectSandbox"
+        configuration.prepareDatabase { db in
+            // WAL makes NORMAL safe against corruption; only the last commits can be lost on a power cut.
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+        }
         do {
             if path == SandboxConfiguration.inMemoryDatabasePath {
                 dbQueue = try DatabaseQueue(named: nil, configuration: configuration)
             } else {
-                try Self.preparePrivateFile(path)
-                dbQueue = try DatabaseQueue(path: path, configuration: configuration)
+                try Self.preparePrivateFile(path)   // directory 0700, file 0600 (SQLite gives -wal and -shm the same mode)
+                dbQueue = try DatabasePool(path: path, configuration: configuration)
             }
             try Self.migrator.migrate(dbQueue)
+            dbQueue.add(transactionObserver: changes, extent: .databaseLifetime)
         } catch {
             throw .database(path: path, message: Self.describe(error))
         }
@@ -97,6 +114,20 @@ public final class SandboxStore: Sendable {
         registerLegacyAppletMigrations(&migrator)
         registerPartnerSignInMigration(&migrator)
         return migrator
+    }
+
+    /// The number of committed transactions so far that changed a table cached reads depend on (every table but the
+    /// append-only event logs). A value read before a read transaction starts tags what that transaction reads.
+    var generation: UInt64 { changes.value }
+
+    /// The result of `PRAGMA integrity_check`: `["ok"]` for a sound database.
+    func integrityCheck() async throws -> [String] {
+        try await dbQueue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+    }
+
+    /// The SQLite journal mode (`wal` for a database file, `memory` in memory).
+    func journalMode() async throws -> String {
+        try await dbQueue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
     }
 
     /// `true` when the database holds no services, users or connections (a fresh database).

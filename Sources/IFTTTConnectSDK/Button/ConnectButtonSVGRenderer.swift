@@ -250,20 +250,35 @@ public enum ConnectButtonSVGRenderer {
     enum Weight { case semibold, bold }
 
     /// A rough width of `text` at `fontSize`, from per-character classes; good enough to decide shrinking.
+    ///
+    /// This runs for every word of a footer that wraps (the `creating-account` footer, with the email address), so
+    /// it looks characters up in a table: no `CharacterSet` (building `CharacterSet.uppercaseLetters` on every
+    /// character made that state cost 4-7x the others).
     static func estimatedWidth(_ text: String, fontSize: Double, weight: Weight) -> Double {
         var ems = 0.0
         for scalar in text.unicodeScalars {
-            if isWide(scalar.value) {
-                ems += 1.0
-            } else if " .,:;'!|ijlIft()[]".unicodeScalars.contains(scalar) {
-                ems += 0.3
-            } else if CharacterSet.uppercaseLetters.contains(scalar) || "mwMW@".unicodeScalars.contains(scalar) {
-                ems += 0.76
-            } else {
-                ems += 0.63
-            }
+            ems += emWidth(scalar)
         }
         return ems * fontSize * (weight == .bold ? 1.1 : 1.0)
+    }
+
+    /// The width class of one character, in ems: wide (CJK, Hangul) 1.0; narrow punctuation and thin letters 0.3;
+    /// capitals (Unicode categories Lu and Lt), `m`, `w` and `@` 0.76; anything else 0.63.
+    static func emWidth(_ scalar: Unicode.Scalar) -> Double {
+        if scalar.isASCII { return asciiEmWidths[Int(scalar.value)] }
+        if isWide(scalar.value) { return 1.0 }
+        switch scalar.properties.generalCategory {
+        case .uppercaseLetter, .titlecaseLetter: return 0.76
+        default: return 0.63
+        }
+    }
+
+    /// ``emWidth(_:)`` of the 128 ASCII characters.
+    static let asciiEmWidths: [Double] = (0..<128).map { value in
+        let scalar = Unicode.Scalar(UInt8(value))
+        if " .,:;'!|ijlIft()[]".unicodeScalars.contains(scalar) { return 0.3 }
+        if ("A"..."Z").contains(scalar) || "mw@".unicodeScalars.contains(scalar) { return 0.76 }
+        return 0.63
     }
 
     /// The font size that fits `available`, not below `minimumScale`, and whether the text must also be compressed.

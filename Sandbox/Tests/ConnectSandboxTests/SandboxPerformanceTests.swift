@@ -1,0 +1,291 @@
+@testable import ConnectSandbox
+import Foundation
+import Testing
+
+/// Cursor pagination of the list endpoints, the WAL database, and the caches that must follow every write.
+@Suite("Sandbox: pagination, WAL and caches")
+struct SandboxPerformanceTests {
+    /// `count` valid location events of alice's arrive trigger, with record ids made from `batch` and the index.
+    static func events(batch: Int, count: Int) -> (ids: [String], body: Data) {
+        var ids: [String] = []
+        var json = "["
+        for i in 0..<count {
+            let id = String(format: "00000000-0000-4000-8000-%06d%06d", batch, i)
+            ids.append(id)
+            if i > 0 { json += "," }
+            json += "{\"record_id\":\"\(id)\",\"region_type\":\"geo\",\"occurred_at\":\"2026-11-20T10:00:00+0000\","
+            json += "\"event_type\":\"\(i % 2 == 0 ? "entry" : "exit")\",\"channel_id\":\"941030000\","
+            json += "\"trigger_subscription_id\":\"alice-arrive-trigger-1\",\"installation_id\":\"perf\"}"
+        }
+        return (ids, Data((json + "]").utf8))
+    }
+
+    /// Posts `batches` batches of `size` events as alice; returns the record ids in order.
+    static func record(_ client: Client, batches: Int, size: Int, first: Int = 0) async throws -> [String] {
+        var all: [String] = []
+        for b in first..<(first + batches) {
+            let (ids, body) = events(batch: b, count: size)
+            let response = try await client.post("/v1/location_events", token: SandboxTest.aliceToken, body: body)
+            try #require(response.status == 200, "batch \(b): \(String(decoding: response.data, as: UTF8.self))")
+            all += ids
+        }
+        return all
+    }
+
+    /// One page of a list endpoint: its record ids (or ids) and the next cursor.
+    static func page(_ client: Client, _ path: String, query: [String: String], token: String? = SandboxTest.aliceToken,
+                     key: String = "record_id") async throws -> (ids: [String], cursor: String?, hasCursorKey: Bool) {
+        let response = try await client.get(path, query: query, token: token)
+        try #require(response.status == 200, "\(path) \(query): \(String(decoding: response.data.prefix(300), as: UTF8.self))")
+        let object = try #require(try JSONSerialization.jsonObject(with: response.data) as? [String: Any])
+        let data = try #require(object["data"] as? [[String: Any]])
+        let ids = data.map { "\($0[key] ?? "")" }
+        return (ids, object["cursor"] as? String, object.keys.contains("cursor"))
+    }
+
+    static func withFileSandbox<T>(_ body: (Client, URL) async throws -> T) async throws -> T {
+        let directory = try SandboxTest.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let database = directory.appendingPathComponent("perf.sqlite")
+        return try await SandboxServer.withRunning(SandboxTest.configuration(databasePath: database.path)) { url in
+            try await body(Client(base: url), database)
+        }
+    }
+
+    @Test func pagingThroughOneHundredThousandEventsSeesEveryOneExactlyOnce() async throws {
+        try await Self.withFileSandbox(Self.pagingThroughOneHundredThousandEventsSeesEveryOneExactlyOnceBody)
+    }
+
+    static func pagingThroughOneHundredThousandEventsSeesEveryOneExactlyOnceBody(_ client: Client, _ database: URL) async throws {
+        let recorded = try await Self.record(client, batches: 100, size: 1_000)
+        #expect(recorded.count == 100_000)
+        var seen: [String] = []
+        var counts: [String: Int] = [:]
+        var cursor: String?
+        var pages = 0
+        repeat {
+            var query = ["limit": "1000"]
+            if let cursor { query["cursor"] = cursor }
+            let page = try await Self.page(client, "/v1/location_events", query: query)
+            #expect(page.hasCursorKey)
+            #expect(page.ids.count <= 1_000)
+            for id in page.ids { counts[id, default: 0] += 1 }
+            seen += page.ids
+            cursor = page.cursor
+            pages += 1
+        } while cursor != nil && pages < 200
+        #expect(pages == 100)
+        #expect(seen.count == 100_000)
+        #expect(counts.count == 100_000)
+        #expect(counts.values.allSatisfy { $0 == 1 })
+        #expect(seen == recorded)  // in the order received
+        // A page of 100 from the middle continues exactly where the cursor says.
+        let first = try await Self.page(client, "/v1/location_events", query: ["limit": "100"])
+        let second = try await Self.page(client, "/v1/location_events", query: ["limit": "100", "cursor": try #require(first.cursor)])
+        #expect(first.ids + second.ids == Array(recorded.prefix(200)))
+        let store = try SandboxStore(path: database.path)
+        #expect(try await store.locationEventCount() == 100_000)
+        #expect(try await store.integrityCheck() == ["ok"])
+    }
+
+    @Test func withoutLimitTheWholeListIsStreamedAsBefore() async throws {
+        try await Self.withFileSandbox(Self.withoutLimitTheWholeListIsStreamedAsBeforeBody)
+    }
+
+    static func withoutLimitTheWholeListIsStreamedAsBeforeBody(_ client: Client, _ database: URL) async throws {
+        let recorded = try await Self.record(client, batches: 5, size: 500)  // 2,500: three chunks of 1,000
+        let all = try await Self.page(client, "/v1/location_events", query: [:])
+        #expect(!all.hasCursorKey)  // the pre-pagination shape: {"type":"list","data":[...]}
+        #expect(all.ids == recorded)
+        var paged: [String] = []
+        var cursor: String?
+        repeat {
+            var query = ["limit": "700"]
+            if let cursor { query["cursor"] = cursor }
+            let page = try await Self.page(client, "/v1/location_events", query: query)
+            paged += page.ids
+            cursor = page.cursor
+        } while cursor != nil
+        #expect(paged == recorded)
+        // A cursor without a limit gets the default page size.
+        let first = try await Self.page(client, "/v1/location_events", query: ["limit": "1"])
+        let rest = try await Self.page(client, "/v1/location_events", query: ["cursor": try #require(first.cursor)])
+        #expect(rest.ids == Array(recorded[1...ListPage.defaultLimit]))
+        // The trigger subscription filter pages too.
+        let filtered = try await Self.page(
+            client, "/v1/location_events", query: ["limit": "2", "trigger_subscription_id": "alice-arrive-trigger-1"])
+        #expect(filtered.ids == Array(recorded.prefix(2)))
+    }
+
+    @Test func sqliteBuildsTheSameEventJSONAsTheRenderer() async throws {
+        let directory = try SandboxTest.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SandboxStore(path: directory.appendingPathComponent("json.sqlite").path)
+        try await store.load(try SeedData.demo(), source: SeedData.demoSource)
+        let quote = "id \"quoted\" \\ back\nslash ünïcode ✓ \t tab"
+        _ = try await store.recordLocationEvents([
+            LocationEventRecord(recordId: UUID().uuidString, userId: "alice", triggerSubscriptionId: "alice-arrive-trigger-1",
+                                connectionId: "gx-arrive-store", eventType: "entry", occurredAt: "2026-11-20T10:00:00+0000",
+                                regionType: "geo", channelId: "941030000", installationId: quote),
+        ])
+        let records = try await store.locationEvents(userId: "alice", triggerSubscriptionId: nil, after: nil, limit: 10)
+        let texts = try await store.locationEventsJSON(userId: "alice", triggerSubscriptionId: nil, after: nil, limit: 10)
+        #expect(records.items.count == 1)
+        #expect(texts.items == records.items.map { LocationEventRoutes.render($0).jsonString })
+    }
+
+    @Test func commonTimestampsParseWithoutAFormatterAsTheFormattersDo() {
+        let accepted = ["2026-11-20T10:00:00+0000", "2026-11-20T10:00:00-0830", "2026-11-20T10:00:00Z",
+                        "2026-11-20T10:00:00.250Z", "2026-11-20T10:00:00+05:30", "2026-11-20T10:00:00.999-02:00",
+                        "2024-02-29T23:59:59+0000", "2000-01-01T00:00:00.000+0000", "1970-01-01T00:00:00Z"]
+        for text in accepted {
+            let fast = TimestampFormatters.parseCommon(text)
+            #expect(fast != nil, "\(text)")
+            #expect(fast == TimestampFormatters.shared.parseWithFormatters(text), "\(text)")
+        }
+        for text in ["2026-02-29T10:00:00+0000", "2026-13-01T10:00:00Z", "2026-11-31T10:00:00Z", "2026-11-20T24:00:00Z",
+                     "2026-11-20T10:60:00Z", "2026-11-20T10:00:00", "2026-11-20 10:00:00Z", "2026-11-20T10:00:00+2400",
+                     "2026-11-20T10:00:00.5Z", "2026-11-20T10:00Z", "yesterday", ""] {
+            #expect(TimestampFormatters.parseCommon(text) == nil, "\(text)")
+        }
+        // Android's shape still parses, through the formatters.
+        #expect(LocationEventRoutes.parseTimestamp("2026-11-20T10:00Z") != nil)
+    }
+
+    @Test func badLimitsAndCursorsAre400() async throws {
+        try await SandboxTest.withDemo(Self.badLimitsAndCursorsAre400Body)
+    }
+
+    static func badLimitsAndCursorsAre400Body(_ client: Client) async throws {
+        for query in [["limit": "0"], ["limit": "1001"], ["limit": "ten"], ["limit": "-5"], ["cursor": "garbage!"],
+                      ["cursor": ListPage.encode(5, kind: "sdk_events")], ["cursor": ListPage.encode(5, kind: "applets")]] {
+            let response = try await client.get("/v1/location_events", query: query, token: SandboxTest.aliceToken)
+            #expect(response.status == 400, "\(query)")
+            #expect(response.errorCode == "invalid_parameters", "\(query)")
+        }
+        #expect(try await client.get("sandbox/sdk_events", query: ["limit": "0"]).status == 400)
+        #expect(try await client.get("v1/services/grocery_express/applets", query: ["cursor": "x"]).status == 400)
+        #expect(ListPage.decode(ListPage.encode(123_456, kind: "k"), kind: "k") == 123_456)
+    }
+
+    @Test func sdkEventsAndLegacyAppletsPage() async throws {
+        try await SandboxTest.withDemo(Self.sdkEventsAndLegacyAppletsPageBody)
+    }
+
+    static func sdkEventsAndLegacyAppletsPageBody(_ client: Client) async throws {
+        for n in 0..<5 {
+            let body = SandboxJSON.object([.init("events", .array([[
+                "name": "sdk.click", "timestamp": .string("\(1_700_000_000_000 + n)"), "properties": [:],
+            ]]))]).serialized()
+            let response = try await client.request(
+                "POST", "/v2/sdk/events", headers: ["IFTTT-SDK-Anonymous-Id": "perf-anon"], body: body)
+            try #require(response.status == 204)
+        }
+        let all = try await Self.page(client, "sandbox/sdk_events", query: ["anonymous_id": "perf-anon"], token: nil,
+                                      key: "timestamp")
+        #expect(all.ids.count == 5)
+        #expect(!all.hasCursorKey)
+        var paged: [String] = []
+        var cursor: String?
+        repeat {
+            var query = ["anonymous_id": "perf-anon", "limit": "2"]
+            if let cursor { query["cursor"] = cursor }
+            let page = try await Self.page(client, "sandbox/sdk_events", query: query, token: nil, key: "timestamp")
+            paged += page.ids
+            cursor = page.cursor
+        } while cursor != nil
+        #expect(paged == all.ids)
+
+        let applets = try await Self.page(client, "v1/services/grocery_express/applets", query: [:], key: "id")
+        #expect(!applets.ids.isEmpty)
+        var pagedApplets: [String] = []
+        cursor = nil
+        repeat {
+            var query = ["limit": "1"]
+            if let cursor { query["cursor"] = cursor }
+            let page = try await Self.page(client, "v1/services/grocery_express/applets", query: query, key: "id")
+            #expect(page.ids.count == 1)
+            pagedApplets += page.ids
+            cursor = page.cursor
+        } while cursor != nil
+        #expect(pagedApplets == applets.ids)
+    }
+
+    @Test func theRenderedConnectionFollowsEveryWrite() async throws {
+        try await SandboxTest.withDemo(Self.theRenderedConnectionFollowsEveryWriteBody)
+    }
+
+    static func theRenderedConnectionFollowsEveryWriteBody(_ client: Client) async throws {
+        let path = "/v2/connections/gx-weekly-deals"
+        let before = try await client.get(path, token: SandboxTest.aliceToken).json  // now cached
+        #expect(before["enabled_count"] == 1)  // alice enabled, bob disabled
+        #expect(before["user_status"] == "enabled")
+        #expect(try await client.get(path, token: SandboxTest.aliceToken).json == before)  // a hit, same JSON
+        // Another user's write changes what alice sees (enabled_count).
+        #expect(try await client.post("\(path)/enable", token: SandboxTest.bobToken).status == 200)
+        #expect(try await client.get(path, token: SandboxTest.aliceToken).json["enabled_count"] == 2)
+        #expect(try await client.get(path).json["enabled_count"] == 2)  // anonymous
+        // Her own write changes her status.
+        #expect(try await client.post("\(path)/disable", token: SandboxTest.aliceToken).status == 200)
+        let after = try await client.get(path, token: SandboxTest.aliceToken).json
+        #expect(after["user_status"] == "disabled")
+        #expect(after["enabled_count"] == 1)
+        // Access is checked on a cache hit too: the invite code is still required.
+        let early = "/v2/connections/gx-early-access"
+        #expect(try await client.get(early, inviteCode: "gx-invite-2026").status == 200)
+        #expect(try await client.get(early, inviteCode: "gx-invite-2026").status == 200)
+        #expect(try await client.get(early).status == 403)
+        #expect(try await client.get(early, inviteCode: "wrong").status == 403)
+    }
+
+    // As when a CLI command's embedded sandbox writes the default database while `ifttt-connect sandbox` runs.
+    @Test func aWriteByAnotherConnectionToTheSameFileInvalidatesTheCache() async throws {
+        try await Self.withFileSandbox(Self.aWriteByAnotherConnectionToTheSameFileInvalidatesTheCacheBody)
+    }
+
+    static func aWriteByAnotherConnectionToTheSameFileInvalidatesTheCacheBody(_ client: Client, _ database: URL) async throws {
+        let path = "/v2/connections/gx-weekly-deals"
+        #expect(try await client.get(path, token: SandboxTest.aliceToken).json["user_status"] == "enabled")  // cached
+        let other = try SandboxStore(path: database.path)
+        #expect(try await other.setStatus(.disabled, userId: "alice", connectionId: "gx-weekly-deals") != nil)
+        #expect(try await client.get(path, token: SandboxTest.aliceToken).json["user_status"] == "disabled")
+        _ = try await other.mintToken(forUserId: "bob")
+        #expect(try await other.setStatus(.enabled, userId: "alice", connectionId: "gx-weekly-deals") != nil)
+        #expect(try await client.get(path, token: SandboxTest.aliceToken).json["user_status"] == "enabled")
+    }
+
+    @Test func aFileDatabaseIsWALAndStaysConsistentUnderConcurrentLoad() async throws {
+        try await Self.withFileSandbox(Self.aFileDatabaseIsWALAndStaysConsistentUnderConcurrentLoadBody)
+    }
+
+    static func aFileDatabaseIsWALAndStaysConsistentUnderConcurrentLoadBody(_ client: Client, _ database: URL) async throws {
+        let store = try SandboxStore(path: database.path)
+        #expect(try await store.journalMode() == "wal")
+        let tasks = 8, perTask = 25
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for t in 0..<tasks {
+                group.addTask {
+                    for i in 0..<perTask {
+                        let (_, body) = Self.events(batch: 500 + t * perTask + i, count: 1)
+                        let response = try await client.post("/v1/location_events", token: SandboxTest.aliceToken, body: body)
+                        #expect(response.status == 200)
+                        let action = (t + i) % 2 == 0 ? "enable" : "disable"
+                        #expect(try await client.post("/v2/connections/gx-weekly-deals/\(action)",
+                                                      token: SandboxTest.bobToken).status == 200)
+                        #expect(try await client.get("/v2/connections/gx-arrive-store", token: SandboxTest.aliceToken).status == 200)
+                        #expect(try await client.get("/v1/location_events", query: ["limit": "10"],
+                                                     token: SandboxTest.aliceToken).status == 200)
+                    }
+                }
+            }
+            try await group.waitForAll()
+        }
+        #expect(try await store.locationEventCount() == tasks * perTask)
+        #expect(try await store.integrityCheck() == ["ok"])
+        // The final status of bob is the last write, and the rendered JSON agrees with the database.
+        let bob = try await client.get("/v2/connections/gx-weekly-deals", token: SandboxTest.bobToken).json
+        let stored = try #require(try await store.snapshot(connectionId: "gx-weekly-deals", userId: "bob"))
+        #expect(bob["user_status"] == .string(try #require(stored.userConnection?.status.rawValue)))
+        #expect(bob["enabled_count"] == .number(Double(stored.enabledCount)))
+    }
+}
