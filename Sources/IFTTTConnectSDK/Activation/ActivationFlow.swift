@@ -21,6 +21,9 @@ struct ActivationFlow: Sendable, Equatable {
         var credentials: ActivationURLBuilder.Credentials
         /// The mail-app schemes that can be opened, offered to existing users on the web page.
         var installedMailApps: [String] = []
+        /// The IFTTT login of the user the attempt is for, once `/me` gave it; a redirect without `state`
+        /// must name the same user.
+        var knownLogin: String?
     }
 
     /// How the user is identified.
@@ -305,6 +308,8 @@ struct ActivationFlow: Sendable, Equatable {
     }
 
     private mutating func userIdentified(_ user: ActivationUser, attempt: Attempt, now: UInt64) -> [Effect] {
+        var attempt = attempt
+        if case .username(let login) = user { attempt.knownLogin = login }
         let identified = Effect.funnel(.userIdentified(isNewUser: user.isNew))
         if !user.isNew && attempt.appInstalled {
             let url = urls.appHandoffURL(user: user, credentials: attempt.credentials, state: attempt.nonce)

@@ -295,7 +295,8 @@ public final class ConnectButtonController {
                 Task { [weak self] in self?.send(.cancel) }
                 return
             }
-            configuration.registry.register(matcher, nonce: nonce) { outcome in
+            // Weakly held: a controller released while it waits is freed, and its entry goes with it.
+            configuration.registry.register(matcher, nonce: nonce, owner: self, verifier: redirectVerifier()) { [weak self] outcome in
                 Task { @MainActor [weak self] in self?.send(.redirectReceived(nonce, outcome)) }
             }
         case .stopAwaitingRedirect(let nonce):
@@ -350,9 +351,11 @@ public final class ConnectButtonController {
         web.start(url: url, callbackURLScheme: callbackScheme) { [weak self] result in
             switch result {
             case .callback(let callback):
-                // A URL the session caught goes through the same checks as any other redirect.
-                if !handler.handleApplicationRedirect(url: callback) {
-                    self?.send(.webSessionEnded(session, .failed(.unknownRedirect)))
+                // A URL the session caught goes through the same checks as any other redirect; the page is
+                // gone, so one that is refused (at once, or after verification) ends the flow.
+                handler.submit(callback) { [weak self] accepted in
+                    guard !accepted else { return }
+                    Task { @MainActor [weak self] in self?.send(.webSessionEnded(session, .failed(.unknownRedirect))) }
                 }
             case .cancelled:
                 self?.send(.webSessionEnded(session, .cancelled))
@@ -362,6 +365,17 @@ public final class ConnectButtonController {
                 self?.send(.webSessionEnded(session, .failed(.presentationAnchorUnavailable)))
             }
         }
+    }
+
+    /// The checks a redirect without `state` must pass for the attempt now waiting; `nil` when the
+    /// configuration requires `state`.
+    private func redirectVerifier() -> RedirectVerifier? {
+        guard connectionConfiguration.redirectStatePolicy == .verifyWhenMissing else { return nil }
+        let provider = connectionConfiguration.credentialProvider
+        return RedirectVerifier(network: configuration.networkController, connectionId: connectionConfiguration.connectionId,
+                                inviteCode: provider.inviteCode, startingToken: provider.userToken.flatMap { $0.isEmpty ? nil : $0 },
+                                knownLogin: flow.pending?.knownLogin, userVerifier: connectionConfiguration.redirectUserVerifier,
+                                logHandler: configuration.logHandler)
     }
 
     private static func lookUp(_ method: ActivationFlow.LookupMethod, network: ConnectionNetworkController,

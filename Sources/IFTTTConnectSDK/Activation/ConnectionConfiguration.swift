@@ -23,6 +23,22 @@ public struct ConnectionConfiguration: Sendable {
     /// Whether IFTTT skips its configuration screen (`skip_config=true`); the user's Connection then stays
     /// pending until you update it with ``ConnectionNetworkController/updateUserConnection(with:update:credentialProvider:)``.
     public let skipConnectionConfiguration: Bool
+    /// What a redirect without `state` may do. Default ``RedirectStatePolicy/verifyWhenMissing``: it
+    /// finishes the flow only after the SDK verified its token with IFTTT. Set
+    /// ``RedirectStatePolicy/required`` when you know your IFTTT server echoes `state`.
+    public var redirectStatePolicy: RedirectStatePolicy = .verifyWhenMissing
+    /// Your own check of a redirect without `state`, run after the SDK's checks passed and before the flow
+    /// accepts it; return `false` to refuse it (the flow keeps waiting). Default `nil`.
+    ///
+    /// The strong check without `state` is to ask your backend which IFTTT user your signed-in user is
+    /// linked to (`POST /v2/user_token` with your service key) and compare it with ``RedirectedUser/login``:
+    ///
+    /// ```swift
+    /// configuration.redirectUserVerifier = { redirected in
+    ///     await myBackend.iftttLogin(for: currentUser) == redirected.login
+    /// }
+    /// ```
+    public var redirectUserVerifier: (@Sendable (RedirectedUser) async -> Bool)?
 
     /// Creates a configuration for a Connection the controller loads itself.
     ///

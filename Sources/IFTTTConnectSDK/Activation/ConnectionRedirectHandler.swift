@@ -18,14 +18,19 @@ import Foundation
 /// }
 /// ```
 ///
-/// A URL is accepted only when all of these hold:
-/// - its scheme, host, port and path equal the redirect URL's exactly (no case folding, no percent-decoding);
+/// A URL is taken only when all of these hold:
+/// - its scheme, authority (host and port as written: `host:/` and `host:080` are not `host` and `host:80`)
+///   and path equal the redirect URL's exactly (no case folding, no percent-decoding);
 /// - a ``ConnectButtonController`` configured with this redirect URL waits for a redirect;
-/// - its `state` equals the 128-bit random value that flow sent to IFTTT (each value works once);
-/// - its query is a redirect IFTTT sends: one `state`, a known `next_step`, and a `user_token` only with
-///   `next_step=complete`, at most 4,096 bytes in all.
+/// - its query is a redirect IFTTT sends: at most one `state`, a known `next_step`, and a `user_token` only
+///   with `next_step=complete`, at most 4,096 bytes in all;
+/// - it carries that flow's `state` (the 128-bit random value the flow sent; each value works once), **or**
+///   it carries no `state` and the flow's ``ConnectionConfiguration/redirectStatePolicy`` is
+///   ``RedirectStatePolicy/verifyWhenMissing`` (the default). Such a redirect finishes the flow only after
+///   the SDK verified it with IFTTT; until then, and if verification fails, the flow keeps waiting.
 ///
-/// Refused URLs change nothing: the waiting flow keeps waiting.
+/// A `state` that does not match is never verified: the URL is refused. Refused URLs change nothing: the
+/// waiting flow keeps waiting. <doc:Activation> describes what each policy protects against.
 public final class ConnectionRedirectHandler: Sendable {
     /// The redirect URL, the same one given to ``ConnectionConfiguration``.
     public let redirectURL: URL
@@ -49,9 +54,9 @@ public final class ConnectionRedirectHandler: Sendable {
     /// - Parameters:
     ///   - url: The URL the app was opened with.
     ///   - options: The options the system passed with it. They are not trusted and not used; the `state`
-    ///     check is what proves where a redirect comes from.
-    /// - Returns: `true` when the URL was an expected redirect and the SDK took it; `false` otherwise, with
-    ///   nothing changed.
+    ///     check, or the verification with IFTTT, is what proves a redirect genuine.
+    /// - Returns: `true` when the URL was an expected redirect and the SDK took it (for a redirect without
+    ///   `state`: took it for verification); `false` otherwise, with nothing changed.
     @discardableResult
     public func handleApplicationRedirect<Key: Hashable>(url: URL, options: [Key: Any]) -> Bool {
         handleApplicationRedirect(url: url)
@@ -63,7 +68,19 @@ public final class ConnectionRedirectHandler: Sendable {
     /// - Returns: `true` when the SDK took the URL, `false` with nothing changed otherwise.
     @discardableResult
     public func handleApplicationRedirect(url: URL) -> Bool {
-        guard let matcher else { return false }
-        return registry.accept(url, for: matcher)
+        submit(url) { _ in }
+    }
+
+    /// Hands `url` to the waiting activation and reports, once, whether it finished it: at once for a
+    /// redirect with `state`, after verification for one without.
+    ///
+    /// - Returns: Whether the URL was taken (see ``handleApplicationRedirect(url:)``).
+    @discardableResult
+    func submit(_ url: URL, verdict: @escaping @Sendable (Bool) -> Void) -> Bool {
+        guard let matcher else {
+            verdict(false)
+            return false
+        }
+        return registry.submit(url, for: matcher, verdict: verdict)
     }
 }

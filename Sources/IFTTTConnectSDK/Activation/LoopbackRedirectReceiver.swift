@@ -13,8 +13,14 @@ import Darwin
 /// It listens on 127.0.0.1 only, on a port the system picks. A `GET` of the redirect path is handed to a
 /// ``ConnectionRedirectHandler``: when the flow accepts it, the browser gets a small "you can close this
 /// window" page and the receiver stops; a refused redirect gets 400 and the receiver keeps waiting (so a
-/// web page cannot end the flow by guessing). Every other path or method gets 404. Requests are limited to
-/// 8 KiB and 5 seconds each.
+/// web page cannot end the flow by guessing). A redirect without `state` is answered once its verification
+/// ends. Every other path or method gets 404.
+///
+/// Up to ``maximumConnections`` connections are served at the same time, each with one deadline for its
+/// whole request (``requestTimeoutSeconds``, however slowly its bytes arrive) and at most
+/// ``maximumRequestBytes``; when all slots are taken, the oldest connection that has not finished its request
+/// is closed. So neither a client that sends a byte at a time nor idle connections (a browser's
+/// preconnects) delay the real redirect.
 ///
 /// ```swift
 /// let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
@@ -37,6 +43,12 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
 
     /// The largest request accepted, in bytes.
     public static let maximumRequestBytes = 8 * 1024
+    /// The most connections served at the same time.
+    public static let maximumConnections = 16
+    /// The time a client has to send its whole request, in seconds: one deadline per request, not per read.
+    public static let requestTimeoutSeconds = 5
+    /// The longest a redirect without `state` waits for its verification before it gets 503, in seconds.
+    static let verificationTimeoutSeconds = 60
 
     /// The port the system picked.
     public let port: UInt16
@@ -52,6 +64,7 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
     // Guarded by `lock`.
     private var stopped = false
     private var finished = false
+    private var verdicts: [Int: Bool] = [:]
     private let done = DispatchSemaphore(value: 0)
 
     /// Binds 127.0.0.1 on a free port and starts answering on a background thread.
@@ -77,7 +90,7 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        guard bound == 0, listen(fd, 8) == 0 else {
+        guard bound == 0, listen(fd, 64) == 0, Self.setNonBlocking(fd) else {
             let code = errno
             close(fd)
             throw StartError(operation: "bind/listen", code: code)
@@ -88,7 +101,7 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         var pipeFDs: [Int32] = [0, 0]
-        guard pipe(&pipeFDs) == 0 else {
+        guard pipe(&pipeFDs) == 0, Self.setNonBlocking(pipeFDs[0]), Self.setNonBlocking(pipeFDs[1]) else {
             let code = errno
             close(fd)
             throw StartError(operation: "pipe", code: code)
@@ -144,8 +157,59 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
         #endif
     }
 
+    private static func setNonBlocking(_ fd: Int32) -> Bool {
+        let flags = fcntl(fd, F_GETFL, 0)
+        return flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0
+    }
+
+    /// Milliseconds on a monotonic clock.
+    private static var nowMilliseconds: UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
+
+    /// One connection, owned by the serving thread.
+    private final class Client {
+        enum Phase { case reading, verifying, writing(finishes: Bool) }
+        let id: Int
+        let fd: Int32
+        var deadline: UInt64
+        var phase = Phase.reading
+        var input: [UInt8] = []
+        var output: [UInt8] = []
+        var sent = 0
+        var closed = false
+
+        init(id: Int, fd: Int32, deadline: UInt64) {
+            self.id = id
+            self.fd = fd
+            self.deadline = deadline
+        }
+
+        var isReading: Bool {
+            if case .reading = phase { return true }
+            return false
+        }
+
+        func close() {
+            guard !closed else { return }
+            closed = true
+            _ = Glibc_close(fd)
+        }
+    }
+
+    /// Records the verdict on connection `id` and wakes the serving thread.
+    private func post(verdict: Bool, for id: Int) {
+        lock.lock()
+        verdicts[id] = verdict
+        lock.unlock()
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
     private func run() {
+        var clients: [Client] = []
+        var nextId = 0
+        var finishing = false
         defer {
+            clients.forEach { $0.close() }
             // The wake-up pipe stays open until stop(), so writing to it can never raise SIGPIPE.
             close(listener)
             lock.lock()
@@ -154,33 +218,130 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
             done.signal()
         }
         while true {
-            var fds = [pollfd(fd: listener, events: Int16(POLLIN), revents: 0), pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0)]
-            let ready = poll(&fds, 2, -1)
+            let (stop, decided): (Bool, [Int: Bool]) = {
+                lock.lock()
+                defer { lock.unlock() }
+                let decided = verdicts
+                verdicts = [:]
+                return (stopped, decided)
+            }()
+            if stop { return }
+            for (id, accepted) in decided {
+                if accepted { finishing = true }
+                guard let client = clients.first(where: { $0.id == id }), case .verifying = client.phase else { continue }
+                if accepted {
+                    respond(client, status: "200 OK", body: "You're connected. You can close this window and return to the app.", finishes: true)
+                } else {
+                    respond(client, status: "400 Bad Request", body: "This link is not a valid IFTTT redirect for this app.")
+                }
+            }
+            let now = Self.nowMilliseconds
+            for client in clients where !client.closed && client.deadline <= now {
+                switch client.phase {
+                case .reading, .writing: client.close()
+                case .verifying: respond(client, status: "503 Service Unavailable", body: "The redirect could not be verified in time.")
+                }
+            }
+            clients.removeAll { $0.closed }
+            if finishing && !clients.contains(where: { if case .writing(true) = $0.phase { return true } else { return false } }) {
+                return
+            }
+
+            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+                       pollfd(fd: listener, events: finishing ? 0 : Int16(POLLIN), revents: 0)]
+            for client in clients {
+                let events: Int16
+                switch client.phase {
+                case .reading: events = Int16(POLLIN)
+                case .verifying: events = 0
+                case .writing: events = Int16(POLLOUT)
+                }
+                fds.append(pollfd(fd: client.fd, events: events, revents: 0))
+            }
+            let nearest = clients.map(\.deadline).min()
+            let timeout = nearest.map { Int32(clamping: $0 > now ? $0 - now : 0) } ?? -1
+            let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno == EINTR { continue }
-            if ready < 0 || fds[1].revents != 0 { return }
-            guard fds[0].revents != 0 else { continue }
-            let client = accept(listener, nil, nil)
-            guard client >= 0 else { continue }
-            let accepted = serve(client)
-            close(client)
-            if accepted {
+            if ready < 0 { return }
+            if fds[0].revents != 0 {
+                var drain = [UInt8](repeating: 0, count: 64)
+                while read(wakeRead, &drain, drain.count) > 0 {}
+            }
+            for (index, client) in clients.enumerated() where fds[index + 2].revents != 0 && !client.closed {
+                switch client.phase {
+                case .reading: readAvailable(client)
+                case .writing: flush(client)
+                case .verifying: break
+                }
+            }
+            if fds[1].revents != 0 {
+                acceptAll(into: &clients, nextId: &nextId)
+            }
+        }
+    }
+
+    /// Accepts every pending connection; when all slots are taken, closes the oldest one still reading.
+    private func acceptAll(into clients: inout [Client], nextId: inout Int) {
+        while true {
+            let fd = accept(listener, nil, nil)
+            guard fd >= 0 else { return }
+            guard Self.setNonBlocking(fd) else {
+                close(fd)
+                continue
+            }
+            #if canImport(Darwin)
+            var one: Int32 = 1
+            _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
+            #endif
+            clients.removeAll { $0.closed }
+            if clients.count >= Self.maximumConnections {
+                guard let oldest = clients.first(where: \.isReading) else {
+                    close(fd)
+                    continue
+                }
+                oldest.close()
+                clients.removeAll { $0.closed }
+            }
+            nextId += 1
+            let deadline = Self.nowMilliseconds + UInt64(Self.requestTimeoutSeconds) * 1000
+            clients.append(Client(id: nextId, fd: fd, deadline: deadline))
+        }
+    }
+
+    /// Reads what is available; answers once the header block is complete or too large.
+    private func readAvailable(_ client: Client) {
+        var buffer = [UInt8](repeating: 0, count: 2048)
+        while true {
+            let count = recv(client.fd, &buffer, buffer.count, 0)
+            if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else {
+                client.close()
+                return
+            }
+            client.input.append(contentsOf: buffer[0..<count])
+            if let end = Self.headerEnd(client.input), end <= Self.maximumRequestBytes {
+                handle(String(decoding: client.input[0..<end], as: UTF8.self), from: client)
+                return
+            }
+            if client.input.count > Self.maximumRequestBytes {
+                respond(client, status: "431 Request Header Fields Too Large", body: "Request too large.")
                 return
             }
         }
     }
 
-    /// Answers one request; returns whether it was an accepted redirect.
-    private func serve(_ client: Int32) -> Bool {
-        #if canImport(Darwin)
-        var one: Int32 = 1
-        _ = setsockopt(client, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
-        #endif
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        _ = setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        guard let head = readHead(client) else {
-            respond(client, status: "431 Request Header Fields Too Large", body: "Request too large.")
-            return false
+    /// The index just after the `\r\n\r\n` that ends the header block, if it arrived.
+    private static func headerEnd(_ data: [UInt8]) -> Int? {
+        guard data.count >= 4 else { return nil }
+        for index in 0...(data.count - 4) where data[index] == 13 && data[index + 1] == 10 && data[index + 2] == 13 && data[index + 3] == 10 {
+            return index + 4
         }
+        return nil
+    }
+
+    /// Answers a complete request: 404 unless it is a `GET` of the redirect path, else the handler's verdict.
+    private func handle(_ head: String, from client: Client) {
         let requestLine = head.split(separator: "\r\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let parts = requestLine.split(separator: " ")
         guard parts.count == 3, parts[0] == "GET", parts[1].hasPrefix("/"),
@@ -188,51 +349,48 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
               URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath == expectedPath
         else {
             respond(client, status: "404 Not Found", body: "Not found.")
-            return false
+            return
         }
-        guard handler.handleApplicationRedirect(url: url) else {
-            respond(client, status: "400 Bad Request", body: "This link is not a valid IFTTT redirect for this app.")
-            return false
-        }
-        respond(client, status: "200 OK", body: "You're connected. You can close this window and return to the app.")
-        return true
+        client.phase = .verifying
+        client.deadline = Self.nowMilliseconds + UInt64(Self.verificationTimeoutSeconds) * 1000
+        let id = client.id
+        handler.submit(url) { [weak self] accepted in self?.post(verdict: accepted, for: id) }
     }
 
-    /// Reads until the end of the header block; `nil` when it exceeds the limit, times out or is cut.
-    private func readHead(_ client: Int32) -> String? {
-        var data = [UInt8]()
-        var buffer = [UInt8](repeating: 0, count: 1024)
-        let terminator: [UInt8] = [13, 10, 13, 10]
-        while data.count <= Self.maximumRequestBytes {
-            let count = recv(client, &buffer, buffer.count, 0)
-            guard count > 0 else { return nil }
-            data.append(contentsOf: buffer[0..<count])
-            if data.count >= 4, let _ = data.indices.dropLast(3).first(where: { Array(data[$0..<($0 + 4)]) == terminator }) {
-                return data.count <= Self.maximumRequestBytes ? String(decoding: data, as: UTF8.self) : nil
-            }
-        }
-        return nil
-    }
-
-    private func respond(_ client: Int32, status: String, body: String) {
+    /// Starts writing a small HTML response; the connection closes once it is sent.
+    private func respond(_ client: Client, status: String, body: String, finishes: Bool = false) {
         let html = "<!doctype html><html><head><meta charset=\"utf-8\"><title>IFTTT</title></head>"
             + "<body style=\"font-family: sans-serif; text-align: center; margin-top: 4em\"><p>\(body)</p></body></html>"
         let bytes = Array(html.utf8)
         let head = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(bytes.count)\r\n"
             + "Cache-Control: no-store\r\nReferrer-Policy: no-referrer\r\nConnection: close\r\n\r\n"
-        let message = Array(head.utf8) + bytes
-        let total = message.count
-        var offset = 0
+        client.output = Array(head.utf8) + bytes
+        client.sent = 0
+        client.phase = .writing(finishes: finishes)
+        client.deadline = Self.nowMilliseconds + UInt64(Self.requestTimeoutSeconds) * 1000
+        flush(client)
+    }
+
+    /// Sends what the socket takes; closes the connection when everything was sent or it failed.
+    private func flush(_ client: Client) {
         #if os(Linux)
         let flags = Int32(MSG_NOSIGNAL)
         #else
         let flags: Int32 = 0
         #endif
-        while offset < total {
-            let start = offset
-            let sent = message.withUnsafeBytes { send(client, $0.baseAddress! + start, total - start, flags) }
-            guard sent > 0 else { return }
-            offset += sent
+        while client.sent < client.output.count {
+            let start = client.sent
+            let sent = client.output.withUnsafeBytes { send(client.fd, $0.baseAddress! + start, client.output.count - start, flags) }
+            if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
+            if sent < 0 && errno == EINTR { continue }
+            guard sent > 0 else { break }
+            client.sent += sent
         }
+        client.close()
     }
+}
+
+/// `close(2)`, callable from a type with its own `close()`.
+private func Glibc_close(_ fd: Int32) -> Int32 {
+    close(fd)
 }

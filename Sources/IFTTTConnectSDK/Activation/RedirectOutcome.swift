@@ -21,6 +21,9 @@ struct RedirectURLMatcher: Sendable, Hashable {
     static let maximumTokenLength = 1024
 
     let scheme: String
+    /// The authority exactly as written in the configured URL (`host:port`, with user info if any), `nil`
+    /// when the URL has none. Compared byte for byte, so `host:/` or `host:080` never equal `host/` or `host:80`.
+    let authority: String?
     let user: String?
     let password: String?
     let host: String?
@@ -34,6 +37,7 @@ struct RedirectURLMatcher: Sendable, Hashable {
               parts.percentEncodedQuery == nil, parts.percentEncodedFragment == nil
         else { return nil }
         self.scheme = scheme
+        authority = Self.writtenAuthority(of: redirectURL.absoluteString)
         user = parts.percentEncodedUser
         password = parts.percentEncodedPassword
         host = parts.percentEncodedHost
@@ -41,19 +45,31 @@ struct RedirectURLMatcher: Sendable, Hashable {
         path = parts.percentEncodedPath
     }
 
-    /// A redirect that matched the configured URL: its `state` and its outcome.
+    /// A redirect that matched the configured URL: its `state` (`nil` when the server sent none) and its outcome.
     struct Candidate: Sendable, Hashable {
-        let state: String
+        let state: String?
         let outcome: RedirectOutcome
     }
 
+    /// The authority of `text` as written: what follows `scheme://` up to the first `/`, `?` or `#`; `nil`
+    /// when there is no `//`.
+    static func writtenAuthority(of text: String) -> String? {
+        guard let colon = text.firstIndex(of: ":") else { return nil }
+        let rest = text[text.index(after: colon)...]
+        guard rest.hasPrefix("//") else { return nil }
+        let afterSlashes = rest.dropFirst(2)
+        let end = afterSlashes.firstIndex { $0 == "/" || $0 == "?" || $0 == "#" } ?? afterSlashes.endIndex
+        return String(afterSlashes[..<end])
+    }
+
     /// Returns the state and outcome of `url` when it is a well-formed redirect to the configured URL:
-    /// same scheme, user, host, port and path byte for byte (no case folding, no percent-decoding), no
-    /// fragment, a bounded query with exactly one `state` and a known `next_step`, and `user_token` only
-    /// with `next_step=complete`.
+    /// same scheme, authority as written, user, host, port and path byte for byte (no case folding, no
+    /// percent-decoding, no port normalisation), no fragment, a bounded query with at most one non-empty
+    /// `state` and a known `next_step`, and `user_token` only with `next_step=complete`.
     func candidate(for url: URL) -> Candidate? {
         let text = url.absoluteString
         guard text.utf8.count <= Self.maximumLength,
+              Self.writtenAuthority(of: text) == authority,
               let parts = URLComponents(string: text),
               parts.scheme == scheme, parts.percentEncodedUser == user, parts.percentEncodedPassword == password,
               parts.percentEncodedHost == host, parts.port == port, parts.percentEncodedPath == path,
@@ -69,7 +85,7 @@ struct RedirectURLMatcher: Sendable, Hashable {
             else { return nil }
             values[item.name] = value
         }
-        guard let state = values["state"] else { return nil }
+        let state = values["state"]
         let outcome: RedirectOutcome
         switch values["next_step"] {
         case "complete":

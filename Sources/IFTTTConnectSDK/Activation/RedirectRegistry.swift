@@ -1,16 +1,38 @@
 import Foundation
 
 /// The activation attempts that wait for a redirect, shared by every ``ConnectionRedirectHandler`` and
-/// ``ConnectButtonController`` of the process. Each entry is removed by the first redirect that carries its
-/// `state`, so a redirect is accepted at most once.
+/// ``ConnectButtonController`` of the process.
+///
+/// A redirect that carries a `state` goes to the attempt with exactly that `state`, at once. A redirect
+/// without one goes, only when the attempt allows it (``RedirectStatePolicy/verifyWhenMissing``), through that
+/// attempt's ``RedirectVerifier`` first; it finishes the attempt only if the verification passes and the attempt
+/// still waits. Each entry is removed by the first redirect it accepts, so a redirect is accepted at most once.
+/// An entry registered with an owner disappears when the owner is released.
 final class RedirectRegistry: @unchecked Sendable {
     /// The registry used unless a test injects its own.
     static let shared = RedirectRegistry()
 
+    /// The most verifications one waiting attempt runs at the same time; further state-less redirects are
+    /// refused until one ends (a flood of forged redirects cannot queue unbounded requests).
+    static let maximumConcurrentVerifications = 4
+
+    /// A weak reference to a registration's owner.
+    private final class WeakOwner: @unchecked Sendable {
+        weak var object: AnyObject?
+        init(_ object: AnyObject) { self.object = object }
+    }
+
     private struct Pending {
         let matcher: RedirectURLMatcher
         let nonce: RedirectNonce
+        /// `nil`: registered without an owner, lives until accepted or cancelled.
+        let owner: WeakOwner?
+        /// `nil`: a redirect without `state` is refused.
+        let verifier: RedirectVerifier?
         let deliver: @Sendable (RedirectOutcome) -> Void
+        var verifying = 0
+
+        var isAlive: Bool { owner == nil || owner?.object != nil }
     }
 
     // Guarded by `lock`.
@@ -18,11 +40,20 @@ final class RedirectRegistry: @unchecked Sendable {
     private var pending: [Pending] = []
 
     /// Starts waiting for a redirect to `matcher`'s URL with `nonce` as its `state`.
-    func register(_ matcher: RedirectURLMatcher, nonce: RedirectNonce, deliver: @escaping @Sendable (RedirectOutcome) -> Void) {
+    ///
+    /// - Parameters:
+    ///   - matcher: The redirect URL.
+    ///   - nonce: The `state` the attempt sent.
+    ///   - owner: When given, the entry is dropped once `owner` is released (held weakly).
+    ///   - verifier: When given, a redirect without `state` may finish the attempt after passing it.
+    ///   - deliver: Receives the accepted outcome, once.
+    func register(_ matcher: RedirectURLMatcher, nonce: RedirectNonce, owner: AnyObject? = nil, verifier: RedirectVerifier? = nil,
+                  deliver: @escaping @Sendable (RedirectOutcome) -> Void) {
         lock.lock()
         defer { lock.unlock() }
+        prune()
         pending.removeAll { $0.nonce == nonce }
-        pending.append(Pending(matcher: matcher, nonce: nonce, deliver: deliver))
+        pending.append(Pending(matcher: matcher, nonce: nonce, owner: owner.map(WeakOwner.init), verifier: verifier, deliver: deliver))
     }
 
     /// Stops waiting for `nonce`.
@@ -36,6 +67,7 @@ final class RedirectRegistry: @unchecked Sendable {
     func isWaiting(for nonce: RedirectNonce) -> Bool {
         lock.lock()
         defer { lock.unlock() }
+        prune()
         return pending.contains { $0.nonce == nonce }
     }
 
@@ -43,20 +75,37 @@ final class RedirectRegistry: @unchecked Sendable {
     var count: Int {
         lock.lock()
         defer { lock.unlock() }
+        prune()
         return pending.count
     }
 
     /// Accepts `url` when it is a redirect to `matcher`'s URL whose `state` belongs to a waiting attempt for
-    /// that same URL. The attempt stops waiting and receives the outcome; anything else returns `false` and
-    /// changes nothing.
+    /// that same URL; see ``submit(_:for:verdict:)`` for redirects without `state`.
     func accept(_ url: URL, for matcher: RedirectURLMatcher) -> Bool {
-        guard let candidate = matcher.candidate(for: url) else { return false }
+        submit(url, for: matcher) { _ in }
+    }
+
+    /// Hands `url` to the attempt waiting for it.
+    ///
+    /// - Returns: `true` when the redirect was taken: delivered at once (its `state` matched), or handed to
+    ///   verification (no `state`, and an attempt for this URL allows that); `false` with nothing changed
+    ///   otherwise.
+    /// - Parameter verdict: Called exactly once with whether the redirect finished an attempt: before this
+    ///   method returns, except for a redirect under verification, where it is called when verification ends.
+    @discardableResult
+    func submit(_ url: URL, for matcher: RedirectURLMatcher, verdict: @escaping @Sendable (Bool) -> Void) -> Bool {
+        guard let candidate = matcher.candidate(for: url) else {
+            verdict(false)
+            return false
+        }
+        guard let state = candidate.state else { return submitWithoutState(candidate.outcome, for: matcher, verdict: verdict) }
         let deliver: (@Sendable (RedirectOutcome) -> Void)?
         lock.lock()
+        prune()
         var found: Int?
         for (index, entry) in pending.enumerated() where entry.matcher == matcher {
             // Compare with every entry so the time taken does not depend on which one matches.
-            if entry.nonce.matches(candidate.state) { found = index }
+            if entry.nonce.matches(state) { found = index }
         }
         if let found {
             deliver = pending.remove(at: found).deliver
@@ -64,8 +113,76 @@ final class RedirectRegistry: @unchecked Sendable {
             deliver = nil
         }
         lock.unlock()
-        guard let deliver else { return false }
+        guard let deliver else {
+            verdict(false)
+            return false
+        }
         deliver(candidate.outcome)
+        verdict(true)
         return true
+    }
+
+    // MARK: - Without state
+
+    private func submitWithoutState(_ outcome: RedirectOutcome, for matcher: RedirectURLMatcher,
+                                    verdict: @escaping @Sendable (Bool) -> Void) -> Bool {
+        lock.lock()
+        prune()
+        let eligible = pending.indices.filter { pending[$0].matcher == matcher && pending[$0].verifier != nil }
+        guard !eligible.isEmpty else {
+            lock.unlock()
+            verdict(false)
+            return false
+        }
+        guard case .complete = outcome else {
+            // `error` and `user_cancelled_configuration` carry nothing to verify. They can only end a flow
+            // (never hand over a token), so a lone waiting attempt takes them; with several, it is ambiguous.
+            let deliver = eligible.count == 1 ? pending.remove(at: eligible[0]).deliver : nil
+            lock.unlock()
+            guard let deliver else {
+                verdict(false)
+                return false
+            }
+            deliver(outcome)
+            verdict(true)
+            return true
+        }
+        var jobs: [(RedirectNonce, RedirectVerifier)] = []
+        for index in eligible where pending[index].verifying < Self.maximumConcurrentVerifications {
+            pending[index].verifying += 1
+            if let verifier = pending[index].verifier { jobs.append((pending[index].nonce, verifier)) }
+        }
+        let busy = jobs.isEmpty ? eligible.compactMap { pending[$0].verifier } : []
+        lock.unlock()
+        guard !jobs.isEmpty else {
+            busy.forEach { $0.log("a redirect without state was refused: too many verifications in progress") }
+            verdict(false)
+            return false
+        }
+        Task { [self] in
+            var accepted = false
+            for (nonce, verifier) in jobs {
+                let refusal = accepted ? nil : await verifier.verify(outcome)
+                let deliver: (@Sendable (RedirectOutcome) -> Void)? = lock.withLock {
+                    guard let index = pending.firstIndex(where: { $0.nonce == nonce }) else { return nil }
+                    pending[index].verifying -= 1
+                    guard !accepted, refusal == nil, pending[index].isAlive else { return nil }
+                    return pending.remove(at: index).deliver
+                }
+                if let refusal, !accepted { verifier.log("a redirect without state was refused: \(refusal.rawValue)") }
+                if refusal == nil, !accepted, deliver == nil { verifier.log("a verified redirect without state came after the flow stopped waiting") }
+                if let deliver {
+                    accepted = true
+                    deliver(outcome)
+                }
+            }
+            verdict(accepted)
+        }
+        return true
+    }
+
+    /// Drops the entries whose owner was released. Call with `lock` held.
+    private func prune() {
+        pending.removeAll { !$0.isAlive }
     }
 }

@@ -1,0 +1,322 @@
+import ConnectSandbox
+import Foundation
+import IFTTTConnectSDK
+import IFTTTConnectService
+import Testing
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The SDK's redirect checks against the real sandbox over loopback HTTP, in both `--redirect-state` modes: the
+/// SDK's controller starts the flow and opens a web session; the test walks the sandbox's pages by posting their
+/// forms, then hands the sandbox's redirect (as sent, or with `state` stripped, or forged) to the SDK's
+/// ``LoopbackRedirectReceiver`` over HTTP and reads its answer (200 accepted, 400 refused).
+@Suite("Redirect verification against the sandbox, end to end", .timeLimit(.minutes(2)))
+@MainActor
+struct RedirectVerificationEndToEndTests {
+    /// Alice's credentials without her IFTTT token (the flow identifies her by email, so no user is known).
+    static let aliceByEmail = ConnectionCredentials(oauthCode: "gx-oauth-code-alice")
+
+    /// Runs one activation against a fresh sandbox in `mode` and gives `body` the harness while the flow waits.
+    func withFlow(_ mode: RedirectStateMode, connectionId: String, credentials: ConnectionCredentials,
+                  skipConfiguration: Bool = false, policy: RedirectStatePolicy = .verifyWhenMissing,
+                  userVerifier: (@Sendable (RedirectedUser) async -> Bool)? = nil,
+                  prepare: @Sendable (URL, ConnectionNetworkController) async throws -> Void = { _, _ in },
+                  _ body: @MainActor (Harness) async throws -> Void) async throws {
+        try await withSandbox(redirectState: mode) { url, network in
+            try await prepare(url, network)
+            try await Self.run(url, connectionId: connectionId, credentials: credentials, skipConfiguration: skipConfiguration,
+                               policy: policy, userVerifier: userVerifier, body)
+        }
+    }
+
+    private static func run(_ url: URL, connectionId: String, credentials: ConnectionCredentials, skipConfiguration: Bool,
+                            policy: RedirectStatePolicy, userVerifier: (@Sendable (RedirectedUser) async -> Bool)?,
+                            _ body: @MainActor (Harness) async throws -> Void) async throws {
+        let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
+        defer { receiver.stop() }
+        let web = CapturingWebSession()
+        var setup = ConnectButtonController.Configuration.sandbox(url)
+        setup.webAuthenticationSession = web
+        setup.urlOpener = NoAppsOpener()
+        setup.timing = .immediate
+        var configuration = ConnectionConfiguration(connectionId: connectionId, suggestedUserEmail: "alice@example.com",
+                                                    credentialProvider: credentials, redirectURL: receiver.redirectURL,
+                                                    skipConnectionConfiguration: skipConfiguration)
+        configuration.redirectStatePolicy = policy
+        configuration.redirectUserVerifier = userVerifier
+        let controller = ConnectButtonController(connectButton: HeadlessConnectButton(), connectionConfiguration: configuration,
+                                                 delegate: nil, configuration: setup)
+        let flow = Task { @MainActor in try await controller.connect(email: "alice@example.com") }
+        var opened = web.opened.makeAsyncIterator()
+        let start = try #require(await opened.next())
+        #expect(controller.step == .waitingForRedirect)
+        let harness = Harness(sandbox: url, receiver: receiver, activationURL: start, controller: controller, flow: flow)
+        try await body(harness)
+        flow.cancel()
+    }
+
+    // MARK: - (a), (b): genuine redirects complete
+
+    @Test(arguments: RedirectStateMode.allCases)
+    func theRealRedirectCompletesTheFlow(mode: RedirectStateMode) async throws {
+        try await withFlow(mode, connectionId: "gx-store-visits", credentials: Self.aliceByEmail) { flow in
+            let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
+            #expect(Harness.hasState(redirect) == (mode == .echo))
+            #expect(try await flow.deliver(redirect) == 200)
+            let activation = try await flow.result()
+            #expect(try await flow.login(of: activation) == "alice")
+        }
+    }
+
+    @Test func anEchoedRedirectWithItsStateStrippedCompletesOnlyAfterVerification() async throws {
+        // Simulates a server that does not echo: the real redirect with `state` removed before the app sees it.
+        try await withFlow(.echo, connectionId: "gx-store-visits", credentials: Self.aliceByEmail) { flow in
+            let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
+            #expect(Harness.hasState(redirect))
+            let stripped = Harness.strippingState(redirect)
+            #expect(!Harness.hasState(stripped))
+            #expect(try await flow.deliver(stripped) == 200)
+            #expect(try await flow.login(of: try await flow.result()) == "alice")
+        }
+    }
+
+    @Test(arguments: RedirectStateMode.allCases)
+    func skippedConfigurationLeavesAPendingConnectionThatVerifies(mode: RedirectStateMode) async throws {
+        try await withFlow(mode, connectionId: "gx-store-visits", credentials: Self.aliceByEmail, skipConfiguration: true) { flow in
+            let redirect = Harness.strippingState(try await flow.walkPages(email: "alice@example.com", password: "alice-password"))
+            #expect(try await flow.deliver(redirect) == 200)
+            #expect(try await flow.login(of: try await flow.result()) == "alice")
+        }
+    }
+
+    // MARK: - (c): forged redirects without state are refused
+
+    @Test(arguments: RedirectStateMode.allCases)
+    func bobsRealTokenCannotFinishAlicesFlowWhenTheConnectionIsNotOnForHim(mode: RedirectStateMode) async throws {
+        // Alice activates by email (no known user); bob's token is real but gx-store-visits is not on for him.
+        try await withFlow(mode, connectionId: "gx-store-visits", credentials: Self.aliceByEmail) { flow in
+            #expect(try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob")) == 400)
+            #expect(try await flow.deliver(flow.redirect("next_step=complete&user_token=garbage-token-0000")) == 400)
+            #expect(try await flow.deliver(flow.redirect("next_step=complete")) == 400)
+            #expect(flow.controller.step == .waitingForRedirect)
+            let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
+            #expect(try await flow.deliver(redirect) == 200)
+            #expect(try await flow.login(of: try await flow.result()) == "alice")
+        }
+    }
+
+    @Test(arguments: RedirectStateMode.allCases)
+    func bobsEnabledAccountCannotFinishAFlowThatStartedFromAlicesToken(mode: RedirectStateMode) async throws {
+        // Bob has gx-weekly-deals on, so his token passes checks 1 and 2; alice's flow started from her token, so
+        // `/me` named her, and bob's login does not match.
+        try await withFlow(mode, connectionId: "gx-weekly-deals", credentials: Demo.alice, skipConfiguration: true, prepare: { _, network in
+            _ = try await network.disconnectConnection(with: "gx-weekly-deals", credentialProvider: Demo.alice)
+            _ = try await network.enableConnection(with: "gx-weekly-deals", credentialProvider: Demo.bob)
+        }) { flow in
+            #expect(try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob")) == 400)
+            #expect(flow.controller.step == .waitingForRedirect)
+            let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
+            #expect(try await flow.deliver(redirect) == 200)
+            #expect(try await flow.login(of: try await flow.result()) == "alice")
+        }
+    }
+
+    @Test func withoutAKnownUserOnlyTheAppsVerifierStopsAnotherEnabledAccount() async throws {
+        // The documented limit: alice by email, bob with the Connection on. The app's verifier asks the partner's
+        // backend (POST /v2/user_token with the service key) which IFTTT user alice's partner account is linked to.
+        try await withSandbox(redirectState: .ignore) { url, network in
+            _ = try await network.enableConnection(with: "gx-weekly-deals", credentialProvider: Demo.bob)
+            _ = try await network.disconnectConnection(with: "gx-weekly-deals", credentialProvider: Demo.alice)
+            let service = try ConnectServiceClient(serviceKey: Demo.serviceKey, baseURL: url.appendingPathComponent("v2"))
+            let verifier: @Sendable (RedirectedUser) async -> Bool = { redirected in
+                guard let linked = try? await service.exchangeUserToken(userId: "gx-user-1001", accessToken: "gx-access-token-alice"),
+                      let user = try? await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: linked))
+                else { return false }
+                return user.login == redirected.login
+            }
+            // Without the verifier, bob's forged redirect would finish alice's flow:
+            try await Self.run(url, connectionId: "gx-weekly-deals", credentials: Self.aliceByEmail, skipConfiguration: true,
+                               policy: .verifyWhenMissing, userVerifier: nil) { flow in
+                let status = try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob"))
+                #expect(status == 200)
+                #expect(try await flow.login(of: try await flow.result()) == "bob")
+            }
+            // With it, the same forgery is refused and alice's real redirect completes.
+            try await Self.run(url, connectionId: "gx-weekly-deals", credentials: Self.aliceByEmail, skipConfiguration: true,
+                               policy: .verifyWhenMissing, userVerifier: verifier) { flow in
+                #expect(try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob")) == 400)
+                let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
+                #expect(try await flow.deliver(redirect) == 200)
+                #expect(try await flow.login(of: try await flow.result()) == "alice")
+            }
+        }
+    }
+
+    // MARK: - (d): required state
+
+    @Test func requiredStateRefusesEveryRedirectWithoutStateAgainstAnEchoingServer() async throws {
+        try await withFlow(.echo, connectionId: "gx-store-visits", credentials: Self.aliceByEmail, policy: .required) { flow in
+            #expect(try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob")) == 400)
+            let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
+            #expect(try await flow.deliver(Harness.strippingState(redirect)) == 400)
+            #expect(flow.controller.step == .waitingForRedirect)
+            #expect(try await flow.deliver(redirect) == 200)
+            #expect(try await flow.login(of: try await flow.result()) == "alice")
+        }
+    }
+
+    @Test func requiredStateAgainstAServerThatDoesNotEchoNeverCompletes() async throws {
+        try await withFlow(.ignore, connectionId: "gx-store-visits", credentials: Self.aliceByEmail, policy: .required) { flow in
+            let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
+            #expect(!Harness.hasState(redirect))
+            #expect(try await flow.deliver(redirect) == 400)
+            #expect(flow.controller.step == .waitingForRedirect)
+            flow.flow.cancel()
+            await #expect(throws: ConnectButtonControllerError.canceled) { try await flow.flow.value }
+        }
+    }
+}
+
+/// One running activation: the sandbox, the SDK's loopback receiver, the URL the SDK opened, the controller.
+@MainActor
+struct Harness {
+    let sandbox: URL
+    let receiver: LoopbackRedirectReceiver
+    let activationURL: URL
+    let controller: ConnectButtonController
+    let flow: Task<ConnectionActivation, any Error>
+
+    static let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+
+    /// The app's redirect URL with `query`.
+    func redirect(_ query: String) -> URL {
+        URL(string: receiver.redirectURL.absoluteString + "?" + query)!
+    }
+
+    static func hasState(_ url: URL) -> Bool {
+        (URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []).contains { $0.name == "state" }
+    }
+
+    /// `url` without its `state` item, everything else as sent.
+    static func strippingState(_ url: URL) -> URL {
+        var parts = URLComponents(url: url, resolvingAgainstBaseURL: false)!
+        let kept = (parts.percentEncodedQuery ?? "").split(separator: "&").filter { !$0.hasPrefix("state=") }
+        parts.percentEncodedQuery = kept.joined(separator: "&")
+        return parts.url!
+    }
+
+    /// GETs `url` on the SDK's loopback receiver, as the browser would follow the redirect; returns the status.
+    nonisolated func deliver(_ url: URL) async throws -> Int {
+        var request = URLRequest(url: url)
+        request.timeoutInterval = 30
+        let (_, response) = try await Self.session.data(for: request)
+        return (response as? HTTPURLResponse)?.statusCode ?? -1
+    }
+
+    /// The activation the flow reported.
+    func result() async throws -> ConnectionActivation {
+        try await flow.value
+    }
+
+    /// The login `/me` gives for the activation's token.
+    func login(of activation: ConnectionActivation) async throws -> String? {
+        let token = try #require(activation.userToken)
+        return try await controller.configuration.networkController.fetchUser(credentialProvider: ConnectionCredentials(userToken: token)).login
+    }
+
+    /// Walks the sandbox's pages from the activation URL the SDK opened: posts each page's form (the password on
+    /// sign-in pages, Save on the configuration page) until the sandbox redirects to the app; returns that
+    /// redirect without following it.
+    nonisolated func walkPages(email: String, password: String) async throws -> URL {
+        var (status, html, response) = try await Self.fetch(URLRequest(url: activationURL))
+        for _ in 0..<8 {
+            if (300..<400).contains(status) {
+                let location = try #require(response.value(forHTTPHeaderField: "Location"))
+                let target = try #require(URL(string: location, relativeTo: response.url ?? activationURL)?.absoluteURL)
+                if target.absoluteString.hasPrefix(receiver.redirectURL.absoluteString) { return target }
+                (status, html, response) = try await Self.fetch(URLRequest(url: target))
+                continue
+            }
+            #expect(status == 200, "page answered \(status): \(html.prefix(300))")
+            let form = try #require(PageForm(html: html, base: response.url ?? activationURL), "no form in \(html.prefix(300))")
+            var fields = form.fields.map { field -> (String, String) in
+                if field.name == "password" { return (field.name, password) }
+                if field.name == "email" && field.value.isEmpty { return (field.name, email) }
+                return (field.name, field.value)
+            }
+            if form.hasSaveButton { fields.append(("action", "save")) }
+            var request = URLRequest(url: form.action)
+            request.httpMethod = "POST"
+            request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
+            request.httpBody = Data(fields.map { PageForm.encode($0.0) + "=" + PageForm.encode($0.1) }.joined(separator: "&").utf8)
+            (status, html, response) = try await Self.fetch(request)
+        }
+        throw PageForm.Failure.noRedirect
+    }
+
+    private static func fetch(_ request: URLRequest) async throws -> (Int, String, HTTPURLResponse) {
+        var request = request
+        request.timeoutInterval = 10
+        let (data, response) = try await session.data(for: request)
+        let http = try #require(response as? HTTPURLResponse)
+        return (http.statusCode, String(decoding: data, as: UTF8.self), http)
+    }
+}
+
+/// The one form of a sandbox page: its action, its inputs, whether it has a Save button.
+struct PageForm {
+    enum Failure: Error { case noRedirect }
+
+    let action: URL
+    let fields: [(name: String, value: String)]
+    let hasSaveButton: Bool
+
+    init?(html: String, base: URL) {
+        guard let start = html.range(of: "<form "), let end = html.range(of: "</form>", range: start.upperBound..<html.endIndex),
+              let actionText = Self.attribute("action", in: String(html[start.lowerBound...].prefix { $0 != ">" })),
+              let action = URL(string: actionText, relativeTo: base)?.absoluteURL
+        else { return nil }
+        self.action = action
+        let body = String(html[start.upperBound..<end.lowerBound])
+        var fields: [(name: String, value: String)] = []
+        for tag in body.components(separatedBy: "<input ").dropFirst() {
+            let head = String(tag.prefix { $0 != ">" })
+            guard let name = Self.attribute("name", in: head) else { continue }
+            if Self.attribute("type", in: head) == "checkbox" && !head.contains(" checked") { continue }
+            fields.append((name, Self.attribute("value", in: head) ?? ""))
+        }
+        self.fields = fields
+        hasSaveButton = body.contains("value=\"save\"")
+    }
+
+    static func attribute(_ name: String, in tag: String) -> String? {
+        guard let a = tag.range(of: " \(name)=\""), let b = tag.range(of: "\"", range: a.upperBound..<tag.endIndex) else { return nil }
+        return String(tag[a.upperBound..<b.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+    }
+
+    static func encode(_ s: String) -> String {
+        s.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? s
+    }
+}
+
+/// A web session that only reports the URL the SDK asked it to show; the test walks the pages itself.
+@MainActor
+final class CapturingWebSession: WebAuthenticationSession {
+    private let stream = AsyncStream<URL>.makeStream()
+    var opened: AsyncStream<URL> { stream.stream }
+
+    func start(url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void) {
+        stream.continuation.yield(url)
+    }
+
+    func dismiss() {}
+}
+
+/// No IFTTT app is installed: the flow uses the web page.
+@MainActor
+final class NoAppsOpener: URLOpener {
+    func canOpen(_ url: URL) -> Bool { false }
+    func open(_ url: URL) async -> Bool { true }
+}

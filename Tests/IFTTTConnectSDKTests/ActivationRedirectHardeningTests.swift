@@ -1,0 +1,130 @@
+import Foundation
+import Testing
+@testable import IFTTTConnectSDK
+
+/// The redirect authority is compared as written: variants `URL` normalises to the same port are refused.
+@Suite("Redirect authority as written")
+struct RedirectAuthorityTests {
+    static let state = "0123456789abcdef0123456789abcdef"
+    static let ok = "next_step=complete&user_token=tok123&state=\(state)"
+
+    /// Registers a flow waiting on `configured` and hands it `redirect`; returns whether it was taken.
+    static func taken(configured: String, redirect: String) throws -> Bool {
+        let registry = RedirectRegistry()
+        let matcher = try #require(RedirectURLMatcher(redirectURL: URL(string: configured)!))
+        registry.register(matcher, nonce: RedirectNonce(value: state)) { _ in }
+        let handler = ConnectionRedirectHandler(redirectURL: URL(string: configured)!, registry: registry)
+        guard let url = URL(string: redirect) else { return false }
+        return handler.handleApplicationRedirect(url: url)
+    }
+
+    @Test func theGenuineURLsAreTaken() throws {
+        #expect(try Self.taken(configured: "groceryexpress://ifttt/callback", redirect: "groceryexpress://ifttt/callback?\(Self.ok)"))
+        #expect(try Self.taken(configured: "http://127.0.0.1:8080/cb", redirect: "http://127.0.0.1:8080/cb?\(Self.ok)"))
+        #expect(try Self.taken(configured: "http://127.0.0.1/cb", redirect: "http://127.0.0.1/cb?\(Self.ok)"))
+    }
+
+    @Test func anEmptyPortOnACustomSchemeIsRefused() throws {
+        #expect(try !Self.taken(configured: "groceryexpress://ifttt/callback", redirect: "groceryexpress://ifttt:/callback?\(Self.ok)"))
+    }
+
+    @Test func anEmptyPortOnALoopbackURLWithoutPortIsRefused() throws {
+        #expect(try !Self.taken(configured: "http://127.0.0.1/cb", redirect: "http://127.0.0.1:/cb?\(Self.ok)"))
+    }
+
+    @Test func aLeadingZeroPortIsRefused() throws {
+        #expect(try !Self.taken(configured: "http://127.0.0.1:8080/cb", redirect: "http://127.0.0.1:08080/cb?\(Self.ok)"))
+    }
+
+    @Test func manyLeadingZerosAreRefused() throws {
+        #expect(try !Self.taken(configured: "http://127.0.0.1:8080/cb", redirect: "http://127.0.0.1:0000008080/cb?\(Self.ok)"))
+    }
+}
+
+/// A controller released while its flow waits is freed, and its registration goes with it.
+@Suite("Released controllers", .timeLimit(.minutes(1)))
+@MainActor
+struct ReleasedControllerTests {
+    typealias F = ActivationFixtures
+
+    @Test func aControllerReleasedWhileItsFlowWaitsIsFreedAndItsRedirectIsNotSwallowed() async throws {
+        let transport = ScriptedTransport(["GET /v2/account/find": HTTPResponse(statusCode: 204)])
+        let registry = RedirectRegistry()
+        let web = FakeWebSession()
+        let opener = FakeURLOpener()
+        let network = ConnectionNetworkController(configuration: .init(
+            transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1", callbackQueue: nil))
+        var configuration = ConnectButtonController.Configuration(
+            networkController: network, urlOpener: opener, webAuthenticationSession: web, clock: ManualClock(), timing: .immediate,
+            webActivationBaseURL: URL(string: "https://sandbox.test/access/api")!)
+        configuration.registry = registry
+        let connectionConfiguration = ConnectionConfiguration(connection: F.connection(), suggestedUserEmail: "user@example.com",
+                                                              credentialProvider: ConnectionCredentials(oauthCode: "o"),
+                                                              redirectURL: F.redirectURL)
+        weak var weakController: ConnectButtonController?
+        let opened = AsyncStream<URL>.makeStream()
+        web.onStart = { opened.continuation.yield($0) }
+        do {
+            let controller = ConnectButtonController(connectButton: HeadlessConnectButton(), connectionConfiguration: connectionConfiguration,
+                                                     locale: Locale(identifier: "en_US"), delegate: nil, configuration: configuration)
+            weakController = controller
+            controller.toggle()
+            controller.confirmEmail("user@example.com")
+            var iterator = opened.stream.makeAsyncIterator()
+            _ = await iterator.next()
+            #expect(controller.step == .waitingForRedirect)
+            #expect(registry.count == 1)
+        }
+        // Tasks the controller started hold it only weakly; let them finish.
+        for _ in 0..<100 where weakController != nil { await Task.yield() }
+        #expect(weakController == nil)
+        #expect(registry.count == 0)
+        let state = try #require(web.started.first.flatMap { F.value("state", in: $0) })
+        let redirect = URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=t&state=\(state)")!
+        // Not swallowed: the app's own handling gets the URL.
+        #expect(!ConnectionRedirectHandler(redirectURL: F.redirectURL, registry: registry).handleApplicationRedirect(url: redirect))
+    }
+}
+
+/// The loopback receiver serves connections concurrently with one deadline per request.
+@Suite("Loopback receiver under slow and idle clients", .timeLimit(.minutes(1)))
+struct LoopbackReceiverStallTests {
+    static let state = "0123456789abcdef0123456789abcdef"
+
+    @Test func aSlowClientAndTenIdleConnectionsDoNotDelayTheRealRedirect() throws {
+        let registry = RedirectRegistry()
+        let receiver = try LoopbackRedirectReceiver(path: "/cb", registry: registry)
+        defer { receiver.stop() }
+        let delivered = DispatchSemaphore(value: 0)
+        registry.register(RedirectURLMatcher(redirectURL: receiver.redirectURL)!, nonce: RedirectNonce(value: Self.state)) { _ in
+            delivered.signal()
+        }
+        // First in the queue: a client that sends a byte every 300 ms, then ten that connect and say nothing.
+        let slow = try DribblingClient(port: receiver.port, request: "GET /cb?next_step=complete&state=\(Self.state) HTTP/1.1\r\n\r\n",
+                                       interval: .milliseconds(300))
+        defer { slow.stop() }
+        let idle = try (0..<10).map { _ in try LoopbackTestClient(port: receiver.port) }
+        defer { idle.forEach { $0.shut() } }
+
+        let start = ContinuousClock.now
+        let real = try LoopbackTestClient(port: receiver.port)
+        real.send("GET /cb?next_step=complete&user_token=tok&state=\(Self.state) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        let response = try real.readAll(timeout: .seconds(3))
+        let elapsed = ContinuousClock.now - start
+        #expect(response.hasPrefix("HTTP/1.1 200 OK"))
+        #expect(delivered.wait(timeout: .now()) == .success)
+        #expect(elapsed < .seconds(1), "the real redirect took \(elapsed)")
+    }
+
+    @Test func aSlowClientIsCutAtItsRequestDeadlineNotKeptAliveByEachByte() throws {
+        let receiver = try LoopbackRedirectReceiver(path: "/cb", registry: RedirectRegistry())
+        defer { receiver.stop() }
+        let request = "GET /cb?" + String(repeating: "a", count: 200) + " HTTP/1.1\r\n\r\n"
+        let slow = try DribblingClient(port: receiver.port, request: request, interval: .milliseconds(200))
+        defer { slow.stop() }
+        #expect(slow.waitUntilDone(timeout: .seconds(9)))
+        let closed = try #require(slow.serverClosedAt)
+        let held = closed - slow.connectedAt
+        #expect(held < .seconds(LoopbackRedirectReceiver.requestTimeoutSeconds + 2), "held \(held)")
+    }
+}
