@@ -54,10 +54,10 @@ final class RecordingDelegate: ConnectButtonControllerDelegate {
 @Suite("Web activation in a real browser", .serialized,
        .enabled(if: ChromeDriver.isAvailable, "needs chromedriver and Chromium (scripts/bootstrap.sh installs them)"))
 struct WebActivationBrowserTests {
-    /// Whether the SDK completes a flow whose redirect carries no `state` (after verifying it with IFTTT). Until the
-    /// SDK side of issue 10 (branch h-actsdk, "SDK-VERIFY-READY") is merged, the `ignore`-mode tests check only the
-    /// sandbox's side: the redirect the browser followed has `next_step` and no `state`.
-    static let sdkCompletesWithoutState = false
+    /// Whether the SDK completes a flow whose redirect carries no `state` (after verifying it with IFTTT): true since
+    /// the SDK side of issue 10 (`RedirectStatePolicy`) is in. With `false`, the `ignore`-mode tests would check only
+    /// the sandbox's side: the redirect the browser followed has `next_step` and no `state`.
+    static let sdkCompletesWithoutState = true
 
     /// What an activation reported.
     struct Outcome: Sendable {
