@@ -159,7 +159,7 @@ struct WebActivationBrowserTests {
 
     /// Grocery Express's own sign-in page (the flow had no valid code).
     @Sendable static func partnerSignIn(_ browser: WebDriverSession, login: String, password: String) async throws {
-        #expect(try await browser.title == "Sign in to Grocery Express")
+        #expect(try await browser.waitForTitle("Sign in to Grocery Express") == "Sign in to Grocery Express")
         try await browser.fill("#login", login)
         try await browser.fill("#password", password)
         try await browser.click("#submit")
@@ -167,7 +167,7 @@ struct WebActivationBrowserTests {
 
     /// Fills the required fields of gx-weekly-deals' configuration page and saves.
     @Sendable static func configureWeeklyDeals(_ browser: WebDriverSession) async throws {
-        #expect(try await browser.title.hasPrefix("Configure "))
+        #expect(try await browser.waitForTitle("Configure ").hasPrefix("Configure "))
         try await browser.fill("input[name='field:weekly-deals-email:fa-email-deals:subject']", "Deals <this> week")
         try await browser.click("select[name='field:weekly-deals-email:ft-weekly-deals:store'] option[value='store-2001-mission']")
         try await browser.click("#save")
@@ -215,9 +215,9 @@ struct WebActivationBrowserTests {
                                                   oauthCode: "gx-oauth-code-alice", mode: mode) { browser in
                 #expect(try await browser.value("#email") == "alice@example.com")
                 try await Self.signIn(browser, password: "alice-password")
-                #expect(try await browser.title == "Authorize Grocery Express")
+                #expect(try await browser.waitForTitle("Authorize Grocery Express") == "Authorize Grocery Express")
                 try await browser.click("#submit")
-                #expect(try await browser.title.hasPrefix("Configure "))
+                #expect(try await browser.waitForTitle("Configure ").hasPrefix("Configure "))
                 try await browser.fill("input[name='field:store-visit-log:ft-store-visit:location:radius']", "250")
                 try await browser.click("#save")
             }
@@ -245,7 +245,7 @@ struct WebActivationBrowserTests {
                 #expect(try await browser.value("#email") == "new.person@example.com")
                 try await browser.fill("#password", "a new password")
                 try await browser.click("#submit")
-                #expect(try await browser.title == "Authorize Grocery Express")
+                #expect(try await browser.waitForTitle("Authorize Grocery Express") == "Authorize Grocery Express")
                 try await browser.click("#submit")
                 try await Self.partnerSignIn(browser, login: "dave", password: "wrong")
                 #expect(try await browser.source.contains("not correct"))
