@@ -7,7 +7,7 @@ import Logging
 /// * Every response: `X-Content-Type-Options: nosniff`.
 /// * Every HTML or SVG response (the activation pages, the partner's sign-in page, the playground, icons): a
 ///   `Content-Security-Policy` (the activation pages' own, or ``defaultPolicy``) that forbids framing, plus
-///   `X-Frame-Options: DENY` and `Referrer-Policy: no-referrer`; HTML pages are never cached
+///   `X-Frame-Options: DENY` and `Referrer-Policy: same-origin` (URLs with codes never leave the sandbox as referrers); HTML pages are never cached
 ///   (`Cache-Control: no-store`, they can show activation URLs and codes).
 struct SecurityHeadersMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
@@ -31,7 +31,7 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
         let csp = HeaderName("Content-Security-Policy")!
         if headers[csp] == nil { headers[csp] = defaultPolicy }
         headers[HeaderName("X-Frame-Options")!] = "DENY"
-        headers[HeaderName("Referrer-Policy")!] = "no-referrer"
+        if headers[HeaderName("Referrer-Policy")!] == nil { headers[HeaderName("Referrer-Policy")!] = "same-origin" }
         if isHTML { headers[.cacheControl] = "no-store" }
     }
 }
@@ -59,8 +59,10 @@ struct SameOriginMiddleware: RouterMiddleware {
 
     /// Why the request is cross-site, or `nil` when it is not.
     static func crossSiteReason(_ request: Request) -> String? {
-        if let site = request.headers[HeaderName("Sec-Fetch-Site")!]?.lowercased(), site != "same-origin", site != "none" {
-            return "Sec-Fetch-Site: \(site)"
+        // Browsers that send Sec-Fetch-Site are judged by it alone: under a no-referrer policy they send
+        // `Origin: null` even for the page's own forms.
+        if let site = request.headers[HeaderName("Sec-Fetch-Site")!]?.lowercased() {
+            return site == "same-origin" || site == "none" ? nil : "Sec-Fetch-Site: \(site)"
         }
         if let origin = request.headers[HeaderName("Origin")!] {
             guard let host = request.head.authority, origin.lowercased() == "http://\(host.lowercased())" else {

@@ -80,7 +80,9 @@ extension SeedData {
         public var login: String
         /// The e-mail address; unique, compared case-insensitively.
         public var email: String
-        /// The password for the web sign-in pages. `nil` means the user cannot sign in with a password.
+        /// The password for the web sign-in pages. `nil` means the user cannot sign in with a password. A seed file
+        /// gives it in plain text; the store keeps only a salted hash (``SandboxStore/exportSeed()`` returns the hash, which loads
+        /// back unchanged).
         public var password: String?
         /// User tokens (`Authorization: Bearer ...`) that identify this user. A user may have several.
         public var tokens: [String]

@@ -31,12 +31,13 @@ enum WebActivationPages {
             + "form-action 'self' " + returnTargets.joined(separator: " ")
     }()
 
-    /// An HTML response that is never cached and sends no referrer (the URLs carry codes and `state`).
+    /// An HTML response that is never cached and sends a referrer only to the sandbox itself (the URLs carry codes and
+    /// `state`; `no-referrer` would also make browsers send `Origin: null` on the pages' own form posts).
     static func response(_ html: String, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
         headers[.cacheControl] = "no-store"
-        headers[HeaderName("Referrer-Policy")!] = "no-referrer"
+        headers[HeaderName("Referrer-Policy")!] = "same-origin"
         headers[HeaderName("X-Frame-Options")!] = "DENY"
         headers[HeaderName("Content-Security-Policy")!] = contentSecurityPolicy
         headers[HeaderName("X-Content-Type-Options")!] = "nosniff"

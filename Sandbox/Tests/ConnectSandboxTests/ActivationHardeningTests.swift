@@ -375,7 +375,7 @@ struct ActivationHardeningTests {
     /// Parser-level 400s had an empty body. Failed before the fix.
     @Test func parserErrorsHaveTheErrorEnvelope() async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { base in
-            let reply = try RawHTTP.exchange(port: base.port!, "GET /v2/me HTTP/1.1\r\nHost: x\r\nBad Header Name: y\r\n\r\n")
+            let reply = try await RawHTTP.exchangeOffThePool(port: base.port!, "GET /v2/me HTTP/1.1\r\nHost: x\r\nBad Header Name: y\r\n\r\n")
             #expect(reply.hasPrefix("HTTP/1.1 400"))
             let lower = reply.lowercased()
             #expect(lower.contains("content-type: application/json"))
@@ -393,11 +393,21 @@ struct ActivationHardeningTests {
 enum RawHTTP {
     struct Failure: Error { var step: String }
 
+    /// ``exchange(port:_:)`` on a Dispatch thread: its blocking `recv` must not hold one of the few threads of
+    /// Swift's cooperative pool, which the in-process server needs to answer.
+    static func exchangeOffThePool(port: Int, _ request: String) async throws -> String {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try exchange(port: port, request) })
+            }
+        }
+    }
+
     static func exchange(port: Int, _ request: String) throws -> String {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(step: "socket") }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)   // generous: the machine may be busy
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -149,6 +149,18 @@ struct WebDriverSession: Sendable {
         get async { ((try? await currentURL).flatMap { URL(string: $0)?.path }) ?? "?" }
     }
 
+    /// Waits up to `timeout` seconds until the page's title starts with `prefix` (a click can return before the
+    /// browser has followed a chain of redirects); returns the last title seen.
+    @discardableResult
+    func waitForTitle(_ prefix: String, timeout: Double = 10) async throws -> String {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let current = try await title
+            if current.hasPrefix(prefix) || Date() >= deadline { return current }
+            try await Task.sleep(for: .milliseconds(50))
+        }
+    }
+
     var title: String {
         get async throws { try await Self.call(base, "GET", "/session/\(id)/title", nil) as? String ?? "" }
     }
