@@ -319,7 +319,7 @@ struct WebActivationBrowserTests {
                                                               "--no-browser", "--api", url.absoluteString])
             let command = try #require(parsed as? ConnectCommand)
             #expect(command.request.oauthCode.isEmpty)
-            let opener = await CapturingOpener()
+            let opener = await RecordingURLOpener()
             let activation = Task { @MainActor in await ConnectCommand.activate(command.request, root: url, opener: opener) }
             let activationURL = try await opener.next()
             let redirect = try await WebDriverSession.with { browser in
