@@ -21,7 +21,7 @@ struct LocationSimulateCommand: AsyncParsableCommand {
         Fetches the Connections with the user token, monitors their geofences with a simulated region monitor, \
         replays the route, records the crossings in a temporary event store, uploads them to \
         POST /v1/location_events and lists what the server recorded. Events the server refuses for good are \
-        dead-lettered and listed with its reason. With --json the last line is the JSON array of the acknowledged \
+        dead-lettered and listed with their reasons. With --json the last line is the JSON array of the acknowledged \
         events (record_id, trigger_subscription_id, event_type, occurred_at, status "acknowledged") followed by the \
         rejected ones (status "rejected", status_code, reason). --dwell S records an entry only after S seconds \
         inside and drops exit/entry pairs shorter than that.
@@ -40,7 +40,7 @@ struct LocationSimulateCommand: AsyncParsableCommand {
     @Flag(help: "End with the acknowledged and rejected events as one line of JSON.")
     var json = false
 
-    @Option(help: ArgumentHelp("The dwell filter: record an entry only after this many seconds inside (default 0: off).", valueName: "seconds"))
+    @Option(help: ArgumentHelp("The dwell filter: record an entry only after this many seconds inside; 0 turns it off.", valueName: "seconds"))
     var dwell: Double = 0
 
     @OptionGroup var api: APIOptions
