@@ -1,5 +1,11 @@
 import Foundation
 import IFTTTConnectSDK
+#if canImport(UIKit) && !os(watchOS)
+import UIKit
+#endif
+#if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS) || IFTTT_APPLE_STUB_CHECK)
+import AuthenticationServices
+#endif
 
 /// A `URLOpener` that opens nothing: it records what it was asked to open, says which
 /// schemes are "installed", and hands each opened URL to whoever awaits ``next()``.
@@ -120,6 +126,28 @@ public final class RecordingConnectButtonDelegate: ConnectButtonControllerDelega
 
     /// Creates a delegate with nothing recorded.
     public init() {}
+
+    #if canImport(UIKit) && !os(watchOS)
+    /// The view controller returned to the SDK by ``presentingViewController(for:)``.
+    public let viewController = UIViewController()
+
+    /// Returns ``viewController``.
+    ///
+    /// - Parameter connectButtonController: The controller that asks.
+    /// - Returns: The view controller to present from.
+    public func presentingViewController(for connectButtonController: ConnectButtonController) -> UIViewController {
+        viewController
+    }
+    #endif
+
+    #if canImport(AuthenticationServices) && (os(iOS) || os(macOS) || os(visionOS) || IFTTT_APPLE_STUB_CHECK)
+    /// A new window for the web authentication session to present on.
+    ///
+    /// - Returns: The presentation anchor.
+    public func webAuthenticationPresentationAnchor() -> ASPresentationAnchor {
+        ASPresentationAnchor()
+    }
+    #endif
 
     /// Records an activation result.
     ///

@@ -55,6 +55,10 @@ public enum UIUserInterfaceStyle: Int, Sendable {
 open class UITraitCollection: NSObject {
     /// https://developer.apple.com/documentation/uikit/uitraitcollection/userinterfacestyle (iOS 12+)
     open var userInterfaceStyle: UIUserInterfaceStyle { .unspecified }
+    /// https://developer.apple.com/documentation/uikit/uitraitcollection/current (iOS 13+)
+    open class var current: UITraitCollection { UITraitCollection() }
+    /// https://developer.apple.com/documentation/uikit/uitraitcollection/displayscale
+    open var displayScale: CGFloat { 0 }
 }
 
 /// https://developer.apple.com/documentation/uikit/nslayoutanchor
