@@ -417,7 +417,9 @@ public struct Capsule: InsettableShape {
 }
 
 /// https://developer.apple.com/documentation/swiftui/color
-public struct Color: View, ShapeStyle, Hashable {
+/// A `Sendable` value; its `View` and `ShapeStyle` conformances are declared in extensions, as in Apple's SDK,
+/// so the type and its static colours are not main-actor isolated.
+public struct Color: Hashable, Sendable {
     let value: [Double]
     /// https://developer.apple.com/documentation/swiftui/color/rgbcolorspace
     public enum RGBColorSpace: Hashable, Sendable {
@@ -427,7 +429,6 @@ public struct Color: View, ShapeStyle, Hashable {
     nonisolated public init(_ colorSpace: Color.RGBColorSpace = .sRGB, red: Double, green: Double, blue: Double, opacity: Double = 1) {
         value = [red, green, blue, opacity]
     }
-    nonisolated public var body: Never { fatalError() }
     /// https://developer.apple.com/documentation/swiftui/color/black
     public static let black = Color(red: 0, green: 0, blue: 0)
     /// https://developer.apple.com/documentation/swiftui/color/clear
@@ -436,6 +437,11 @@ public struct Color: View, ShapeStyle, Hashable {
     public static let secondary = Color(red: 0.5, green: 0.5, blue: 0.5)
     /// https://developer.apple.com/documentation/swiftui/color/opacity(_:)
     nonisolated public func opacity(_ opacity: Double) -> Color { self }
+}
+
+/// https://developer.apple.com/documentation/swiftui/color (conforms to View and ShapeStyle)
+extension Color: View, ShapeStyle {
+    nonisolated public var body: Never { fatalError() }
 }
 
 /// https://developer.apple.com/documentation/swiftui/colorscheme
