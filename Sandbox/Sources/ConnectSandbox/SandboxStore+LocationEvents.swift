@@ -122,29 +122,13 @@ extension SandboxStore {
     func locationEvents(userId: String, triggerSubscriptionId: String?, after: Int64?, limit: Int) async throws
         -> StorePage<LocationEventRecord>
     {
-        try await dbQueue.read { db in
-            let statement = try db.cachedStatement(sql: triggerSubscriptionId == nil
-                ? "SELECT \(Self.locationEventColumns) FROM location_events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?"
-                : "SELECT \(Self.locationEventColumns) FROM location_events WHERE user_id = ? AND trigger_subscription_id = ? "
-                    + "AND seq > ? ORDER BY seq LIMIT ?")
-            var arguments: StatementArguments = [userId]
-            if let triggerSubscriptionId { arguments += [triggerSubscriptionId] }
-            arguments += [after ?? 0, limit + 1]
-            var items: [LocationEventRecord] = []
-            items.reserveCapacity(min(limit, ListPage.chunkSize))
-            var lastSeq: Int64 = 0
-            var more = false
-            let rows = try Row.fetchCursor(statement, arguments: arguments)
-            while let row = try rows.next() {
-                guard items.count < limit else { more = true; break }
-                // By index, in the order of locationEventColumns (a lookup by name compares every column's name).
-                lastSeq = row[0]
-                items.append(LocationEventRecord(
-                    recordId: row[1], userId: row[2], triggerSubscriptionId: row[3], connectionId: row[4],
-                    eventType: row[5], occurredAt: row[6], regionType: row[7], channelId: row[8], installationId: row[9],
-                    deliveries: row[10]))
-            }
-            return StorePage(items: items, nextAfter: more ? lastSeq : nil)
+        try await locationEventPage(selecting: Self.locationEventColumns, userId: userId,
+                                    triggerSubscriptionId: triggerSubscriptionId, after: after, limit: limit) { row in
+            // By index, in the order of locationEventColumns (a lookup by name compares every column's name).
+            LocationEventRecord(
+                recordId: row[1], userId: row[2], triggerSubscriptionId: row[3], connectionId: row[4],
+                eventType: row[5], occurredAt: row[6], regionType: row[7], channelId: row[8], installationId: row[9],
+                deliveries: row[10])
         }
     }
 
@@ -153,19 +137,31 @@ extension SandboxStore {
     func locationEventsJSON(userId: String, triggerSubscriptionId: String?, after: Int64?, limit: Int) async throws
         -> StorePage<String>
     {
+        let json = "json_object('record_id', record_id, 'trigger_subscription_id', trigger_subscription_id, "
+            + "'connection_id', connection_id, 'event_type', event_type, 'occurred_at', occurred_at, "
+            + "'region_type', region_type, 'channel_id', channel_id, 'installation_id', installation_id, "
+            + "'deliveries', deliveries)"
+        return try await locationEventPage(selecting: "seq, \(json)", userId: userId,
+                                           triggerSubscriptionId: triggerSubscriptionId, after: after, limit: limit) { row in
+            row[1]
+        }
+    }
+
+    /// One page of `userId`'s events (of one trigger subscription when given) after `seq` `after`, in the order
+    /// received: `columns` are selected (the first must be `seq`) and each row becomes an item with `item`.
+    private func locationEventPage<Item: Sendable>(
+        selecting columns: String, userId: String, triggerSubscriptionId: String?, after: Int64?, limit: Int,
+        item: @escaping @Sendable (Row) -> Item
+    ) async throws -> StorePage<Item> {
         try await dbQueue.read { db in
-            let json = "json_object('record_id', record_id, 'trigger_subscription_id', trigger_subscription_id, "
-                + "'connection_id', connection_id, 'event_type', event_type, 'occurred_at', occurred_at, "
-                + "'region_type', region_type, 'channel_id', channel_id, 'installation_id', installation_id, "
-                + "'deliveries', deliveries)"
             let statement = try db.cachedStatement(sql: triggerSubscriptionId == nil
-                ? "SELECT seq, \(json) FROM location_events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?"
-                : "SELECT seq, \(json) FROM location_events WHERE user_id = ? AND trigger_subscription_id = ? "
+                ? "SELECT \(columns) FROM location_events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?"
+                : "SELECT \(columns) FROM location_events WHERE user_id = ? AND trigger_subscription_id = ? "
                     + "AND seq > ? ORDER BY seq LIMIT ?")
             var arguments: StatementArguments = [userId]
             if let triggerSubscriptionId { arguments += [triggerSubscriptionId] }
             arguments += [after ?? 0, limit + 1]
-            var items: [String] = []
+            var items: [Item] = []
             items.reserveCapacity(min(limit, ListPage.chunkSize))
             var lastSeq: Int64 = 0
             var more = false
@@ -173,7 +169,7 @@ extension SandboxStore {
             while let row = try rows.next() {
                 guard items.count < limit else { more = true; break }
                 lastSeq = row[0]
-                items.append(row[1])
+                items.append(item(row))
             }
             return StorePage(items: items, nextAfter: more ? lastSeq : nil)
         }

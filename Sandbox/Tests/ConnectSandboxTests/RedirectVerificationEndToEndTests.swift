@@ -1,3 +1,4 @@
+@testable import ConnectCLI
 import ConnectSandbox
 import Foundation
 import IFTTTConnectSDK
@@ -239,7 +240,7 @@ struct Harness {
                 continue
             }
             #expect(status == 200, "page answered \(status): \(html.prefix(300))")
-            let form = try #require(PageForm(html: html, base: response.url ?? activationURL), "no form in \(html.prefix(300))")
+            let form = try #require(HTMLForm(html: html, base: response.url ?? activationURL), "no form in \(html.prefix(300))")
             var fields = form.fields.map { field -> (String, String) in
                 if field.name == "password" { return (field.name, password) }
                 if field.name == "email" && field.value.isEmpty { return (field.name, email) }
@@ -249,10 +250,10 @@ struct Harness {
             var request = URLRequest(url: form.action)
             request.httpMethod = "POST"
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(fields.map { PageForm.encode($0.0) + "=" + PageForm.encode($0.1) }.joined(separator: "&").utf8)
+            request.httpBody = Data(fields.map { HTMLForm.encode($0.0) + "=" + HTMLForm.encode($0.1) }.joined(separator: "&").utf8)
             (status, html, response) = try await Self.fetch(request)
         }
-        throw PageForm.Failure.noRedirect
+        throw NoRedirectFromThePages()
     }
 
     private static func fetch(_ request: URLRequest) async throws -> (Int, String, HTTPURLResponse) {
@@ -264,42 +265,8 @@ struct Harness {
     }
 }
 
-/// The one form of a sandbox page: its action, its inputs, whether it has a Save button.
-struct PageForm {
-    enum Failure: Error { case noRedirect }
-
-    let action: URL
-    let fields: [(name: String, value: String)]
-    let hasSaveButton: Bool
-
-    init?(html: String, base: URL) {
-        guard let start = html.range(of: "<form "), let end = html.range(of: "</form>", range: start.upperBound..<html.endIndex),
-              let actionText = Self.attribute("action", in: String(html[start.lowerBound...].prefix { $0 != ">" })),
-              let action = URL(string: actionText, relativeTo: base)?.absoluteURL
-        else { return nil }
-        self.action = action
-        let body = String(html[start.upperBound..<end.lowerBound])
-        var fields: [(name: String, value: String)] = []
-        for tag in body.components(separatedBy: "<input ").dropFirst() {
-            let head = String(tag.prefix { $0 != ">" })
-            guard let name = Self.attribute("name", in: head) else { continue }
-            if Self.attribute("type", in: head) == "checkbox" && !head.contains(" checked") { continue }
-            fields.append((name, Self.attribute("value", in: head) ?? ""))
-        }
-        self.fields = fields
-        hasSaveButton = body.contains("value=\"save\"")
-    }
-
-    static func attribute(_ name: String, in tag: String) -> String? {
-        guard let a = tag.range(of: " \(name)=\""), let b = tag.range(of: "\"", range: a.upperBound..<tag.endIndex) else { return nil }
-        return String(tag[a.upperBound..<b.lowerBound]).replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
-    }
-
-    static func encode(_ s: String) -> String {
-        s.addingPercentEncoding(withAllowedCharacters: CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? s
-    }
-}
+/// The sandbox never redirected to the app within the pages walked.
+struct NoRedirectFromThePages: Error {}
 
 /// A web session that only reports the URL the SDK asked it to show; the test walks the pages itself.
 @MainActor
