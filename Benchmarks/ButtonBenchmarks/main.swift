@@ -15,17 +15,20 @@ while let argument = arguments.next() {
     case "--seconds": seconds = arguments.next().flatMap(Double.init) ?? seconds
     case "--locale": locale = arguments.next() ?? locale
     default:
-        FileHandle.standardError.write(Data("unknown argument \(argument)\nusage: ButtonBenchmarks [--seconds S] [--locale ID]\n".utf8))
+        FileHandle.standardError.write(
+            Data("unknown argument \(argument)\nusage: ButtonBenchmarks [--seconds S] [--locale ID]\n".utf8))
         exit(64)
     }
 }
 
 let connection = try! Connection(
-    id: "bench", name: "Benchmark", description: "", url: URL(string: "https://ifttt.com/connect/bench")!, status: .initial,
+    id: "bench", name: "Benchmark", description: "", url: URL(string: "https://ifttt.com/connect/bench")!,
+    status: .initial,
     services: [
         .init(id: "primary", name: "Primary Service", isPrimary: true, brandColor: ConnectColor(hex: "#1D9A6C")),
-        .init(id: "other", name: "Sunny Weather Service", shortName: "Sunny Weather", isPrimary: false,
-              brandColor: ConnectColor(hex: "#2F6FDE")),
+        .init(
+            id: "other", name: "Sunny Weather Service", shortName: "Sunny Weather", isPrimary: false,
+            brandColor: ConnectColor(hex: "#2F6FDE")),
     ])
 let localization = ConnectLocalization(identifier: locale)
 _ = localization.string(.connect)  // load the tables before timing
@@ -54,14 +57,17 @@ var totalBoth = 0.0
 var perState: [(name: String, both: Double)] = []
 for state in ConnectButtonVisualState.allExamples {
     let model = microseconds(seconds: seconds) {
-        ConnectButtonAppearance(state: state, connection: connection, localization: localization).label?.text.utf8.count ?? 1
+        ConnectButtonAppearance(state: state, connection: connection, localization: localization).label?.text.utf8.count
+            ?? 1
     }
     let appearance = ConnectButtonAppearance(state: state, connection: connection, localization: localization)
     let render = microseconds(seconds: seconds) { ConnectButtonSVGRenderer.render(appearance).utf8.count }
     // The best of 5 short runs, so that another process's burst on a shared machine does not decide the verdict.
     let both = (0..<5).map { _ in
         microseconds(seconds: seconds / 5) {
-            ConnectButtonSVGRenderer.render(ConnectButtonAppearance(state: state, connection: connection, localization: localization)).utf8.count
+            ConnectButtonSVGRenderer.render(
+                ConnectButtonAppearance(state: state, connection: connection, localization: localization)
+            ).utf8.count
         }
     }.min()!
     totalBoth += both
@@ -69,10 +75,15 @@ for state in ConnectButtonVisualState.allExamples {
     func f(_ v: Double) -> String { String(format: "%10.2f", v) }
     say(state.name.padding(toLength: 22, withPad: " ", startingAt: 0) + f(model) + "   " + f(render) + "   " + f(both))
 }
-say(String(format: "mean over %d states: %.2f µs (appearance + SVG)", ConnectButtonVisualState.allExamples.count,
-           totalBoth / Double(ConnectButtonVisualState.allExamples.count)))
+say(
+    String(
+        format: "mean over %d states: %.2f µs (appearance + SVG)", ConnectButtonVisualState.allExamples.count,
+        totalBoth / Double(ConnectButtonVisualState.allExamples.count)))
 let median = perState.map(\.both).sorted()[perState.count / 2]
 let slowest = perState.max { $0.both < $1.both }!
 let ratio = slowest.both / median
-say("slowest state: \(slowest.name) at " + String(format: "%.2f µs, %.2fx the median state (%.2f µs) (goal: at most 2x): ",
-           slowest.both, ratio, median) + (ratio <= 2 ? "meets goal" : "MISSES goal"))
+say(
+    "slowest state: \(slowest.name) at "
+        + String(
+            format: "%.2f µs, %.2fx the median state (%.2f µs) (goal: at most 2x): ",
+            slowest.both, ratio, median) + (ratio <= 2 ? "meets goal" : "MISSES goal"))

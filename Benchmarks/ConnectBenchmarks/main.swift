@@ -18,7 +18,9 @@ struct Options {
             case "--fixtures": fixtures = iterator.next() ?? fixtures
             case "--seconds": seconds = iterator.next().flatMap(Double.init) ?? seconds
             default:
-                FileHandle.standardError.write(Data("unknown argument \(argument)\nusage: ConnectBenchmarks [--fixtures DIR] [--seconds S]\n".utf8))
+                FileHandle.standardError.write(
+                    Data("unknown argument \(argument)\nusage: ConnectBenchmarks [--fixtures DIR] [--seconds S]\n".utf8)
+                )
                 exit(64)
             }
         }
@@ -67,7 +69,8 @@ for payload in payloads {
     let ours = try Connection.decode(from: payload.data)
     let theirs = try BaselineDecoder.decode(payload.data)
     guard ours.id == theirs.id, ours.features.count == theirs.features.count,
-          ours.services.count == theirs.services.count, ours.locationRegions == theirs.locationRegions else {
+        ours.services.count == theirs.services.count, ours.locationRegions == theirs.locationRegions
+    else {
         FileHandle.standardError.write(Data("decoders disagree on \(payload.name)\n".utf8))
         exit(1)
     }
@@ -77,12 +80,14 @@ for payload in payloads {
     let speedUp = sdk / base
     minimumSpeedUp = min(minimumSpeedUp, speedUp)
     func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
-    say(payload.name.padding(toLength: 30, withPad: " ", startingAt: 0)
-        + pad(String(payload.data.count), 11)
-        + pad(String(format: "%.0f", sdk), 15) + pad(String(format: "%.1f", sdk * megabytes), 12)
-        + pad(String(format: "%.0f", base), 14) + pad(String(format: "%.1f", base * megabytes), 12)
-        + pad(String(format: "%.2fx", speedUp), 11))
+    say(
+        payload.name.padding(toLength: 30, withPad: " ", startingAt: 0)
+            + pad(String(payload.data.count), 11)
+            + pad(String(format: "%.0f", sdk), 15) + pad(String(format: "%.1f", sdk * megabytes), 12)
+            + pad(String(format: "%.0f", base), 14) + pad(String(format: "%.1f", base * megabytes), 12)
+            + pad(String(format: "%.2fx", speedUp), 11))
 }
 say(String(repeating: "-", count: 100))
-say(String(format: "minimum speed-up over the JSONSerialization baseline: %.2fx (goal: at least 2x): ", minimumSpeedUp)
-    + (minimumSpeedUp >= 2 ? "meets goal" : "MISSES goal"))
+say(
+    String(format: "minimum speed-up over the JSONSerialization baseline: %.2fx (goal: at least 2x): ", minimumSpeedUp)
+        + (minimumSpeedUp >= 2 ? "meets goal" : "MISSES goal"))

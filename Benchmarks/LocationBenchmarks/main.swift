@@ -14,7 +14,9 @@ func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").ut
 var seconds = 1.0
 var arguments = CommandLine.arguments.dropFirst().makeIterator()
 while let argument = arguments.next() {
-    if argument == "--seconds", let value = arguments.next().flatMap(Double.init) { seconds = value } else {
+    if argument == "--seconds", let value = arguments.next().flatMap(Double.init) {
+        seconds = value
+    } else {
         FileHandle.standardError.write(Data("usage: LocationBenchmarks [--seconds S]\n".utf8))
         exit(64)
     }
@@ -40,17 +42,22 @@ func milliseconds(_ d: Duration) -> Double {
 // 1. Nearest 19 among 100,000 (spread over the contiguous United States).
 var rng = Generator()
 let fences = (0..<100_000).map { i in
-    Geofence(triggerSubscriptionId: "g\(i)",
-             center: Coordinate(latitude: Double.random(in: 25..<49, using: &rng), longitude: Double.random(in: -124..<(-67), using: &rng)),
-             radius: Double.random(in: 100..<2000, using: &rng))
+    Geofence(
+        triggerSubscriptionId: "g\(i)",
+        center: Coordinate(
+            latitude: Double.random(in: 25..<49, using: &rng), longitude: Double.random(in: -124..<(-67), using: &rng)),
+        radius: Double.random(in: 100..<2000, using: &rng))
 }
 let buildStart = clock.now
 let index = GeofenceIndex(fences)
 let buildTime = clock.now - buildStart
-let points = (0..<256).map { _ in Coordinate(latitude: Double.random(in: 25..<49, using: &rng), longitude: Double.random(in: -124..<(-67), using: &rng)) }
+let points = (0..<256).map { _ in
+    Coordinate(
+        latitude: Double.random(in: 25..<49, using: &rng), longitude: Double.random(in: -124..<(-67), using: &rng))
+}
 var samples: [Double] = []
 var checksum = 0
-for point in points.prefix(16) { checksum &+= index.nearest(19, to: point).count }   // warm up
+for point in points.prefix(16) { checksum &+= index.nearest(19, to: point).count }  // warm up
 let budget = Duration.milliseconds(Int64(seconds * 1000))
 let start = clock.now
 var i = 0
@@ -61,8 +68,11 @@ while clock.now - start < budget || samples.count < 100 {
     i += 1
 }
 samples.sort()
-let p50 = samples[samples.count / 2], p90 = samples[samples.count * 9 / 10]
-say("nearest 19 of 100,000 geofences: p50 \(String(format: "%.3f", p50)) ms, p90 \(String(format: "%.3f", p90)) ms, max \(String(format: "%.3f", samples.last!)) ms over \(samples.count) queries (goal <= 2 ms); index build \(String(format: "%.1f", milliseconds(buildTime))) ms [\(checksum % 10)]")
+let p50 = samples[samples.count / 2]
+let p90 = samples[samples.count * 9 / 10]
+say(
+    "nearest 19 of 100,000 geofences: p50 \(String(format: "%.3f", p50)) ms, p90 \(String(format: "%.3f", p90)) ms, max \(String(format: "%.3f", samples.last!)) ms over \(samples.count) queries (goal <= 2 ms); index build \(String(format: "%.1f", milliseconds(buildTime))) ms [\(checksum % 10)]"
+)
 
 // 2. Durable appends.
 let directory = FileManager.default.temporaryDirectory.appendingPathComponent("location-bench-\(UUID().uuidString)")
@@ -72,14 +82,17 @@ do {
     var count = 0
     let appendStart = clock.now
     while clock.now - appendStart < budget || count < 50 {
-        try await store.append(RegionEvent(transition: .entry, occurredAt: Date(), triggerSubscriptionId: "bench_\(count)"))
+        try await store.append(
+            RegionEvent(transition: .entry, occurredAt: Date(), triggerSubscriptionId: "bench_\(count)"))
         count += 1
     }
     let elapsed = milliseconds(clock.now - appendStart) / 1000
     let readStart = clock.now
     let pending = try await store.pending(now: Date())
     let readTime = milliseconds(clock.now - readStart)
-    say("durable append (write + fsync per event): \(Int(Double(count) / elapsed)) events/s (\(count) events in \(String(format: "%.2f", elapsed)) s); reading them back: \(String(format: "%.1f", readTime)) ms for \(pending.count) events")
+    say(
+        "durable append (write + fsync per event): \(Int(Double(count) / elapsed)) events/s (\(count) events in \(String(format: "%.2f", elapsed)) s); reading them back: \(String(format: "%.1f", readTime)) ms for \(pending.count) events"
+    )
 } catch {
     say("append benchmark failed: \(error)")
 }
@@ -94,7 +107,8 @@ struct StubConnectAPI: HTTPTransport {
     func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
         let id = request.url.lastPathComponent
         let n = Double(Int(id.dropFirst()) ?? 0)
-        let body = #"{"type":"connection","id":"\#(id)","name":"N","description":"D","url":"https://ifttt.com/\#(id)","user_status":"enabled","services":[{"service_id":"gx","service_name":"GX","is_primary":true}],"user_connection":{"user_features":[{"id":"u","feature_id":"f","enabled":true,"user_feature_triggers":[{"id":"\#(id)_t","feature_trigger_id":"t","user_fields":[{"field_id":"location","field_type":"LOCATION_ENTER_AND_EXIT","value":{"lat":\#(30 + n / 100),"lng":\#(-100 + n / 100),"radius":200}}]}]}]}}"#
+        let body =
+            #"{"type":"connection","id":"\#(id)","name":"N","description":"D","url":"https://ifttt.com/\#(id)","user_status":"enabled","services":[{"service_id":"gx","service_name":"GX","is_primary":true}],"user_connection":{"user_features":[{"id":"u","feature_id":"f","enabled":true,"user_feature_triggers":[{"id":"\#(id)_t","feature_trigger_id":"t","user_fields":[{"field_id":"location","field_type":"LOCATION_ENTER_AND_EXIT","value":{"lat":\#(30 + n / 100),"lng":\#(-100 + n / 100),"radius":200}}]}]}]}}"#
         return HTTPResponse(statusCode: 200, body: Data(body.utf8))
     }
 }
@@ -125,9 +139,10 @@ func launchBenchmark() async {
     defer { try? FileManager.default.removeItem(at: directory) }
     let monitor = SimulatedRegionMonitor()
     func configuration() -> Synchronizer.Configuration {
-        var configuration = Synchronizer.Configuration(regionMonitor: monitor, storageDirectory: directory,
-                                                       transport: StubConnectAPI(), anonymousId: "bench",
-                                                       secureStore: FileSecureStore(directory: directory))
+        var configuration = Synchronizer.Configuration(
+            regionMonitor: monitor, storageDirectory: directory,
+            transport: StubConnectAPI(), anonymousId: "bench",
+            secureStore: FileSecureStore(directory: directory))
         configuration.useServer(at: URL(string: "https://ifttt.test")!)
         return configuration
     }
@@ -137,7 +152,9 @@ func launchBenchmark() async {
     await filler.activate(connections: (0..<1000).map { "c\($0)" })
     await filler.waitUntilIdle()
     let storedCount = await filler.storedConnections.count
-    let registryBytes = (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("connections.json").path)[.size] as? Int) ?? 0
+    let registryBytes =
+        (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("connections.json").path)[
+            .size] as? Int) ?? 0
 
     var initializeSamples: [Double] = []
     var readySamples: [Double] = []
@@ -163,18 +180,28 @@ func launchBenchmark() async {
         readyCPU.append(c2 - c1)
         loaded = await synchronizer.storedConnections.count
         monitored = await synchronizer.monitoredRegions.count
-        await synchronizer.waitUntilIdle()   // nothing of this launch runs during the next one
+        await synchronizer.waitUntilIdle()  // nothing of this launch runs during the next one
     }
     /// "met" when every launch meets the goal, "met at the median" when most do.
     func verdict(_ samples: [Double], under goal: Double) -> String {
         let s = spread(samples)
         return s.max < goal ? "met" : s.median < goal ? "met at the median, not by the slowest launch" : "not met"
     }
-    let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init) ?? "unknown"
-    say("launch with \(storedCount) stored Connections (\(registryBytes / 1024) KiB), 20 launches (load average \(load), \(ProcessInfo.processInfo.activeProcessorCount) cores):")
-    say("  initialize returns on the caller's thread: \(formatted(initializeSamples)) (goal: under 1 ms: \(verdict(initializeSamples, under: 1)))")
-    say("  then stored state loaded and geofences selected: \(formatted(readySamples)) (\(loaded) Connections, \(monitored) regions; goal: within 5 ms more: \(verdict(readySamples, under: 5)))")
-    say("  process CPU time for the same steps (what the work costs, whatever else the machine runs): initialize \(formatted(initializeCPU)); load and select \(formatted(readyCPU))")
+    let load =
+        (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").first.map(String.init)
+        ?? "unknown"
+    say(
+        "launch with \(storedCount) stored Connections (\(registryBytes / 1024) KiB), 20 launches (load average \(load), \(ProcessInfo.processInfo.activeProcessorCount) cores):"
+    )
+    say(
+        "  initialize returns on the caller's thread: \(formatted(initializeSamples)) (goal: under 1 ms: \(verdict(initializeSamples, under: 1)))"
+    )
+    say(
+        "  then stored state loaded and geofences selected: \(formatted(readySamples)) (\(loaded) Connections, \(monitored) regions; goal: within 5 ms more: \(verdict(readySamples, under: 5)))"
+    )
+    say(
+        "  process CPU time for the same steps (what the work costs, whatever else the machine runs): initialize \(formatted(initializeCPU)); load and select \(formatted(readyCPU))"
+    )
 }
 // 4. Upload of a 10,000-event backlog (issue 11 item 6): requests, journal scans, time.
 
@@ -190,26 +217,35 @@ final class CountingLocationAPI: HTTPTransport, @unchecked Sendable {
 }
 
 func backlogUploadBenchmark() async {
-    let backlogDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("backlog-bench-\(UUID().uuidString)")
+    let backlogDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+        "backlog-bench-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: backlogDirectory) }
     do {
         let store = try LocationEventStore(directory: backlogDirectory)
         let base = Date()
         for n in 0..<10_000 {
-            try await store.append(RegionEvent(transition: n % 2 == 0 ? .entry : .exit, occurredAt: base.addingTimeInterval(Double(n) / 100),
-                                               triggerSubscriptionId: "bench_\(n % 40)"))
+            try await store.append(
+                RegionEvent(
+                    transition: n % 2 == 0 ? .entry : .exit, occurredAt: base.addingTimeInterval(Double(n) / 100),
+                    triggerSubscriptionId: "bench_\(n % 40)"))
         }
         let api = CountingLocationAPI()
         let scansBefore = await store.statistics.journalScans
-        let uploader = LocationUploader(store: store, configuration: .init(network: .init(transport: api, locationBaseURL: URL(string: "https://ifttt.test/v1")!,
-                                                                                         anonymousId: "bench")),
-                                        tokenProvider: { "bench-token" })
+        let uploader = LocationUploader(
+            store: store,
+            configuration: .init(
+                network: .init(
+                    transport: api, locationBaseURL: URL(string: "https://ifttt.test/v1")!,
+                    anonymousId: "bench")),
+            tokenProvider: { "bench-token" })
         let t0 = clock.now
         let report = await uploader.uploadPending()
         let elapsed = milliseconds(clock.now - t0)
         let scans = await store.statistics.journalScans - scansBefore
         let left = try await store.pending(now: Date()).count
-        say("upload of a 10,000-event backlog: \(report.uploaded) uploaded, \(left) left, \(api.requests) requests, \(scans) journal scans, \(String(format: "%.0f", elapsed)) ms")
+        say(
+            "upload of a 10,000-event backlog: \(report.uploaded) uploaded, \(left) left, \(api.requests) requests, \(scans) journal scans, \(String(format: "%.0f", elapsed)) ms"
+        )
     } catch {
         say("backlog upload benchmark failed: \(error)")
     }

@@ -56,9 +56,10 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
         await MainActor.run {
             self.manager.monitoredRegions.compactMap { region -> MonitoredRegion? in
                 guard let circle = region as? CLCircularRegion else { return nil }
-                return MonitoredRegion(identifier: circle.identifier,
-                                       center: Coordinate(latitude: circle.center.latitude, longitude: circle.center.longitude),
-                                       radius: circle.radius, notifyOnEntry: circle.notifyOnEntry, notifyOnExit: circle.notifyOnExit)
+                return MonitoredRegion(
+                    identifier: circle.identifier,
+                    center: Coordinate(latitude: circle.center.latitude, longitude: circle.center.longitude),
+                    radius: circle.radius, notifyOnEntry: circle.notifyOnEntry, notifyOnExit: circle.notifyOnExit)
             }
         }
     }
@@ -67,9 +68,11 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
     public func startMonitoring(_ region: MonitoredRegion) async {
         let available = await MainActor.run { () -> Bool in
             guard CLLocationManager.isMonitoringAvailable(for: CLCircularRegion.self) else { return false }
-            let circle = CLCircularRegion(center: CLLocationCoordinate2D(latitude: region.center.latitude,
-                                                                         longitude: region.center.longitude),
-                                          radius: region.radius, identifier: region.identifier)
+            let circle = CLCircularRegion(
+                center: CLLocationCoordinate2D(
+                    latitude: region.center.latitude,
+                    longitude: region.center.longitude),
+                radius: region.radius, identifier: region.identifier)
             circle.notifyOnEntry = region.notifyOnEntry
             circle.notifyOnExit = region.notifyOnExit
             self.manager.startMonitoring(for: circle)
@@ -133,7 +136,9 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
     }
 
     /// Reports a region's state; `unknown` is dropped.
-    public func locationManager(_ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion) {
+    public func locationManager(
+        _ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion
+    ) {
         switch state {
         case .inside: continuation.yield(.stateDetermined(identifier: region.identifier, inside: true, at: Date()))
         case .outside: continuation.yield(.stateDetermined(identifier: region.identifier, inside: false, at: Date()))
@@ -144,12 +149,17 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
     /// Reports the newest fix (requested or a significant change).
     public func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {
         guard let last = locations.last else { return }
-        continuation.yield(.location(LocationFix(latitude: last.coordinate.latitude, longitude: last.coordinate.longitude,
-                                                 horizontalAccuracy: last.horizontalAccuracy, timestamp: last.timestamp)))
+        continuation.yield(
+            .location(
+                LocationFix(
+                    latitude: last.coordinate.latitude, longitude: last.coordinate.longitude,
+                    horizontalAccuracy: last.horizontalAccuracy, timestamp: last.timestamp)))
     }
 
     /// Reports a region the platform could not monitor.
-    public func locationManager(_ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error) {
+    public func locationManager(
+        _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error
+    ) {
         guard let region else { return }
         continuation.yield(.monitoringFailed(identifier: region.identifier, at: Date()))
     }
@@ -161,8 +171,11 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
     /// Reports a visit as a fix.
     public func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit) {
         let time = visit.departureDate == .distantFuture ? visit.arrivalDate : visit.departureDate
-        continuation.yield(.location(LocationFix(latitude: visit.coordinate.latitude, longitude: visit.coordinate.longitude,
-                                                 horizontalAccuracy: visit.horizontalAccuracy, timestamp: time)))
+        continuation.yield(
+            .location(
+                LocationFix(
+                    latitude: visit.coordinate.latitude, longitude: visit.coordinate.longitude,
+                    horizontalAccuracy: visit.horizontalAccuracy, timestamp: time)))
     }
     #endif
 }

@@ -8,7 +8,7 @@ import Foundation
 /// or a damaged span therefore costs only the records it overlaps, and every record written in full
 /// elsewhere in the file is still read.
 enum EventJournal {
-    static let magic: [UInt8] = [0x49, 0x46, 0x4A, 0x31]   // "IFJ1"
+    static let magic: [UInt8] = [0x49, 0x46, 0x4A, 0x31]  // "IFJ1"
     static let headerSize = 12
     static let maximumPayload = 1 << 20
 
@@ -86,7 +86,8 @@ enum EventJournal {
                     if length <= maximumPayload, start + length <= count {
                         let payload = UnsafeBufferPointer(rebasing: bytes[start..<(start + length)])
                         if CRC32.checksum(payload) == checksum,
-                           let entry = try? decoder.decode(Entry.self, from: Data(buffer: payload)) {
+                            let entry = try? decoder.decode(Entry.self, from: Data(buffer: payload))
+                        {
                             scan.entries.append(entry)
                             i = start + length
                             continue
@@ -106,7 +107,8 @@ enum EventJournal {
     }
 
     private static func readUInt32(_ bytes: UnsafeBufferPointer<UInt8>, at offset: Int) -> UInt32 {
-        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(bytes[offset + 3]) << 24
+        UInt32(bytes[offset]) | UInt32(bytes[offset + 1]) << 8 | UInt32(bytes[offset + 2]) << 16 | UInt32(
+            bytes[offset + 3]) << 24
     }
 }
 

@@ -26,7 +26,9 @@ public struct MonitoredRegion: Sendable, Hashable, Codable, Identifiable {
     public var id: String { identifier }
 
     /// Creates a region.
-    public init(identifier: String, center: Coordinate, radius: Double, notifyOnEntry: Bool = true, notifyOnExit: Bool = true) {
+    public init(
+        identifier: String, center: Coordinate, radius: Double, notifyOnEntry: Bool = true, notifyOnExit: Bool = true
+    ) {
         self.identifier = identifier
         self.center = center
         self.radius = radius
@@ -102,8 +104,10 @@ public struct Geofence: Sendable, Hashable, Identifiable {
     }
 
     /// Creates a geofence directly (tests, simulations, manual registration). The radius is used as given.
-    public init(triggerSubscriptionId: String, connectionId: String = "", center: Coordinate, radius: Double,
-                transitions: LocationTransitions = [.enter, .exit]) {
+    public init(
+        triggerSubscriptionId: String, connectionId: String = "", center: Coordinate, radius: Double,
+        transitions: LocationTransitions = [.enter, .exit]
+    ) {
         self.identifier = LocationRegion.identifierPrefix + triggerSubscriptionId
         self.triggerSubscriptionId = triggerSubscriptionId
         self.connectionId = connectionId
@@ -129,13 +133,16 @@ public struct Geofence: Sendable, Hashable, Identifiable {
 
     /// The geofences of enabled user features' location triggers in the enabled Connections of `connections`,
     /// one per identifier (the first wins), skipping triggers with an invalid centre or no transitions.
-    public static func geofences(for connections: [Connection], radiusLimits: RadiusLimits = RadiusLimits()) -> [Geofence] {
+    public static func geofences(for connections: [Connection], radiusLimits: RadiusLimits = RadiusLimits())
+        -> [Geofence]
+    {
         var seen = Set<String>()
         var result: [Geofence] = []
         for connection in connections where connection.status == .enabled {
             for region in connection.locationRegions where !region.transitions.isEmpty {
                 let fence = Geofence(region, radiusLimits: radiusLimits)
-                guard fence.center.isValid, !fence.triggerSubscriptionId.isEmpty, seen.insert(fence.identifier).inserted else { continue }
+                guard fence.center.isValid, !fence.triggerSubscriptionId.isEmpty, seen.insert(fence.identifier).inserted
+                else { continue }
                 result.append(fence)
             }
         }

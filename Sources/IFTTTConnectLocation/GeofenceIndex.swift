@@ -28,12 +28,20 @@ public struct GeofenceIndex: Sendable {
         var seen = Set<String>()
         let unique = geofences.filter { seen.insert($0.identifier).inserted }.sorted { $0.identifier < $1.identifier }
         self.geofences = unique
-        var xs: [Double] = [], ys: [Double] = [], zs: [Double] = [], radii: [Double] = []
-        xs.reserveCapacity(unique.count); ys.reserveCapacity(unique.count)
-        zs.reserveCapacity(unique.count); radii.reserveCapacity(unique.count)
+        var xs: [Double] = []
+        var ys: [Double] = []
+        var zs: [Double] = []
+        var radii: [Double] = []
+        xs.reserveCapacity(unique.count)
+        ys.reserveCapacity(unique.count)
+        zs.reserveCapacity(unique.count)
+        radii.reserveCapacity(unique.count)
         for fence in unique {
             let v = UnitVector(fence.center)
-            xs.append(v.x); ys.append(v.y); zs.append(v.z); radii.append(fence.radius)
+            xs.append(v.x)
+            ys.append(v.y)
+            zs.append(v.z)
+            radii.append(fence.radius)
         }
         self.xs = xs
         self.ys = ys
@@ -52,7 +60,7 @@ public struct GeofenceIndex: Sendable {
         // Best candidates so far, sorted by (edge distance, index); the index order equals identifier order.
         var best: [(distance: Double, index: Int)] = []
         best.reserveCapacity(k + 1)
-        var minimumDot = -2.0   // no rejection until `best` is full
+        var minimumDot = -2.0  // no rejection until `best` is full
         xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
                 zs.withUnsafeBufferPointer { zs in
@@ -60,12 +68,16 @@ public struct GeofenceIndex: Sendable {
                         for i in 0..<xs.count {
                             let dot = p.x * xs[i] + p.y * ys[i] + p.z * zs[i]
                             if dot < minimumDot { continue }
-                            let dx = p.x - xs[i], dy = p.y - ys[i], dz = p.z - zs[i]
+                            let dx = p.x - xs[i]
+                            let dy = p.y - ys[i]
+                            let dz = p.z - zs[i]
                             let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
                             let distance = max(0, 2 * GeoMath.earthRadius * asin(min(1, chord / 2)) - radii[i])
                             if best.count == k {
                                 let worst = best[k - 1]
-                                if distance > worst.distance || (distance == worst.distance && i > worst.index) { continue }
+                                if distance > worst.distance || (distance == worst.distance && i > worst.index) {
+                                    continue
+                                }
                                 best.removeLast()
                             }
                             var position = best.count

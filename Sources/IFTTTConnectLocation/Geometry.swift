@@ -47,8 +47,9 @@ public struct LocationFix: Sendable, Hashable, Codable {
 
     /// Creates a fix from degrees.
     public init(latitude: Double, longitude: Double, horizontalAccuracy: Double = 10, timestamp: Date) {
-        self.init(coordinate: Coordinate(latitude: latitude, longitude: longitude),
-                  horizontalAccuracy: horizontalAccuracy, timestamp: timestamp)
+        self.init(
+            coordinate: Coordinate(latitude: latitude, longitude: longitude),
+            horizontalAccuracy: horizontalAccuracy, timestamp: timestamp)
     }
 
     /// Whether the fix can be used: a valid coordinate, not the (0, 0) placeholder some providers report, and
@@ -83,7 +84,9 @@ enum GeoMath {
     /// Great-circle distance between two unit vectors, in metres (chord formula: exact at short range).
     @inline(__always)
     static func distance(_ a: UnitVector, _ b: UnitVector) -> Double {
-        let dx = a.x - b.x, dy = a.y - b.y, dz = a.z - b.z
+        let dx = a.x - b.x
+        let dy = a.y - b.y
+        let dz = a.z - b.z
         let chord = (dx * dx + dy * dy + dz * dz).squareRoot()
         return 2 * earthRadius * asin(min(1, chord / 2))
     }

@@ -31,7 +31,8 @@ public enum LocationEvent: Sendable, Hashable {
     /// The crossing this report is about.
     public var regionEvent: RegionEvent {
         switch self {
-        case .reported(let event), .uploadAttempted(let event, _), .uploadSuccessful(let event, _), .uploadFailed(let event, _, _):
+        case .reported(let event), .uploadAttempted(let event, _), .uploadSuccessful(let event, _),
+            .uploadFailed(let event, _, _):
             return event
         }
     }

@@ -74,8 +74,10 @@ public actor LocationEventStore {
 
     /// The default directory: `<Application Support>/IFTTTConnectLocation`.
     public static func defaultDirectory() -> URL {
-        let base = (try? FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask,
-                                                 appropriateFor: nil, create: true))
+        let base =
+            (try? FileManager.default.url(
+                for: .applicationSupportDirectory, in: .userDomainMask,
+                appropriateFor: nil, create: true))
             ?? FileManager.default.temporaryDirectory
         return base.appendingPathComponent("IFTTTConnectLocation", isDirectory: true)
     }
@@ -88,8 +90,10 @@ public actor LocationEventStore {
     ///   - logHandler: receives a line when a scan skips damaged bytes (how many), and other store notices.
     /// - Throws: ``LocationError`` with ``LocationError/Code/storage`` when the directory or files cannot be
     ///   created or opened.
-    public init(directory: URL = LocationEventStore.defaultDirectory(), policy: RetentionPolicy = RetentionPolicy(),
-                logHandler: (@Sendable (String) -> Void)? = nil) throws(LocationError) {
+    public init(
+        directory: URL = LocationEventStore.defaultDirectory(), policy: RetentionPolicy = RetentionPolicy(),
+        logHandler: (@Sendable (String) -> Void)? = nil
+    ) throws(LocationError) {
         self.directory = directory
         self.policy = policy
         self.logHandler = logHandler
@@ -103,7 +107,9 @@ public actor LocationEventStore {
         lastSkippedBytes = state.skippedBytes
         if state.skippedBytes > 0 {
             statistics.damagedScans = 1
-            logHandler?("the event journal has \(state.skippedBytes) damaged bytes that belong to no valid record; they were skipped")
+            logHandler?(
+                "the event journal has \(state.skippedBytes) damaged bytes that belong to no valid record; they were skipped"
+            )
         }
     }
 
@@ -241,7 +247,8 @@ public actor LocationEventStore {
         statistics.skippedBytes = bytes
         if bytes > 0 { statistics.damagedScans += 1 }
         if bytes != lastSkippedBytes, bytes > 0 {
-            logHandler?("the event journal has \(bytes) damaged bytes that belong to no valid record; they were skipped")
+            logHandler?(
+                "the event journal has \(bytes) damaged bytes that belong to no valid record; they were skipped")
         }
         lastSkippedBytes = bytes
     }
@@ -256,7 +263,8 @@ public actor LocationEventStore {
         var skippedBytes = 0
     }
 
-    private static func state(of data: Data, now: Date?, policy: RetentionPolicy) throws(LocationError) -> JournalState {
+    private static func state(of data: Data, now: Date?, policy: RetentionPolicy) throws(LocationError) -> JournalState
+    {
         let scan = EventJournal.scan(data)
         var events: [RegionEvent] = []
         var seen = Set<UUID>()
@@ -306,8 +314,9 @@ final class JournalFile {
         journalPath = directory.appendingPathComponent("events.journal").path
         lockPath = directory.appendingPathComponent("events.lock").path
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
         } catch {
             throw LocationError(.storage, "cannot create the store directory (\(Self.describe(error)))")
         }
@@ -388,9 +397,11 @@ final class JournalFile {
     private func openForAppendIfNeeded() throws(LocationError) {
         if appendDescriptor >= 0 {
             // Compaction in another process may have replaced the file: append to the current one.
-            var opened = stat(), named = stat()
+            var opened = stat()
+            var named = stat()
             if fstat(appendDescriptor, &opened) == 0, stat(journalPath, &named) == 0,
-               opened.st_ino == named.st_ino, opened.st_dev == named.st_dev {
+                opened.st_ino == named.st_ino, opened.st_dev == named.st_dev
+            {
                 return
             }
             close(appendDescriptor)
@@ -452,8 +463,9 @@ final class JournalFile {
     private static func protect(directory: URL?, files: [String]) {
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS) || IFTTT_APPLE_STUB_CHECK
         for path in files + (directory.map { [$0.path] } ?? []) {
-            try? FileManager.default.setAttributes([.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
-                                                   ofItemAtPath: path)
+            try? FileManager.default.setAttributes(
+                [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
+                ofItemAtPath: path)
         }
         #endif
         #if canImport(Darwin) || IFTTT_APPLE_STUB_CHECK

@@ -74,15 +74,17 @@ public actor LocationMonitoringSession {
     ///   - onError: called when a crossing cannot be stored.
     ///   - ownership: where the identifiers of the regions the SDK registered are kept across launches; `nil`
     ///     keeps them in memory (then, after a relaunch, the earlier regions count as the host app's).
-    public init(monitor: any RegionMonitor, store: LocationEventStore?,
-                configuration: RegionSelector.Configuration = RegionSelector.Configuration(),
-                presence: [String: RegionSelector.Presence] = [:],
-                now: @escaping @Sendable () -> Date = { Date() },
-                openStore: (@Sendable () async -> LocationEventStore?)? = nil,
-                dwellTime: TimeInterval = 0,
-                onEvent: (@Sendable (RegionEvent) -> Void)? = nil,
-                onError: (@Sendable (LocationError) -> Void)? = nil,
-                ownership: RegionOwnershipFile? = nil) {
+    public init(
+        monitor: any RegionMonitor, store: LocationEventStore?,
+        configuration: RegionSelector.Configuration = RegionSelector.Configuration(),
+        presence: [String: RegionSelector.Presence] = [:],
+        now: @escaping @Sendable () -> Date = { Date() },
+        openStore: (@Sendable () async -> LocationEventStore?)? = nil,
+        dwellTime: TimeInterval = 0,
+        onEvent: (@Sendable (RegionEvent) -> Void)? = nil,
+        onError: (@Sendable (LocationError) -> Void)? = nil,
+        ownership: RegionOwnershipFile? = nil
+    ) {
         self.monitor = monitor
         self.store = store
         self.openStore = openStore
@@ -91,15 +93,18 @@ public actor LocationMonitoringSession {
         self.onEvent = onEvent
         self.onError = onError
         self.ownership = ownership
-        self.selector = RegionSelector(configuration: configuration, presence: presence,
-                                       ownedIdentifiers: ownership?.load() ?? [])
+        self.selector = RegionSelector(
+            configuration: configuration, presence: presence,
+            ownedIdentifiers: ownership?.load() ?? [])
         self.radiusLimits = configuration.radiusLimits
     }
 
     /// Inside/outside per geofence; save it and pass it to the next launch's session.
     public var presence: [String: RegionSelector.Presence] { selector.presence }
     /// The SDK-owned regions monitored now.
-    public var monitoredRegions: [MonitoredRegion] { selector.monitored.values.sorted { $0.identifier < $1.identifier } }
+    public var monitoredRegions: [MonitoredRegion] {
+        selector.monitored.values.sorted { $0.identifier < $1.identifier }
+    }
     /// The engine's state, for inspection.
     public var regionSelector: RegionSelector { selector }
 
@@ -113,10 +118,12 @@ public actor LocationMonitoringSession {
         let limit = await monitor.maximumRegionCount
         let maximumRadius = await monitor.maximumRadius
         radiusLimits = RadiusLimits(minimum: radiusLimits.minimum, maximum: min(radiusLimits.maximum, maximumRadius))
-        let configuration = RegionSelector.Configuration(regionLimit: min(selector.configuration.regionLimit, limit),
-                                                         radiusLimits: radiusLimits)
-        selector = RegionSelector(configuration: configuration, presence: selector.presence,
-                                  ownedIdentifiers: selector.ownedIdentifiers)
+        let configuration = RegionSelector.Configuration(
+            regionLimit: min(selector.configuration.regionLimit, limit),
+            radiusLimits: radiusLimits)
+        selector = RegionSelector(
+            configuration: configuration, presence: selector.presence,
+            ownedIdentifiers: selector.ownedIdentifiers)
         await monitor.setEventHandler { [weak self] event in await self?.handle(event) }
         await process(.monitoredRegionsObserved(await monitor.monitoredRegions()), at: now())
     }
@@ -217,8 +224,9 @@ public actor LocationMonitoringSession {
                 if savedPresence[id] == observed { continue }
                 await savePresence([id: observed])
                 if cancelled.contains(id) { continue }
-                let event = RegionEvent(transition: crossing.transition, occurredAt: crossing.occurredAt,
-                                        triggerSubscriptionId: crossing.geofence.triggerSubscriptionId)
+                let event = RegionEvent(
+                    transition: crossing.transition, occurredAt: crossing.occurredAt,
+                    triggerSubscriptionId: crossing.geofence.triggerSubscriptionId)
                 if dwellTime > 0 {
                     hold(event, identifier: id)
                 } else {
@@ -266,8 +274,12 @@ public actor LocationMonitoringSession {
     /// Records the crossings the dwell filter holds whose dwell time has passed at `now`, oldest first.
     public func releaseHeldCrossings(now: Date) async {
         var due: [(id: String, at: Date, event: RegionEvent?)] = []
-        for (id, event) in heldEntries where event.occurredAt.addingTimeInterval(dwellTime) <= now { due.append((id, event.occurredAt, event)) }
-        for (id, held) in heldExits where held.at.addingTimeInterval(dwellTime) <= now { due.append((id, held.at, held.event)) }
+        for (id, event) in heldEntries where event.occurredAt.addingTimeInterval(dwellTime) <= now {
+            due.append((id, event.occurredAt, event))
+        }
+        for (id, held) in heldExits where held.at.addingTimeInterval(dwellTime) <= now {
+            due.append((id, held.at, held.event))
+        }
         for item in due.sorted(by: { $0.at < $1.at }) {
             if item.event?.transition == .entry {
                 heldEntries[item.id] = nil
@@ -307,18 +319,24 @@ public actor LocationMonitoringSession {
     /// Stores `event` durably, then reports it; keeps it in memory when it cannot be stored.
     private func commit(_ event: RegionEvent) async {
         if store == nil, openStore == nil {
-            remember(event)   // a memory-only session: nothing to store
+            remember(event)  // a memory-only session: nothing to store
             return
         }
         unstored.append(event)
         if unstored.count > Self.unstoredLimit {
             let dropped = unstored.removeFirst()
-            onError?(LocationError(.storage, "more than \(Self.unstoredLimit) crossings wait for the store; the oldest (\(dropped.recordId.uuidString)) was dropped"))
+            onError?(
+                LocationError(
+                    .storage,
+                    "more than \(Self.unstoredLimit) crossings wait for the store; the oldest (\(dropped.recordId.uuidString)) was dropped"
+                ))
         }
         if store == nil {
             await retryStorage()
             if store == nil {
-                onError?(LocationError(.storage, "the event store cannot be opened; \(unstored.count) crossings wait in memory"))
+                onError?(
+                    LocationError(
+                        .storage, "the event store cannot be opened; \(unstored.count) crossings wait in memory"))
             }
             return
         }

@@ -31,8 +31,10 @@ public actor LocationUploader {
 
         /// Takes the transport, location base URL, anonymous id, timeout and log handler of the SDK's network
         /// configuration, so production, the sandbox and tests are configured in one place.
-        public init(network: ConnectionNetworkController.Configuration = .init(),
-                    scheduler: UploadScheduler.Configuration = .init()) {
+        public init(
+            network: ConnectionNetworkController.Configuration = .init(),
+            scheduler: UploadScheduler.Configuration = .init()
+        ) {
             self.transport = network.transport
             self.locationBaseURL = network.locationBaseURL
             self.installationId = network.anonymousId
@@ -114,12 +116,14 @@ public actor LocationUploader {
     ///   - random: uniform values in `[0, 1)` for jitter.
     ///   - authenticationFailureHandler: called once when a 401 pauses uploading.
     ///   - progressHandler: awaited before each request and after its answer (for event reporting).
-    public init(store: LocationEventStore, configuration: Configuration = Configuration(),
-                tokenProvider: @escaping @Sendable () async -> String?, stateURL: URL? = nil,
-                now: @escaping @Sendable () -> Date = { Date() },
-                random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                authenticationFailureHandler: (@Sendable () -> Void)? = nil,
-                progressHandler: (@Sendable (Progress) async -> Void)? = nil) {
+    public init(
+        store: LocationEventStore, configuration: Configuration = Configuration(),
+        tokenProvider: @escaping @Sendable () async -> String?, stateURL: URL? = nil,
+        now: @escaping @Sendable () -> Date = { Date() },
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        authenticationFailureHandler: (@Sendable () -> Void)? = nil,
+        progressHandler: (@Sendable (Progress) async -> Void)? = nil
+    ) {
         self.store = store
         self.configuration = configuration
         self.tokenProvider = tokenProvider
@@ -128,8 +132,11 @@ public actor LocationUploader {
         self.random = random
         self.authenticationFailureHandler = authenticationFailureHandler
         self.progressHandler = progressHandler
-        let saved = (try? Data(contentsOf: self.stateURL)).flatMap { try? JSONDecoder().decode(UploadScheduler.State.self, from: $0) }
-        self.scheduler = UploadScheduler(configuration: configuration.scheduler, state: saved ?? UploadScheduler.State())
+        let saved = (try? Data(contentsOf: self.stateURL)).flatMap {
+            try? JSONDecoder().decode(UploadScheduler.State.self, from: $0)
+        }
+        self.scheduler = UploadScheduler(
+            configuration: configuration.scheduler, state: saved ?? UploadScheduler.State())
     }
 
     /// The backoff state (as saved).
@@ -141,7 +148,9 @@ public actor LocationUploader {
     /// Waits until no call of ``uploadPending()`` is running.
     public func waitUntilIdle() async {
         guard isUploading else { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in idleWaiters.append(continuation) }
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            idleWaiters.append(continuation)
+        }
     }
 
     /// Uploads pending events in batches until done, a failure, or a pause.
@@ -214,22 +223,36 @@ public actor LocationUploader {
                     var refused: [DeadLetter] = []
                     let at = now()
                     if !named.isEmpty {
-                        refused = named.map { DeadLetter(event: $0.event, rejection: EventRejection(statusCode: refusal.statusCode, reason: $0.reason, rejectedAt: at)) }
+                        refused = named.map {
+                            DeadLetter(
+                                event: $0.event,
+                                rejection: EventRejection(
+                                    statusCode: refusal.statusCode, reason: $0.reason, rejectedAt: at))
+                        }
                         let refusedIds = Set(named.map(\.event.recordId))
                         let rest = batch.filter { !refusedIds.contains($0.recordId) }
                         if !rest.isEmpty { splits.insert(rest, at: 0) }
                     } else if batch.count == 1 {
-                        refused = [DeadLetter(event: batch[0], rejection: EventRejection(statusCode: refusal.statusCode, reason: refusal.message, rejectedAt: at))]
+                        refused = [
+                            DeadLetter(
+                                event: batch[0],
+                                rejection: EventRejection(
+                                    statusCode: refusal.statusCode, reason: refusal.message, rejectedAt: at))
+                        ]
                     } else {
                         let half = batch.count / 2
                         splits.insert(contentsOf: [Array(batch[..<half]), Array(batch[half...])], at: 0)
                     }
                     if !refused.isEmpty {
                         for letter in refused {
-                            configuration.logHandler?("location event \(letter.event.recordId.uuidString) was refused (\(refusal.statusCode)): \(letter.rejection.reason); moved to the dead-letter area")
+                            configuration.logHandler?(
+                                "location event \(letter.event.recordId.uuidString) was refused (\(refusal.statusCode)): \(letter.rejection.reason); moved to the dead-letter area"
+                            )
                         }
                         do throws(LocationError) {
-                            for group in Dictionary(grouping: refused, by: \.rejection).sorted(by: { $0.key.reason < $1.key.reason }) {
+                            for group in Dictionary(grouping: refused, by: \.rejection).sorted(by: {
+                                $0.key.reason < $1.key.reason
+                            }) {
                                 try await store.reject(group.value.map(\.event.recordId), group.key)
                             }
                         } catch {
@@ -251,7 +274,8 @@ public actor LocationUploader {
                     return report(.paused, failure.error)
                 case .failure(let failure):
                     await progressHandler?(.failed(batch, failure.error))
-                    let decision = scheduler.handle(.failed(random: random(), retryAfter: failure.retryAfter), now: now())
+                    let decision = scheduler.handle(
+                        .failed(random: random(), retryAfter: failure.retryAfter), now: now())
                     save()
                     guard case .wait(let until) = decision else { return report(.done, failure.error) }
                     return report(.retry(at: until), failure.error)
@@ -265,8 +289,12 @@ public actor LocationUploader {
     static func namedEvents(in refusal: Refusal, batch: [RegionEvent]) -> [(event: RegionEvent, reason: String)] {
         var result: [(event: RegionEvent, reason: String)] = []
         var taken = Set<UUID>()
-        let byId = Dictionary(batch.map { ($0.recordId.uuidString.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        let texts = refusal.details.map { ($0.parameter + " " + $0.message, $0.parameter.isEmpty ? $0.message : "\($0.parameter): \($0.message)") }
+        let byId = Dictionary(
+            batch.map { ($0.recordId.uuidString.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        let texts =
+            refusal.details.map {
+                ($0.parameter + " " + $0.message, $0.parameter.isEmpty ? $0.message : "\($0.parameter): \($0.message)")
+            }
             + [(refusal.message, refusal.message)]
         for (text, reason) in texts {
             for token in Self.uuidCandidates(in: text) {
@@ -276,8 +304,9 @@ public actor LocationUploader {
         if !result.isEmpty { return result }
         for detail in refusal.details {
             guard detail.parameter.hasPrefix("["), let close = detail.parameter.firstIndex(of: "]"),
-                  let index = Int(detail.parameter[detail.parameter.index(after: detail.parameter.startIndex)..<close]),
-                  batch.indices.contains(index) else { continue }
+                let index = Int(detail.parameter[detail.parameter.index(after: detail.parameter.startIndex)..<close]),
+                batch.indices.contains(index)
+            else { continue }
             let event = batch[index]
             let reason = "\(detail.parameter): \(detail.message)"
             if taken.insert(event.recordId).inserted {
@@ -291,7 +320,9 @@ public actor LocationUploader {
 
     private static func uuidCandidates(in text: String) -> [String] {
         let separators = CharacterSet(charactersIn: "0123456789abcdefABCDEF-").inverted
-        return text.components(separatedBy: separators).filter { $0.count == 36 && UUID(uuidString: $0) != nil }.map { $0.uppercased() }
+        return text.components(separatedBy: separators).filter { $0.count == 36 && UUID(uuidString: $0) != nil }.map {
+            $0.uppercased()
+        }
     }
 
     /// Resumes uploading after a 401, once the host app has new credentials. Clears the backoff too.
@@ -317,10 +348,11 @@ public actor LocationUploader {
     private func send(_ batch: [RegionEvent], token: String) async -> Result<Void, Failure> {
         let url = configuration.locationBaseURL.appendingPathComponent("location_events")
         let body = LocationEventPayload.encode(batch, installationId: configuration.installationId)
-        let request = HTTPRequest(method: "POST", url: url,
-                                  // Spec §1.3: the location upload carries only these two headers.
-                                  headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
-                                  body: body, timeout: configuration.timeout)
+        let request = HTTPRequest(
+            method: "POST", url: url,
+            // Spec §1.3: the location upload carries only these two headers.
+            headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
+            body: body, timeout: configuration.timeout)
         let path = url.path
         do throws(ConnectAPIError) {
             let response = try await configuration.transport.send(request)
@@ -329,23 +361,39 @@ public actor LocationUploader {
             case 200..<300:
                 return .success(())
             case 401:
-                return .failure(Failure(error: LocationError(.authenticationFailure, "the location API answered 401",
-                                                             networkError: .authenticationFailure(nil))))
+                return .failure(
+                    Failure(
+                        error: LocationError(
+                            .authenticationFailure, "the location API answered 401",
+                            networkError: .authenticationFailure(nil))))
             case 400, 413, 422:
                 let refusal = Self.refusal(statusCode: response.statusCode, body: response.body)
-                return .failure(Failure(error: LocationError(.uploadFailed, "the location API refused the batch (\(response.statusCode)): \(refusal.message)",
-                                                             networkError: .apiError(statusCode: response.statusCode, payload: nil)),
-                                        refusal: refusal))
+                return .failure(
+                    Failure(
+                        error: LocationError(
+                            .uploadFailed,
+                            "the location API refused the batch (\(response.statusCode)): \(refusal.message)",
+                            networkError: .apiError(statusCode: response.statusCode, payload: nil)),
+                        refusal: refusal))
             default:
-                let retryAfter = response.headers["retry-after"].flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
-                return .failure(Failure(error: LocationError(.uploadFailed, "the location API answered \(response.statusCode)",
-                                                             networkError: .apiError(statusCode: response.statusCode, payload: nil)),
-                                        retryAfter: retryAfter))
+                let retryAfter = response.headers["retry-after"].flatMap {
+                    TimeInterval($0.trimmingCharacters(in: .whitespaces))
+                }
+                return .failure(
+                    Failure(
+                        error: LocationError(
+                            .uploadFailed, "the location API answered \(response.statusCode)",
+                            networkError: .apiError(statusCode: response.statusCode, payload: nil)),
+                        retryAfter: retryAfter))
             }
         } catch {
             configuration.logHandler?("POST \(path) (\(batch.count) events) failed: \(error)")
-            if error == .cancelled { return .failure(Failure(error: LocationError(.cancelled, "the upload was cancelled", networkError: error))) }
-            return .failure(Failure(error: LocationError(.uploadFailed, "the upload failed: \(error)", networkError: error)))
+            if error == .cancelled {
+                return .failure(
+                    Failure(error: LocationError(.cancelled, "the upload was cancelled", networkError: error)))
+            }
+            return .failure(
+                Failure(error: LocationError(.uploadFailed, "the upload failed: \(error)", networkError: error)))
         }
     }
 
@@ -353,10 +401,19 @@ public actor LocationUploader {
     /// anything else gives the status alone.
     static func refusal(statusCode: Int, body: Data) -> Refusal {
         var refusal = Refusal(statusCode: statusCode, message: "HTTP \(statusCode)", details: [])
-        guard body.count <= 1 << 20, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { return refusal }
-        if let message = object["message"] as? String, !message.isEmpty { refusal.message = String(message.prefix(500)) }
+        guard body.count <= 1 << 20, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
+            return refusal
+        }
+        if let message = object["message"] as? String, !message.isEmpty {
+            refusal.message = String(message.prefix(500))
+        }
         if let details = object["details"] as? [[String: Any]] {
-            refusal.details = details.prefix(1000).map { (String(($0["parameter"] as? String ?? "").prefix(200)), String(($0["message"] as? String ?? "").prefix(500))) }
+            refusal.details = details.prefix(1000).map {
+                (
+                    String(($0["parameter"] as? String ?? "").prefix(200)),
+                    String(($0["message"] as? String ?? "").prefix(500))
+                )
+            }
         }
         return refusal
     }
@@ -368,8 +425,9 @@ public actor LocationUploader {
         if (try? data.write(to: stateURL, options: .atomic)) != nil {
             try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: stateURL.path)
             #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS) || IFTTT_APPLE_STUB_CHECK
-            try? FileManager.default.setAttributes([.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
-                                                   ofItemAtPath: stateURL.path)
+            try? FileManager.default.setAttributes(
+                [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
+                ofItemAtPath: stateURL.path)
             #endif
         }
     }
@@ -392,9 +450,10 @@ public enum LocationEventPayload {
     /// The JSON body for `events` (keys sorted, so equal input gives equal bytes).
     public static func encode(_ events: [RegionEvent], installationId: String) -> Data {
         let items = events.map {
-            Item(record_id: $0.recordId.uuidString, region_type: "geo", occurred_at: timestamp($0.occurredAt),
-                 event_type: $0.transition.rawValue, channel_id: LocationUploader.locationChannelId,
-                 trigger_subscription_id: $0.triggerSubscriptionId, installation_id: installationId)
+            Item(
+                record_id: $0.recordId.uuidString, region_type: "geo", occurred_at: timestamp($0.occurredAt),
+                event_type: $0.transition.rawValue, channel_id: LocationUploader.locationChannelId,
+                trigger_subscription_id: $0.triggerSubscriptionId, installation_id: installationId)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -406,8 +465,10 @@ public enum LocationEventPayload {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(secondsFromGMT: 0)!
         let seconds = (date.timeIntervalSince1970).rounded(.down)
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: seconds))
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02d+0000", c.year ?? 0, c.month ?? 0, c.day ?? 0,
-                      c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+        let c = calendar.dateComponents(
+            [.year, .month, .day, .hour, .minute, .second], from: Date(timeIntervalSince1970: seconds))
+        return String(
+            format: "%04d-%02d-%02dT%02d:%02d:%02d+0000", c.year ?? 0, c.month ?? 0, c.day ?? 0,
+            c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
     }
 }

@@ -17,7 +17,8 @@ public struct RegionOwnershipFile: Sendable {
     /// The saved identifiers; empty when there is no readable file.
     public func load() -> Set<String> {
         guard let data = try? Data(contentsOf: url),
-              let identifiers = try? JSONDecoder().decode([String].self, from: data) else { return [] }
+            let identifiers = try? JSONDecoder().decode([String].self, from: data)
+        else { return [] }
         return Set(identifiers)
     }
 
@@ -25,7 +26,8 @@ public struct RegionOwnershipFile: Sendable {
     @discardableResult
     public func save(_ identifiers: Set<String>) -> Bool {
         do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
             let data = try JSONEncoder().encode(identifiers.sorted())
             try data.write(to: url, options: .atomic)
             return true

@@ -125,8 +125,10 @@ public struct RegionSelector: Sendable {
     private var failedSlots = 0
 
     /// Creates an engine with no geofences; `presence` and `ownedIdentifiers` restore what an earlier run knew.
-    public init(configuration: Configuration = Configuration(), presence: [String: Presence] = [:],
-                ownedIdentifiers: Set<String> = []) {
+    public init(
+        configuration: Configuration = Configuration(), presence: [String: Presence] = [:],
+        ownedIdentifiers: Set<String> = []
+    ) {
         self.configuration = configuration
         self.index = GeofenceIndex([])
         self.presence = presence
@@ -157,8 +159,12 @@ public struct RegionSelector: Sendable {
             let early = earlyCrossings
             earlyCrossings = []
             for crossing in early {
-                guard let fence = geofencesById[crossing.identifier], monitored[crossing.identifier] != nil else { continue }
-                effects += observe(fence, now: crossing.at, presence: crossing.transition == .entry ? .inside : .outside, isCrossing: true)
+                guard let fence = geofencesById[crossing.identifier], monitored[crossing.identifier] != nil else {
+                    continue
+                }
+                effects += observe(
+                    fence, now: crossing.at, presence: crossing.transition == .entry ? .inside : .outside,
+                    isCrossing: true)
             }
             return effects + select() + settleUnknownPresence()
 
@@ -166,7 +172,11 @@ public struct RegionSelector: Sendable {
             var owned: [String: MonitoredRegion] = [:]
             var hosts: [String: MonitoredRegion] = [:]
             for region in regions {
-                if ownedIdentifiers.contains(region.identifier) { owned[region.identifier] = region } else { hosts[region.identifier] = region }
+                if ownedIdentifiers.contains(region.identifier) {
+                    owned[region.identifier] = region
+                } else {
+                    hosts[region.identifier] = region
+                }
             }
             monitored = owned
             hostRegions = hosts
@@ -182,10 +192,11 @@ public struct RegionSelector: Sendable {
             guard fix.isUsable else { return [] }
             lastFix = fix
             if !needsSelection {
-                if index.count <= budget { return [] }   // everything fits and is monitored
+                if index.count <= budget { return [] }  // everything fits and is monitored
                 if let refresh = refreshRegion,
-                   refresh.center.distance(to: fix.coordinate) + fix.horizontalAccuracy <= refresh.radius {
-                    return []   // still inside the refresh region: no left-out geofence is reachable yet
+                    refresh.center.distance(to: fix.coordinate) + fix.horizontalAccuracy <= refresh.radius
+                {
+                    return []  // still inside the refresh region: no left-out geofence is reachable yet
                 }
             }
             return select()
@@ -203,13 +214,17 @@ public struct RegionSelector: Sendable {
                 // A host region (not ours to judge) or a stale one: no record, but the user moved.
                 return owns(id) ? [.requestLocation] : []
             }
-            var effects = observe(fence, now: now, presence: transition == .entry ? .inside : .outside, isCrossing: true)
+            var effects = observe(
+                fence, now: now, presence: transition == .entry ? .inside : .outside, isCrossing: true)
             effects.append(.requestLocation)
             return effects
 
         case .stateDetermined(let id, let inside):
             if id == Self.refreshRegionIdentifier {
-                if !inside { needsSelection = true; return [.requestLocation] }
+                if !inside {
+                    needsSelection = true
+                    return [.requestLocation]
+                }
                 return []
             }
             guard let fence = geofencesById[id], monitored[id] != nil else { return [] }
@@ -227,8 +242,10 @@ public struct RegionSelector: Sendable {
     /// Asks for the state of monitored geofences whose presence is unknown (regions left from an earlier run);
     /// regions started by the last selection already asked.
     private func settleUnknownPresence() -> [Effect] {
-        monitored.keys.sorted().filter { geofencesById[$0] != nil && presence[$0] == nil && !lastRequested.contains($0) }
-            .map { .requestState(identifier: $0) }
+        monitored.keys.sorted().filter {
+            geofencesById[$0] != nil && presence[$0] == nil && !lastRequested.contains($0)
+        }
+        .map { .requestState(identifier: $0) }
     }
 
     /// Indexes the geofences that can be monitored: all but those whose identifier a host region uses. A host
@@ -255,8 +272,8 @@ public struct RegionSelector: Sendable {
         presence[fence.identifier] = new
         let transition: RegionTransition
         switch (old, new) {
-        case (.inside?, .inside), (.outside?, .outside): return []          // duplicate
-        case (nil, .outside) where !isCrossing: return []                   // initial state: nothing happened
+        case (.inside?, .inside), (.outside?, .outside): return []  // duplicate
+        case (nil, .outside) where !isCrossing: return []  // initial state: nothing happened
         case (_, .inside): transition = .entry
         case (_, .outside): transition = .exit
         }
@@ -276,7 +293,8 @@ public struct RegionSelector: Sendable {
             let slots = max(1, limit - 1)
             var regions: [MonitoredRegion] = []
             var kept = Set<String>()
-            for fence in index.geofences where regions.count < slots && monitored[fence.identifier] == fence.monitoredRegion {
+            for fence in index.geofences
+            where regions.count < slots && monitored[fence.identifier] == fence.monitoredRegion {
                 regions.append(fence.monitoredRegion)
                 kept.insert(fence.identifier)
             }
@@ -291,8 +309,10 @@ public struct RegionSelector: Sendable {
         let nearest = index.nearest(limit, to: fix.coordinate)
         var regions = nearest.prefix(limit - 1).map(\.geofence.monitoredRegion)
         let refreshRadius = configuration.radiusLimits.clamp(nearest.last?.edgeDistance ?? 0)
-        regions.append(MonitoredRegion(identifier: Self.refreshRegionIdentifier, center: fix.coordinate,
-                                       radius: refreshRadius, notifyOnEntry: false, notifyOnExit: true))
+        regions.append(
+            MonitoredRegion(
+                identifier: Self.refreshRegionIdentifier, center: fix.coordinate,
+                radius: refreshRadius, notifyOnEntry: false, notifyOnExit: true))
         return regions
     }
 

@@ -32,7 +32,10 @@ public struct Route: Sendable, Hashable {
         let parser = XMLParser(data: data)
         parser.delegate = reader
         guard parser.parse(), reader.failure == nil else {
-            throw LocationError(.invalidRoute, reader.failure ?? "malformed GPX: \(parser.parserError.map { String(describing: $0) } ?? "unknown error")")
+            throw LocationError(
+                .invalidRoute,
+                reader.failure
+                    ?? "malformed GPX: \(parser.parserError.map { String(describing: $0) } ?? "unknown error")")
         }
         guard !reader.fixes.isEmpty else { throw LocationError(.invalidRoute, "the GPX document has no points") }
         self.fixes = reader.fixes
@@ -52,13 +55,16 @@ private final class GPXReader: NSObject, XMLParserDelegate {
         self.start = start
     }
 
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
-                qualifiedName qName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?,
+        qualifiedName qName: String?, attributes: [String: String] = [:]
+    ) {
         text = ""
         switch local(elementName) {
         case "trkpt", "rtept", "wpt":
             guard let lat = attributes["lat"].flatMap(Double.init), let lon = attributes["lon"].flatMap(Double.init),
-                  Coordinate(latitude: lat, longitude: lon).isValid else {
+                Coordinate(latitude: lat, longitude: lon).isValid
+            else {
                 fail(parser, "point \(fixes.count + 1) has no valid lat/lon")
                 return
             }
@@ -74,7 +80,9 @@ private final class GPXReader: NSObject, XMLParserDelegate {
         text += string
     }
 
-    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+    func parser(
+        _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+    ) {
         let value = text.trimmingCharacters(in: .whitespacesAndNewlines)
         switch local(elementName) {
         case "time" where point != nil:
@@ -92,8 +100,10 @@ private final class GPXReader: NSObject, XMLParserDelegate {
         case "trkpt", "rtept", "wpt":
             guard let point else { return }
             let timestamp = time ?? fixes.last.map { $0.timestamp.addingTimeInterval(Route.defaultInterval) } ?? start
-            fixes.append(LocationFix(latitude: point.lat, longitude: point.lon,
-                                     horizontalAccuracy: accuracy ?? Route.defaultAccuracy, timestamp: timestamp))
+            fixes.append(
+                LocationFix(
+                    latitude: point.lat, longitude: point.lon,
+                    horizontalAccuracy: accuracy ?? Route.defaultAccuracy, timestamp: timestamp))
             self.point = nil
         default:
             break

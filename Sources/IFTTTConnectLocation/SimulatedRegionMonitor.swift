@@ -29,8 +29,10 @@ public actor SimulatedRegionMonitor: RegionMonitor {
         public var significantChangeDistance: Double?
 
         /// Creates a configuration with Apple's defaults: 20 regions and significant changes after 500 m.
-        public init(maximumRegionCount: Int = 20, maximumRadius: Double = RadiusLimits.defaultMaximum,
-                    significantChangeDistance: Double? = 500) {
+        public init(
+            maximumRegionCount: Int = 20, maximumRadius: Double = RadiusLimits.defaultMaximum,
+            significantChangeDistance: Double? = 500
+        ) {
             self.maximumRegionCount = maximumRegionCount
             self.maximumRadius = maximumRadius
             self.significantChangeDistance = significantChangeDistance
@@ -81,7 +83,9 @@ public actor SimulatedRegionMonitor: RegionMonitor {
     public func startMonitoring(_ region: MonitoredRegion) async {
         operations.append(.start(region.identifier))
         guard regions[region.identifier] != nil || regions.count < configuration.maximumRegionCount else {
-            queue.append(.monitoringFailed(identifier: region.identifier, at: currentFix?.timestamp ?? Date(timeIntervalSince1970: 0)))
+            queue.append(
+                .monitoringFailed(
+                    identifier: region.identifier, at: currentFix?.timestamp ?? Date(timeIntervalSince1970: 0)))
             await drain()
             return
         }
@@ -103,7 +107,8 @@ public actor SimulatedRegionMonitor: RegionMonitor {
     public func requestState(for identifier: String) async {
         operations.append(.requestState(identifier))
         guard let region = regions[identifier], let fix = currentFix else { return }
-        queue.append(.stateDetermined(identifier: identifier, inside: region.contains(fix.coordinate), at: fix.timestamp))
+        queue.append(
+            .stateDetermined(identifier: identifier, inside: region.contains(fix.coordinate), at: fix.timestamp))
         await drain()
     }
 

@@ -49,8 +49,11 @@ extension ConnectServiceClient {
 
     /// Reads the options of a trigger's, query's, action's or feature's fields for one of your users
     /// (`GET /v2/connections/{id}/{triggers|queries|actions|features}/{owner}/field_options?user_id=`).
-    public func fetchFieldOptions(connectionId: String, for owner: FieldOptionsOwner, userId: String) async throws(Error) -> FieldOptions {
-        let data = try await send("GET", ["connections", connectionId] + owner.pathSegments + ["field_options"], userId: userId)
+    public func fetchFieldOptions(connectionId: String, for owner: FieldOptionsOwner, userId: String)
+        async throws(Error) -> FieldOptions
+    {
+        let data = try await send(
+            "GET", ["connections", connectionId] + owner.pathSegments + ["field_options"], userId: userId)
         return try decode { () throws(ConnectDecodingError) in try FieldOptions.decode(from: data) }
     }
 
@@ -59,8 +62,10 @@ extension ConnectServiceClient {
     /// `skip_config=true` leaves its pending state.
     /// - Returns: the Connection as it now is, or `nil` when the API answers without a body.
     @discardableResult
-    public func updateUserConnection(connectionId: String, userId: String,
-                                     update: UserConnectionUpdate) async throws(Error) -> Connection? {
+    public func updateUserConnection(
+        connectionId: String, userId: String,
+        update: UserConnectionUpdate
+    ) async throws(Error) -> Connection? {
         let body = Data(update.jsonValue.serialized().utf8)
         let data = try await send("PUT", ["connections", connectionId, "user_connection"], userId: userId, body: body)
         guard !data.isEmpty else { return nil }
@@ -86,15 +91,19 @@ extension ConnectServiceClient {
 
     // MARK: Internals
 
-    private func send(_ method: String, _ path: [String], userId: String, body: Data? = nil) async throws(Error) -> Data {
+    private func send(_ method: String, _ path: [String], userId: String, body: Data? = nil) async throws(Error) -> Data
+    {
         guard !userId.isEmpty else { throw .network(.invalidRequest("empty user id")) }
         return try await sendRaw(method, path, query: [("user_id", userId)], body: body)
     }
 
-    private func sendRaw(_ method: String, _ path: [String], query: [(String, String)], body: Data? = nil) async throws(Error) -> Data {
+    private func sendRaw(_ method: String, _ path: [String], query: [(String, String)], body: Data? = nil)
+        async throws(Error) -> Data
+    {
         do throws(ConnectAPIError) {
-            return try await controller.sendServiceRequest(method: method, path: path, query: query,
-                                                           serviceKey: serviceKey, body: body)
+            return try await controller.sendServiceRequest(
+                method: method, path: path, query: query,
+                serviceKey: serviceKey, body: body)
         } catch {
             throw .network(error)
         }

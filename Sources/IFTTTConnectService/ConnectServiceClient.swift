@@ -40,9 +40,11 @@ public struct ConnectServiceClient: Sendable, CustomStringConvertible {
     /// `logHandler` receives one line per request (method, path without query, status); never the key,
     /// a user token or a user id.
     /// - Throws: ``Error/insecureBaseURL(host:)`` for plain HTTP to a non-loopback host, ``Error/missingServiceKey``.
-    public init(serviceKey: String, baseURL: URL = ConnectionNetworkController.Configuration.productionConnectURL,
-                transport: any HTTPTransport = URLSessionTransport(),
-                logHandler: (@Sendable (String) -> Void)? = nil) throws(Error) {
+    public init(
+        serviceKey: String, baseURL: URL = ConnectionNetworkController.Configuration.productionConnectURL,
+        transport: any HTTPTransport = URLSessionTransport(),
+        logHandler: (@Sendable (String) -> Void)? = nil
+    ) throws(Error) {
         guard !serviceKey.isEmpty else { throw .missingServiceKey }
         let scheme = baseURL.scheme?.lowercased()
         let host = baseURL.host ?? ""
@@ -50,11 +52,12 @@ public struct ConnectServiceClient: Sendable, CustomStringConvertible {
             throw .insecureBaseURL(host: host)
         }
         self.serviceKey = serviceKey
-        self.controller = ConnectionNetworkController(configuration: .init(
-            transport: transport, connectBaseURL: baseURL,
-            // A backend is not an app install: no per-install id file is created or sent.
-            anonymousId: ConnectServiceClient.backendAnonymousId,
-            callbackQueue: nil, logHandler: logHandler))
+        self.controller = ConnectionNetworkController(
+            configuration: .init(
+                transport: transport, connectBaseURL: baseURL,
+                // A backend is not an app install: no per-install id file is created or sent.
+                anonymousId: ConnectServiceClient.backendAnonymousId,
+                callbackQueue: nil, logHandler: logHandler))
     }
 
     /// The `IFTTT-SDK-Anonymous-Id` a backend sends: a fixed value, since a server is not an app install.
@@ -76,9 +79,10 @@ public struct ConnectServiceClient: Sendable, CustomStringConvertible {
     public func exchangeUserToken(userId: String, accessToken: String) async throws(Error) -> String {
         let data: Data
         do {
-            data = try await controller.sendServiceRequest(method: "POST", path: ["user_token"],
-                                                           query: [("user_id", userId), ("access_token", accessToken)],
-                                                           serviceKey: serviceKey)
+            data = try await controller.sendServiceRequest(
+                method: "POST", path: ["user_token"],
+                query: [("user_id", userId), ("access_token", accessToken)],
+                serviceKey: serviceKey)
         } catch {
             throw .network(error)
         }

@@ -1,7 +1,7 @@
 import Foundation
 import IFTTTConnectSDK
 
-/// A clock that moves only when the test moves it: an `ActivationClock` for the Connect
+/// A clock that moves only when the test moves it: a `ConnectClock` for the Connect
 /// button's pauses and a `now` for every API that takes a `() -> Date`.
 ///
 /// ```swift
@@ -10,17 +10,17 @@ import IFTTTConnectSDK
 /// clock.advance(by: 2_000)                // milliseconds: wakes the flow's timers that are due
 /// clock.advance(1.5)                      // seconds
 /// ```
-public final class ManualClock: ActivationClock, Sendable {
+public final class ManualClock: ConnectClock, Sendable {
     private struct State {
         var current: Date
         var sleepers: [(deadline: UInt64, continuation: CheckedContinuation<Void, Never>)] = []
     }
 
-    private let state: TestLock<State>
+    private let state: Locked<State>
 
     /// Creates a clock that starts at `start` (by default 2023-11-14T22:13:20Z, `1_700_000_000` seconds).
     public init(_ start: Date = Date(timeIntervalSince1970: 1_700_000_000)) {
-        state = TestLock(State(current: start))
+        state = Locked(State(current: start))
     }
 
     /// The current time.
@@ -77,19 +77,5 @@ public final class ManualClock: ActivationClock, Sendable {
 
     private static func milliseconds(_ date: Date) -> UInt64 {
         UInt64(max(0, (date.timeIntervalSince1970 * 1000).rounded()))
-    }
-}
-
-/// State guarded by a lock, for the test doubles of this module.
-final class TestLock<State>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var state: State
-
-    init(_ state: State) { self.state = state }
-
-    func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&state)
     }
 }

@@ -58,12 +58,15 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     ///     per-install id of `AnonymousIdentifierStore`.
     ///   - callbackQueue: runs completion handlers; `nil` runs them on a concurrency thread.
     ///   - logHandler: receives one line per request (method, path, status); never a token or an email.
-    public init(baseURL: URL? = nil,
-                transport: any HTTPTransport = URLSessionTransport(),
-                anonymousId: String = AnonymousIdentifierStore.current,
-                callbackQueue: DispatchQueue? = ConnectionNetworkController.Configuration.defaultCallbackQueue,
-                logHandler: (@Sendable (String) -> Void)? = nil) {
-        var initial = State(anonymousId: anonymousId, transport: transport, callbackQueue: callbackQueue, logHandler: logHandler)
+    public init(
+        baseURL: URL? = nil,
+        transport: any HTTPTransport = URLSessionTransport(),
+        anonymousId: String = AnonymousIdentifierStore.current,
+        callbackQueue: DispatchQueue? = ConnectionNetworkController.Configuration.defaultCallbackQueue,
+        logHandler: (@Sendable (String) -> Void)? = nil
+    ) {
+        var initial = State(
+            anonymousId: anonymousId, transport: transport, callbackQueue: callbackQueue, logHandler: logHandler)
         if let baseURL {
             let parts = Self.split(baseURL)
             initial.scheme = parts.scheme
@@ -98,7 +101,12 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     /// Point it at your own backend proxy if you like. Setting it switches the scheme to HTTPS.
     public var apiHost: String {
         get { state.read(\.apiHost) }
-        set { state.write { $0.apiHost = newValue; $0.scheme = "https" } }
+        set {
+            state.write {
+                $0.apiHost = newValue
+                $0.scheme = "https"
+            }
+        }
     }
 
     /// The URL scheme, `https` by default. Use `http` only for a local sandbox.
@@ -114,7 +122,10 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
         get { state.read { Self.makeBaseURL(scheme: $0.scheme, apiHost: $0.apiHost) } }
         set {
             let parts = newValue.map(Self.split) ?? (scheme: "https", authority: Self.productionAPIHost)
-            state.write { $0.scheme = parts.scheme; $0.apiHost = parts.authority }
+            state.write {
+                $0.scheme = parts.scheme
+                $0.apiHost = parts.authority
+            }
         }
     }
 
@@ -162,8 +173,10 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     /// Lists your service's Applets (`GET /v1/services/{slug}/applets?order=&platform=`). `order` comes
     /// before `platform`; either is omitted when its value says so. Without a user token every status is
     /// ``IFTTTApplet/Status-swift.enum/unknown``.
-    public func fetchApplets(order: IFTTTAppletOrder = .default,
-                             platform: IFTTTPlatform = .ios) async throws(ConnectAPIError) -> [IFTTTApplet] {
+    public func fetchApplets(
+        order: IFTTTAppletOrder = .default,
+        platform: IFTTTPlatform = .ios
+    ) async throws(ConnectAPIError) -> [IFTTTApplet] {
         let call = snapshot()
         let slug = try call.slug()
         var query: [(String, String)] = []
@@ -214,29 +227,39 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     /// Completion-handler form of ``fetchApplets(order:platform:)``. Cancel the returned task to cancel
     /// the request; the completion then receives `cancelled`.
     @discardableResult
-    public func fetchApplets(order: IFTTTAppletOrder = .default, platform: IFTTTPlatform = .ios,
-                             completion: @escaping @Sendable (Result<[IFTTTApplet], ConnectAPIError>) -> Void) -> Task<Void, Never> {
-        run({ () async throws(ConnectAPIError) in try await self.fetchApplets(order: order, platform: platform) }, completion)
+    public func fetchApplets(
+        order: IFTTTAppletOrder = .default, platform: IFTTTPlatform = .ios,
+        completion: @escaping @Sendable (Result<[IFTTTApplet], ConnectAPIError>) -> Void
+    ) -> Task<Void, Never> {
+        run(
+            { () async throws(ConnectAPIError) in try await self.fetchApplets(order: order, platform: platform) },
+            completion)
     }
 
     /// Completion-handler form of ``fetchApplet(id:)``.
     @discardableResult
-    public func fetchApplet(id: String,
-                            completion: @escaping @Sendable (Result<IFTTTApplet, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+    public func fetchApplet(
+        id: String,
+        completion: @escaping @Sendable (Result<IFTTTApplet, ConnectAPIError>) -> Void
+    ) -> Task<Void, Never> {
         run({ () async throws(ConnectAPIError) in try await self.fetchApplet(id: id) }, completion)
     }
 
     /// Completion-handler form of ``setStatus(_:forAppletId:)``.
     @discardableResult
-    public func setStatus(_ isEnabled: Bool, forAppletId id: String,
-                          completion: @escaping @Sendable (Result<IFTTTApplet, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+    public func setStatus(
+        _ isEnabled: Bool, forAppletId id: String,
+        completion: @escaping @Sendable (Result<IFTTTApplet, ConnectAPIError>) -> Void
+    ) -> Task<Void, Never> {
         run({ () async throws(ConnectAPIError) in try await self.setStatus(isEnabled, forAppletId: id) }, completion)
     }
 
     /// Completion-handler form of ``fetchCurrentUser()``. Without a user token the completion still runs,
     /// with `.success(nil)`.
     @discardableResult
-    public func fetchCurrentUser(completion: @escaping @Sendable (Result<IFTTTUser?, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+    public func fetchCurrentUser(completion: @escaping @Sendable (Result<IFTTTUser?, ConnectAPIError>) -> Void) -> Task<
+        Void, Never
+    > {
         run({ () async throws(ConnectAPIError) in try await self.fetchCurrentUser() }, completion)
     }
 
@@ -244,17 +267,22 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
 
     /// The web activation URL of `applet` with this manager's anonymous id and invite code.
     /// See ``IFTTTApplet/embeddedURL(callbackURL:email:userId:anonymousId:inviteCode:)``.
-    public func embeddedURL(for applet: IFTTTApplet, callbackURL: URL, email: String? = nil,
-                            userId: String) throws(ConnectAPIError) -> URL {
+    public func embeddedURL(
+        for applet: IFTTTApplet, callbackURL: URL, email: String? = nil,
+        userId: String
+    ) throws(ConnectAPIError) -> URL {
         let (anonymousId, inviteCode) = state.read { ($0.anonymousId, $0.inviteCode) }
-        return try applet.embeddedURL(callbackURL: callbackURL, email: email, userId: userId,
-                                      anonymousId: anonymousId, inviteCode: inviteCode)
+        return try applet.embeddedURL(
+            callbackURL: callbackURL, email: email, userId: userId,
+            anonymousId: anonymousId, inviteCode: inviteCode)
     }
 
     // MARK: Internals
 
-    private func run<T: Sendable>(_ operation: @escaping @Sendable () async throws(ConnectAPIError) -> T,
-                                  _ completion: @escaping @Sendable (Result<T, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+    private func run<T: Sendable>(
+        _ operation: @escaping @Sendable () async throws(ConnectAPIError) -> T,
+        _ completion: @escaping @Sendable (Result<T, ConnectAPIError>) -> Void
+    ) -> Task<Void, Never> {
         let queue = callbackQueue
         return Task {
             let result: Result<T, ConnectAPIError>
@@ -282,15 +310,19 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
             return slug
         }
 
-        func send(_ method: String, _ path: [String], query: [(String, String)] = []) async throws(ConnectAPIError) -> HTTPResponse {
+        func send(_ method: String, _ path: [String], query: [(String, String)] = []) async throws(ConnectAPIError)
+            -> HTTPResponse
+        {
             guard let base = IFTTTAPIManager.makeBaseURL(scheme: state.scheme, apiHost: state.apiHost) else {
                 throw .invalidRequest("apiHost is not a valid host")
             }
-            let controller = ConnectionNetworkController(configuration: .init(
-                transport: state.transport, connectBaseURL: base, anonymousId: state.anonymousId,
-                timeout: state.timeout, callbackQueue: nil, logHandler: state.logHandler))
-            return try await controller.sendUserRequest(method: method, path: path, query: query,
-                                                        userToken: state.userToken, inviteCode: state.inviteCode)
+            let controller = ConnectionNetworkController(
+                configuration: .init(
+                    transport: state.transport, connectBaseURL: base, anonymousId: state.anonymousId,
+                    timeout: state.timeout, callbackQueue: nil, logHandler: state.logHandler))
+            return try await controller.sendUserRequest(
+                method: method, path: path, query: query,
+                userToken: state.userToken, inviteCode: state.inviteCode)
         }
 
         func applet(_ method: String, _ path: [String]) async throws(ConnectAPIError) -> IFTTTApplet {
@@ -308,8 +340,9 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     static func makeBaseURL(scheme: String, apiHost: String) -> URL? {
         let lowered = scheme.lowercased()
         guard lowered == "https" || lowered == "http", !apiHost.isEmpty,
-              apiHost.allSatisfy({ $0.isASCII && !$0.isWhitespace && !"/?#@\\".contains($0) }),
-              let url = URL(string: "\(lowered)://\(apiHost)"), url.host?.isEmpty == false else { return nil }
+            apiHost.allSatisfy({ $0.isASCII && !$0.isWhitespace && !"/?#@\\".contains($0) }),
+            let url = URL(string: "\(lowered)://\(apiHost)"), url.host?.isEmpty == false
+        else { return nil }
         return url
     }
 

@@ -31,8 +31,10 @@ extension IFTTTApplet {
     ///                                  anonymousId: "6F1E…", inviteCode: nil)
     /// ```
     /// - Throws: `ConnectAPIError.invalidRequest` for an empty `userId` or a relative `callbackURL`.
-    public func embeddedURL(callbackURL: URL, email: String?, userId: String, anonymousId: String,
-                            inviteCode: String?) throws(ConnectAPIError) -> URL {
+    public func embeddedURL(
+        callbackURL: URL, email: String?, userId: String, anonymousId: String,
+        inviteCode: String?
+    ) throws(ConnectAPIError) -> URL {
         guard !userId.isEmpty else { throw .invalidRequest("userId is empty") }
         guard let scheme = callbackURL.scheme, !scheme.isEmpty else {
             throw .invalidRequest("callbackURL has no scheme")

@@ -39,8 +39,11 @@ public struct IFTTTApplet: Sendable, Hashable, Identifiable {
     public let secondaryServices: [IFTTTService]
 
     /// Creates an Applet.
-    public init(id: String, name: String, description: String, publishedAt: Date?, enabledCount: Int, url: URL,
-                embeddedURL: URL, status: Status, lastRunAt: Date?, primaryService: IFTTTService, secondaryServices: [IFTTTService]) {
+    public init(
+        id: String, name: String, description: String, publishedAt: Date?, enabledCount: Int, url: URL,
+        embeddedURL: URL, status: Status, lastRunAt: Date?, primaryService: IFTTTService,
+        secondaryServices: [IFTTTService]
+    ) {
         self.id = id
         self.name = name
         self.description = description
@@ -77,7 +80,9 @@ public struct IFTTTApplet: Sendable, Hashable, Identifiable {
     public static func decodeList(from data: Data) throws(ConnectDecodingError) -> [IFTTTApplet] {
         do throws(ConnectDecodingError) {
             let reader = try JSONReader(JSONParser().parse(data))
-            return try reader.array("data") { value throws(ConnectDecodingError) in try IFTTTApplet(reader: JSONReader(value)) }
+            return try reader.array("data") { value throws(ConnectDecodingError) in
+                try IFTTTApplet(reader: JSONReader(value))
+            }
         } catch {
             throw error.rooted()
         }
@@ -139,7 +144,8 @@ public struct IFTTTApplet: Sendable, Hashable, Identifiable {
             }
             return value
         }
-        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), (1...12).contains(month) else { return false }
+        guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10), (1...12).contains(month)
+        else { return false }
         let isLeap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
         let lengths = [31, isLeap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         return (1...lengths[month - 1]).contains(day)
@@ -164,7 +170,10 @@ public struct IFTTTService: Sendable, Hashable, Identifiable {
     public let url: URL?
 
     /// Creates a service.
-    public init(id: String, name: String, isPrimary: Bool, monochromeIconURL: URL?, colorIconURL: URL?, brandColor: ConnectColor?, url: URL?) {
+    public init(
+        id: String, name: String, isPrimary: Bool, monochromeIconURL: URL?, colorIconURL: URL?,
+        brandColor: ConnectColor?, url: URL?
+    ) {
         self.id = id
         self.name = name
         self.isPrimary = isPrimary
@@ -176,11 +185,12 @@ public struct IFTTTService: Sendable, Hashable, Identifiable {
 
     init(json: JSONValue) throws(ConnectDecodingError) {
         let reader = try JSONReader(json)
-        self.init(id: try reader.string("service_id"), name: try reader.string("service_name"),
-                  isPrimary: try reader.bool("is_primary", default: false),
-                  monochromeIconURL: try reader.optionalURL("monochrome_icon_url"),
-                  colorIconURL: try reader.optionalURL("color_icon_url"),
-                  brandColor: try reader.optionalString("brand_color").flatMap(ConnectColor.init(hex:)),
-                  url: try reader.optionalURL("url"))
+        self.init(
+            id: try reader.string("service_id"), name: try reader.string("service_name"),
+            isPrimary: try reader.bool("is_primary", default: false),
+            monochromeIconURL: try reader.optionalURL("monochrome_icon_url"),
+            colorIconURL: try reader.optionalURL("color_icon_url"),
+            brandColor: try reader.optionalString("brand_color").flatMap(ConnectColor.init(hex:)),
+            url: try reader.optionalURL("url"))
     }
 }

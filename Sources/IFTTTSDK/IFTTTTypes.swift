@@ -71,7 +71,8 @@ public struct IFTTTUser: Sendable, Hashable {
             let reader = try JSONReader(JSONParser().parse(data))
             guard case .string(let login)? = reader.value("user_login") else {
                 if let value = reader.value("user_login") {
-                    throw ConnectDecodingError(path: ".user_login", reason: .typeMismatch(expected: "string", found: value.typeName))
+                    throw ConnectDecodingError(
+                        path: ".user_login", reason: .typeMismatch(expected: "string", found: value.typeName))
                 }
                 throw ConnectDecodingError(path: "", reason: .missingKey("user_login"))
             }

@@ -21,7 +21,10 @@ open class ASWebAuthenticationSession: NSObject {
     public typealias CompletionHandler = (URL?, (any Error)?) -> Void
 
     /// https://developer.apple.com/documentation/authenticationservices/aswebauthenticationsession/init(url:callbackurlscheme:completionhandler:)-7fpox
-    public init(url URL: URL, callbackURLScheme: String?, completionHandler: @escaping ASWebAuthenticationSession.CompletionHandler) {
+    public init(
+        url URL: URL, callbackURLScheme: String?,
+        completionHandler: @escaping ASWebAuthenticationSession.CompletionHandler
+    ) {
         super.init()
     }
 

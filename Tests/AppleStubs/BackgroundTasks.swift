@@ -42,8 +42,10 @@ open class BGTaskScheduler: NSObject {
     /// https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/shared
     open class var shared: BGTaskScheduler { BGTaskScheduler() }
     /// https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/register(fortaskwithidentifier:using:launchhandler:)
-    open func register(forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
-                       launchHandler: @escaping (BGTask) -> Void) -> Bool { false }
+    open func register(
+        forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+        launchHandler: @escaping (BGTask) -> Void
+    ) -> Bool { false }
     /// https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/submit(_:)
     open func submit(_ taskRequest: BGTaskRequest) throws {}
     /// https://developer.apple.com/documentation/backgroundtasks/bgtaskscheduler/cancel(taskrequestwithidentifier:)

@@ -17,7 +17,10 @@ public struct CLLocationCoordinate2D: Sendable {
     /// https://developer.apple.com/documentation/corelocation/cllocationcoordinate2d/longitude
     public var longitude: CLLocationDegrees
     /// https://developer.apple.com/documentation/corelocation/cllocationcoordinate2d/init()
-    public init() { latitude = 0; longitude = 0 }
+    public init() {
+        latitude = 0
+        longitude = 0
+    }
     /// https://developer.apple.com/documentation/corelocation/cllocationcoordinate2d/init(latitude:longitude:)
     public init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) {
         self.latitude = latitude
@@ -105,7 +108,8 @@ public protocol CLLocationManagerDelegate: NSObjectProtocol {
     /// https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanager(_:didupdatelocations:)
     func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation])
     /// https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanager(_:monitoringdidfailfor:witherror:)
-    func locationManager(_ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error)
+    func locationManager(
+        _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error)
     /// https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanager(_:didfailwitherror:)
     func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error)
     /// https://developer.apple.com/documentation/corelocation/cllocationmanagerdelegate/locationmanager(_:didvisit:)
@@ -118,9 +122,13 @@ public protocol CLLocationManagerDelegate: NSObjectProtocol {
 extension CLLocationManagerDelegate {
     public func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {}
     public func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {}
-    public func locationManager(_ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion) {}
+    public func locationManager(
+        _ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion
+    ) {}
     public func locationManager(_ manager: CLLocationManager, didUpdateLocations locations: [CLLocation]) {}
-    public func locationManager(_ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error) {}
+    public func locationManager(
+        _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error
+    ) {}
     public func locationManager(_ manager: CLLocationManager, didFailWithError error: any Error) {}
     public func locationManager(_ manager: CLLocationManager, didVisit visit: CLVisit) {}
     public func locationManagerDidChangeAuthorization(_ manager: CLLocationManager) {}

@@ -39,9 +39,13 @@ public var errSecSuccess: OSStatus { 0 }
 public var errSecItemNotFound: OSStatus { -25300 }
 
 /// https://developer.apple.com/documentation/security/secitemcopymatching(_:_:)
-public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus { errSecItemNotFound }
+public func SecItemCopyMatching(_ query: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+    errSecItemNotFound
+}
 /// https://developer.apple.com/documentation/security/secitemadd(_:_:)
-public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus { errSecSuccess }
+public func SecItemAdd(_ attributes: CFDictionary, _ result: UnsafeMutablePointer<CFTypeRef?>?) -> OSStatus {
+    errSecSuccess
+}
 /// https://developer.apple.com/documentation/security/secitemupdate(_:_:)
 public func SecItemUpdate(_ query: CFDictionary, _ attributesToUpdate: CFDictionary) -> OSStatus { errSecSuccess }
 /// https://developer.apple.com/documentation/security/secitemdelete(_:)

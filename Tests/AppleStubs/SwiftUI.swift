@@ -38,7 +38,9 @@ public struct ViewBuilder {
     /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildblock(_:)
     nonisolated public static func buildBlock<Content: View>(_ content: Content) -> Content { content }
     /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildblock(_:)-(_:)
-    nonisolated public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<(repeat each Content)> {
+    nonisolated public static func buildBlock<each Content: View>(_ content: repeat each Content) -> TupleView<
+        (repeat each Content)
+    > {
         TupleView((repeat each content))
     }
     /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildexpression(_:)
@@ -46,11 +48,17 @@ public struct ViewBuilder {
     /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildif(_:)
     nonisolated public static func buildIf<Content: View>(_ content: Content?) -> Content? { content }
     /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildeither(first:)
-    nonisolated public static func buildEither<T: View, F: View>(first: T) -> _ConditionalContent<T, F> { _ConditionalContent() }
+    nonisolated public static func buildEither<T: View, F: View>(first: T) -> _ConditionalContent<T, F> {
+        _ConditionalContent()
+    }
     /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildeither(second:)
-    nonisolated public static func buildEither<T: View, F: View>(second: F) -> _ConditionalContent<T, F> { _ConditionalContent() }
+    nonisolated public static func buildEither<T: View, F: View>(second: F) -> _ConditionalContent<T, F> {
+        _ConditionalContent()
+    }
     /// https://developer.apple.com/documentation/swiftui/viewbuilder/buildlimitedavailability(_:)
-    nonisolated public static func buildLimitedAvailability<Content: View>(_ content: Content) -> AnyView { AnyView(content) }
+    nonisolated public static func buildLimitedAvailability<Content: View>(_ content: Content) -> AnyView {
+        AnyView(content)
+    }
 }
 
 extension Optional: View where Wrapped: View {
@@ -107,7 +115,9 @@ public struct HorizontalAlignment: Equatable, Sendable {
 /// https://developer.apple.com/documentation/swiftui/vstack
 public struct VStack<Content: View>: View {
     /// https://developer.apple.com/documentation/swiftui/vstack/init(alignment:spacing:content:)
-    nonisolated public init(alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content) {}
+    nonisolated public init(
+        alignment: HorizontalAlignment = .center, spacing: CGFloat? = nil, @ViewBuilder content: () -> Content
+    ) {}
     nonisolated public var body: Never { fatalError() }
 }
 
@@ -139,7 +149,8 @@ public struct Font: Hashable, Sendable {
     /// https://developer.apple.com/documentation/swiftui/font/custom(_:size:)
     nonisolated public static func custom(_ name: String, size: CGFloat) -> Font { Font(name: name) }
     /// https://developer.apple.com/documentation/swiftui/font/system(size:weight:design:)
-    nonisolated public static func system(size: CGFloat, weight: Font.Weight? = nil, design: Font.Design? = nil) -> Font { Font(name: "system") }
+    nonisolated public static func system(size: CGFloat, weight: Font.Weight? = nil, design: Font.Design? = nil) -> Font
+    { Font(name: "system") }
     /// https://developer.apple.com/documentation/swiftui/font/headline
     public static let headline = Font(name: "headline")
     /// https://developer.apple.com/documentation/swiftui/font/footnote
@@ -172,7 +183,9 @@ public struct Text: View, Equatable, Sendable {
     @_disfavoredOverload
     nonisolated public init<S: StringProtocol>(_ content: S) { parts = [String(content)] }
     /// https://developer.apple.com/documentation/swiftui/text/init(_:tablename:bundle:comment:)
-    nonisolated public init(_ key: LocalizedStringKey, tableName: String? = nil, bundle: Bundle? = nil, comment: StaticString? = nil) {
+    nonisolated public init(
+        _ key: LocalizedStringKey, tableName: String? = nil, bundle: Bundle? = nil, comment: StaticString? = nil
+    ) {
         parts = [key.key]
     }
     nonisolated public var body: Never { fatalError() }
@@ -209,8 +222,10 @@ public struct Image: View, Sendable {
 @available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *)
 public struct AsyncImage<Content: View>: View {
     /// https://developer.apple.com/documentation/swiftui/asyncimage/init(url:scale:content:placeholder:)
-    nonisolated public init<I: View, P: View>(url: URL?, scale: CGFloat = 1, @ViewBuilder content: @escaping (Image) -> I,
-                                  @ViewBuilder placeholder: @escaping () -> P) where Content == _ConditionalContent<I, P> {}
+    nonisolated public init<I: View, P: View>(
+        url: URL?, scale: CGFloat = 1, @ViewBuilder content: @escaping (Image) -> I,
+        @ViewBuilder placeholder: @escaping () -> P
+    ) where Content == _ConditionalContent<I, P> {}
     nonisolated public var body: Never { fatalError() }
 }
 
@@ -233,7 +248,8 @@ public struct Binding<Value> {
     public var projectedValue: Binding<Value> { self }
     /// https://developer.apple.com/documentation/swiftui/binding/subscript(dynamicmember:)
     public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> {
-        Binding<Subject>(get: { self.wrappedValue[keyPath: keyPath] }, set: { self.wrappedValue[keyPath: keyPath] = $0 })
+        Binding<Subject>(
+            get: { self.wrappedValue[keyPath: keyPath] }, set: { self.wrappedValue[keyPath: keyPath] = $0 })
     }
 }
 
@@ -312,14 +328,14 @@ public struct NavigationStack<Root: View>: View {
 /// https://developer.apple.com/documentation/swiftui/navigationlink
 public struct NavigationLink<Label: View, Destination: View>: View {
     /// https://developer.apple.com/documentation/swiftui/navigationstack (iOS 16+)
-@available(iOS 16.0, *)
-public struct NavigationStack<Root: View>: View {
-    /// https://developer.apple.com/documentation/swiftui/navigationstack/init(root:)
-    nonisolated public init(@ViewBuilder root: () -> Root) {}
-    nonisolated public var body: Never { fatalError() }
-}
+    @available(iOS 16.0, *)
+    public struct NavigationStack<Root: View>: View {
+        /// https://developer.apple.com/documentation/swiftui/navigationstack/init(root:)
+        nonisolated public init(@ViewBuilder root: () -> Root) {}
+        nonisolated public var body: Never { fatalError() }
+    }
 
-/// https://developer.apple.com/documentation/swiftui/navigationlink/init(destination:label:)
+    /// https://developer.apple.com/documentation/swiftui/navigationlink/init(destination:label:)
     nonisolated public init(destination: Destination, @ViewBuilder label: () -> Label) {}
     nonisolated public var body: Never { fatalError() }
 }
@@ -348,7 +364,8 @@ public struct Path: Sendable {
     /// https://developer.apple.com/documentation/swiftui/path/addline(to:)
     public mutating func addLine(to end: CGPoint) {}
     /// https://developer.apple.com/documentation/swiftui/path/addarc(center:radius:startangle:endangle:clockwise:transform:)
-    public mutating func addArc(center: CGPoint, radius: CGFloat, startAngle: Angle, endAngle: Angle, clockwise: Bool) {}
+    public mutating func addArc(center: CGPoint, radius: CGFloat, startAngle: Angle, endAngle: Angle, clockwise: Bool) {
+    }
     /// https://developer.apple.com/documentation/swiftui/path/closesubpath()
     public mutating func closeSubpath() {}
 }
@@ -426,7 +443,9 @@ public struct Color: Hashable, Sendable {
         case sRGB, sRGBLinear, displayP3
     }
     /// https://developer.apple.com/documentation/swiftui/color/init(_:red:green:blue:opacity:)
-    nonisolated public init(_ colorSpace: Color.RGBColorSpace = .sRGB, red: Double, green: Double, blue: Double, opacity: Double = 1) {
+    nonisolated public init(
+        _ colorSpace: Color.RGBColorSpace = .sRGB, red: Double, green: Double, blue: Double, opacity: Double = 1
+    ) {
         value = [red, green, blue, opacity]
     }
     /// https://developer.apple.com/documentation/swiftui/color/black
@@ -515,12 +534,18 @@ public struct AccessibilityTraits: SetAlgebra, Sendable {
     public static let isButton = AccessibilityTraits(bits: [0])
     private init(bits: Set<Int>) { self.bits = bits }
     nonisolated public func contains(_ member: AccessibilityTraits) -> Bool { member.bits.isSubset(of: bits) }
-    nonisolated public func union(_ other: AccessibilityTraits) -> AccessibilityTraits { AccessibilityTraits(bits: bits.union(other.bits)) }
-    nonisolated public func intersection(_ other: AccessibilityTraits) -> AccessibilityTraits { AccessibilityTraits(bits: bits.intersection(other.bits)) }
+    nonisolated public func union(_ other: AccessibilityTraits) -> AccessibilityTraits {
+        AccessibilityTraits(bits: bits.union(other.bits))
+    }
+    nonisolated public func intersection(_ other: AccessibilityTraits) -> AccessibilityTraits {
+        AccessibilityTraits(bits: bits.intersection(other.bits))
+    }
     nonisolated public func symmetricDifference(_ other: AccessibilityTraits) -> AccessibilityTraits {
         AccessibilityTraits(bits: bits.symmetricDifference(other.bits))
     }
-    public mutating func insert(_ newMember: AccessibilityTraits) -> (inserted: Bool, memberAfterInsert: AccessibilityTraits) {
+    public mutating func insert(_ newMember: AccessibilityTraits) -> (
+        inserted: Bool, memberAfterInsert: AccessibilityTraits
+    ) {
         let inserted = !contains(newMember)
         bits.formUnion(newMember.bits)
         return (inserted, newMember)
@@ -537,15 +562,21 @@ public struct AccessibilityTraits: SetAlgebra, Sendable {
     }
     public mutating func formUnion(_ other: AccessibilityTraits) { bits.formUnion(other.bits) }
     public mutating func formIntersection(_ other: AccessibilityTraits) { bits.formIntersection(other.bits) }
-    public mutating func formSymmetricDifference(_ other: AccessibilityTraits) { bits.formSymmetricDifference(other.bits) }
+    public mutating func formSymmetricDifference(_ other: AccessibilityTraits) {
+        bits.formSymmetricDifference(other.bits)
+    }
 }
 
 extension View {
     /// https://developer.apple.com/documentation/swiftui/view/frame(width:height:alignment:)
-    nonisolated public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center) -> some View { modified() }
+    nonisolated public func frame(width: CGFloat? = nil, height: CGFloat? = nil, alignment: Alignment = .center)
+        -> some View
+    { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/frame(minwidth:idealwidth:maxwidth:minheight:idealheight:maxheight:alignment:)
-    nonisolated public func frame(minWidth: CGFloat? = nil, idealWidth: CGFloat? = nil, maxWidth: CGFloat? = nil, minHeight: CGFloat? = nil,
-                      idealHeight: CGFloat? = nil, maxHeight: CGFloat? = nil, alignment: Alignment = .center) -> some View { modified() }
+    nonisolated public func frame(
+        minWidth: CGFloat? = nil, idealWidth: CGFloat? = nil, maxWidth: CGFloat? = nil, minHeight: CGFloat? = nil,
+        idealHeight: CGFloat? = nil, maxHeight: CGFloat? = nil, alignment: Alignment = .center
+    ) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/offset(x:y:)
     nonisolated public func offset(x: CGFloat = 0, y: CGFloat = 0) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/padding(_:)-68shk
@@ -569,17 +600,23 @@ extension View {
     /// https://developer.apple.com/documentation/swiftui/view/multilinetextalignment(_:)
     nonisolated public func multilineTextAlignment(_ alignment: TextAlignment) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/shadow(color:radius:x:y:)
-    nonisolated public func shadow(color: Color = Color(.sRGB, red: 0, green: 0, blue: 0, opacity: 0.33), radius: CGFloat,
-                       x: CGFloat = 0, y: CGFloat = 0) -> some View { modified() }
+    nonisolated public func shadow(
+        color: Color = Color(.sRGB, red: 0, green: 0, blue: 0, opacity: 0.33), radius: CGFloat,
+        x: CGFloat = 0, y: CGFloat = 0
+    ) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/ontapgesture(count:perform:)
-    nonisolated public func onTapGesture(count: Int = 1, perform action: @escaping () -> Void) -> some View { modified() }
+    nonisolated public func onTapGesture(count: Int = 1, perform action: @escaping () -> Void) -> some View {
+        modified()
+    }
     /// https://developer.apple.com/documentation/swiftui/view/onappear(perform:)
     nonisolated public func onAppear(perform action: (() -> Void)? = nil) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/onopenurl(perform:) (iOS 14+)
     @available(iOS 14.0, *)
     nonisolated public func onOpenURL(perform action: @escaping (URL) -> Void) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/accessibilityelement(children:)
-    nonisolated public func accessibilityElement(children: AccessibilityChildBehavior = .ignore) -> some View { modified() }
+    nonisolated public func accessibilityElement(children: AccessibilityChildBehavior = .ignore) -> some View {
+        modified()
+    }
     /// https://developer.apple.com/documentation/swiftui/view/accessibilitylabel(_:)-1d7jv
     nonisolated public func accessibilityLabel(_ label: Text) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/accessibilityaddtraits(_:)
@@ -590,11 +627,15 @@ extension View {
     @available(iOS 14.0, *)
     nonisolated public func navigationTitle<S: StringProtocol>(_ title: S) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/sheet(ispresented:ondismiss:content:)
-    nonisolated public func sheet<Content: View>(isPresented: Binding<Bool>, onDismiss: (() -> Void)? = nil,
-                                     @ViewBuilder content: @escaping () -> Content) -> some View { modified() }
+    nonisolated public func sheet<Content: View>(
+        isPresented: Binding<Bool>, onDismiss: (() -> Void)? = nil,
+        @ViewBuilder content: @escaping () -> Content
+    ) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/task(priority:_:) (iOS 15+)
     @available(iOS 15.0, *)
-    nonisolated public func task(priority: TaskPriority = .userInitiated, _ action: @escaping @Sendable () async -> Void) -> some View { modified() }
+    nonisolated public func task(
+        priority: TaskPriority = .userInitiated, _ action: @escaping @Sendable () async -> Void
+    ) -> some View { modified() }
 }
 
 extension Image {

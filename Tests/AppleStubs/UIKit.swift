@@ -67,7 +67,9 @@ open class NSLayoutAnchor<AnchorType: AnyObject>: NSObject {
     /// https://developer.apple.com/documentation/uikit/nslayoutanchor/constraint(equalto:)
     open func constraint(equalTo anchor: NSLayoutAnchor<AnchorType>) -> NSLayoutConstraint { NSLayoutConstraint() }
     /// https://developer.apple.com/documentation/uikit/nslayoutanchor/constraint(equalto:constant:)
-    open func constraint(equalTo anchor: NSLayoutAnchor<AnchorType>, constant c: CGFloat) -> NSLayoutConstraint { NSLayoutConstraint() }
+    open func constraint(equalTo anchor: NSLayoutAnchor<AnchorType>, constant c: CGFloat) -> NSLayoutConstraint {
+        NSLayoutConstraint()
+    }
 }
 
 /// https://developer.apple.com/documentation/uikit/nslayoutxaxisanchor
@@ -328,7 +330,9 @@ open class UIBezierPath: NSObject {
     /// https://developer.apple.com/documentation/uikit/uibezierpath/addline(to:)
     open func addLine(to point: CGPoint) {}
     /// https://developer.apple.com/documentation/uikit/uibezierpath/addarc(withcenter:radius:startangle:endangle:clockwise:)
-    open func addArc(withCenter center: CGPoint, radius: CGFloat, startAngle: CGFloat, endAngle: CGFloat, clockwise: Bool) {}
+    open func addArc(
+        withCenter center: CGPoint, radius: CGFloat, startAngle: CGFloat, endAngle: CGFloat, clockwise: Bool
+    ) {}
     /// https://developer.apple.com/documentation/uikit/uibezierpath/close()
     open func close() {}
     /// https://developer.apple.com/documentation/uikit/uibezierpath/fill()
@@ -407,7 +411,9 @@ extension NSString {
 
 extension NSAttributedString {
     /// https://developer.apple.com/documentation/foundation/nsattributedstring/boundingrect(with:options:context:)
-    public func boundingRect(with size: CGSize, options: NSStringDrawingOptions = [], context: NSStringDrawingContext?) -> CGRect { .zero }
+    public func boundingRect(with size: CGSize, options: NSStringDrawingOptions = [], context: NSStringDrawingContext?)
+        -> CGRect
+    { .zero }
     /// https://developer.apple.com/documentation/foundation/nsattributedstring/draw(with:options:context:)
     public func draw(with rect: CGRect, options: NSStringDrawingOptions = [], context: NSStringDrawingContext?) {}
 }
@@ -458,7 +464,9 @@ open class UIControl: UIView {
 @MainActor
 open class UIAction: NSObject {
     /// https://developer.apple.com/documentation/uikit/uiaction/init(title:image:identifier:discoverabilitytitle:attributes:state:handler:)
-    public convenience init(title: String = "", image: UIImage? = nil, handler: @escaping UIActionHandler) { self.init() }
+    public convenience init(title: String = "", image: UIImage? = nil, handler: @escaping UIActionHandler) {
+        self.init()
+    }
     /// https://developer.apple.com/documentation/uikit/uiaction/sender
     open var sender: Any? { nil }
 }
@@ -632,7 +640,8 @@ open class UITextField: UIControl {
 
 /// https://developer.apple.com/documentation/uikit/uimodalpresentationstyle
 public enum UIModalPresentationStyle: Int, Sendable {
-    case fullScreen, pageSheet, formSheet, automatic = -2
+    case fullScreen, pageSheet, formSheet
+    case automatic = -2
 }
 
 /// https://developer.apple.com/documentation/uikit/uimodaltransitionstyle
@@ -642,7 +651,8 @@ public enum UIModalTransitionStyle: Int, Sendable {
 
 /// https://developer.apple.com/documentation/uikit/uistatusbarstyle
 public enum UIStatusBarStyle: Int, Sendable {
-    case `default`, lightContent, darkContent = 3
+    case `default`, lightContent
+    case darkContent = 3
 }
 
 /// https://developer.apple.com/documentation/uikit/uiviewcontroller
@@ -672,7 +682,8 @@ open class UIViewController: UIResponder {
     /// https://developer.apple.com/documentation/uikit/uiviewcontroller/viewdidload()
     open func viewDidLoad() {}
     /// https://developer.apple.com/documentation/uikit/uiviewcontroller/present(_:animated:completion:)
-    open func present(_ viewControllerToPresent: UIViewController, animated flag: Bool, completion: (() -> Void)? = nil) {}
+    open func present(_ viewControllerToPresent: UIViewController, animated flag: Bool, completion: (() -> Void)? = nil)
+    {}
     /// https://developer.apple.com/documentation/uikit/uiviewcontroller/dismiss(animated:completion:)
     open func dismiss(animated flag: Bool, completion: (() -> Void)? = nil) {}
 }
@@ -735,17 +746,21 @@ open class UIApplication: UIResponder {
     }
 
     /// https://developer.apple.com/documentation/uikit/uiapplication/didenterbackgroundnotification
-    nonisolated public static let didEnterBackgroundNotification = NSNotification.Name("UIApplicationDidEnterBackgroundNotification")
+    nonisolated public static let didEnterBackgroundNotification = NSNotification.Name(
+        "UIApplicationDidEnterBackgroundNotification")
     /// https://developer.apple.com/documentation/uikit/uiapplication/didbecomeactivenotification
-    nonisolated public static let didBecomeActiveNotification = NSNotification.Name("UIApplicationDidBecomeActiveNotification")
+    nonisolated public static let didBecomeActiveNotification = NSNotification.Name(
+        "UIApplicationDidBecomeActiveNotification")
 
     /// https://developer.apple.com/documentation/uikit/uiapplication/connectedscenes (iOS 13+)
     open var connectedScenes: Set<UIScene> { [] }
     /// https://developer.apple.com/documentation/uikit/uiapplication/canopenurl(_:)
     open func canOpenURL(_ url: URL) -> Bool { false }
     /// https://developer.apple.com/documentation/uikit/uiapplication/open(_:options:completionhandler:) (iOS 10+)
-    open func open(_ url: URL, options: [UIApplication.OpenExternalURLOptionsKey: Any] = [:],
-                   completionHandler completion: (@MainActor @Sendable (Bool) -> Void)? = nil) {}
+    open func open(
+        _ url: URL, options: [UIApplication.OpenExternalURLOptionsKey: Any] = [:],
+        completionHandler completion: (@MainActor @Sendable (Bool) -> Void)? = nil
+    ) {}
     /// The async form of `open(_:options:completionHandler:)`, as Swift imports it (same page).
     open func open(_ url: URL, options: [UIApplication.OpenExternalURLOptionsKey: Any] = [:]) async -> Bool { false }
     /// https://developer.apple.com/documentation/uikit/uiapplication/registerforremotenotifications()
@@ -758,24 +773,44 @@ public protocol UIApplicationDelegate: NSObjectProtocol {
     /// https://developer.apple.com/documentation/uikit/uiapplicationdelegate/window
     var window: UIWindow? { get set }
     /// https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:willfinishlaunchingwithoptions:)
-    func application(_ application: UIApplication, willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool
+    func application(
+        _ application: UIApplication,
+        willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool
     /// https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:didfinishlaunchingwithoptions:)
-    func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool
     /// https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:open:options:)
     func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any]) -> Bool
     /// https://developer.apple.com/documentation/uikit/uiapplicationdelegate/application(_:didreceiveremotenotification:fetchcompletionhandler:)
-    func application(_ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
-                     fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void)
+    func application(
+        _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void)
 }
 
 extension UIApplicationDelegate {
     // Optional requirements in Objective-C; the stub gives them defaults.
-    public var window: UIWindow? { get { nil } set {} }
-    public func application(_ application: UIApplication, willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool { true }
-    public func application(_ application: UIApplication, didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool { true }
-    public func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any]) -> Bool { false }
-    public func application(_ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
-                            fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void) {}
+    public var window: UIWindow? {
+        get { nil }
+        set {}
+    }
+    public func application(
+        _ application: UIApplication,
+        willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool { true }
+    public func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool { true }
+    public func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any])
+        -> Bool
+    { false }
+    public func application(
+        _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) {}
     /// What `@main` calls (UIKit provides `main()` for application delegates).
     public static func main() {}
 }

@@ -11,9 +11,11 @@ import UIKit
 final class RedirectAppDelegate: UIResponder, UIApplicationDelegate {
     var window: UIWindow?
 
-    func application(_ app: UIApplication,
-                     open url: URL,
-                     options: [UIApplication.OpenURLOptionsKey : Any] = [:]) -> Bool {
+    func application(
+        _ app: UIApplication,
+        open url: URL,
+        options: [UIApplication.OpenURLOptionsKey: Any] = [:]
+    ) -> Bool {
         if connectionRedirectHandler.handleApplicationRedirect(url: url, options: options) {
             // This is an IFTTT SDK redirect, it will take over from here
             return true

@@ -1,3 +1,5 @@
+// swift-format-ignore-file
+// The seed README's snippet, kept as written (block comments included).
 // Seed README, "ConnectionCredentialProvider": a struct provider as in the README, and the class-based
 // provider holding a mutable token that 2.8 apps use (it must compile in Swift 6 mode too).
 import Foundation
@@ -10,30 +12,30 @@ let theOAuthCodeForYourService = "gx-oauth-code-alice"
 let yourAppsKeychain: [String: String] = ["key_for_ifttt_token": "sandbox-user-token-alice"]
 
 struct Credentials: ConnectionCredentialProvider {
-  /*
-    Provides the partner's OAuth code for a service
-    during authentication with a `Connection`.
-  */
-  var oauthCode: String {
-    return theOAuthCodeForYourService
-  }
+    /*
+      Provides the partner's OAuth code for a service
+      during authentication with a `Connection`.
+    */
+    var oauthCode: String {
+        return theOAuthCodeForYourService
+    }
 
-  /*
-    Provides the service's token associated with IFTTT.
-  */
-  var userToken: String? {
-    return yourAppsKeychain["key_for_ifttt_token"]
-  }
+    /*
+      Provides the service's token associated with IFTTT.
+    */
+    var userToken: String? {
+        return yourAppsKeychain["key_for_ifttt_token"]
+    }
 
-  /*
-    Provides the invite code for testing an unpublished
-    `Connection`'s services with the IFTTT platform.
-  */
-  var inviteCode: String? {
-    return """
-    Invite code from platform.ifttt.com or nil if your service is published
-    """
-  }
+    /*
+      Provides the invite code for testing an unpublished
+      `Connection`'s services with the IFTTT platform.
+    */
+    var inviteCode: String? {
+        return """
+            Invite code from platform.ifttt.com or nil if your service is published
+            """
+    }
 }
 
 /// The class-based provider of the Grocery Express example: the token changes when the user logs in or out.

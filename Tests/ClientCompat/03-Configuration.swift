@@ -10,19 +10,22 @@ struct ConfigurationCredentials: ConnectionCredentialProvider {
 
 func makeConnectionConfigurations(connection: Connection) -> [ConnectionConfiguration] {
     let redirectURL = URL(string: "groceryexpress://connect_callback")!
-    let byId = ConnectionConfiguration(connectionId: "gx-arrive-store",
-                                       suggestedUserEmail: "alice@example.com",
-                                       credentialProvider: ConfigurationCredentials(),
-                                       redirectURL: redirectURL)
-    let byConnection = ConnectionConfiguration(connection: connection,
-                                               suggestedUserEmail: "alice@example.com",
-                                               credentialProvider: ConfigurationCredentials(),
-                                               redirectURL: redirectURL,
-                                               skipConnectionConfiguration: false)
-    let readme = ConnectionConfiguration(connection: connection,
-                                         suggestedUserEmail: "alice@example.com",
-                                         credentialProvider: ConfigurationCredentials(),
-                                         connectAuthorizationRedirectURL: redirectURL)
+    let byId = ConnectionConfiguration(
+        connectionId: "gx-arrive-store",
+        suggestedUserEmail: "alice@example.com",
+        credentialProvider: ConfigurationCredentials(),
+        redirectURL: redirectURL)
+    let byConnection = ConnectionConfiguration(
+        connection: connection,
+        suggestedUserEmail: "alice@example.com",
+        credentialProvider: ConfigurationCredentials(),
+        redirectURL: redirectURL,
+        skipConnectionConfiguration: false)
+    let readme = ConnectionConfiguration(
+        connection: connection,
+        suggestedUserEmail: "alice@example.com",
+        credentialProvider: ConfigurationCredentials(),
+        connectAuthorizationRedirectURL: redirectURL)
     let id: String = byId.connectionId
     let email: String = byConnection.suggestedUserEmail
     let url: URL = readme.redirectURL

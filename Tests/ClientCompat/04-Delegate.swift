@@ -65,32 +65,36 @@ final class ConnectDelegateViewController: UIViewController, ConnectButtonContro
         return view.window ?? UIWindow()
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>) {
-      switch result {
-      case .success(let activation):
-        // A Connection was activated and we received the user IFTTT token
-        // Let's update our credential for this user
-        if let token = activation.userToken {
-            ourConnectionCredentials.loginUser(with: token)
-        }
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>
+    ) {
+        switch result {
+        case .success(let activation):
+            // A Connection was activated and we received the user IFTTT token
+            // Let's update our credential for this user
+            if let token = activation.userToken {
+                ourConnectionCredentials.loginUser(with: token)
+            }
 
-      case .failure(let error):
-        print(message(for: error))
-      }
+        case .failure(let error):
+            print(message(for: error))
+        }
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>) {
-      switch result {
-      case .success(let updatedConnection):
-        // The user disabled this Connection
-        print(updatedConnection.status)
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>
+    ) {
+        switch result {
+        case .success(let updatedConnection):
+            // The user disabled this Connection
+            print(updatedConnection.status)
 
-      case .failure(let error):
-        // Something went wrong while disabling the Connection
-        print(message(for: error))
-      }
+        case .failure(let error):
+            // Something went wrong while disabling the Connection
+            print(message(for: error))
+        }
     }
 }
 #elseif os(Linux)
@@ -98,8 +102,10 @@ final class ConnectDelegateViewController: UIViewController, ConnectButtonContro
 final class HeadlessConnectDelegate: ConnectButtonControllerDelegate {
     let ourConnectionCredentials = TokenStore()
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>) {
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>
+    ) {
         switch result {
         case .success(let activation):
             if let token = activation.userToken {
@@ -111,8 +117,10 @@ final class HeadlessConnectDelegate: ConnectButtonControllerDelegate {
         }
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>) {
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>
+    ) {
         switch result {
         case .success(let updatedConnection):
             print(updatedConnection.status)

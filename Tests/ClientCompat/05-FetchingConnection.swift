@@ -27,17 +27,21 @@ final class FetchingViewController: UIViewController, ConnectButtonControllerDel
     }
 
     func fetch(id: String) {
-        connectionNetworkController.start(request: .fetchConnection(for: id, credentialProvider: yourCredentialProvider)) { response in
+        connectionNetworkController.start(
+            request: .fetchConnection(for: id, credentialProvider: yourCredentialProvider)
+        ) { response in
             switch response.result {
             case .success(let connection):
-                let config = ConnectionConfiguration(connection: connection,
-                                                     suggestedUserEmail: self.yourUsersEmail,
-                                                     credentialProvider: self.yourCredentialProvider,
-                                                     connectAuthorizationRedirectURL: self.theRedirectURLForYourIFTTTService)
+                let config = ConnectionConfiguration(
+                    connection: connection,
+                    suggestedUserEmail: self.yourUsersEmail,
+                    credentialProvider: self.yourCredentialProvider,
+                    connectAuthorizationRedirectURL: self.theRedirectURLForYourIFTTTService)
 
-                let controller = ConnectButtonController(connectButton: self.connectButton,
-                                                         connectionConfiguration: config,
-                                                         delegate: self)
+                let controller = ConnectButtonController(
+                    connectButton: self.connectButton,
+                    connectionConfiguration: config,
+                    delegate: self)
 
                 self.connectButtonController = controller
             case .failure(let error):
@@ -54,11 +58,15 @@ final class FetchingViewController: UIViewController, ConnectButtonControllerDel
         return view.window ?? UIWindow()
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>) {}
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>
+    ) {}
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>) {}
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>
+    ) {}
 }
 #endif
 
@@ -71,16 +79,20 @@ final class FetchingScreen {
     let yourCredentialProvider = FetchCredentials()
 
     func fetch(id: String) {
-        connectionNetworkController.start(request: .fetchConnection(for: id, credentialProvider: yourCredentialProvider)) { response in
+        connectionNetworkController.start(
+            request: .fetchConnection(for: id, credentialProvider: yourCredentialProvider)
+        ) { response in
             switch response.result {
             case .success(let connection):
-                let config = ConnectionConfiguration(connection: connection,
-                                                     suggestedUserEmail: "alice@example.com",
-                                                     credentialProvider: self.yourCredentialProvider,
-                                                     redirectURL: URL(string: "groceryexpress://connect_callback")!)
-                self.connectButtonController = ConnectButtonController(connectButton: self.connectButton,
-                                                                       connectionConfiguration: config,
-                                                                       delegate: nil)
+                let config = ConnectionConfiguration(
+                    connection: connection,
+                    suggestedUserEmail: "alice@example.com",
+                    credentialProvider: self.yourCredentialProvider,
+                    redirectURL: URL(string: "groceryexpress://connect_callback")!)
+                self.connectButtonController = ConnectButtonController(
+                    connectButton: self.connectButton,
+                    connectionConfiguration: config,
+                    delegate: nil)
             case .failure(let error):
                 let status: Int = response.statusCode
                 print(status, error.statusCode ?? -1)
@@ -100,7 +112,8 @@ final class FetchingScreen {
 
 /// Calling from code that is not on the main actor compiles as well; the completion still runs on the main actor.
 func fetchFromAnywhere(_ controller: ConnectionNetworkController) {
-    controller.start(request: .fetchConnection(for: "gx-weekly-deals", credentialProvider: FetchCredentials())) { response in
+    controller.start(request: .fetchConnection(for: "gx-weekly-deals", credentialProvider: FetchCredentials())) {
+        response in
         print(response.statusCode)
     }
 }

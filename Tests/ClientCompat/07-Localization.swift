@@ -24,14 +24,16 @@ final class LocalizedViewController: UIViewController, ConnectButtonControllerDe
 
     func show(connection: Connection) {
         let locale = Locale(identifier: "es-419")
-        let config = ConnectionConfiguration(connection: connection,
-                                             suggestedUserEmail: "alice@example.com",
-                                             credentialProvider: LocalizationCredentials(),
-                                             connectAuthorizationRedirectURL: URL(string: "groceryexpress://connect_callback")!)
-        let controller = ConnectButtonController(connectButton: self.connectButton,
-                                                 connectionConfiguration: config,
-                                                 locale: locale,
-                                                 delegate: self)
+        let config = ConnectionConfiguration(
+            connection: connection,
+            suggestedUserEmail: "alice@example.com",
+            credentialProvider: LocalizationCredentials(),
+            connectAuthorizationRedirectURL: URL(string: "groceryexpress://connect_callback")!)
+        let controller = ConnectButtonController(
+            connectButton: self.connectButton,
+            connectionConfiguration: config,
+            locale: locale,
+            delegate: self)
         self.controller = controller
     }
 
@@ -43,25 +45,31 @@ final class LocalizedViewController: UIViewController, ConnectButtonControllerDe
         return view.window ?? UIWindow()
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>) {}
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>
+    ) {}
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>) {}
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>
+    ) {}
 }
 #endif
 
 @MainActor
 func makeLocalizedController(connection: Connection) -> ConnectButtonController {
     let locale = Locale(identifier: "es-419")
-    let config = ConnectionConfiguration(connection: connection,
-                                         suggestedUserEmail: "alice@example.com",
-                                         credentialProvider: LocalizationCredentials(),
-                                         connectAuthorizationRedirectURL: URL(string: "groceryexpress://connect_callback")!)
+    let config = ConnectionConfiguration(
+        connection: connection,
+        suggestedUserEmail: "alice@example.com",
+        credentialProvider: LocalizationCredentials(),
+        connectAuthorizationRedirectURL: URL(string: "groceryexpress://connect_callback")!)
     let defaultLocale: Locale = ConnectButtonController.determineLocale()
     print(defaultLocale.identifier)
-    return ConnectButtonController(connectButton: HeadlessConnectButton(),
-                                   connectionConfiguration: config,
-                                   locale: locale,
-                                   delegate: nil)
+    return ConnectButtonController(
+        connectButton: HeadlessConnectButton(),
+        connectionConfiguration: config,
+        locale: locale,
+        delegate: nil)
 }

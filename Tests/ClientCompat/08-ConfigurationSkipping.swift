@@ -9,9 +9,10 @@ struct SkippingCredentials: ConnectionCredentialProvider {
 }
 
 func makeSkippingConfiguration() -> ConnectionConfiguration {
-    return ConnectionConfiguration(connectionId: "gx-store-visits",
-                                   suggestedUserEmail: "alice@example.com",
-                                   credentialProvider: SkippingCredentials(),
-                                   redirectURL: URL(string: "groceryexpress://connect_callback")!,
-                                   skipConnectionConfiguration: true)
+    return ConnectionConfiguration(
+        connectionId: "gx-store-visits",
+        suggestedUserEmail: "alice@example.com",
+        credentialProvider: SkippingCredentials(),
+        redirectURL: URL(string: "groceryexpress://connect_callback")!,
+        skipConnectionConfiguration: true)
 }

@@ -16,7 +16,8 @@ func describe(_ connection: Connection) -> String {
     case .unknown: lines.append("unknown")
     }
     let primary: Connection.Service = connection.primaryService
-    let services: [Connection.Service] = connection.services + connection.worksWithServices + [connection.connectingService]
+    let services: [Connection.Service] =
+        connection.services + connection.worksWithServices + [connection.connectingService]
     for service in services {
         let serviceId: String = service.id
         let serviceName: String = service.name

@@ -30,7 +30,8 @@ func userMessage(for error: ConnectButtonControllerError) -> String? {
     switch error {
     case .canceled, .userCancelledConfiguration:
         return nil
-    case .iftttAccountCreationFailed, .unknownRedirect, .unknownResponse, .unableToGetConnection, .iftttAppRedirectFailed:
+    case .iftttAccountCreationFailed, .unknownRedirect, .unknownResponse, .unableToGetConnection,
+        .iftttAppRedirectFailed:
         return "Something went wrong. Please try again."
     case .networkError(let networkError):
         switch networkError {
@@ -49,13 +50,16 @@ final class WholeAppDelegate: UIResponder, UIApplicationDelegate {
     var window: UIWindow?
     var redirectHandler: ConnectionRedirectHandler?
 
-    func application(_ application: UIApplication,
-                     didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
         redirectHandler = launchConnectSDK(allowsAnalytics: UserDefaults.standard.bool(forKey: "analytics"))
         return true
     }
 
-    func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+    func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool
+    {
         return redirectHandler?.handleApplicationRedirect(url: url, options: options) ?? false
     }
 }
@@ -68,25 +72,30 @@ final class ConnectionViewController: UIViewController, ConnectButtonControllerD
     override func viewDidLoad() {
         super.viewDidLoad()
         view.addSubview(connectButton)
-        let request = Connection.Request.fetchConnection(for: AppSettings.connectionId, credentialProvider: AppCredentials.shared)
+        let request = Connection.Request.fetchConnection(
+            for: AppSettings.connectionId, credentialProvider: AppCredentials.shared)
         networkController.start(request: request) { response in
             switch response.result {
             case .success(let connection):
-                let configuration = ConnectionConfiguration(connection: connection,
-                                                            suggestedUserEmail: AppSettings.email,
-                                                            credentialProvider: AppCredentials.shared,
-                                                            redirectURL: AppSettings.redirectURL)
-                self.connectButtonController = ConnectButtonController(connectButton: self.connectButton,
-                                                                       connectionConfiguration: configuration,
-                                                                       delegate: self)
+                let configuration = ConnectionConfiguration(
+                    connection: connection,
+                    suggestedUserEmail: AppSettings.email,
+                    credentialProvider: AppCredentials.shared,
+                    redirectURL: AppSettings.redirectURL)
+                self.connectButtonController = ConnectButtonController(
+                    connectButton: self.connectButton,
+                    connectionConfiguration: configuration,
+                    delegate: self)
             case .failure:
-                let configuration = ConnectionConfiguration(connectionId: AppSettings.connectionId,
-                                                            suggestedUserEmail: AppSettings.email,
-                                                            credentialProvider: AppCredentials.shared,
-                                                            redirectURL: AppSettings.redirectURL)
-                self.connectButtonController = ConnectButtonController(connectButton: self.connectButton,
-                                                                       connectionConfiguration: configuration,
-                                                                       delegate: self)
+                let configuration = ConnectionConfiguration(
+                    connectionId: AppSettings.connectionId,
+                    suggestedUserEmail: AppSettings.email,
+                    credentialProvider: AppCredentials.shared,
+                    redirectURL: AppSettings.redirectURL)
+                self.connectButtonController = ConnectButtonController(
+                    connectButton: self.connectButton,
+                    connectionConfiguration: configuration,
+                    delegate: self)
             }
         }
     }
@@ -99,8 +108,10 @@ final class ConnectionViewController: UIViewController, ConnectButtonControllerD
         return view.window ?? UIWindow()
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>) {
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>
+    ) {
         switch result {
         case .success(let activation):
             if let token = activation.userToken { AppCredentials.shared.loginUser(with: token) }
@@ -109,8 +120,10 @@ final class ConnectionViewController: UIViewController, ConnectButtonControllerD
         }
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>) {
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>
+    ) {
         if case .failure(let error) = result, let text = userMessage(for: error) { print(text) }
     }
 }

@@ -22,13 +22,15 @@ final class UIKitButton28ViewController: UIViewController, ConnectButtonControll
         view.addSubview(button)
         connectButton = button
 
-        let configuration = ConnectionConfiguration(connectionId: "gx-arrive-store",
-                                                    suggestedUserEmail: "alice@example.com",
-                                                    credentialProvider: ConnectionCredentials(oauthCode: "code"),
-                                                    redirectURL: URL(string: "groceryexpress://ifttt")!)
-        let controller = ConnectButtonController(connectButton: self.connectButton,
-                                                 connectionConfiguration: configuration,
-                                                 delegate: self)
+        let configuration = ConnectionConfiguration(
+            connectionId: "gx-arrive-store",
+            suggestedUserEmail: "alice@example.com",
+            credentialProvider: ConnectionCredentials(oauthCode: "code"),
+            redirectURL: URL(string: "groceryexpress://ifttt")!)
+        let controller = ConnectButtonController(
+            connectButton: self.connectButton,
+            connectionConfiguration: configuration,
+            delegate: self)
         let sameButton: ConnectButton = controller.button
         precondition(sameButton === connectButton)
         connectButtonController = controller
@@ -42,15 +44,19 @@ final class UIKitButton28ViewController: UIViewController, ConnectButtonControll
         return view.window ?? UIWindow()
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>) {
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>
+    ) {
         if case .success(let activation) = result, let token = activation.userToken {
             print(token.isEmpty)
         }
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>) {}
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>
+    ) {}
 }
 
 /// `Service.brandColor` is a `UIColor` on UIKit, as in 2.8.

@@ -74,7 +74,9 @@ enum LocationSetup {
         ConnectButtonController.activate()
         ConnectButtonController.activate(connections: connectionIds, lifecycleSynchronizationOptions: .all)
         ConnectButtonController.activate(connections: connectionIds, lifecycleSynchronizationOptions: .none)
-        let options: ApplicationLifecycleSynchronizationOptions = [.applicationDidEnterBackground, .applicationDidBecomeActive]
+        let options: ApplicationLifecycleSynchronizationOptions = [
+            .applicationDidEnterBackground, .applicationDidBecomeActive,
+        ]
         ConnectButtonController.activate(connections: connectionIds, lifecycleSynchronizationOptions: options)
         let raw: Int = ApplicationLifecycleSynchronizationOptions.applicationDidBecomeActive.rawValue
         _ = raw
@@ -128,19 +130,25 @@ enum LocationSetup {
 #if canImport(UIKit)
 /// Location.md "Advanced": silent pushes and background fetch, from the app delegate.
 final class LocationAppDelegate: UIResponder, UIApplicationDelegate {
-    func application(_ application: UIApplication,
-                     willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil) -> Bool {
+    func application(
+        _ application: UIApplication,
+        willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]? = nil
+    ) -> Bool {
         LocationSetup.applicationWillFinishLaunching()
         return true
     }
 
-    func application(_ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
-                     fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void) {
+    func application(
+        _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) {
         ConnectButtonController.didReceiveSilentRemoteNotification(backgroundFetchCompletion: completionHandler)
     }
 
-    func application(_ application: UIApplication,
-                     performFetchWithCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void) {
+    func application(
+        _ application: UIApplication,
+        performFetchWithCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) {
         ConnectButtonController.performFetchWithCompletionHandler(backgroundFetchCompletion: completionHandler)
         ConnectButtonController.performFetchWithCompletionHandler(backgroundFetchCompletion: nil)
     }

@@ -34,13 +34,21 @@ final class RefusingLocationAPI: HTTPTransport, @unchecked Sendable {
             let details: String
             switch style {
             case .namesRecordIds:
-                details = bad.map { #"{"parameter":"record_id","message":"\#($0.element) is not accepted: trigger subscription removed"}"# }.joined(separator: ",")
+                details = bad.map {
+                    #"{"parameter":"record_id","message":"\#($0.element) is not accepted: trigger subscription removed"}"#
+                }.joined(separator: ",")
             case .namesIndexes:
-                details = bad.map { #"{"parameter":"[\#($0.offset)].trigger_subscription_id","message":"is not a trigger subscription of this user"}"# }.joined(separator: ",")
+                details = bad.map {
+                    #"{"parameter":"[\#($0.offset)].trigger_subscription_id","message":"is not a trigger subscription of this user"}"#
+                }.joined(separator: ",")
             case .namesNothing:
                 details = ""
             }
-            return HTTPResponse(statusCode: 422, body: Data(#"{"type":"error","code":"invalid_parameters","message":"Some location events are invalid; none was recorded.","details":[\#(details)]}"#.utf8))
+            return HTTPResponse(
+                statusCode: 422,
+                body: Data(
+                    #"{"type":"error","code":"invalid_parameters","message":"Some location events are invalid; none was recorded.","details":[\#(details)]}"#
+                        .utf8))
         }
     }
 }
@@ -51,13 +59,19 @@ struct DeliveryGuaranteeTests {
     let base = URL(string: "https://location.test/v1")!
 
     func events(_ count: Int) -> [RegionEvent] {
-        (0..<count).map { RegionEvent(transition: $0 % 2 == 0 ? .entry : .exit, occurredAt: epoch.addingTimeInterval(Double($0)),
-                                      triggerSubscriptionId: "sub_\($0)") }
+        (0..<count).map {
+            RegionEvent(
+                transition: $0 % 2 == 0 ? .entry : .exit, occurredAt: epoch.addingTimeInterval(Double($0)),
+                triggerSubscriptionId: "sub_\($0)")
+        }
     }
 
-    func uploader(_ store: LocationEventStore, _ transport: any HTTPTransport, log: Recorder<String>? = nil,
-                  progress: Recorder<LocationUploader.Progress>? = nil) -> LocationUploader {
-        var network = ConnectionNetworkController.Configuration(transport: transport, locationBaseURL: base, anonymousId: "install-1")
+    func uploader(
+        _ store: LocationEventStore, _ transport: any HTTPTransport, log: Recorder<String>? = nil,
+        progress: Recorder<LocationUploader.Progress>? = nil
+    ) -> LocationUploader {
+        var network = ConnectionNetworkController.Configuration(
+            transport: transport, locationBaseURL: base, anonymousId: "install-1")
         if let log {
             network.logHandler = { @Sendable line in log.append(line) }
         } else {
@@ -65,8 +79,9 @@ struct DeliveryGuaranteeTests {
         }
         var handler: (@Sendable (LocationUploader.Progress) async -> Void)?
         if let progress { handler = { @Sendable value in progress.append(value) } }
-        return LocationUploader(store: store, configuration: .init(network: network), tokenProvider: { "token" },
-                                now: { epoch.addingTimeInterval(100) }, random: { 0.5 }, progressHandler: handler)
+        return LocationUploader(
+            store: store, configuration: .init(network: network), tokenProvider: { "token" },
+            now: { epoch.addingTimeInterval(100) }, random: { 0.5 }, progressHandler: handler)
     }
 
     // MARK: 1. A refused event never blocks the others
@@ -105,7 +120,8 @@ struct DeliveryGuaranteeTests {
         if style == .namesRecordIds {
             #expect(letters.allSatisfy { $0.rejection.reason.contains("trigger subscription removed") })
         }
-        let refusedReports = progress.values.compactMap { if case .rejected(let letters) = $0 { letters } else { nil } }.flatMap { $0 }
+        let refusedReports = progress.values.compactMap { if case .rejected(let letters) = $0 { letters } else { nil } }
+            .flatMap { $0 }
         #expect(Set(refusedReports.map(\.event.recordId)) == bad)
         #expect(log.values.filter { $0.contains("dead-letter") }.count == 2)
         // Dead letters survive compaction and reopening; the next run sends nothing
@@ -122,7 +138,7 @@ struct DeliveryGuaranteeTests {
         refused.rejection = EventRejection(statusCode: 422, reason: "gone", rejectedAt: epoch)
         let report = LocationEvent.uploadFailed(region: refused, error: .networkError, delay: 1)
         #expect(report.rejection?.reason == "gone")
-        #expect(report.regionEvent == event)            // the reason is not part of the event's identity
+        #expect(report.regionEvent == event)  // the reason is not part of the event's identity
         #expect(LocationEvent.uploadFailed(region: event, error: .networkError, delay: 1).rejection == nil)
         #expect(event.kind == .exit)
         // 2.8's exhaustive switches compile
@@ -181,14 +197,15 @@ struct DeliveryGuaranteeTests {
         let all = events(5)
         for event in all { try await store.append(event) }
         try await store.acknowledge([all[0].recordId])
-        try await store.acknowledge([all[0].recordId])     // a re-sent batch acknowledged again
+        try await store.acknowledge([all[0].recordId])  // a re-sent batch acknowledged again
         try await store.acknowledge([all[0].recordId, all[0].recordId])
         #expect(await store.pendingCount == 4)
         try await store.append(events(6)[5])
         #expect(await store.pendingCount == 5)
         // The cap holds: the sixth unacknowledged event is refused
         await #expect(throws: LocationError.self) {
-            try await store.append(RegionEvent(transition: .entry, occurredAt: epoch.addingTimeInterval(50), triggerSubscriptionId: "x"))
+            try await store.append(
+                RegionEvent(transition: .entry, occurredAt: epoch.addingTimeInterval(50), triggerSubscriptionId: "x"))
         }
         #expect(try await store.pending(now: epoch).count == 5)
     }
@@ -206,7 +223,9 @@ struct DeliveryGuaranteeTests {
         // The next run compacts with its single scan
         _ = await uploader(store, api).uploadPending()
         #expect(await store.statistics.journalScans - scans == 2)
-        let size = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("events.journal").path)[.size] as? Int
+        let size =
+            try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("events.journal").path)[
+                .size] as? Int
         #expect(size == 0)
     }
 

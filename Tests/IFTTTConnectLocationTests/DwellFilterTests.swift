@@ -6,11 +6,13 @@ import IFTTTConnectSDK
 @Suite("Dwell filter (beyond 2.8): jittery GPS at a geofence edge")
 struct DwellFilterTests {
     static let start = ISO8601DateFormatter().date(from: "2026-05-01T10:00:00Z")!
-    static let store = Geofence(triggerSubscriptionId: "alice-arrive-trigger-1",
-                                center: Coordinate(latitude: 37.7840, longitude: -122.4075), radius: 150)
+    static let store = Geofence(
+        triggerSubscriptionId: "alice-arrive-trigger-1",
+        center: Coordinate(latitude: 37.7840, longitude: -122.4075), radius: 150)
 
     static func route() throws -> Route {
-        let url = try #require(Bundle.module.url(forResource: "jittery-boundary", withExtension: "gpx", subdirectory: "Fixtures"))
+        let url = try #require(
+            Bundle.module.url(forResource: "jittery-boundary", withExtension: "gpx", subdirectory: "Fixtures"))
         return try Route(gpx: try Data(contentsOf: url))
     }
 
@@ -45,7 +47,9 @@ struct DwellFilterTests {
     }
 
     @Test func anEntryOnlyTriggerGetsOneArrivalAndTheBlipOutDoesNotRepeatIt() async throws {
-        let enterOnly = Geofence(triggerSubscriptionId: "alice-arrive-trigger-1", center: Self.store.center, radius: 150, transitions: .enter)
+        let enterOnly = Geofence(
+            triggerSubscriptionId: "alice-arrive-trigger-1", center: Self.store.center, radius: 150, transitions: .enter
+        )
         #expect(try await replay(dwell: 0, fence: enterOnly).count == 12)
         #expect(try await replay(dwell: 60, fence: enterOnly) == ["entry +260s"])
     }
@@ -60,7 +64,7 @@ struct DwellFilterTests {
         await session.update(geofences: [Self.store])
         await monitor.replay(try Self.route())
         await session.releaseHeldCrossings(now: Self.start.addingTimeInterval(700))
-        #expect(await session.recordedEvents.isEmpty)                 // every stay was shorter than 600 s
+        #expect(await session.recordedEvents.isEmpty)  // every stay was shorter than 600 s
         #expect(await session.heldCrossings.isEmpty)
         #expect(try await store.pending(now: Self.start).isEmpty)
     }

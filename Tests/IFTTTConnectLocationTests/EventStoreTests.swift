@@ -8,8 +8,9 @@ struct EventStoreTests {
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("store-\(UUID().uuidString)")
 
     func event(_ i: Int, at seconds: TimeInterval = 0) -> RegionEvent {
-        RegionEvent(transition: i % 2 == 0 ? .entry : .exit, occurredAt: epoch.addingTimeInterval(seconds + Double(i)),
-                    triggerSubscriptionId: "trigger_\(i)")
+        RegionEvent(
+            transition: i % 2 == 0 ? .entry : .exit, occurredAt: epoch.addingTimeInterval(seconds + Double(i)),
+            triggerSubscriptionId: "trigger_\(i)")
     }
 
     /// Byte ranges of the records in a clean journal.
@@ -108,7 +109,8 @@ struct EventStoreTests {
         #expect(Array(all.prefix(20)) == unacknowledged)
         // Which record holds which event: records 0..<30 are events, 30 is the ack, 31..<36 are events.
         let eventRanges = Array(ranges[0..<30]) + Array(ranges[31..<36])
-        let rangeOf = Dictionary(uniqueKeysWithValues: zip(events.map(\.recordId) + all.suffix(5).map(\.recordId), eventRanges))
+        let rangeOf = Dictionary(
+            uniqueKeysWithValues: zip(events.map(\.recordId) + all.suffix(5).map(\.recordId), eventRanges))
         var rng = SplitMix64(seed: 99)
         for n in 0..<150 {
             var bytes = [UInt8](full)
@@ -127,7 +129,7 @@ struct EventStoreTests {
         let store = try LocationEventStore(directory: directory)
         let events = (0..<100).map { event($0) }
         for e in events { try await store.append(e) }
-        try await store.acknowledge(events.prefix(90).map(\.recordId))   // triggers compaction (dead > live)
+        try await store.acknowledge(events.prefix(90).map(\.recordId))  // triggers compaction (dead > live)
         #expect(try await store.pending(now: epoch) == Array(events.suffix(10)))
         let size = try FileManager.default.attributesOfItem(atPath: journalURL(directory).path)[.size] as? Int ?? 0
         #expect(size == recordRanges(try Data(contentsOf: journalURL(directory))).map(\.count).reduce(0, +))
@@ -137,7 +139,8 @@ struct EventStoreTests {
 
     @Test func retentionExpiresByAgeAndRefusesBeyondTheCount() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try LocationEventStore(directory: directory, policy: .init(maximumAge: 3600, maximumPendingCount: 5))
+        let store = try LocationEventStore(
+            directory: directory, policy: .init(maximumAge: 3600, maximumPendingCount: 5))
         let old = (0..<3).map { event($0) }
         for e in old { try await store.append(e) }
         let fresh = (3..<5).map { event($0, at: 7200) }
@@ -159,7 +162,8 @@ struct EventStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try LocationEventStore(directory: directory)
         try await store.append(event(0))
-        let mode = try FileManager.default.attributesOfItem(atPath: journalURL(directory).path)[.posixPermissions] as? Int
+        let mode =
+            try FileManager.default.attributesOfItem(atPath: journalURL(directory).path)[.posixPermissions] as? Int
         #expect(mode == 0o600)
         let dirMode = try FileManager.default.attributesOfItem(atPath: directory.path)[.posixPermissions] as? Int
         #expect(dirMode == 0o700)
@@ -175,8 +179,8 @@ struct EventStoreTests {
         for e in a { try await app.append(e) }
         try await other.append(event(100))
         try await app.acknowledge(a.prefix(2).map(\.recordId))
-        try await app.compact(now: nil)                 // replaces the file under `other`'s open descriptor
-        try await other.append(event(101))              // must land in the new journal, not the unlinked one
+        try await app.compact(now: nil)  // replaces the file under `other`'s open descriptor
+        try await other.append(event(101))  // must land in the new journal, not the unlinked one
         let pending = try await app.pending(now: epoch).map(\.triggerSubscriptionId)
         #expect(pending == ["trigger_2", "trigger_3", "trigger_4", "trigger_100", "trigger_101"])
     }

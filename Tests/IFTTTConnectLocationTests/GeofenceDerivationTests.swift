@@ -8,21 +8,26 @@ import IFTTTConnectSDK
 @Suite("Geofence derivation matches 2.8")
 struct GeofenceDerivationTests {
     /// A Connection with one user feature (`enabled` spelled as given, or left out) and the given triggers.
-    static func connection(enabled: String? = "true", triggers: [String], definitions: String = "") throws -> Connection {
+    static func connection(enabled: String? = "true", triggers: [String], definitions: String = "") throws -> Connection
+    {
         let enabledKey = enabled.map { #""enabled":\#($0),"# } ?? ""
-        let features = definitions.isEmpty ? "" : #","features":[{"id":"f1","title":"F","feature_triggers":[\#(definitions)]}]"#
+        let features =
+            definitions.isEmpty ? "" : #","features":[{"id":"f1","title":"F","feature_triggers":[\#(definitions)]}]"#
         let json = #"""
-        {"type":"connection","id":"gx","name":"N","description":"D","url":"https://ifttt.com/gx","user_status":"enabled",
-         "services":[{"service_id":"gx","service_name":"GX","is_primary":true}]\#(features),
-         "user_connection":{"user_features":[{"id":"u1","feature_id":"f1",\#(enabledKey)"user_feature_triggers":[\#(triggers.joined(separator: ","))]}]}}
-        """#
+            {"type":"connection","id":"gx","name":"N","description":"D","url":"https://ifttt.com/gx","user_status":"enabled",
+             "services":[{"service_id":"gx","service_name":"GX","is_primary":true}]\#(features),
+             "user_connection":{"user_features":[{"id":"u1","feature_id":"f1",\#(enabledKey)"user_feature_triggers":[\#(triggers.joined(separator: ","))]}]}}
+            """#
         return try Connection.decode(from: Data(json.utf8))
     }
 
-    static func trigger(_ id: String, fieldId: String = "location", type: String? = "LOCATION_ENTER_AND_EXIT",
-                        value: String = #"{"lat":37.5,"lng":-122.5,"radius":250}"#, featureTriggerId: String = "t1") -> String {
+    static func trigger(
+        _ id: String, fieldId: String = "location", type: String? = "LOCATION_ENTER_AND_EXIT",
+        value: String = #"{"lat":37.5,"lng":-122.5,"radius":250}"#, featureTriggerId: String = "t1"
+    ) -> String {
         let typeKey = type.map { #""field_type":"\#($0)","# } ?? ""
-        return #"{"id":"\#(id)","feature_trigger_id":"\#(featureTriggerId)","user_fields":[{"field_id":"\#(fieldId)",\#(typeKey)"value":\#(value)}]}"#
+        return
+            #"{"id":"\#(id)","feature_trigger_id":"\#(featureTriggerId)","user_fields":[{"field_id":"\#(fieldId)",\#(typeKey)"value":\#(value)}]}"#
     }
 
     static func identifiers(_ connection: Connection) -> [String] {
@@ -31,8 +36,9 @@ struct GeofenceDerivationTests {
 
     @Test func onlyAJSONTrueEnablesAUserFeature() throws {
         #expect(Self.identifiers(try Self.connection(enabled: "true", triggers: [Self.trigger("a")])) == ["ifttt_a"])
-        #expect(Self.identifiers(try Self.connection(enabled: nil, triggers: [Self.trigger("a")])).isEmpty)        // missing
-        #expect(Self.identifiers(try Self.connection(enabled: #""true""#, triggers: [Self.trigger("a")])).isEmpty) // a string
+        #expect(Self.identifiers(try Self.connection(enabled: nil, triggers: [Self.trigger("a")])).isEmpty)  // missing
+        // A string.
+        #expect(Self.identifiers(try Self.connection(enabled: #""true""#, triggers: [Self.trigger("a")])).isEmpty)
         #expect(Self.identifiers(try Self.connection(enabled: "false", triggers: [Self.trigger("a")])).isEmpty)
         #expect(Self.identifiers(try Self.connection(enabled: "1", triggers: [Self.trigger("a")])).isEmpty)
     }
@@ -59,7 +65,8 @@ struct GeofenceDerivationTests {
     }
 
     @Test func theDefinitionsTypeIsUsedWhenTheUserFieldHasNone() throws {
-        let definitions = #"{"id":"t1","trigger_id":"enter_region","service_id":"location","fields":[{"id":"location","type":"LOCATION_ENTER"}]}"#
+        let definitions =
+            #"{"id":"t1","trigger_id":"enter_region","service_id":"location","fields":[{"id":"location","type":"LOCATION_ENTER"}]}"#
         let connection = try Self.connection(triggers: [Self.trigger("a", type: nil)], definitions: definitions)
         #expect(connection.locationRegions.map(\.transitions) == [.enter])
     }
@@ -82,7 +89,8 @@ struct GeofenceDerivationTests {
     }
 
     @Test func severalLocationFieldsInOneTriggerGiveOneRegionTheFirstComplete() throws {
-        let two = #"{"id":"double","feature_trigger_id":"t1","user_fields":["#
+        let two =
+            #"{"id":"double","feature_trigger_id":"t1","user_fields":["#
             + #"{"field_id":"location","value":{"lat":1,"lng":1}},"#
             + #"{"field_id":"location","value":{"lat":2,"lng":2,"radius":200}},"#
             + #"{"field_id":"location","value":{"lat":3,"lng":3,"radius":200}}]}"#
@@ -101,30 +109,32 @@ struct GeofenceDerivationTests {
 @Suite("Geofences article")
 struct GeofencesDocumentationTests {
     static let articleURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/IFTTTConnectLocation/IFTTTConnectLocation.docc/Geofences.md")
+        .deletingLastPathComponent().appendingPathComponent(
+            "Sources/IFTTTConnectLocation/IFTTTConnectLocation.docc/Geofences.md")
 
     /// The article's example, verbatim between the markers; the test also checks the article still shows it.
     @Test func theArticleExampleWorks() throws {
         let data = Data(Self.fixture.utf8)
         // begin example
-        let connection = try Connection.decode(from: data)            // GET /v2/connections/{id} with the user's token
-        let fences = Geofence.geofences(for: [connection])            // ifttt_<user feature trigger id>, one per trigger
+        let connection = try Connection.decode(from: data)  // GET /v2/connections/{id} with the user's token
+        let fences = Geofence.geofences(for: [connection])  // ifttt_<user feature trigger id>, one per trigger
         let nearest = GeofenceIndex(fences).nearest(1, to: Coordinate(latitude: 37.78, longitude: -122.41))
         // end example
         #expect(fences.map(\.identifier) == ["ifttt_store"])
         #expect(nearest.map(\.geofence.identifier) == ["ifttt_store"])
         let article = try String(contentsOf: Self.articleURL, encoding: .utf8)
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8)
-        let example = try #require(source.components(separatedBy: "// begin example\n").dropFirst().first?
-            .components(separatedBy: "        // end example").first)
+        let example = try #require(
+            source.components(separatedBy: "// begin example\n").dropFirst().first?
+                .components(separatedBy: "        // end example").first)
         let unindented = example.split(separator: "\n").map { $0.dropFirst(8) }.joined(separator: "\n")
         #expect(article.contains("```swift\n" + unindented + "\n```"))
     }
 
     static let fixture = #"""
-    {"type":"connection","id":"gx","name":"N","description":"D","url":"https://ifttt.com/gx","user_status":"enabled",
-     "services":[{"service_id":"gx","service_name":"GX","is_primary":true}],
-     "user_connection":{"user_features":[{"id":"u1","feature_id":"f1","enabled":true,"user_feature_triggers":[
-      {"id":"store","feature_trigger_id":"t1","user_fields":[{"field_id":"location","value":{"lat":37.78,"lng":-122.41,"radius":200}}]}]}]}}
-    """#
+        {"type":"connection","id":"gx","name":"N","description":"D","url":"https://ifttt.com/gx","user_status":"enabled",
+         "services":[{"service_id":"gx","service_name":"GX","is_primary":true}],
+         "user_connection":{"user_features":[{"id":"u1","feature_id":"f1","enabled":true,"user_feature_triggers":[
+          {"id":"store","feature_trigger_id":"t1","user_fields":[{"field_id":"location","value":{"lat":37.78,"lng":-122.41,"radius":200}}]}]}]}}
+        """#
 }

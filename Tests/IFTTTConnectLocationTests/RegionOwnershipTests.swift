@@ -8,8 +8,9 @@ import IFTTTConnectSDK
 struct RegionOwnershipTests {
     static let start = Date(timeIntervalSince1970: 1_700_000_000)
     static let fences = (0..<30).map { i in
-        Geofence(triggerSubscriptionId: String(format: "fence_%02d", i),
-                 center: Coordinate(latitude: 37.0 + Double(i) * 0.01, longitude: -122.0), radius: 200)
+        Geofence(
+            triggerSubscriptionId: String(format: "fence_%02d", i),
+            center: Coordinate(latitude: 37.0 + Double(i) * 0.01, longitude: -122.0), radius: 200)
     }
 
     @Test func aRelaunchStopsTheSDKsRegionsButNeverAnIFTTTNamedHostRegion() async throws {
@@ -18,15 +19,17 @@ struct RegionOwnershipTests {
         let ownership = RegionOwnershipFile(directory: directory)
         // Given a host app with a region named like the SDK's, and a first launch that monitors 30 geofences
         let monitor = SimulatedRegionMonitor()
-        let host = MonitoredRegion(identifier: "ifttt_host_depot", center: Coordinate(latitude: 40, longitude: -74), radius: 250)
+        let host = MonitoredRegion(
+            identifier: "ifttt_host_depot", center: Coordinate(latitude: 40, longitude: -74), radius: 250)
         await monitor.addHostRegion(host)
-        await monitor.move(to: LocationFix(coordinate: Coordinate(latitude: 37.05, longitude: -122.0), timestamp: Self.start))
+        await monitor.move(
+            to: LocationFix(coordinate: Coordinate(latitude: 37.05, longitude: -122.0), timestamp: Self.start))
         let first = LocationMonitoringSession(monitor: monitor, store: nil, ownership: ownership)
         await first.start()
         await first.update(geofences: Self.fences)
         let registered = Set(await first.monitoredRegions.map(\.identifier))
         #expect(registered.count == 19)
-        #expect(ownership.load() == registered)   // saved: the file names exactly the SDK's regions
+        #expect(ownership.load() == registered)  // saved: the file names exactly the SDK's regions
         // When the app relaunches (a new session, the platform still monitoring everything) and geofencing stops
         let second = LocationMonitoringSession(monitor: monitor, store: nil, ownership: ownership)
         let operationsBefore = await monitor.operations.count
@@ -34,7 +37,12 @@ struct RegionOwnershipTests {
         await second.update(geofences: Self.fences)
         // (the relaunch re-arms nothing: the same regions stay, untouched)
         let relaunchOperations = await monitor.operations.dropFirst(operationsBefore)
-        #expect(!relaunchOperations.contains { if case .start = $0 { return true }; if case .stop = $0 { return true }; return false })
+        #expect(
+            !relaunchOperations.contains {
+                if case .start = $0 { return true }
+                if case .stop = $0 { return true }
+                return false
+            })
         #expect(Set(await second.monitoredRegions.map(\.identifier)) == registered)
         await second.stop()
         // Then every region of the first launch is stopped, and the host's `ifttt_` region stays
@@ -59,22 +67,30 @@ struct RegionOwnershipTests {
         // Given a host app that monitors 19 regions
         let monitor = SimulatedRegionMonitor()
         for i in 0..<19 {
-            await monitor.addHostRegion(MonitoredRegion(identifier: "host_\(i)", center: Coordinate(latitude: 10, longitude: Double(i)), radius: 100))
+            await monitor.addHostRegion(
+                MonitoredRegion(
+                    identifier: "host_\(i)", center: Coordinate(latitude: 10, longitude: Double(i)), radius: 100))
         }
         let events = EventLog()
         let session = LocationMonitoringSession(monitor: monitor, store: nil, onEvent: { events.append($0) })
         await session.start()
-        await monitor.move(to: LocationFix(coordinate: Coordinate(latitude: 36.99, longitude: -122.0), timestamp: Self.start))
+        await monitor.move(
+            to: LocationFix(coordinate: Coordinate(latitude: 36.99, longitude: -122.0), timestamp: Self.start))
         await session.update(geofences: Self.fences)
         #expect(await session.monitoredRegions.map(\.identifier) == ["ifttt_fence_00"])
         // When the user walks north through the first three geofences (the platform reports a significant change every 500 m)
         for step in 1...30 {
-            await monitor.move(to: LocationFix(coordinate: Coordinate(latitude: 36.99 + Double(step) * 0.001, longitude: -122.0),
-                                               timestamp: Self.start.addingTimeInterval(Double(step) * 20)))
+            await monitor.move(
+                to: LocationFix(
+                    coordinate: Coordinate(latitude: 36.99 + Double(step) * 0.001, longitude: -122.0),
+                    timestamp: Self.start.addingTimeInterval(Double(step) * 20)))
         }
         // Then each was entered and left, in order, and the host regions were never touched
         let recorded = events.all.map { "\($0.transition.rawValue) \($0.triggerSubscriptionId)" }
-        #expect(recorded.prefix(5) == ["entry fence_00", "exit fence_00", "entry fence_01", "exit fence_01", "entry fence_02"])
+        #expect(
+            recorded.prefix(5) == [
+                "entry fence_00", "exit fence_00", "entry fence_01", "exit fence_01", "entry fence_02",
+            ])
         #expect(await monitor.monitoredRegions().filter { $0.identifier.hasPrefix("host_") }.count == 19)
         #expect(await monitor.peakRegionCount == 20)
     }

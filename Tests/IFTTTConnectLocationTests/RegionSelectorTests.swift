@@ -42,9 +42,12 @@ struct RegionSelectorTests {
 
     @Test func nearestIsByEdgeNotCentre() throws {
         var h = SelectorHarness(limit: 2)
-        let big = Geofence(triggerSubscriptionId: "big", center: Coordinate(latitude: 37.0, longitude: -122.009), radius: 700)
-        let small = Geofence(triggerSubscriptionId: "small", center: Coordinate(latitude: 37.0, longitude: -122.0045), radius: 100)
-        let far = Geofence(triggerSubscriptionId: "far", center: Coordinate(latitude: 38.0, longitude: -122.0), radius: 100)
+        let big = Geofence(
+            triggerSubscriptionId: "big", center: Coordinate(latitude: 37.0, longitude: -122.009), radius: 700)
+        let small = Geofence(
+            triggerSubscriptionId: "small", center: Coordinate(latitude: 37.0, longitude: -122.0045), radius: 100)
+        let far = Geofence(
+            triggerSubscriptionId: "far", center: Coordinate(latitude: 38.0, longitude: -122.0), radius: 100)
         h.send(.geofencesChanged([small, big, far]))
         h.move(to: Coordinate(latitude: 37.0, longitude: -122.0))
         // big's centre is ~800 m away (edge ~100 m); small's centre is ~400 m away (edge ~300 m)
@@ -63,9 +66,12 @@ struct RegionSelectorTests {
         #expect(h.starts == starts)
         // A changed radius is replaced (stop, then start).
         var changed = randomGeofences(5, seed: 1)
-        changed[0] = Geofence(triggerSubscriptionId: changed[0].triggerSubscriptionId, center: changed[0].center, radius: 999)
+        changed[0] = Geofence(
+            triggerSubscriptionId: changed[0].triggerSubscriptionId, center: changed[0].center, radius: 999)
         let effects = h.send(.geofencesChanged(changed))
-        let expected: [RegionSelector.Effect] = [.stopMonitoring(identifier: changed[0].identifier), .startMonitoring(changed[0].monitoredRegion)]
+        let expected: [RegionSelector.Effect] = [
+            .stopMonitoring(identifier: changed[0].identifier), .startMonitoring(changed[0].monitoredRegion),
+        ]
         #expect(Array(effects.prefix(2)) == expected)
     }
 
@@ -75,7 +81,7 @@ struct RegionSelectorTests {
         h.move(to: Coordinate(latitude: 37.8, longitude: -122.4))
         let refresh = try #require(h.selector.refreshRegion)
         let starts = h.starts
-        h.move(to: Coordinate(latitude: 37.8, longitude: -122.4001))   // ~9 m away
+        h.move(to: Coordinate(latitude: 37.8, longitude: -122.4001))  // ~9 m away
         #expect(h.starts == starts)
         #expect(h.selector.refreshRegion == refresh)
     }
@@ -125,7 +131,8 @@ struct RegionSelectorTests {
         h.send(.geofencesChanged(fences))
         h.move(to: Coordinate(latitude: 37.7, longitude: -122.4))
         // The one free slot holds the nearest geofence, not a refresh region that could report nothing.
-        #expect(h.ownedMonitored == Set(bruteForceNearest(fences, to: Coordinate(latitude: 37.7, longitude: -122.4), k: 1)))
+        #expect(
+            h.ownedMonitored == Set(bruteForceNearest(fences, to: Coordinate(latitude: 37.7, longitude: -122.4), k: 1)))
         #expect(h.selector.refreshRegion == nil)
         var full = SelectorHarness(hostRegions: 20)
         full.send(.geofencesChanged(randomGeofences(50, seed: 5)))
@@ -153,7 +160,8 @@ struct RegionSelectorTests {
         first.send(.geofencesChanged([fence]))
         #expect(first.recorded.count == 1)
         // Relaunch: the platform still monitors the region; the saved presence comes back.
-        var second = RegionSelector(presence: first.selector.presence, ownedIdentifiers: first.selector.ownedIdentifiers)
+        var second = RegionSelector(
+            presence: first.selector.presence, ownedIdentifiers: first.selector.ownedIdentifiers)
         _ = second.handle(.geofencesChanged([fence]), now: epoch)
         let effects = second.handle(.monitoredRegionsObserved([fence.monitoredRegion]), now: epoch)
         #expect(!effects.contains { if case .startMonitoring = $0 { return true } else { return false } })
@@ -164,8 +172,9 @@ struct RegionSelectorTests {
         // Given a host app monitoring 19 of the 20 regions and 30 geofences along a street
         var h = SelectorHarness(hostRegions: 19)
         let fences = (0..<30).map { i in
-            Geofence(triggerSubscriptionId: String(format: "shop_%02d", i),
-                     center: Coordinate(latitude: 37.0, longitude: -122.0 + Double(i) * 0.01), radius: 150)
+            Geofence(
+                triggerSubscriptionId: String(format: "shop_%02d", i),
+                center: Coordinate(latitude: 37.0, longitude: -122.0 + Double(i) * 0.01), radius: 150)
         }
         h.position = LocationFix(coordinate: Coordinate(latitude: 37.0, longitude: -122.0), timestamp: epoch)
         h.send(.geofencesChanged(fences))
@@ -182,21 +191,25 @@ struct RegionSelectorTests {
         // and every shop entered is recorded (entry on arrival, exit on leaving)
         let entries = Set(h.recorded.filter { $0.transition == .entry }.map(\.geofence.identifier))
         #expect(entries.isSuperset(of: visited))
-        #expect(entries.count == 30)   // the walk passes through every shop
+        #expect(entries.count == 30)  // the walk passes through every shop
         #expect(h.recorded.filter { $0.transition == .exit }.count >= 29)
     }
 
     @Test func anIFTTTNamedHostRegionIsNeverStopped() throws {
         // Given host regions named like the SDK's: one unrelated, one sharing a geofence's identifier
-        let unrelated = MonitoredRegion(identifier: "ifttt_host_office", center: Coordinate(latitude: 37.7, longitude: -122.4), radius: 300)
+        let unrelated = MonitoredRegion(
+            identifier: "ifttt_host_office", center: Coordinate(latitude: 37.7, longitude: -122.4), radius: 300)
         let fences = randomGeofences(40, seed: 8)
-        let clash = MonitoredRegion(identifier: fences[0].identifier, center: Coordinate(latitude: 1, longitude: 1), radius: 500)
+        let clash = MonitoredRegion(
+            identifier: fences[0].identifier, center: Coordinate(latitude: 1, longitude: 1), radius: 500)
         var h = SelectorHarness(namedHostRegions: [unrelated, clash])
         #expect(!h.selector.owns(unrelated.identifier))
         // When the SDK monitors geofences, the user moves, and the geofences go away
         h.send(.geofencesChanged(fences))
-        for step in 0..<20 { h.move(to: Coordinate(latitude: 37.6 + Double(step) * 0.02, longitude: -122.4), at: Double(step) * 60) }
-        #expect(h.platform[clash.identifier] == clash)        // never replaced by the SDK's geofence
+        for step in 0..<20 {
+            h.move(to: Coordinate(latitude: 37.6 + Double(step) * 0.02, longitude: -122.4), at: Double(step) * 60)
+        }
+        #expect(h.platform[clash.identifier] == clash)  // never replaced by the SDK's geofence
         #expect(!h.recorded.contains { $0.geofence.identifier == clash.identifier })
         #expect(h.send(.regionCrossed(identifier: unrelated.identifier, .entry)).isEmpty)
         h.send(.geofencesChanged([]))
@@ -207,7 +220,8 @@ struct RegionSelectorTests {
     }
 
     @Test func aRegionLeftByAnEarlierVersionIsAdoptedOnlyWhenItIsExactlyTheGeofence() throws {
-        let fence = Geofence(triggerSubscriptionId: "home", center: Coordinate(latitude: 37, longitude: -122), radius: 200)
+        let fence = Geofence(
+            triggerSubscriptionId: "home", center: Coordinate(latitude: 37, longitude: -122), radius: 200)
         var selector = RegionSelector()
         _ = selector.handle(.monitoredRegionsObserved([fence.monitoredRegion]), now: epoch)
         #expect(!selector.owns(fence.identifier))
@@ -230,11 +244,14 @@ struct RegionSelectorTests {
         let index = GeofenceIndex(fences)
         var rng = SplitMix64(seed: 4)
         for _ in 0..<50 {
-            let p = Coordinate(latitude: Double.random(in: 37.5..<38.1, using: &rng), longitude: Double.random(in: -122.7..<(-122.0), using: &rng))
+            let p = Coordinate(
+                latitude: Double.random(in: 37.5..<38.1, using: &rng),
+                longitude: Double.random(in: -122.7..<(-122.0), using: &rng))
             #expect(index.nearest(19, to: p).map(\.geofence.identifier) == bruteForceNearest(fences, to: p, k: 19))
         }
         // Far away from everything still works (no rejection bound may hide a result).
         let antipode = Coordinate(latitude: -37.8, longitude: 57.6)
-        #expect(index.nearest(5, to: antipode).map(\.geofence.identifier) == bruteForceNearest(fences, to: antipode, k: 5))
+        #expect(
+            index.nearest(5, to: antipode).map(\.geofence.identifier) == bruteForceNearest(fences, to: antipode, k: 5))
     }
 }

@@ -18,8 +18,11 @@ struct RegistryLoadTests {
         try registry.update(fetched)
         var withRegions = StoredConnection(id: "regions")
         withRegions.hasLocationTriggers = true
-        withRegions.regions = [.init(triggerSubscriptionId: "a_b", latitude: 37.123456789, longitude: -122.5, radius: 150.25, transitions: 3),
-                               .init(triggerSubscriptionId: "c", latitude: -1e-7, longitude: 179.9999, radius: 100, transitions: 1)]
+        withRegions.regions = [
+            .init(
+                triggerSubscriptionId: "a_b", latitude: 37.123456789, longitude: -122.5, radius: 150.25, transitions: 3),
+            .init(triggerSubscriptionId: "c", latitude: -1e-7, longitude: 179.9999, radius: 100, transitions: 1),
+        ]
         try registry.update(withRegions)
         try registry.setActive(true)
 
@@ -39,7 +42,8 @@ struct RegistryLoadTests {
         let odd = Data(#"{"version":1,"active":"true","connections":[]}"#.utf8)
         #expect(ConnectionsRegistry.File(fast: odd) == nil)
         #expect(ConnectionsRegistry.File(fast: Data("not json".utf8)) == nil)
-        let extra = Data(#"{"version":1,"active":false,"connections":[{"id":"x","status":"enabled","regions":[],"future":1}]}"#.utf8)
+        let extra = Data(
+            #"{"version":1,"active":false,"connections":[{"id":"x","status":"enabled","regions":[],"future":1}]}"#.utf8)
         #expect(ConnectionsRegistry.File(fast: extra)?.connections.map(\.id) == ["x"])
     }
 }

@@ -4,17 +4,18 @@ import Testing
 import IFTTTConnectSDK
 @testable import IFTTTConnectLocation
 
-
 let epoch = Date(timeIntervalSince1970: 1_700_000_000)
 
 /// Geofences scattered in a box of about 40 × 40 km around San Francisco.
 func randomGeofences(_ count: Int, seed: UInt64, transitions: LocationTransitions = [.enter, .exit]) -> [Geofence] {
     var rng = SplitMix64(seed: seed)
     return (0..<count).map { i in
-        Geofence(triggerSubscriptionId: String(format: "g_%05d", i),
-                 center: Coordinate(latitude: 37.6 + Double.random(in: 0..<0.36, using: &rng),
-                                    longitude: -122.6 + Double.random(in: 0..<0.45, using: &rng)),
-                 radius: Double.random(in: 100..<1500, using: &rng), transitions: transitions)
+        Geofence(
+            triggerSubscriptionId: String(format: "g_%05d", i),
+            center: Coordinate(
+                latitude: 37.6 + Double.random(in: 0..<0.36, using: &rng),
+                longitude: -122.6 + Double.random(in: 0..<0.45, using: &rng)),
+            radius: Double.random(in: 100..<1500, using: &rng), transitions: transitions)
     }
 }
 
@@ -45,7 +46,8 @@ struct SelectorHarness {
         for i in 0..<hostRegions {
             let id = "host_region_\(i)"
             hosts.insert(id)
-            platform[id] = MonitoredRegion(identifier: id, center: Coordinate(latitude: 10, longitude: Double(i)), radius: 200)
+            platform[id] = MonitoredRegion(
+                identifier: id, center: Coordinate(latitude: 10, longitude: Double(i)), radius: 200)
         }
         for region in namedHostRegions {
             hosts.insert(region.identifier)
@@ -59,7 +61,9 @@ struct SelectorHarness {
     var monitoredGeofences: Set<String> { ownedMonitored.subtracting([RegionSelector.refreshRegionIdentifier]) }
 
     @discardableResult
-    mutating func send(_ event: RegionSelector.Event, sourceLocation: SourceLocation = #_sourceLocation) -> [RegionSelector.Effect] {
+    mutating func send(_ event: RegionSelector.Event, sourceLocation: SourceLocation = #_sourceLocation)
+        -> [RegionSelector.Effect]
+    {
         var queue = [event]
         var all: [RegionSelector.Effect] = []
         while !queue.isEmpty {
@@ -68,21 +72,26 @@ struct SelectorHarness {
             for effect in effects {
                 switch effect {
                 case .startMonitoring(let region):
-                    #expect(!hostIds.contains(region.identifier), "started a host region", sourceLocation: sourceLocation)
-                    #expect(platform[region.identifier] != region, "re-added an unchanged region \(region.identifier)", sourceLocation: sourceLocation)
+                    #expect(
+                        !hostIds.contains(region.identifier), "started a host region", sourceLocation: sourceLocation)
+                    #expect(
+                        platform[region.identifier] != region, "re-added an unchanged region \(region.identifier)",
+                        sourceLocation: sourceLocation)
                     platform[region.identifier] = region
                     starts += 1
                     #expect(platform.count <= limit, "over the platform limit", sourceLocation: sourceLocation)
                     peak = max(peak, platform.count)
                 case .stopMonitoring(let id):
                     #expect(!hostIds.contains(id), "stopped a host region", sourceLocation: sourceLocation)
-                    #expect(platform.removeValue(forKey: id) != nil, "stopped a region that was not monitored", sourceLocation: sourceLocation)
+                    #expect(
+                        platform.removeValue(forKey: id) != nil, "stopped a region that was not monitored",
+                        sourceLocation: sourceLocation)
                 case .requestState(let id):
                     if let fix = position, let region = platform[id] {
                         queue.append(.stateDetermined(identifier: id, inside: region.contains(fix.coordinate)))
                     }
                 case .requestLocation:
-                    break   // the tests send fixes explicitly
+                    break  // the tests send fixes explicitly
                 case .record(let crossing):
                     recorded.append(crossing)
                 }
@@ -92,7 +101,8 @@ struct SelectorHarness {
     }
 
     mutating func move(to coordinate: Coordinate, at seconds: TimeInterval = 0) {
-        let fix = LocationFix(coordinate: coordinate, horizontalAccuracy: 5, timestamp: epoch.addingTimeInterval(seconds))
+        let fix = LocationFix(
+            coordinate: coordinate, horizontalAccuracy: 5, timestamp: epoch.addingTimeInterval(seconds))
         let before = position
         position = fix
         // The platform reports crossings of monitored regions first, then the fix arrives.

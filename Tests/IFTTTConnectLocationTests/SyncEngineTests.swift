@@ -38,7 +38,7 @@ struct SyncEngineTests {
         let second = plans(end1)
         #expect(second.count == 1)
         #expect(second[0].sources == [.connectionEnabled, .connectionShown])
-        #expect(!second[0].refreshConnections)   // both carried fresh data from the button
+        #expect(!second[0].refreshConnections)  // both carried fresh data from the button
         let end2 = engine.handle(.runFinished(id: second[0].id, .finished(.noData)))
         #expect(completions(end2) == [2: .noData, 3: .noData])
         #expect(engine.currentRunId == nil)
@@ -130,8 +130,10 @@ struct SyncEngineTests {
             default:
                 // Finish the current run, or a stale one.
                 let id = Int.random(in: 0..<3, using: &rng) == 0 ? 999_999 : (engine.currentRunId ?? 0)
-                let outcome: SyncEngine.Outcome = [.finished(.newData), .finished(.noData), .finished(.failed), .authenticationFailure]
-                    .randomElement(using: &rng)!
+                let outcome: SyncEngine.Outcome = [
+                    .finished(.newData), .finished(.noData), .finished(.failed), .authenticationFailure,
+                ]
+                .randomElement(using: &rng)!
                 if id == engine.currentRunId { running = [] }
                 apply(engine.handle(.runFinished(id: id, outcome)))
             }

@@ -7,7 +7,12 @@ import IFTTTConnectSDK
 /// A fake IFTTT: serves Connections by id, accepts location uploads, and can answer 401, fail with an error
 /// that echoes a secret, or hold requests until they are released or cancelled.
 final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
-    struct Trigger { var id: String; var latitude: Double; var longitude: Double; var radius: Double = 200 }
+    struct Trigger {
+        var id: String
+        var latitude: Double
+        var longitude: Double
+        var radius: Double = 200
+    }
 
     // Every stored property is guarded by `lock`.
     private let lock = NSLock()
@@ -17,10 +22,22 @@ final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
     private var cancelledBeforeHeld: Set<Int> = []
     private var arrivalWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
     private var _cancelled = 0
-    var fetchStatus: Int? { get { lock.withLock { _fetchStatus } } set { lock.withLock { _fetchStatus = newValue } } }
-    var uploadStatus: Int { get { lock.withLock { _uploadStatus } } set { lock.withLock { _uploadStatus = newValue } } }
-    var holdRequests: Bool { get { lock.withLock { _hold } } set { lock.withLock { _hold = newValue } } }
-    var failWithDescription: String? { get { lock.withLock { _fail } } set { lock.withLock { _fail = newValue } } }
+    var fetchStatus: Int? {
+        get { lock.withLock { _fetchStatus } }
+        set { lock.withLock { _fetchStatus = newValue } }
+    }
+    var uploadStatus: Int {
+        get { lock.withLock { _uploadStatus } }
+        set { lock.withLock { _uploadStatus = newValue } }
+    }
+    var holdRequests: Bool {
+        get { lock.withLock { _hold } }
+        set { lock.withLock { _hold = newValue } }
+    }
+    var failWithDescription: String? {
+        get { lock.withLock { _fail } }
+        set { lock.withLock { _fail = newValue } }
+    }
     private var _fetchStatus: Int?
     private var _uploadStatus = 200
     private var _hold = false
@@ -67,7 +84,8 @@ final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
         if let fail { throw .transport(code: -1, description: fail) }
         guard hold else { return respond(to: request) }
         let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<Result<HTTPResponse, ConnectAPIError>, Never>) in
+            await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<HTTPResponse, ConnectAPIError>, Never>) in
                 let (cancelled, ready): (Bool, [CheckedContinuation<Void, Never>]) = lock.withLock {
                     if cancelledBeforeHeld.remove(id) != nil { return (true, []) }
                     held[id] = continuation
@@ -76,7 +94,7 @@ final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
                     return (false, ready)
                 }
                 if cancelled { continuation.resume(returning: .failure(.cancelled)) }
-                ready.forEach { $0.resume() }
+                for continuation in ready { continuation.resume() }
             }
         } onCancel: {
             let continuation: CheckedContinuation<Result<HTTPResponse, ConnectAPIError>, Never>? = lock.withLock {
@@ -92,19 +110,27 @@ final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
 
     private func respond(to request: HTTPRequest) -> HTTPResponse {
         if request.url.path.hasSuffix("/location_events") { return HTTPResponse(statusCode: uploadStatus) }
-        if let status = fetchStatus { return HTTPResponse(statusCode: status, body: Data(#"{"type":"error","code":"unauthorized","message":"no"}"#.utf8)) }
+        if let status = fetchStatus {
+            return HTTPResponse(
+                statusCode: status, body: Data(#"{"type":"error","code":"unauthorized","message":"no"}"#.utf8))
+        }
         let id = request.url.lastPathComponent
         guard let connection = lock.withLock({ connections[id] }) else {
-            return HTTPResponse(statusCode: 404, body: Data(#"{"type":"error","code":"not_found","message":"no such Connection"}"#.utf8))
+            return HTTPResponse(
+                statusCode: 404, body: Data(#"{"type":"error","code":"not_found","message":"no such Connection"}"#.utf8)
+            )
         }
-        return HTTPResponse(statusCode: 200, body: Data(Self.json(id: id, status: connection.status, triggers: connection.triggers).utf8))
+        return HTTPResponse(
+            statusCode: 200,
+            body: Data(Self.json(id: id, status: connection.status, triggers: connection.triggers).utf8))
     }
 
     static func json(id: String, status: String, triggers: [Trigger]) -> String {
         let items = triggers.map {
             #"{"id":"\#($0.id)","feature_trigger_id":"t1","user_fields":[{"field_id":"location","field_type":"LOCATION_ENTER_AND_EXIT","value":{"lat":\#($0.latitude),"lng":\#($0.longitude),"radius":\#($0.radius)}}]}"#
         }.joined(separator: ",")
-        return #"{"type":"connection","id":"\#(id)","name":"N","description":"D","url":"https://ifttt.com/\#(id)","user_status":"\#(status)","services":[{"service_id":"gx","service_name":"GX","is_primary":true}],"user_connection":{"user_features":[{"id":"u1","feature_id":"f1","enabled":true,"user_feature_triggers":[\#(items)]}]}}"#
+        return
+            #"{"type":"connection","id":"\#(id)","name":"N","description":"D","url":"https://ifttt.com/\#(id)","user_status":"\#(status)","services":[{"service_id":"gx","service_name":"GX","is_primary":true}],"user_connection":{"user_features":[{"id":"u1","feature_id":"f1","enabled":true,"user_feature_triggers":[\#(items)]}]}}"#
     }
 
     static func connection(_ id: String, status: String = "enabled", triggers: [Trigger]) throws -> Connection {
@@ -129,7 +155,10 @@ final class FakeTaskScheduler: TaskScheduler, @unchecked Sendable {
     private(set) var cancellations = 0
 
     func register(identifier: String, launchHandler: @escaping @Sendable (any BackgroundTask) -> Void) -> Bool {
-        lock.withLock { registrations += 1; handlers[identifier] = launchHandler }
+        lock.withLock {
+            registrations += 1
+            handlers[identifier] = launchHandler
+        }
         return true
     }
     func submit(_ request: BackgroundTaskRequest) throws { lock.withLock { submitted.append(request) } }
@@ -160,17 +189,20 @@ struct SyncHarness {
     let synchronizer: Synchronizer
     static let token = "tok-SECRET-4f9a"
 
-    init(directory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString)"),
-         api: FakeIFTTT = FakeIFTTT(), monitor: SimulatedRegionMonitor = SimulatedRegionMonitor(),
-         clock: ManualClock = ManualClock(epoch), scheduler: FakeTaskScheduler = FakeTaskScheduler()) {
+    init(
+        directory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString)"),
+        api: FakeIFTTT = FakeIFTTT(), monitor: SimulatedRegionMonitor = SimulatedRegionMonitor(),
+        clock: ManualClock = ManualClock(epoch), scheduler: FakeTaskScheduler = FakeTaskScheduler()
+    ) {
         self.directory = directory
         self.api = api
         self.monitor = monitor
         self.clock = clock
         self.scheduler = scheduler
-        var configuration = Synchronizer.Configuration(regionMonitor: monitor, storageDirectory: directory, transport: api,
-                                                       anonymousId: "install-1", secureStore: FileSecureStore(directory: directory),
-                                                       taskScheduler: scheduler, now: { clock.now }, random: { 0.5 })
+        var configuration = Synchronizer.Configuration(
+            regionMonitor: monitor, storageDirectory: directory, transport: api,
+            anonymousId: "install-1", secureStore: FileSecureStore(directory: directory),
+            taskScheduler: scheduler, now: { clock.now }, random: { 0.5 })
         configuration.useServer(at: URL(string: "https://ifttt.test")!)
         synchronizer = Synchronizer(configuration: configuration)
     }
@@ -190,7 +222,8 @@ struct SyncHarness {
     /// Moves the simulated device and lets the synchronizer act on any crossing.
     func move(_ latitude: Double, _ longitude: Double, after seconds: TimeInterval) async {
         clock.advance(seconds)
-        await monitor.move(to: LocationFix(latitude: latitude, longitude: longitude, horizontalAccuracy: 5, timestamp: clock.now))
+        await monitor.move(
+            to: LocationFix(latitude: latitude, longitude: longitude, horizontalAccuracy: 5, timestamp: clock.now))
         await synchronizer.waitUntilIdle()
     }
 }

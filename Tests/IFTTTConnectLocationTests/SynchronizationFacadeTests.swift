@@ -9,7 +9,10 @@ import IFTTTConnectSDK
 struct SynchronizationFacadeTests {
     @Test func theStaticAPIIsAFacadeOverTheSharedSynchronizer() async throws {
         let h = SyncHarness()
-        defer { h.cleanUp(); ConnectButtonController.outcomeObserver = nil }
+        defer {
+            h.cleanUp()
+            ConnectButtonController.outcomeObserver = nil
+        }
         h.api.setConnection("gx", triggers: [SynchronizerTests.home])
         let lines = Recorder<String>()
         ConnectButtonController.synchronizer = h.synchronizer
@@ -20,7 +23,8 @@ struct SynchronizationFacadeTests {
 
         ConnectButtonController.initialize(options: InitializerOptions(enableSDKBackgroundProcess: true))
         #expect(ConnectButtonController.outcomeObserver != nil)
-        ConnectButtonController.setup(with: SynchronizerTests.credentials, lifecycleSynchronizationOptions: [.applicationDidEnterBackground])
+        ConnectButtonController.setup(
+            with: SynchronizerTests.credentials, lifecycleSynchronizationOptions: [.applicationDidEnterBackground])
         ConnectButtonController.activate(connections: ["gx"])
         let fetches = Recorder<SynchronizationResult>()
         ConnectButtonController.performFetchWithCompletionHandler { fetches.append($0) }
@@ -69,7 +73,10 @@ struct SynchronizationFacadeTests {
 
     @Test func theStaticAPIRunsFromAnyThreadAndCompletesOnTheMainQueue() async throws {
         let h = SyncHarness()
-        defer { h.cleanUp(); ConnectButtonController.outcomeObserver = nil }
+        defer {
+            h.cleanUp()
+            ConnectButtonController.outcomeObserver = nil
+        }
         h.api.setConnection("gx", triggers: [SynchronizerTests.home])
         ConnectButtonController.synchronizer = h.synchronizer
         // Called from a background thread, as an app's background task or its expiration handler would.
@@ -97,8 +104,8 @@ struct SynchronizationFacadeTests {
         #expect(successes.values.count == 1)
         #expect(fetches.values.count == 1)
         #expect(onMain.values == [true, true])
-        #expect(ConnectButtonController.outcomeObserver != nil)     // installed on the main queue
-        #expect(h.scheduler.registrationCount == 1)                  // setupSDKBackgroundProcess registered once
+        #expect(ConnectButtonController.outcomeObserver != nil)  // installed on the main queue
+        #expect(h.scheduler.registrationCount == 1)  // setupSDKBackgroundProcess registered once
         // The lifecycle options given to activate apply: with `.none`, becoming active does not synchronize.
         let requests = h.api.requests.count
         h.synchronizer.applicationDidBecomeActive()
@@ -140,7 +147,10 @@ struct SynchronizationFacadeTests {
 
     @Test func backgroundProcessClosuresRunOnOneSerialQueueOffTheMainQueue() async throws {
         let h = SyncHarness()
-        defer { h.cleanUp(); ConnectButtonController.setBackgroundProcessClosures(launchHandler: nil, expirationHandler: nil) }
+        defer {
+            h.cleanUp()
+            ConnectButtonController.setBackgroundProcessClosures(launchHandler: nil, expirationHandler: nil)
+        }
         ConnectButtonController.synchronizer = h.synchronizer
         ConnectButtonController.setupSDKBackgroundProcess()
         let calls = Recorder<String>()
@@ -151,7 +161,7 @@ struct SynchronizationFacadeTests {
         h.scheduler.launch(Synchronizer.Configuration.backgroundTaskIdentifier, task: task)
         task.expire()
         await h.synchronizer.waitUntilIdle()
-        backgroundProcessQueue.sync {}   // the serial queue has run everything queued on it
+        backgroundProcessQueue.sync {}  // the serial queue has run everything queued on it
         #expect(calls.values == ["launch", "expiration"])
         #expect(task.completions.count == 1)
     }

@@ -22,13 +22,21 @@ struct SynchronizerDeliveryTests {
     }
 
     func reported(_ reports: Recorder<LocationEvent>) -> [String] {
-        reports.values.compactMap { if case .reported(let region) = $0 { "\(region.triggerSubscriptionId) \(region.kind.rawValue)" } else { nil } }
+        reports.values.compactMap {
+            if case .reported(let region) = $0 {
+                "\(region.triggerSubscriptionId) \(region.kind.rawValue)"
+            } else {
+                nil
+            }
+        }
     }
 
     func uploadedKinds(_ h: SyncHarness) -> [String] {
         h.api.requests(to: "/v1/location_events").flatMap { request -> [String] in
             let items = (try? JSONSerialization.jsonObject(with: request.body ?? Data()) as? [[String: Any]]) ?? []
-            return items.map { "\($0["trigger_subscription_id"] as? String ?? "?") \($0["event_type"] as? String ?? "?")" }
+            return items.map {
+                "\($0["trigger_subscription_id"] as? String ?? "?") \($0["event_type"] as? String ?? "?")"
+            }
         }
     }
 
@@ -80,7 +88,7 @@ struct SynchronizerDeliveryTests {
         await h.move(37.7749, -122.4194, after: 60)
         #expect(reported(reports).isEmpty)
         try FileManager.default.removeItem(at: lock)
-        await h.move(37.70, -122.4194, after: 60)             // the exit: the store opens, both are stored in order
+        await h.move(37.70, -122.4194, after: 60)  // the exit: the store opens, both are stored in order
         #expect(reported(reports) == ["home_arrive entry", "home_arrive exit"])
         let pendingOrUploaded = uploadedKinds(h)
         #expect(pendingOrUploaded == ["home_arrive entry", "home_arrive exit"])
@@ -93,14 +101,16 @@ struct SynchronizerDeliveryTests {
         defer { h.cleanUp() }
         await activated(h)
         await h.move(37.70, -122.4194, after: 10)
-        await h.move(37.7749, -122.4194, after: 60)           // enter home
+        await h.move(37.7749, -122.4194, after: 60)  // enter home
         #expect(uploadedKinds(h) == ["home_arrive entry"])
 
         // When the app is relaunched while the device is still inside (the platform asks the state afresh)
         let monitor = SimulatedRegionMonitor()
         h.clock.advance(600)
-        await monitor.move(to: LocationFix(latitude: 37.7750, longitude: -122.4194, horizontalAccuracy: 5, timestamp: h.clock.now))
-        let again = SyncHarness(directory: h.directory, api: h.api, monitor: monitor, clock: h.clock, scheduler: h.scheduler)
+        await monitor.move(
+            to: LocationFix(latitude: 37.7750, longitude: -122.4194, horizontalAccuracy: 5, timestamp: h.clock.now))
+        let again = SyncHarness(
+            directory: h.directory, api: h.api, monitor: monitor, clock: h.clock, scheduler: h.scheduler)
         let reports = listen(again)
         await again.synchronizer.start()
         await again.synchronizer.waitUntilIdle()
@@ -119,7 +129,7 @@ struct SynchronizerDeliveryTests {
         await activated(h)
         let reports = listen(h)
         await h.move(37.70, -122.4194, after: 10)
-        await h.move(37.7749, -122.4194, after: 60)           // enter home
+        await h.move(37.7749, -122.4194, after: 60)  // enter home
         #expect(reported(reports) == ["home_arrive entry"])
 
         try h.synchronizer.geofenceToggles.setEnabled(false, for: "gx")
@@ -129,7 +139,7 @@ struct SynchronizerDeliveryTests {
         await h.synchronizer.geofenceSwitchesChanged()
         await h.synchronizer.waitUntilIdle()
         #expect(await h.platformGeofences() == ["ifttt_home_arrive"])
-        #expect(reported(reports) == ["home_arrive entry"])   // no false entry
+        #expect(reported(reports) == ["home_arrive entry"])  // no false entry
 
         await h.move(37.70, -122.4194, after: 60)
         #expect(reported(reports) == ["home_arrive entry", "home_arrive exit"])
@@ -160,7 +170,10 @@ struct SynchronizerDeliveryTests {
         // The next crossing is delivered: nothing is stuck behind the refused one
         h.api.uploadStatus = 200
         await h.move(37.70, -122.4194, after: 60)
-        #expect(reports.values.contains { if case .uploadSuccessful(let region, _) = $0 { region.kind == .exit } else { false } })
+        #expect(
+            reports.values.contains {
+                if case .uploadSuccessful(let region, _) = $0 { region.kind == .exit } else { false }
+            })
         #expect(try await store.pending(now: h.clock.now).isEmpty)
     }
 }

@@ -38,11 +38,14 @@ struct SynchronizerTests {
         let reports = Recorder<LocationEvent>()
         h.synchronizer.hooks.update { hooks in hooks.locationEvents = { $0.forEach(reports.append) } }
         await activated(h)
-        await h.move(37.70, -122.4194, after: 10)            // outside both
-        await h.move(37.7749, -122.4194, after: 60)          // enter home
+        await h.move(37.70, -122.4194, after: 10)  // outside both
+        await h.move(37.7749, -122.4194, after: 60)  // enter home
         let uploads = h.api.requests(to: "/v1/location_events")
         #expect(uploads.count == 1)
-        #expect(uploads.first.map { String(decoding: $0.body ?? Data(), as: UTF8.self).contains(#""trigger_subscription_id":"home_arrive""#) } == true)
+        #expect(
+            uploads.first.map {
+                String(decoding: $0.body ?? Data(), as: UTF8.self).contains(#""trigger_subscription_id":"home_arrive""#)
+            } == true)
         let kinds = reports.values.map { event -> String in
             switch event {
             case .reported: return "reported"
@@ -64,7 +67,8 @@ struct SynchronizerTests {
         h.api.uploadStatus = 500
         await h.move(37.70, -122.4194, after: 10)
         await h.move(37.7749, -122.4194, after: 60)
-        #expect(reports.values.last.map { if case .uploadFailed(_, .networkError, _) = $0 { true } else { false } } == true)
+        #expect(
+            reports.values.last.map { if case .uploadFailed(_, .networkError, _) = $0 { true } else { false } } == true)
         #expect(try await LocationEventStore(directory: h.directory).pending(now: h.clock.now).count == 1)
     }
 
@@ -75,7 +79,9 @@ struct SynchronizerTests {
         h.api.holdRequests = true
         let results = Recorder<(Int, SynchronizationResult)>()
         for i in 0..<4 {
-            await h.synchronizer.synchronize(source: i == 0 ? .backgroundFetch : .silentPushNotification) { results.append((i, $0)) }
+            await h.synchronizer.synchronize(source: i == 0 ? .backgroundFetch : .silentPushNotification) {
+                results.append((i, $0))
+            }
         }
         await h.api.waitForHeld(1)
         #expect(results.values.isEmpty)
@@ -94,8 +100,8 @@ struct SynchronizerTests {
         let results = Recorder<SynchronizationResult>()
         await h.synchronizer.synchronize(source: .backgroundFetch) { results.append($0) }
         await h.api.waitForHeld(1)
-        await h.synchronizer.deactivate()                    // completes the running one
-        await h.synchronizer.synchronize(source: .backgroundFetch) { results.append($0) }     // after deactivate
+        await h.synchronizer.deactivate()  // completes the running one
+        await h.synchronizer.synchronize(source: .backgroundFetch) { results.append($0) }  // after deactivate
         await h.synchronizer.synchronize(source: .silentPushNotification) { results.append($0) }
         await h.synchronizer.waitUntilIdle()
         #expect(results.values == [.noData, .noData, .noData])
@@ -111,14 +117,14 @@ struct SynchronizerTests {
         h.api.holdRequests = true
         let results = Recorder<SynchronizationResult>()
         await h.synchronizer.synchronize(source: .externalBackgroundProcess) { results.append($0) }
-        await h.synchronizer.synchronize(source: .backgroundFetch) { results.append($0) }   // waits behind it
+        await h.synchronizer.synchronize(source: .backgroundFetch) { results.append($0) }  // waits behind it
         await h.api.waitForHeld(1)
         await h.synchronizer.stopCurrentSynchronization()
         await h.synchronizer.waitUntilIdle()
-        #expect(h.api.cancelledCount == 1)                    // the request itself was cancelled
+        #expect(h.api.cancelledCount == 1)  // the request itself was cancelled
         #expect(h.api.heldCount == 0)
         #expect(results.values == [.failed, .failed])
-        h.api.releaseAll()                                     // nothing left to answer; no second completion
+        h.api.releaseAll()  // nothing left to answer; no second completion
         await h.synchronizer.waitUntilIdle()
         #expect(results.values.count == 2)
     }
@@ -154,7 +160,8 @@ struct SynchronizerTests {
         let again = h.relaunched()
         #expect(await again.synchronizer.synchronize(source: .backgroundFetch) == .noData)
         #expect(await again.synchronizer.isActive)
-        #expect(h.api.requests(to: "/v2/connections/gx").last?.headers["Authorization"] == "Bearer \(SyncHarness.token)")
+        #expect(
+            h.api.requests(to: "/v2/connections/gx").last?.headers["Authorization"] == "Bearer \(SyncHarness.token)")
     }
 
     @Test func aCredentialFromAnEarlierInstallationIsIgnored() async throws {
@@ -234,23 +241,29 @@ struct SynchronizerTests {
         let h = SyncHarness()
         defer { h.cleanUp() }
         await activated(h)
-        let other = try FakeIFTTT.connection("other", triggers: [FakeIFTTT.Trigger(id: "gym", latitude: 40.0, longitude: -75.0)])
+        let other = try FakeIFTTT.connection(
+            "other", triggers: [FakeIFTTT.Trigger(id: "gym", latitude: 40.0, longitude: -75.0)])
         // Activation through the button: stored with the redirect's token, geofences registered, synced without refetching.
         let fetchesBefore = h.api.requests(to: "/v2/connections/gx").count
-        await h.synchronizer.handle(.activated(ConnectionActivation(userToken: "tok-from-redirect", connection: other),
-                                               credentials: ConnectionCredentials()))
+        await h.synchronizer.handle(
+            .activated(
+                ConnectionActivation(userToken: "tok-from-redirect", connection: other),
+                credentials: ConnectionCredentials()))
         await h.synchronizer.waitUntilIdle()
         #expect(await h.synchronizer.storedConnections.map(\.id) == ["gx", "other"])
         #expect(await h.platformGeofences().contains("ifttt_gym"))
         #expect(h.api.requests(to: "/v2/connections/gx").count == fetchesBefore)
         // Deactivation through the button removes it.
-        await h.synchronizer.handle(.deactivated(try FakeIFTTT.connection("other", status: "disabled", triggers: []),
-                                                 credentials: ConnectionCredentials()))
+        await h.synchronizer.handle(
+            .deactivated(
+                try FakeIFTTT.connection("other", status: "disabled", triggers: []),
+                credentials: ConnectionCredentials()))
         await h.synchronizer.waitUntilIdle()
         #expect(await h.synchronizer.storedConnections.map(\.id) == ["gx"])
         #expect(!(await h.platformGeofences().contains("ifttt_gym")))
         // A Connection shown on a button without location triggers is not stored.
-        await h.synchronizer.handle(.connectionShown(try FakeIFTTT.connection("plain", triggers: []), credentials: ConnectionCredentials()))
+        await h.synchronizer.handle(
+            .connectionShown(try FakeIFTTT.connection("plain", triggers: []), credentials: ConnectionCredentials()))
         #expect(await h.synchronizer.storedConnections.map(\.id) == ["gx"])
         // The token from the redirect is used from now on.
         _ = await h.synchronizer.synchronize(source: .forceUpdate)
@@ -261,7 +274,9 @@ struct SynchronizerTests {
         let h = SyncHarness()
         defer { h.cleanUp() }
         let connection = try FakeIFTTT.connection("gx", triggers: [Self.home])
-        await h.synchronizer.handle(.activated(ConnectionActivation(userToken: "t", connection: connection), credentials: ConnectionCredentials()))
+        await h.synchronizer.handle(
+            .activated(
+                ConnectionActivation(userToken: "t", connection: connection), credentials: ConnectionCredentials()))
         #expect(await h.synchronizer.storedConnections.isEmpty)
         #expect(h.api.requests.isEmpty)
     }
@@ -269,13 +284,14 @@ struct SynchronizerTests {
     @Test func theBackgroundTaskIsRegisteredOnceScheduledAnHourLaterAndCompletedOnce() async throws {
         let h = SyncHarness()
         defer { h.cleanUp() }
-        let launches = Counter(), expirations = Counter()
+        let launches = Counter()
+        let expirations = Counter()
         h.synchronizer.hooks.update {
             $0.backgroundLaunch = { launches.increment() }
             $0.backgroundExpiration = { expirations.increment() }
         }
         h.synchronizer.initialize(options: InitializerOptions(enableSDKBackgroundProcess: true))
-        h.synchronizer.initialize(options: InitializerOptions(enableSDKBackgroundProcess: true))   // W-13d
+        h.synchronizer.initialize(options: InitializerOptions(enableSDKBackgroundProcess: true))  // W-13d
         #expect(h.scheduler.registrationCount == 1)
         await activated(h)
         h.synchronizer.applicationDidEnterBackground()

@@ -20,12 +20,12 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
             return script.isEmpty ? .success(200) : script.removeFirst()
         }
         switch next {
-        case .success(let status): return HTTPResponse(statusCode: status, headers: status == 503 ? ["retry-after": "120"] : [:])
+        case .success(let status):
+            return HTTPResponse(statusCode: status, headers: status == 503 ? ["retry-after": "120"] : [:])
         case .failure(let error): throw error
         }
     }
 }
-
 
 final class Counter: @unchecked Sendable {
     private let lock = NSLock()
@@ -40,20 +40,25 @@ struct UploaderTests {
     let clock = ManualClock(epoch)
     let base = URL(string: "https://location.test/v1")!
 
-    func uploader(_ store: LocationEventStore, _ transport: ScriptedTransport, random: Double = 0.5,
-                  onAuthFailure: Counter = Counter(), token: String? = "secret-user-token") -> LocationUploader {
-        var network = ConnectionNetworkController.Configuration(transport: transport, locationBaseURL: base, anonymousId: "install-1")
+    func uploader(
+        _ store: LocationEventStore, _ transport: ScriptedTransport, random: Double = 0.5,
+        onAuthFailure: Counter = Counter(), token: String? = "secret-user-token"
+    ) -> LocationUploader {
+        var network = ConnectionNetworkController.Configuration(
+            transport: transport, locationBaseURL: base, anonymousId: "install-1")
         network.logHandler = nil
         let clock = self.clock
-        return LocationUploader(store: store, configuration: .init(network: network), tokenProvider: { token },
-                                now: { clock.now }, random: { random }, authenticationFailureHandler: { onAuthFailure.increment() })
+        return LocationUploader(
+            store: store, configuration: .init(network: network), tokenProvider: { token },
+            now: { clock.now }, random: { random }, authenticationFailureHandler: { onAuthFailure.increment() })
     }
 
     func filledStore(_ count: Int) async throws -> (LocationEventStore, [RegionEvent]) {
         let store = try LocationEventStore(directory: directory)
         let events = (0..<count).map {
-            RegionEvent(transition: $0 % 2 == 0 ? .entry : .exit, occurredAt: epoch.addingTimeInterval(Double($0)),
-                        triggerSubscriptionId: "sub_\($0)_x")
+            RegionEvent(
+                transition: $0 % 2 == 0 ? .entry : .exit, occurredAt: epoch.addingTimeInterval(Double($0)),
+                triggerSubscriptionId: "sub_\($0)_x")
         }
         for e in events { try await store.append(e) }
         return (store, events)
@@ -61,11 +66,15 @@ struct UploaderTests {
 
     @Test func payloadIsExactlyTheSpecifiedShape() throws {
         let id = UUID(uuidString: "0A1B2C3D-4E5F-4061-8293-A4B5C6D7E8F9")!
-        let event = RegionEvent(recordId: id, transition: .entry,
-                                occurredAt: ISO8601DateFormatter().date(from: "2021-10-25T18:03:20Z")!.addingTimeInterval(0.75),
-                                triggerSubscriptionId: "abc_def")
+        let event = RegionEvent(
+            recordId: id, transition: .entry,
+            occurredAt: ISO8601DateFormatter().date(from: "2021-10-25T18:03:20Z")!.addingTimeInterval(0.75),
+            triggerSubscriptionId: "abc_def")
         let body = LocationEventPayload.encode([event], installationId: "install-1")
-        #expect(String(decoding: body, as: UTF8.self) == #"[{"channel_id":"941030000","event_type":"entry","installation_id":"install-1","occurred_at":"2021-10-25T18:03:20+0000","record_id":"0A1B2C3D-4E5F-4061-8293-A4B5C6D7E8F9","region_type":"geo","trigger_subscription_id":"abc_def"}]"#)
+        #expect(
+            String(decoding: body, as: UTF8.self)
+                == #"[{"channel_id":"941030000","event_type":"entry","installation_id":"install-1","occurred_at":"2021-10-25T18:03:20+0000","record_id":"0A1B2C3D-4E5F-4061-8293-A4B5C6D7E8F9","region_type":"geo","trigger_subscription_id":"abc_def"}]"#
+        )
     }
 
     @Test func uploadsInBatchesOfFiftyAndAcknowledges() async throws {
@@ -76,13 +85,22 @@ struct UploaderTests {
         #expect(report == .init(uploaded: 120, next: .done, error: nil))
         let requests = transport.requests
         #expect(requests.count == 3)
-        #expect(requests.allSatisfy { $0.method == "POST" && $0.url.absoluteString == "https://location.test/v1/location_events" })
+        #expect(
+            requests.allSatisfy {
+                $0.method == "POST" && $0.url.absoluteString == "https://location.test/v1/location_events"
+            })
         #expect(requests[0].headers["Authorization"] == "Bearer secret-user-token")
         #expect(requests[0].headers["Content-Type"] == "application/json")
-        #expect(Set(requests[0].headers.keys) == ["Authorization", "Content-Type"])   // spec §1.3: nothing else
-        let sizes = try requests.map { try #require(JSONSerialization.jsonObject(with: $0.body ?? Data()) as? [[String: String]]).count }
+        #expect(Set(requests[0].headers.keys) == ["Authorization", "Content-Type"])  // spec §1.3: nothing else
+        let sizes = try requests.map {
+            try #require(JSONSerialization.jsonObject(with: $0.body ?? Data()) as? [[String: String]]).count
+        }
         #expect(sizes == [50, 50, 20])
-        let sentIds = try requests.flatMap { try #require(JSONSerialization.jsonObject(with: $0.body ?? Data()) as? [[String: String]]).map { $0["record_id"]! } }
+        let sentIds = try requests.flatMap {
+            try #require(JSONSerialization.jsonObject(with: $0.body ?? Data()) as? [[String: String]]).map {
+                $0["record_id"]!
+            }
+        }
         #expect(sentIds == events.map(\.recordId.uuidString))
         #expect(try await store.pending(now: epoch).isEmpty)
     }
@@ -163,7 +181,10 @@ struct UploaderTests {
         var scheduler = UploadScheduler(configuration: .init(baseDelay: 2, maximumDelay: 60))
         var last: UploadScheduler.Decision = .idle
         for _ in 0..<100 { last = scheduler.handle(.failed(random: 0.999, retryAfter: nil), now: epoch) }
-        guard case .wait(let until) = last else { Issue.record("expected a wait"); return }
+        guard case .wait(let until) = last else {
+            Issue.record("expected a wait")
+            return
+        }
         #expect(until.timeIntervalSince(epoch) <= 60 && until.timeIntervalSince(epoch) > 59)
         #expect(scheduler.handle(.wake(pending: 500), now: epoch.addingTimeInterval(61)) == .send(count: 50))
     }

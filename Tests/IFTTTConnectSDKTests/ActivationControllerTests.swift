@@ -14,7 +14,8 @@ struct ActivationControllerTests {
     let transport = ScriptedTransport([
         "GET /v2/connections/c1": HTTPResponse(statusCode: 200, body: F.connectionJSON()),
         "GET /v2/account/find": HTTPResponse(statusCode: 204),
-        "GET /v2/me": HTTPResponse(statusCode: 200, body: Data(#"{"type":"user","user_login":"jo","authentication_level":"user"}"#.utf8)),
+        "GET /v2/me": HTTPResponse(
+            statusCode: 200, body: Data(#"{"type":"user","user_login":"jo","authentication_level":"user"}"#.utf8)),
         "POST /v2/connections/c1/disable": HTTPResponse(statusCode: 200, body: F.connectionJSON("disabled")),
     ])
     let registry = RedirectRegistry()
@@ -24,20 +25,25 @@ struct ActivationControllerTests {
     let delegate = RecordingConnectButtonDelegate()
     let clock = ManualClock()
 
-    func makeController(credentials: ConnectionCredentials = ConnectionCredentials(oauthCode: "oauth-1", inviteCode: "inv-1"),
-                        redirect: URL = F.redirectURL, timing: ActivationTiming = .immediate,
-                        email: String = "user@example.com") -> ConnectButtonController {
-        let network = ConnectionNetworkController(configuration: .init(
-            transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1",
-            callbackQueue: nil, logHandler: logs.handler))
+    func makeController(
+        credentials: ConnectionCredentials = ConnectionCredentials(oauthCode: "oauth-1", inviteCode: "inv-1"),
+        redirect: URL = F.redirectURL, timing: ActivationTiming = .immediate,
+        email: String = "user@example.com"
+    ) -> ConnectButtonController {
+        let network = ConnectionNetworkController(
+            configuration: .init(
+                transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1",
+                callbackQueue: nil, logHandler: logs.handler))
         var configuration = ConnectButtonController.Configuration(
             networkController: network, urlOpener: opener, webAuthenticationSession: web, clock: clock, timing: timing,
             webActivationBaseURL: URL(string: "https://sandbox.test/access/api")!, logHandler: logs.handler)
         configuration.registry = registry
-        let config = ConnectionConfiguration(connectionId: "c1", suggestedUserEmail: email, credentialProvider: credentials,
-                                             redirectURL: redirect)
-        return ConnectButtonController(connectButton: HeadlessConnectButton(), connectionConfiguration: config,
-                                       locale: Locale(identifier: "en_US"), delegate: delegate, configuration: configuration)
+        let config = ConnectionConfiguration(
+            connectionId: "c1", suggestedUserEmail: email, credentialProvider: credentials,
+            redirectURL: redirect)
+        return ConnectButtonController(
+            connectButton: HeadlessConnectButton(), connectionConfiguration: config,
+            locale: Locale(identifier: "en_US"), delegate: delegate, configuration: configuration)
     }
 
     /// Completes the flow the way a browser would once the web page opens.
@@ -70,8 +76,12 @@ struct ActivationControllerTests {
         #expect(F.value("locale", in: url) == "en-US")
         #expect(web.dismissCount == 1)
         // A replay of the same redirect is refused and changes nothing.
-        let replay = URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=evil&state=\(F.value("state", in: url)!)")!
-        #expect(!ConnectionRedirectHandler(redirectURL: F.redirectURL, registry: registry).handleApplicationRedirect(url: replay))
+        let replay = URL(
+            string: F.redirectURL.absoluteString
+                + "?next_step=complete&user_token=evil&state=\(F.value("state", in: url)!)")!
+        #expect(
+            !ConnectionRedirectHandler(redirectURL: F.redirectURL, registry: registry).handleApplicationRedirect(
+                url: replay))
         // Funnel events share one session id from the start of the flow.
         var seen: [ActivationFunnelEvent] = []
         for await event in events {
@@ -82,9 +92,13 @@ struct ActivationControllerTests {
         #expect(Set(flowEvents.map(\.sessionId)).count == 1)
         #expect(flowEvents.map(\.kind).contains(.redirectAccepted))
         // No token in any log line, event or error description.
-        let everything = logs.lines + seen.map(\.description) + [activation.description, String(describing: activation)]
+        let everything =
+            logs.lines + seen.map(\.description) + [activation.description, String(describing: activation)]
         #expect(!logs.lines.isEmpty)
-        #expect(everything.allSatisfy { !$0.contains(F.token) && !$0.contains("user@example.com") && !$0.contains("oauth-1") })
+        #expect(
+            everything.allSatisfy {
+                !$0.contains(F.token) && !$0.contains("user@example.com") && !$0.contains("oauth-1")
+            })
         var dumped = ""
         dump(activation, to: &dumped)
         #expect(!dumped.contains(F.token))
@@ -92,10 +106,13 @@ struct ActivationControllerTests {
     }
 
     @Test func errorsNeverContainTheToken() async throws {
-        transport.set("GET /v2/me", HTTPResponse(statusCode: 401, body: Data(#"{"errors":[{"message":"bad token \#(F.token)"}]}"#.utf8)))
+        transport.set(
+            "GET /v2/me",
+            HTTPResponse(statusCode: 401, body: Data(#"{"errors":[{"message":"bad token \#(F.token)"}]}"#.utf8)))
         let controller = makeController(credentials: ConnectionCredentials(userToken: F.token))
         await #expect(throws: ConnectButtonControllerError.self) { try await controller.connect() }
-        let error = try #require(delegate.activations.first.flatMap { if case .failure(let e) = $0 { return e } else { return nil } })
+        let error = try #require(
+            delegate.activations.first.flatMap { if case .failure(let e) = $0 { return e } else { return nil } })
         #expect(!"\(error)".contains(F.token))
         #expect(!(error.errorDescription ?? "").contains(F.token))
         #expect(logs.lines.allSatisfy { !$0.contains(F.token) })
@@ -105,7 +122,9 @@ struct ActivationControllerTests {
         transport.set("GET /v2/account/find", HTTPResponse(statusCode: 503))
         let controller = makeController()
         let result = await { () async -> Result<ConnectionActivation, ConnectButtonControllerError> in
-            do throws(ConnectButtonControllerError) { return .success(try await controller.connect()) } catch { return .failure(error) }
+            do throws(ConnectButtonControllerError) { return .success(try await controller.connect()) } catch {
+                return .failure(error)
+            }
         }()
         #expect(result == .failure(.networkError(.apiError(statusCode: 503, payload: nil))))
         #expect(web.started.isEmpty)
@@ -135,11 +154,19 @@ struct ActivationControllerTests {
             let state = F.value("state", in: url)!
             Task { @MainActor in
                 let before = controller.step
-                #expect(!handler.handleApplicationRedirect(url: URL(string: "groceryexpress://ifttt/callback?next_step=complete&user_token=x&state=bad")!))
-                #expect(!handler.handleApplicationRedirect(url: URL(string: "groceryexpress://ifttt/callback?user_token=x&state=\(state)")!))
-                #expect(!handler.handleApplicationRedirect(url: URL(string: "groceryexpress://other/callback?next_step=complete&state=\(state)")!))
+                #expect(
+                    !handler.handleApplicationRedirect(
+                        url: URL(string: "groceryexpress://ifttt/callback?next_step=complete&user_token=x&state=bad")!))
+                #expect(
+                    !handler.handleApplicationRedirect(
+                        url: URL(string: "groceryexpress://ifttt/callback?user_token=x&state=\(state)")!))
+                #expect(
+                    !handler.handleApplicationRedirect(
+                        url: URL(string: "groceryexpress://other/callback?next_step=complete&state=\(state)")!))
                 #expect(controller.step == before)
-                #expect(handler.handleApplicationRedirect(url: URL(string: "groceryexpress://ifttt/callback?next_step=complete&state=\(state)")!))
+                #expect(
+                    handler.handleApplicationRedirect(
+                        url: URL(string: "groceryexpress://ifttt/callback?next_step=complete&state=\(state)")!))
             }
         }
         _ = try await controller.connect()
@@ -148,7 +175,12 @@ struct ActivationControllerTests {
 
     @Test func cancellingEndsTheFlowOnce() async {
         let controller = makeController()
-        web.onStart = { _ in Task { @MainActor in controller.cancelActivation(); controller.cancelActivation() } }
+        web.onStart = { _ in
+            Task { @MainActor in
+                controller.cancelActivation()
+                controller.cancelActivation()
+            }
+        }
         await #expect(throws: ConnectButtonControllerError.canceled) { try await controller.connect() }
         #expect(delegate.activations == [.failure(.canceled)])
         #expect(registry.count == 0)
@@ -179,7 +211,10 @@ struct ActivationControllerTests {
         controller.applicationDidEnterBackground()
         #expect(controller.step == .initial)
         let handler = ConnectionRedirectHandler(redirectURL: F.redirectURL, registry: registry)
-        #expect(handler.handleApplicationRedirect(url: URL(string: "groceryexpress://ifttt/callback?next_step=complete&state=\(F.value("state", in: url)!)")!))
+        #expect(
+            handler.handleApplicationRedirect(
+                url: URL(
+                    string: "groceryexpress://ifttt/callback?next_step=complete&state=\(F.value("state", in: url)!)")!))
         _ = try await task.value
         #expect(web.started.isEmpty)
     }
@@ -223,8 +258,11 @@ struct ActivationControllerTests {
             let base = "http://127.0.0.1:\(receiver.port)"
             Task.detached {
                 await statuses.add(try? await Self.get(base + "/favicon.ico"))
-                await statuses.add(try? await Self.get(base + "/ifttt/callback?next_step=complete&user_token=x&state=wrong"))
-                await statuses.add(try? await Self.get(base + "/ifttt/callback?next_step=complete&user_token=\(F.token)&state=\(state)"))
+                await statuses.add(
+                    try? await Self.get(base + "/ifttt/callback?next_step=complete&user_token=x&state=wrong"))
+                await statuses.add(
+                    try? await Self.get(
+                        base + "/ifttt/callback?next_step=complete&user_token=\(F.token)&state=\(state)"))
             }
         }
         let activation = try await controller.connect()
@@ -265,14 +303,18 @@ actor StatusBox {
 
 @Suite("Email validation")
 struct ActivationEmailTests {
-    @Test(arguments: ["hello@ifttt.com", "hello+mike.amu_dsen@ifttt.com", "  user@example.com\n", "a.b-c@sub.example.co.uk", "x@y.io"])
+    @Test(arguments: [
+        "hello@ifttt.com", "hello+mike.amu_dsen@ifttt.com", "  user@example.com\n", "a.b-c@sub.example.co.uk", "x@y.io",
+    ])
     func valid(email: String) {
         #expect(EmailValidator.isValid(email))
     }
 
-    @Test(arguments: ["", "   ", "hello@ifttt.com, other@ifttt.com", "Contact me at hello@ifttt.com please", "hello@ifttt",
-                      "hello@@ifttt.com", ".hello@ifttt.com", "hel..lo@ifttt.com", "hello@-ifttt.com", "hello@ifttt.c",
-                      "hello@ifttt.c0m", "hello world@ifttt.com", "mailto:hello@ifttt.com", "hello@ifttt..com"])
+    @Test(arguments: [
+        "", "   ", "hello@ifttt.com, other@ifttt.com", "Contact me at hello@ifttt.com please", "hello@ifttt",
+        "hello@@ifttt.com", ".hello@ifttt.com", "hel..lo@ifttt.com", "hello@-ifttt.com", "hello@ifttt.c",
+        "hello@ifttt.c0m", "hello world@ifttt.com", "mailto:hello@ifttt.com", "hello@ifttt..com",
+    ])
     func invalid(email: String) {
         #expect(!EmailValidator.isValid(email))
     }

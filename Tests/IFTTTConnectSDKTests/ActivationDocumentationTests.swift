@@ -8,17 +8,19 @@ enum ActivationDocumentationExample {
     static func activate(email: String, credentials: ConnectionCredentials) async throws -> String? {
         let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
         defer { receiver.stop() }
-        let configuration = ConnectionConfiguration(connectionId: "gx-arrive-store",
-                                                    suggestedUserEmail: email,
-                                                    credentialProvider: credentials,
-                                                    redirectURL: receiver.redirectURL)
+        let configuration = ConnectionConfiguration(
+            connectionId: "gx-arrive-store",
+            suggestedUserEmail: email,
+            credentialProvider: credentials,
+            redirectURL: receiver.redirectURL)
         var setup = ConnectButtonController.Configuration.sandbox(URL(string: "http://127.0.0.1:8080")!)
         setup.webAuthenticationSession = BrowserWebAuthenticationSession()
         setup.timing = .immediate
-        let controller = ConnectButtonController(connectButton: HeadlessConnectButton(),
-                                                 connectionConfiguration: configuration,
-                                                 delegate: nil,
-                                                 configuration: setup)
+        let controller = ConnectButtonController(
+            connectButton: HeadlessConnectButton(),
+            connectionConfiguration: configuration,
+            delegate: nil,
+            configuration: setup)
         Task { for await event in controller.events() { print(event) } }
         let activation = try await controller.connect(email: email)
         return activation.userToken
@@ -33,11 +35,14 @@ enum ActivationVerifierDocumentationExample {
         func linkedIFTTTLogin() async -> String? { login }
     }
 
-    static func configure(email: String, credentials: ConnectionCredentials, redirectURL: URL, backend: Backend) -> ConnectionConfiguration {
-        var configuration = ConnectionConfiguration(connectionId: "gx-arrive-store",
-                                                    suggestedUserEmail: email,
-                                                    credentialProvider: credentials,
-                                                    redirectURL: redirectURL)
+    static func configure(email: String, credentials: ConnectionCredentials, redirectURL: URL, backend: Backend)
+        -> ConnectionConfiguration
+    {
+        var configuration = ConnectionConfiguration(
+            connectionId: "gx-arrive-store",
+            suggestedUserEmail: email,
+            credentialProvider: credentials,
+            redirectURL: redirectURL)
         configuration.redirectUserVerifier = { redirected in
             // Your backend: POST /v2/user_token for the signed-in partner user, then GET /v2/me with that token.
             await backend.linkedIFTTTLogin() == redirected.login
@@ -54,7 +59,8 @@ struct ActivationDocumentationTests {
 
     @Test func theVerifierExampleComparesLogins() async throws {
         let configuration = ActivationVerifierDocumentationExample.configure(
-            email: "a@example.com", credentials: ConnectionCredentials(), redirectURL: URL(string: "groceryexpress://ifttt/callback")!,
+            email: "a@example.com", credentials: ConnectionCredentials(),
+            redirectURL: URL(string: "groceryexpress://ifttt/callback")!,
             backend: .init(login: "alice"))
         #expect(configuration.redirectStatePolicy == .verifyWhenMissing)
         let verifier = try #require(configuration.redirectUserVerifier)

@@ -74,7 +74,10 @@ struct ActivationFlowTests {
         var h = Harness()
         let a = F.attempt(app: true)
         #expect(h.send(.toggle(a)).contains(.scheduleTick(at: 1000)))
-        guard case .appHandoff(_, let url, opensAt: 1000) = h.flow.step else { Issue.record("\(h.flow.step)"); return }
+        guard case .appHandoff(_, let url, opensAt: 1000) = h.flow.step else {
+            Issue.record("\(h.flow.step)")
+            return
+        }
         #expect(h.advance(to: 999).isEmpty)
         let out = h.advance(to: 1000)
         #expect(out.first == .awaitRedirect(a.nonce))
@@ -126,7 +129,10 @@ struct ActivationFlowTests {
         let out = h.send(.userLookupFinished(a.sessionId, .success(.username("jo"))))
         #expect(out.contains(.awaitRedirect(a.nonce)))
         #expect(F.value("username", in: h.openedURL!) == "jo")
-        guard case .appHandoff(_, _, opensAt: nil) = h.flow.step else { Issue.record("\(h.flow.step)"); return }
+        guard case .appHandoff(_, _, opensAt: nil) = h.flow.step else {
+            Issue.record("\(h.flow.step)")
+            return
+        }
     }
 
     @Test func anExistingUserWithoutTheAppGoesToTheWebPageAtOnce() {
@@ -294,7 +300,10 @@ struct ActivationFlowTests {
     @Test func aRedirectWithNoFlowWaitingChangesNothing() {
         var h = Harness()
         let before = h.flow
-        #expect(h.send(.redirectReceived(RedirectNonce(value: "0123456789abcdef0123456789abcdef"), .complete(userToken: nil))).isEmpty)
+        #expect(
+            h.send(
+                .redirectReceived(RedirectNonce(value: "0123456789abcdef0123456789abcdef"), .complete(userToken: nil))
+            ).isEmpty)
         #expect(h.flow == before)
     }
 
@@ -381,7 +390,10 @@ struct ActivationFlowTests {
         var times: [UInt64] = []
         for retry in 0..<3 {
             let out = h.send(.connectionLoaded(retry: retry, .failure(.timedOut)))
-            guard case .scheduleTick(let at)? = out.last else { Issue.record("no retry"); return }
+            guard case .scheduleTick(let at)? = out.last else {
+                Issue.record("no retry")
+                return
+            }
             times.append(at - h.now)
             #expect(h.advance(to: at - 1).isEmpty)
             #expect(h.advance(to: at) == [.fetchConnection(retry: retry + 1)])
@@ -404,11 +416,15 @@ struct ActivationFlowTests {
 
     @Test func theHandOffURLCarriesEveryParameterInOrder() {
         let urls = F.urls(skip: true)
-        let url = urls.appHandoffURL(user: .email("a+b@example.com", isNew: false),
-                                     credentials: .init(oauthCode: "oauth+code", inviteCode: "inv-1"),
-                                     state: RedirectNonce(value: "s1"))
-        #expect(F.query(url).map(\.0) == ["sdk_return_to", "sdk_version", "sdk_platform", "sdk_anonymous_id", "locale", "skip_config",
-                                          "invite_code", "state", "code", "email", "action"])
+        let url = urls.appHandoffURL(
+            user: .email("a+b@example.com", isNew: false),
+            credentials: .init(oauthCode: "oauth+code", inviteCode: "inv-1"),
+            state: RedirectNonce(value: "s1"))
+        #expect(
+            F.query(url).map(\.0) == [
+                "sdk_return_to", "sdk_version", "sdk_platform", "sdk_anonymous_id", "locale", "skip_config",
+                "invite_code", "state", "code", "email", "action",
+            ])
         #expect(F.value("sdk_return_to", in: url) == "groceryexpress://ifttt/callback")
         #expect(F.value("sdk_version", in: url) == SDKInfo.version)
         #expect(F.value("sdk_platform", in: url) == SDKInfo.platform)
@@ -418,10 +434,14 @@ struct ActivationFlowTests {
     }
 
     @Test func theWebURLForANewUserOmitsEmptyCodesAndSkipConfig() {
-        let url = F.urls().webActivationURL(user: .email("n@example.com", isNew: true), credentials: .init(oauthCode: "", inviteCode: ""),
-                                            state: RedirectNonce(value: "s1"), installedMailApps: ["message://"])
-        #expect(F.query(url).map(\.0) == ["sdk_return_to", "sdk_version", "sdk_platform", "sdk_anonymous_id", "locale", "state",
-                                          "email", "sdk_create_account"])
+        let url = F.urls().webActivationURL(
+            user: .email("n@example.com", isNew: true), credentials: .init(oauthCode: "", inviteCode: ""),
+            state: RedirectNonce(value: "s1"), installedMailApps: ["message://"])
+        #expect(
+            F.query(url).map(\.0) == [
+                "sdk_return_to", "sdk_version", "sdk_platform", "sdk_anonymous_id", "locale", "state",
+                "email", "sdk_create_account",
+            ])
     }
 
     @Test func noncesAre128RandomBits() {

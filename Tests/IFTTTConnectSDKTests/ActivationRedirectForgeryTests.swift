@@ -44,17 +44,26 @@ struct ActivationRedirectForgeryTests {
         ("state in fragment", base + "?next_step=complete&user_token=tok123#state=\(state)"),
         ("valid query plus fragment", base + "?\(ok)#x"),
         ("state with encoded NUL", base + "?next_step=complete&user_token=tok123&state=\(state)%00"),
-        ("state double-encoded", base + "?next_step=complete&user_token=tok123&state=%2530123456789abcdef0123456789abcdef"),
+        (
+            "state double-encoded",
+            base + "?next_step=complete&user_token=tok123&state=%2530123456789abcdef0123456789abcdef"
+        ),
         ("user_token without next_step", base + "?user_token=tok123&state=\(state)"),
         ("user_token with next_step=error", base + "?next_step=error&user_token=tok123&state=\(state)"),
-        ("user_token with user_cancelled", base + "?next_step=user_cancelled_configuration&user_token=tok123&state=\(state)"),
+        (
+            "user_token with user_cancelled",
+            base + "?next_step=user_cancelled_configuration&user_token=tok123&state=\(state)"
+        ),
         ("unknown next_step", base + "?next_step=done&user_token=tok123&state=\(state)"),
         ("next_step upper-case", base + "?next_step=COMPLETE&user_token=tok123&state=\(state)"),
         ("next_step twice", base + "?next_step=complete&next_step=error&state=\(state)"),
         ("user_token twice", base + "?next_step=complete&user_token=a&user_token=b&state=\(state)"),
         ("empty user_token", base + "?next_step=complete&user_token=&state=\(state)"),
         ("user_token with a space", base + "?next_step=complete&user_token=a%20b&state=\(state)"),
-        ("user_token too long", base + "?next_step=complete&user_token=\(String(repeating: "t", count: 1100))&state=\(state)"),
+        (
+            "user_token too long",
+            base + "?next_step=complete&user_token=\(String(repeating: "t", count: 1100))&state=\(state)"
+        ),
         ("complete with error_type", base + "?next_step=complete&error_type=x&state=\(state)"),
         ("huge query", base + "?" + ok + "&pad=" + String(repeating: "a", count: 5000)),
         ("too many items", base + "?" + ok + String(repeating: "&x=1", count: 20)),
@@ -93,8 +102,11 @@ struct ActivationRedirectForgeryTests {
 
     @Test func aHandlerForAnotherRedirectURLDoesNotSeeTheFlow() {
         let registry = RedirectRegistry()
-        registry.register(RedirectURLMatcher(redirectURL: URL(string: Self.base)!)!, nonce: RedirectNonce(value: Self.state)) { _ in }
-        let other = ConnectionRedirectHandler(redirectURL: URL(string: "groceryexpress://ifttt/other")!, registry: registry)
+        registry.register(
+            RedirectURLMatcher(redirectURL: URL(string: Self.base)!)!, nonce: RedirectNonce(value: Self.state)
+        ) { _ in }
+        let other = ConnectionRedirectHandler(
+            redirectURL: URL(string: "groceryexpress://ifttt/other")!, registry: registry)
         #expect(!other.handleApplicationRedirect(url: URL(string: "groceryexpress://ifttt/other?" + Self.ok)!))
         #expect(registry.count == 1)
     }
@@ -109,13 +121,16 @@ struct ActivationRedirectForgeryTests {
     }
 
     @Test func aRedirectURLWithAQueryMatchesNothing() {
-        let handler = ConnectionRedirectHandler(redirectURL: URL(string: Self.base + "?a=1")!, registry: RedirectRegistry())
+        let handler = ConnectionRedirectHandler(
+            redirectURL: URL(string: Self.base + "?a=1")!, registry: RedirectRegistry())
         #expect(!handler.handleApplicationRedirect(url: URL(string: Self.base + "?a=1&" + Self.ok)!))
     }
 
     @Test func genuineOutcomesParse() {
         let matcher = RedirectURLMatcher(redirectURL: URL(string: Self.base)!)!
-        func outcome(_ query: String) -> RedirectOutcome? { matcher.candidate(for: URL(string: Self.base + "?" + query)!)?.outcome }
+        func outcome(_ query: String) -> RedirectOutcome? {
+            matcher.candidate(for: URL(string: Self.base + "?" + query)!)?.outcome
+        }
         #expect(outcome(Self.ok) == .complete(userToken: RedactedToken(value: "tok123")))
         #expect(outcome("state=s&next_step=complete&extra=1") == .complete(userToken: nil))
         #expect(outcome("state=s&next_step=error&error_type=account_creation") == .error(accountCreation: true))

@@ -20,13 +20,17 @@ struct RedirectAuthorityTests {
     }
 
     @Test func theGenuineURLsAreTaken() throws {
-        #expect(try Self.taken(configured: "groceryexpress://ifttt/callback", redirect: "groceryexpress://ifttt/callback?\(Self.ok)"))
+        #expect(
+            try Self.taken(
+                configured: "groceryexpress://ifttt/callback", redirect: "groceryexpress://ifttt/callback?\(Self.ok)"))
         #expect(try Self.taken(configured: "http://127.0.0.1:8080/cb", redirect: "http://127.0.0.1:8080/cb?\(Self.ok)"))
         #expect(try Self.taken(configured: "http://127.0.0.1/cb", redirect: "http://127.0.0.1/cb?\(Self.ok)"))
     }
 
     @Test func anEmptyPortOnACustomSchemeIsRefused() throws {
-        #expect(try !Self.taken(configured: "groceryexpress://ifttt/callback", redirect: "groceryexpress://ifttt:/callback?\(Self.ok)"))
+        #expect(
+            try !Self.taken(
+                configured: "groceryexpress://ifttt/callback", redirect: "groceryexpress://ifttt:/callback?\(Self.ok)"))
     }
 
     @Test func anEmptyPortOnALoopbackURLWithoutPortIsRefused() throws {
@@ -34,11 +38,14 @@ struct RedirectAuthorityTests {
     }
 
     @Test func aLeadingZeroPortIsRefused() throws {
-        #expect(try !Self.taken(configured: "http://127.0.0.1:8080/cb", redirect: "http://127.0.0.1:08080/cb?\(Self.ok)"))
+        #expect(
+            try !Self.taken(configured: "http://127.0.0.1:8080/cb", redirect: "http://127.0.0.1:08080/cb?\(Self.ok)"))
     }
 
     @Test func manyLeadingZerosAreRefused() throws {
-        #expect(try !Self.taken(configured: "http://127.0.0.1:8080/cb", redirect: "http://127.0.0.1:0000008080/cb?\(Self.ok)"))
+        #expect(
+            try !Self.taken(
+                configured: "http://127.0.0.1:8080/cb", redirect: "http://127.0.0.1:0000008080/cb?\(Self.ok)"))
     }
 }
 
@@ -53,21 +60,26 @@ struct ReleasedControllerTests {
         let registry = RedirectRegistry()
         let web = RecordingWebSession()
         let opener = RecordingURLOpener()
-        let network = ConnectionNetworkController(configuration: .init(
-            transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1", callbackQueue: nil))
+        let network = ConnectionNetworkController(
+            configuration: .init(
+                transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1",
+                callbackQueue: nil))
         var configuration = ConnectButtonController.Configuration(
-            networkController: network, urlOpener: opener, webAuthenticationSession: web, clock: ManualClock(), timing: .immediate,
+            networkController: network, urlOpener: opener, webAuthenticationSession: web, clock: ManualClock(),
+            timing: .immediate,
             webActivationBaseURL: URL(string: "https://sandbox.test/access/api")!)
         configuration.registry = registry
-        let connectionConfiguration = ConnectionConfiguration(connection: F.connection(), suggestedUserEmail: "user@example.com",
-                                                              credentialProvider: ConnectionCredentials(oauthCode: "o"),
-                                                              redirectURL: F.redirectURL)
+        let connectionConfiguration = ConnectionConfiguration(
+            connection: F.connection(), suggestedUserEmail: "user@example.com",
+            credentialProvider: ConnectionCredentials(oauthCode: "o"),
+            redirectURL: F.redirectURL)
         weak var weakController: ConnectButtonController?
         let opened = AsyncStream<URL>.makeStream()
         web.onStart = { opened.continuation.yield($0) }
         do {
-            let controller = ConnectButtonController(connectButton: HeadlessConnectButton(), connectionConfiguration: connectionConfiguration,
-                                                     locale: Locale(identifier: "en_US"), delegate: nil, configuration: configuration)
+            let controller = ConnectButtonController(
+                connectButton: HeadlessConnectButton(), connectionConfiguration: connectionConfiguration,
+                locale: Locale(identifier: "en_US"), delegate: nil, configuration: configuration)
             weakController = controller
             controller.toggle()
             controller.confirmEmail("user@example.com")
@@ -83,7 +95,9 @@ struct ReleasedControllerTests {
         let state = try #require(web.started.first.flatMap { F.value("state", in: $0) })
         let redirect = URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=t&state=\(state)")!
         // Not swallowed: the app's own handling gets the URL.
-        #expect(!ConnectionRedirectHandler(redirectURL: F.redirectURL, registry: registry).handleApplicationRedirect(url: redirect))
+        #expect(
+            !ConnectionRedirectHandler(redirectURL: F.redirectURL, registry: registry).handleApplicationRedirect(
+                url: redirect))
     }
 }
 
@@ -97,15 +111,18 @@ struct LoopbackReceiverStallTests {
         let receiver = try LoopbackRedirectReceiver(path: "/cb", registry: registry)
         defer { receiver.stop() }
         let delivered = DispatchSemaphore(value: 0)
-        registry.register(RedirectURLMatcher(redirectURL: receiver.redirectURL)!, nonce: RedirectNonce(value: Self.state)) { _ in
+        registry.register(
+            RedirectURLMatcher(redirectURL: receiver.redirectURL)!, nonce: RedirectNonce(value: Self.state)
+        ) { _ in
             delivered.signal()
         }
         // First in the queue: a client that sends a byte every 300 ms, then ten that connect and say nothing.
-        let slow = try DribblingClient(port: receiver.port, request: "GET /cb?next_step=complete&state=\(Self.state) HTTP/1.1\r\n\r\n",
-                                       interval: .milliseconds(300))
+        let slow = try DribblingClient(
+            port: receiver.port, request: "GET /cb?next_step=complete&state=\(Self.state) HTTP/1.1\r\n\r\n",
+            interval: .milliseconds(300))
         defer { slow.stop() }
         let idle = try (0..<10).map { _ in try LoopbackTestClient(port: receiver.port) }
-        defer { idle.forEach { $0.shut() } }
+        defer { for client in idle { client.shut() } }
 
         let start = ContinuousClock.now
         let real = try LoopbackTestClient(port: receiver.port)

@@ -42,10 +42,15 @@ final class TokenAwareTransport: HTTPTransport, @unchecked Sendable {
             return HTTPResponse(statusCode: 204)
         case "GET /v2/me":
             guard let account else {
-                if token == nil { return HTTPResponse(statusCode: 200, body: Data(#"{"type":"user","authentication_level":"none"}"#.utf8)) }
+                if token == nil {
+                    return HTTPResponse(
+                        statusCode: 200, body: Data(#"{"type":"user","authentication_level":"none"}"#.utf8))
+                }
                 return HTTPResponse(statusCode: 401, body: Data(#"{"errors":[{"message":"Unauthorized"}]}"#.utf8))
             }
-            return HTTPResponse(statusCode: 200, body: Data(#"{"type":"user","user_login":"\#(account.login)","authentication_level":"user"}"#.utf8))
+            return HTTPResponse(
+                statusCode: 200,
+                body: Data(#"{"type":"user","user_login":"\#(account.login)","authentication_level":"user"}"#.utf8))
         case "GET /v2/connections/c1":
             guard let account else {
                 if token == nil { return HTTPResponse(statusCode: 200, body: ActivationFixtures.connectionJSON()) }
@@ -76,7 +81,7 @@ actor Gate {
 
     func open() {
         isOpen = true
-        waiting.forEach { $0.resume() }
+        for continuation in waiting { continuation.resume() }
         waiting = []
     }
 }
@@ -92,8 +97,10 @@ final class ResultRecorder: ConnectButtonControllerDelegate {
         return await withCheckedContinuation { waiter = $0 }
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>) {
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>
+    ) {
         if let waiter {
             self.waiter = nil
             waiter.resume(returning: result)
@@ -102,8 +109,10 @@ final class ResultRecorder: ConnectButtonControllerDelegate {
         }
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>) {}
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>
+    ) {}
 }
 
 /// Redirects without `state`: verified with IFTTT before they may finish the waiting flow.
@@ -123,22 +132,29 @@ struct ActivationRedirectVerificationTests {
     let logs = LogCapture()
     let results = ResultRecorder()
 
-    func makeController(userToken: String? = nil, policy: RedirectStatePolicy = .verifyWhenMissing,
-                        userVerifier: (@Sendable (RedirectedUser) async -> Bool)? = nil) -> ConnectButtonController {
-        let network = ConnectionNetworkController(configuration: .init(
-            transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1",
-            callbackQueue: nil, logHandler: logs.handler))
+    func makeController(
+        userToken: String? = nil, policy: RedirectStatePolicy = .verifyWhenMissing,
+        userVerifier: (@Sendable (RedirectedUser) async -> Bool)? = nil
+    ) -> ConnectButtonController {
+        let network = ConnectionNetworkController(
+            configuration: .init(
+                transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1",
+                callbackQueue: nil, logHandler: logs.handler))
         var configuration = ConnectButtonController.Configuration(
-            networkController: network, urlOpener: RecordingURLOpener(), webAuthenticationSession: web, clock: ManualClock(),
-            timing: .immediate, webActivationBaseURL: URL(string: "https://sandbox.test/access/api")!, logHandler: logs.handler)
+            networkController: network, urlOpener: RecordingURLOpener(), webAuthenticationSession: web,
+            clock: ManualClock(),
+            timing: .immediate, webActivationBaseURL: URL(string: "https://sandbox.test/access/api")!,
+            logHandler: logs.handler)
         configuration.registry = registry
-        var config = ConnectionConfiguration(connection: F.connection(), suggestedUserEmail: "user@example.com",
-                                             credentialProvider: ConnectionCredentials(oauthCode: "o", userToken: userToken),
-                                             redirectURL: F.redirectURL)
+        var config = ConnectionConfiguration(
+            connection: F.connection(), suggestedUserEmail: "user@example.com",
+            credentialProvider: ConnectionCredentials(oauthCode: "o", userToken: userToken),
+            redirectURL: F.redirectURL)
         config.redirectStatePolicy = policy
         config.redirectUserVerifier = userVerifier
-        return ConnectButtonController(connectButton: HeadlessConnectButton(), connectionConfiguration: config,
-                                       locale: Locale(identifier: "en_US"), delegate: results, configuration: configuration)
+        return ConnectButtonController(
+            connectButton: HeadlessConnectButton(), connectionConfiguration: config,
+            locale: Locale(identifier: "en_US"), delegate: results, configuration: configuration)
     }
 
     /// Starts the flow and returns once the web page is open, with the `state` it sent.
@@ -164,7 +180,9 @@ struct ActivationRedirectVerificationTests {
     }
 
     /// The next activation result the delegate received (buffered, so it cannot be missed).
-    func result(of controller: ConnectButtonController) async -> Result<ConnectionActivation, ConnectButtonControllerError> {
+    func result(of controller: ConnectButtonController) async -> Result<
+        ConnectionActivation, ConnectButtonControllerError
+    > {
         await results.next()
     }
 
@@ -256,8 +274,10 @@ struct ActivationRedirectVerificationTests {
         let controller = makeController(policy: .required)
         let state = try await startAndWait(controller)
         let before = transport.verificationRequests
-        for query in ["next_step=complete&user_token=\(Self.alice)", "next_step=error", "next_step=user_cancelled_configuration",
-                      "next_step=complete"] {
+        for query in [
+            "next_step=complete&user_token=\(Self.alice)", "next_step=error", "next_step=user_cancelled_configuration",
+            "next_step=complete",
+        ] {
             #expect(await submit(query) == (false, false), "\(query)")
         }
         #expect(transport.verificationRequests == before)
@@ -271,7 +291,10 @@ struct ActivationRedirectVerificationTests {
         let controller = makeController()
         _ = try await startAndWait(controller)
         let before = transport.verificationRequests
-        #expect(await submit("next_step=complete&user_token=\(Self.alice)&state=ffffffffffffffffffffffffffffffff") == (false, false))
+        #expect(
+            await submit("next_step=complete&user_token=\(Self.alice)&state=ffffffffffffffffffffffffffffffff") == (
+                false, false
+            ))
         #expect(transport.verificationRequests == before)
         #expect(controller.step == .waitingForRedirect)
     }

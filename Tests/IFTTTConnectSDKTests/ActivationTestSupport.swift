@@ -8,23 +8,30 @@ enum ActivationFixtures {
 
     static func connection(_ status: Connection.Status = .initial, id: String = "c1") -> Connection {
         // The services array always has a primary service, so this cannot throw.
-        try! Connection(id: id, name: "Arrive", description: "D", url: URL(string: "https://ifttt.com/\(id)")!, status: status,
-                        services: [Connection.Service(id: "gx", name: "Grocery Express", isPrimary: true)])
+        try! Connection(
+            id: id, name: "Arrive", description: "D", url: URL(string: "https://ifttt.com/\(id)")!, status: status,
+            services: [Connection.Service(id: "gx", name: "Grocery Express", isPrimary: true)])
     }
 
     static func connectionJSON(_ status: String = "never_enabled", id: String = "c1") -> Data {
-        Data(#"{"type":"connection","id":"\#(id)","name":"N","description":"D","url":"https://ifttt.com/\#(id)","user_status":"\#(status)","services":[{"service_id":"gx","service_name":"Grocery Express","is_primary":true}]}"#.utf8)
+        Data(
+            #"{"type":"connection","id":"\#(id)","name":"N","description":"D","url":"https://ifttt.com/\#(id)","user_status":"\#(status)","services":[{"service_id":"gx","service_name":"Grocery Express","is_primary":true}]}"#
+                .utf8)
     }
 
     static func urls(redirect: URL = redirectURL, skip: Bool = false) -> ActivationURLBuilder {
-        ActivationURLBuilder(connectionId: "c1", redirectURL: redirect, skipConfiguration: skip, localeIdentifier: "en-US",
-                             anonymousId: "anon-1")
+        ActivationURLBuilder(
+            connectionId: "c1", redirectURL: redirect, skipConfiguration: skip, localeIdentifier: "en-US",
+            anonymousId: "anon-1")
     }
 
-    static func attempt(token: Bool = false, app: Bool = false, nonce: String = "0123456789abcdef0123456789abcdef",
-                        session: UUID = UUID(), invite: String? = nil, mailApps: [String] = []) -> ActivationFlow.Attempt {
-        ActivationFlow.Attempt(sessionId: session, nonce: RedirectNonce(value: nonce), appInstalled: app, hasUserToken: token,
-                               credentials: .init(oauthCode: "oauth+code", inviteCode: invite), installedMailApps: mailApps)
+    static func attempt(
+        token: Bool = false, app: Bool = false, nonce: String = "0123456789abcdef0123456789abcdef",
+        session: UUID = UUID(), invite: String? = nil, mailApps: [String] = []
+    ) -> ActivationFlow.Attempt {
+        ActivationFlow.Attempt(
+            sessionId: session, nonce: RedirectNonce(value: nonce), appInstalled: app, hasUserToken: token,
+            credentials: .init(oauthCode: "oauth+code", inviteCode: invite), installedMailApps: mailApps)
     }
 
     /// The query items of `url`, decoded, in order.
@@ -36,7 +43,6 @@ enum ActivationFixtures {
         query(url).first { $0.0 == name }?.1
     }
 }
-
 
 /// Collects log lines from every component.
 final class LogCapture: @unchecked Sendable {
@@ -72,6 +78,3 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
         return response
     }
 }
-
-
-

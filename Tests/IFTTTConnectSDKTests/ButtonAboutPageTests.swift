@@ -22,16 +22,21 @@ struct ButtonAboutPageTests {
     }
 
     @Test func portugueseTitleKeepsItsArticle() {
-        let page = ConnectAboutPage(connection: ButtonFixtures.standard, localization: ConnectLocalization(identifier: "pt-BR"),
-                                    iftttAppInstalled: true)
+        let page = ConnectAboutPage(
+            connection: ButtonFixtures.standard, localization: ConnectLocalization(identifier: "pt-BR"),
+            iftttAppInstalled: true)
         #expect(page.title.runs.map(\.text) == ["O ", "IFTTT", " conecta Grocery a Sunny Weather"])
     }
 
     @Test func callDependsOnTheAppAndTheStatus() {
-        #expect(ConnectAboutPage(connection: ButtonFixtures.connection(status: .enabled), iftttAppInstalled: true).call
+        #expect(
+            ConnectAboutPage(connection: ButtonFixtures.connection(status: .enabled), iftttAppInstalled: true).call
                 == .manage(title: "Manage"))
-        #expect(ConnectAboutPage(connection: ButtonFixtures.connection(status: .initial), iftttAppInstalled: true).call == .none)
-        #expect(ConnectAboutPage(connection: ButtonFixtures.connection(status: .enabled), iftttAppInstalled: false).call
+        #expect(
+            ConnectAboutPage(connection: ButtonFixtures.connection(status: .initial), iftttAppInstalled: true).call
+                == .none)
+        #expect(
+            ConnectAboutPage(connection: ButtonFixtures.connection(status: .enabled), iftttAppInstalled: false).call
                 == .appStore(appID: "660944635"))
     }
 

@@ -6,11 +6,14 @@ import Testing
 struct ButtonAppearanceTests {
     let connection = ButtonFixtures.standard
 
-    func make(_ state: ConnectButtonVisualState, connection: Connection? = ButtonFixtures.standard,
-              style: ConnectButtonStyle = .light, host: ConnectButtonColorScheme = .light, width: Double = 360,
-              locale: String = "en") -> ConnectButtonAppearance {
-        ConnectButtonAppearance(state: state, connection: connection, localization: ConnectLocalization(identifier: locale),
-                                style: style, hostAppearance: host, width: width)
+    func make(
+        _ state: ConnectButtonVisualState, connection: Connection? = ButtonFixtures.standard,
+        style: ConnectButtonStyle = .light, host: ConnectButtonColorScheme = .light, width: Double = 360,
+        locale: String = "en"
+    ) -> ConnectButtonAppearance {
+        ConnectButtonAppearance(
+            state: state, connection: connection, localization: ConnectLocalization(identifier: locale),
+            style: style, hostAppearance: host, width: width)
     }
 
     @Test func geometryFollowsTheSpecification() {
@@ -59,8 +62,10 @@ struct ButtonAppearanceTests {
             #expect(make(state).backgroundColor == ConnectColor(hex: "#2F6FDE"), "\(state)")
         }
         #expect(make(.connecting).label?.color == .white)
-        #expect(make(.connecting, connection: ButtonFixtures.lightBrand).label?.color == ConnectButtonPalette.almostBlack)
-        #expect(make(.connecting, connection: ButtonFixtures.noBrand).backgroundColor == ConnectButtonPalette.almostBlack)
+        #expect(
+            make(.connecting, connection: ButtonFixtures.lightBrand).label?.color == ConnectButtonPalette.almostBlack)
+        #expect(
+            make(.connecting, connection: ButtonFixtures.noBrand).backgroundColor == ConnectButtonPalette.almostBlack)
         #expect(make(.enterEmail(email: "", isInvalid: false)).backgroundColor == ConnectButtonPalette.lightGrey)
     }
 
@@ -86,7 +91,8 @@ struct ButtonAppearanceTests {
             #expect(make(state).knob == nil, "\(state)")
         }
         #expect(make(.connect).knob?.icon == .monogram("S", color: .white))
-        #expect(make(.connect, connection: ButtonFixtures.withIcon).knob?.icon
+        #expect(
+            make(.connect, connection: ButtonFixtures.withIcon).knob?.icon
                 == .image(URL(string: "https://assets.example.com/sunny/monochrome.png")!))
     }
 
@@ -110,7 +116,8 @@ struct ButtonAppearanceTests {
         #expect(make(.connect).transition.duration == 0.4)
         #expect(make(.enterEmail(email: "", isInvalid: false)).transition.duration == 0.5)
         #expect(make(.enterEmail(email: "x", isInvalid: true)).transition.hold == 2.0)
-        #expect(make(.enterEmail(email: "x", isInvalid: true)).transition.next == .enterEmail(email: "x", isInvalid: false))
+        #expect(
+            make(.enterEmail(email: "x", isInvalid: true)).transition.next == .enterEmail(email: "x", isInvalid: false))
         #expect(make(.connecting).transition.next == .checkmark)
         #expect(make(.checkmark).transition.hold == 1.5)
         #expect(make(.checkmark).transition.next == .connected)
@@ -128,7 +135,8 @@ struct ButtonAppearanceTests {
         #expect(failed.text.runs.last?.kind == .link)
         #expect(failed.text.runs.first?.color == ConnectButtonPalette.errorLight)
         #expect(make(.enterEmail(email: "x", isInvalid: true)).footer?.kind == .emailInvalid)
-        #expect(make(.creatingAccount(email: "jane@example.com")).footer?.text.description
+        #expect(
+            make(.creatingAccount(email: "jane@example.com")).footer?.text.description
                 == "Setting up an IFTTT account for jane@example.com")
         #expect(make(.connect).footer?.frame.y == 87)
         let hidden = ConnectButtonAppearance(state: .connect, connection: connection, showsFooter: false)

@@ -9,13 +9,16 @@ import Testing
 struct ButtonSnapshotTests {
     static let suite = "ButtonSnapshotTests"
 
-    static func appearance(_ state: ConnectButtonVisualState, _ scheme: ConnectButtonColorScheme,
-                           connection: Connection? = ButtonFixtures.standard, locale: String = "en-US",
-                           style: ConnectButtonStyle? = nil, width: Double = 360) -> ConnectButtonAppearance {
-        ConnectButtonAppearance(state: state, connection: state == .loading ? nil : connection,
-                                localization: ConnectLocalization(identifier: locale),
-                                style: style ?? (scheme == .light ? .light : .dark), hostAppearance: scheme,
-                                width: width, progress: 0.45)
+    static func appearance(
+        _ state: ConnectButtonVisualState, _ scheme: ConnectButtonColorScheme,
+        connection: Connection? = ButtonFixtures.standard, locale: String = "en-US",
+        style: ConnectButtonStyle? = nil, width: Double = 360
+    ) -> ConnectButtonAppearance {
+        ConnectButtonAppearance(
+            state: state, connection: state == .loading ? nil : connection,
+            localization: ConnectLocalization(identifier: locale),
+            style: style ?? (scheme == .light ? .light : .dark), hostAppearance: scheme,
+            width: width, progress: 0.45)
     }
 
     @Test(arguments: ConnectButtonVisualState.allExamples, ConnectButtonColorScheme.allCases)
@@ -32,7 +35,8 @@ struct ButtonSnapshotTests {
     }
 
     @Test func knobWithAnIconReferencesTheImage() {
-        let svg = ConnectButtonSVGRenderer.render(Self.appearance(.connected, .light, connection: ButtonFixtures.withIcon))
+        let svg = ConnectButtonSVGRenderer.render(
+            Self.appearance(.connected, .light, connection: ButtonFixtures.withIcon))
         SnapshotAssertion.assertMatches(svg, named: "connected-icon-light.svg", in: Self.suite)
         #expect(svg.contains("xlink:href=\"https://assets.example.com/sunny/monochrome.png\""))
         #expect(!svg.contains("class=\"monogram\""))
@@ -54,7 +58,8 @@ struct ButtonSnapshotTests {
     }
 
     @Test func escapesUserText() {
-        let svg = ConnectButtonSVGRenderer.render(Self.appearance(.enterEmail(email: "a<b>&\"c\"@x.com", isInvalid: false), .light))
+        let svg = ConnectButtonSVGRenderer.render(
+            Self.appearance(.enterEmail(email: "a<b>&\"c\"@x.com", isInvalid: false), .light))
         #expect(svg.contains("a&lt;b&gt;&amp;&quot;c&quot;@x.com"))
         #expect(XMLParser(data: Data(svg.utf8)).parse())
     }
@@ -76,17 +81,32 @@ enum ButtonGallery {
     }
 
     static func svg() -> String {
-        let cellWidth = 392.0, captionWidth = 170.0
+        let cellWidth = 392.0
+        let captionWidth = 170.0
         var rows: [(String, ConnectButtonAppearance, ConnectButtonAppearance)] = []
         for state in ConnectButtonVisualState.allExamples {
-            rows.append((state.name, ButtonSnapshotTests.appearance(state, .light), ButtonSnapshotTests.appearance(state, .dark)))
+            rows.append(
+                (
+                    state.name, ButtonSnapshotTests.appearance(state, .light),
+                    ButtonSnapshotTests.appearance(state, .dark)
+                ))
         }
-        rows.append(("connect (de, 280)", ButtonSnapshotTests.appearance(.connect, .light, locale: "de", width: 280),
-                     ButtonSnapshotTests.appearance(.connected, .dark, locale: "de", width: 280)))
-        rows.append(("light brand", ButtonSnapshotTests.appearance(.continueToService, .light, connection: ButtonFixtures.lightBrand),
-                     ButtonSnapshotTests.appearance(.connect, .dark, connection: ButtonFixtures.lightBrand)))
-        rows.append(("dark brand", ButtonSnapshotTests.appearance(.connect, .light, connection: ButtonFixtures.darkBrand),
-                     ButtonSnapshotTests.appearance(.connected, .dark, connection: ButtonFixtures.darkBrand)))
+        rows.append(
+            (
+                "connect (de, 280)", ButtonSnapshotTests.appearance(.connect, .light, locale: "de", width: 280),
+                ButtonSnapshotTests.appearance(.connected, .dark, locale: "de", width: 280)
+            ))
+        rows.append(
+            (
+                "light brand",
+                ButtonSnapshotTests.appearance(.continueToService, .light, connection: ButtonFixtures.lightBrand),
+                ButtonSnapshotTests.appearance(.connect, .dark, connection: ButtonFixtures.lightBrand)
+            ))
+        rows.append(
+            (
+                "dark brand", ButtonSnapshotTests.appearance(.connect, .light, connection: ButtonFixtures.darkBrand),
+                ButtonSnapshotTests.appearance(.connected, .dark, connection: ButtonFixtures.darkBrand)
+            ))
         var body = ""
         var y = 40.0
         for (index, row) in rows.enumerated() {
@@ -94,11 +114,13 @@ enum ButtonGallery {
                 ConnectButtonSVGRenderer.render(appearance, options: .init(idPrefix: "g\(index)-\(column)"))
             }
             let height = cells.map(Self.height(of:)).max() ?? 0
-            body += "<text x=\"16\" y=\"\(y + height / 2)\" font-family=\"sans-serif\" font-size=\"15\" fill=\"#333333\">\(row.0)</text>\n"
+            body +=
+                "<text x=\"16\" y=\"\(y + height / 2)\" font-family=\"sans-serif\" font-size=\"15\" fill=\"#333333\">\(row.0)</text>\n"
             for (column, rendered) in cells.enumerated() {
                 var cell = rendered
-                cell = cell.replacingOccurrences(of: "<svg ", with: "<svg x=\"\(captionWidth + Double(column) * cellWidth)\" y=\"\(y)\" ",
-                                                 options: [], range: cell.range(of: "<svg "))
+                cell = cell.replacingOccurrences(
+                    of: "<svg ", with: "<svg x=\"\(captionWidth + Double(column) * cellWidth)\" y=\"\(y)\" ",
+                    options: [], range: cell.range(of: "<svg "))
                 body += cell
             }
             y += height + 8

@@ -19,11 +19,15 @@ private final class MutableCredentials: ConnectionCredentialProvider {
 @Suite("ConnectSDK-iOS 2.8 compatibility", .serialized)
 struct CompatibilityTests {
     func controller(_ transport: RecordingTransport) -> ConnectionNetworkController {
-        ConnectionNetworkController(configuration: .init(
-            transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1", callbackQueue: nil))
+        ConnectionNetworkController(
+            configuration: .init(
+                transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1",
+                callbackQueue: nil))
     }
 
-    func response(_ controller: ConnectionNetworkController, _ request: Connection.Request) async -> (ConnectionNetworkController.Response, Bool) {
+    func response(_ controller: ConnectionNetworkController, _ request: Connection.Request) async -> (
+        ConnectionNetworkController.Response, Bool
+    ) {
         await withCheckedContinuation { continuation in
             controller.start(request: request) { response in
                 // The closure's type already makes it main-actor isolated; check that it really runs there.
@@ -42,51 +46,65 @@ struct CompatibilityTests {
         let body = NetworkControllerTests.connectionBody
         for status in [200, 201, 203] {
             let c = controller(RecordingTransport { _ in HTTPResponse(statusCode: status, body: body) })
-            let (response, onMain) = await response(c, .fetchConnection(for: "c1", credentialProvider: ConnectionCredentials.anonymous))
+            let (response, onMain) = await response(
+                c, .fetchConnection(for: "c1", credentialProvider: ConnectionCredentials.anonymous))
             #expect(onMain)
             #expect(response.statusCode == status)
             #expect((try? response.result.get())?.id == "c1")
         }
-        let notFound = controller(RecordingTransport { _ in
-            HTTPResponse(statusCode: 404, body: Data(#"{"type":"error","code":"not_found","message":"Not found"}"#.utf8))
-        })
-        let (failed, _) = await response(notFound, .fetchConnection(for: "c1", credentialProvider: ConnectionCredentials.anonymous))
+        let notFound = controller(
+            RecordingTransport { _ in
+                HTTPResponse(
+                    statusCode: 404, body: Data(#"{"type":"error","code":"not_found","message":"Not found"}"#.utf8))
+            })
+        let (failed, _) = await response(
+            notFound, .fetchConnection(for: "c1", credentialProvider: ConnectionCredentials.anonymous))
         #expect(failed.statusCode == 404)
-        guard case .failure(let error) = failed.result else { Issue.record("404 succeeded"); return }
+        guard case .failure(let error) = failed.result else {
+            Issue.record("404 succeeded")
+            return
+        }
         #expect(error.statusCode == 404)
         #expect(error.apiCode == "not_found")
         #expect(!error.isAuthenticationFailure)
         if case .genericError(let underlying) = error {
-            #expect(underlying as? ConnectAPIError == .apiError(statusCode: 404, payload: APIErrorPayload(code: "not_found", message: "Not found")))
+            #expect(
+                underlying as? ConnectAPIError
+                    == .apiError(statusCode: 404, payload: APIErrorPayload(code: "not_found", message: "Not found")))
         } else {
             Issue.record("expected genericError, got \(error)")
         }
         let offline = controller(RecordingTransport { _ throws(ConnectAPIError) in throw .timedOut })
-        let (noResponse, _) = await response(offline, .fetchConnection(for: "c1", credentialProvider: ConnectionCredentials.anonymous))
+        let (noResponse, _) = await response(
+            offline, .fetchConnection(for: "c1", credentialProvider: ConnectionCredentials.anonymous))
         #expect(noResponse.statusCode == -1)
         #expect((try? noResponse.result.get()) == nil)
     }
 
     @Test func theControllerCanBeCreatedInsideTheCompletion() async {
-        let c = controller(RecordingTransport { _ in HTTPResponse(statusCode: 200, body: NetworkControllerTests.connectionBody) })
+        let c = controller(
+            RecordingTransport { _ in HTTPResponse(statusCode: 200, body: NetworkControllerTests.connectionBody) })
         let step: ConnectButtonStep = await withCheckedContinuation { continuation in
-            c.start(request: .fetchConnection(for: "c1", credentialProvider: ConnectionCredentials.anonymous)) { response in
+            c.start(request: .fetchConnection(for: "c1", credentialProvider: ConnectionCredentials.anonymous)) {
+                response in
                 guard case .success(let connection) = response.result else { return }
-                let configuration = ConnectionConfiguration(connection: connection, suggestedUserEmail: "a@example.com",
-                                                            credentialProvider: MutableCredentials(userToken: nil),
-                                                            connectAuthorizationRedirectURL: URL(string: "gx://cb")!)
-                let controller = ConnectButtonController(connectButton: HeadlessConnectButton(), connectionConfiguration: configuration,
-                                                         delegate: nil)
+                let configuration = ConnectionConfiguration(
+                    connection: connection, suggestedUserEmail: "a@example.com",
+                    credentialProvider: MutableCredentials(userToken: nil),
+                    connectAuthorizationRedirectURL: URL(string: "gx://cb")!)
+                let controller = ConnectButtonController(
+                    connectButton: HeadlessConnectButton(), connectionConfiguration: configuration,
+                    delegate: nil)
                 continuation.resume(returning: controller.step)
             }
         }
-        #expect(step == .connected)   // the fixture's user_status is enabled
+        #expect(step == .connected)  // the fixture's user_status is enabled
     }
 
     @Test func urlRequestCarriesTheDocumentedRequestAndStartURLRequestSendsIt() async throws {
         let credentials = MutableCredentials(userToken: "token-1")
         let request = Connection.Request.fetchConnection(for: "gx-arrive-store", credentialProvider: credentials)
-        credentials.userToken = "token-2"   // the request keeps the values it was made with
+        credentials.userToken = "token-2"  // the request keeps the values it was made with
         let urlRequest = request.urlRequest
         #expect(urlRequest.url?.absoluteString == "https://connect.ifttt.com/v2/connections/gx-arrive-store")
         #expect(urlRequest.httpMethod == "GET")
@@ -100,7 +118,8 @@ struct CompatibilityTests {
         #expect(disable.value(forHTTPHeaderField: "Authorization") == "Bearer token-2")
 
         let transport = RecordingTransport { _ in
-            HTTPResponse(statusCode: 401, body: Data(#"{"type":"error","code":"unauthorized","message":"bad token-1"}"#.utf8))
+            HTTPResponse(
+                statusCode: 401, body: Data(#"{"type":"error","code":"unauthorized","message":"bad token-1"}"#.utf8))
         }
         let response: ConnectionNetworkController.Response = await withCheckedContinuation { continuation in
             controller(transport).start(urlRequest: urlRequest) { continuation.resume(returning: $0) }
@@ -109,9 +128,12 @@ struct CompatibilityTests {
         #expect(sent.url == urlRequest.url)
         #expect(sent.headers["Authorization"] == "Bearer token-1")
         #expect(response.statusCode == 401)
-        guard case .failure(let error) = response.result else { Issue.record("401 succeeded"); return }
+        guard case .failure(let error) = response.result else {
+            Issue.record("401 succeeded")
+            return
+        }
         #expect(error.isAuthenticationFailure)
-        #expect(!error.description.contains("token-1"))   // a token the server echoes is redacted
+        #expect(!error.description.contains("token-1"))  // a token the server echoes is redacted
     }
 
     @Test func connectionsAreEqualByIdAsIn28() throws {
@@ -121,15 +143,17 @@ struct CompatibilityTests {
         #expect(enabled == other)
         #expect(Set([enabled, other]).count == 1)
         #expect(enabled.hasSameContent(as: enabled))
-        let renamed = try Connection(id: enabled.id, name: "Another name", description: enabled.description, url: enabled.url,
-                                     status: .disabled, services: enabled.services)
+        let renamed = try Connection(
+            id: enabled.id, name: "Another name", description: enabled.description, url: enabled.url,
+            status: .disabled, services: enabled.services)
         #expect(renamed == enabled)
         #expect(!renamed.hasSameContent(as: enabled))
     }
 
     @Test func serviceAndFeatureHaveThe28Names() throws {
-        let service = Connection.Service(id: "grocery_express", name: "Grocery Express", isPrimary: true,
-                                         monochromeIconURL: URL(string: "https://a.example/m.png"))
+        let service = Connection.Service(
+            id: "grocery_express", name: "Grocery Express", isPrimary: true,
+            monochromeIconURL: URL(string: "https://a.example/m.png"))
         #expect(service.templateIconURL.absoluteString == "https://a.example/m.png")
         #expect(service.url.absoluteString == "https://ifttt.com/grocery_express")
         #expect(service.pageURL == nil)
@@ -137,13 +161,16 @@ struct CompatibilityTests {
         #expect(feature.details == "D")
         let image = Connection.CoverImage(width: 4320, url: URL(string: "https://a.example/c.png")!)
         #expect(image.size == .w2880)
-        let connection = try Connection(id: "c", name: "N", description: "", url: URL(string: "https://ifttt.com/c")!,
-                                        status: .initial, services: [service],
-                                        coverImages: [Connection.CoverImage(width: 480, url: URL(string: "https://a.example/480")!),
-                                                      Connection.CoverImage(width: 1440, url: URL(string: "https://a.example/1440")!)])
+        let connection = try Connection(
+            id: "c", name: "N", description: "", url: URL(string: "https://ifttt.com/c")!,
+            status: .initial, services: [service],
+            coverImages: [
+                Connection.CoverImage(width: 480, url: URL(string: "https://a.example/480")!),
+                Connection.CoverImage(width: 1440, url: URL(string: "https://a.example/1440")!),
+            ])
         #expect(connection.coverImage(size: .w1440)?.url.absoluteString == "https://a.example/1440")
         #expect(connection.coverImage(size: .w720) == nil)
-        #expect(connection.coverImage(for: 800, scale: 2)?.width == 1440)   // 1600 px: the test vector of spec §1.5
+        #expect(connection.coverImage(for: 800, scale: 2)?.width == 1440)  // 1600 px: the test vector of spec §1.5
         #expect(connection.coverImage(for: 300, scale: 1)?.width == 480)
     }
 
@@ -152,13 +179,16 @@ struct CompatibilityTests {
         let error = ConnectButtonControllerError.networkError(detailed)
         #expect(error == .networkError(ConnectionNetworkError.genericError(detailed)))
         #expect(error.apiError == detailed)
-        #expect(ConnectButtonControllerError.invalidEmail.apiError == .invalidRequest(ConnectButtonControllerError.invalidEmailReason))
+        #expect(
+            ConnectButtonControllerError.invalidEmail.apiError
+                == .invalidRequest(ConnectButtonControllerError.invalidEmailReason))
         #expect(ConnectButtonControllerError.invalidEmail.description == "The email address is not valid")
         #expect(ConnectionNetworkError(detailed).isRetryable)
         #expect(ConnectionNetworkError.unknownResponse.apiError == nil)
         #expect(NetworkControllerError(.authenticationFailure(nil)).isAuthentication)
         #expect(ConnectionNetworkError(networkControllerError: .cancelled) == .unknownResponse)
-        #expect(ConnectionNetworkError(networkControllerError: .genericError(detailed)) == ConnectionNetworkError(detailed))
+        #expect(
+            ConnectionNetworkError(networkControllerError: .genericError(detailed)) == ConnectionNetworkError(detailed))
     }
 
     @Test func localizationLoggingReportsMissingTranslations() {
@@ -183,15 +213,19 @@ struct CompatibilityTests {
         var url = URL(fileURLWithPath: #filePath)
         for _ in 0..<3 { url.deleteLastPathComponent() }
         let changelog = try String(contentsOf: url.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
-        let releases = changelog.split(separator: "\n").filter { $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]") }
+        let releases = changelog.split(separator: "\n").filter {
+            $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]")
+        }
         let top = try #require(releases.first)
-        #expect(top.hasPrefix("## [\(SDKInfo.version)] - "), "CHANGELOG's top release is \(top), SDKInfo.version is \(SDKInfo.version)")
+        #expect(
+            top.hasPrefix("## [\(SDKInfo.version)] - "),
+            "CHANGELOG's top release is \(top), SDKInfo.version is \(SDKInfo.version)")
         #expect(changelog.contains("[\(SDKInfo.version)]: "), "CHANGELOG needs a link for \(SDKInfo.version)")
     }
 }
 
-private extension NetworkControllerError {
-    var isAuthentication: Bool {
+extension NetworkControllerError {
+    fileprivate var isAuthentication: Bool {
         if case .authenticationFailure = self { return true }
         return false
     }

@@ -61,9 +61,9 @@ struct DecodingTableTests {
         // Connection (§1.5). 2.8 requires id, name, description, url, a primary service and a known `type`.
         Row(["id"], .fails),
         Row(["name"], .fails),
-        Row(["description"], .fails, ours: true),            // this SDK reads a missing description as ""
+        Row(["description"], .fails, ours: true),  // this SDK reads a missing description as ""
         Row(["url"], .fails),
-        Row(["type"], .fails, ours: true),                   // this SDK reads an object without type as a Connection
+        Row(["type"], .fails, ours: true),  // this SDK reads an object without type as a Connection
         Row(["services"], .fails),
         Row(["user_status"], .decodes),
         Row(["cover_image"], .decodes),
@@ -79,10 +79,10 @@ struct DecodingTableTests {
         // The primary service: 2.8 leaves out a service missing a required key, and then has no primary.
         Row(primary + ["service_id"], .fails),
         Row(primary + ["service_name"], .fails),
-        Row(primary + ["service_short_name"], .fails, ours: true),   // falls back to the name
+        Row(primary + ["service_short_name"], .fails, ours: true),  // falls back to the name
         Row(primary + ["monochrome_icon_url"], .fails, ours: true),  // templateIconURL falls back
-        Row(primary + ["brand_color"], .fails, ours: true),          // no brand colour
-        Row(primary + ["url"], .fails, ours: true),                  // url falls back to https://ifttt.com/<id>
+        Row(primary + ["brand_color"], .fails, ours: true),  // no brand colour
+        Row(primary + ["url"], .fails, ours: true),  // url falls back to https://ifttt.com/<id>
         Row(primary + ["is_primary"], .fails),
         Row(primary + ["color_icon_url"], .decodes),
         // A non-primary service: 2.8 leaves it out and keeps the Connection.
@@ -129,8 +129,12 @@ struct DecodingTableTests {
     }
 
     static func userTrigger(_ id: String, _ stepId: String, _ lat: Double) -> [String: Any] {
-        ["id": id, "feature_trigger_id": stepId,
-         "user_fields": [["field_id": "location", "field_type": "LOCATION_ENTER", "value": location(lat, -122.4, 150)]]]
+        [
+            "id": id, "feature_trigger_id": stepId,
+            "user_fields": [
+                ["field_id": "location", "field_type": "LOCATION_ENTER", "value": location(lat, -122.4, 150)]
+            ],
+        ]
     }
 
     /// A complete payload with every key of the tables: two services, a feature with a location trigger,
@@ -141,29 +145,51 @@ struct DecodingTableTests {
             "url": "https://ifttt.com/connect/gx-arrive-store", "user_status": "enabled", "enabled_count": 12,
             "embedded_url": "https://ifttt.com/embed/gx",
             "services": [
-                ["service_id": "grocery_express", "service_name": "Grocery Express", "service_short_name": "Grocery",
-                 "is_primary": true, "monochrome_icon_url": "https://assets.example/gx-mono.png",
-                 "color_icon_url": "https://assets.example/gx.png", "brand_color": "#1BAF5D",
-                 "url": "https://ifttt.com/grocery_express"],
-                ["service_id": "location", "service_name": "Location", "service_short_name": "Location",
-                 "is_primary": false, "monochrome_icon_url": "https://assets.example/loc-mono.png",
-                 "brand_color": "#0099FF", "url": "https://ifttt.com/location"],
+                [
+                    "service_id": "grocery_express", "service_name": "Grocery Express", "service_short_name": "Grocery",
+                    "is_primary": true, "monochrome_icon_url": "https://assets.example/gx-mono.png",
+                    "color_icon_url": "https://assets.example/gx.png", "brand_color": "#1BAF5D",
+                    "url": "https://ifttt.com/grocery_express",
+                ],
+                [
+                    "service_id": "location", "service_name": "Location", "service_short_name": "Location",
+                    "is_primary": false, "monochrome_icon_url": "https://assets.example/loc-mono.png",
+                    "brand_color": "#0099FF", "url": "https://ifttt.com/location",
+                ],
             ],
-            "cover_image": ["480w_url": "https://assets.example/c480.png", "1440w_url": "https://assets.example/c1440.png"],
-            "value_propositions": [["description": "Your list at the door", "icon_url": "https://assets.example/vp.png"]],
+            "cover_image": [
+                "480w_url": "https://assets.example/c480.png", "1440w_url": "https://assets.example/c1440.png",
+            ],
+            "value_propositions": [
+                ["description": "Your list at the door", "icon_url": "https://assets.example/vp.png"]
+            ],
             "features": [
-                ["id": "feature-1", "title": "Arrive", "description": "Show the list", "icon_url": "https://assets.example/f.png",
-                 "feature_triggers": [
-                    ["id": "ft-1", "trigger_id": "enter_region", "service_id": "location",
-                     "fields": [["id": "location", "type": "LOCATION_ENTER", "default_value": location(37.78, -122.41, 100)]]],
-                 ]],
+                [
+                    "id": "feature-1", "title": "Arrive", "description": "Show the list",
+                    "icon_url": "https://assets.example/f.png",
+                    "feature_triggers": [
+                        [
+                            "id": "ft-1", "trigger_id": "enter_region", "service_id": "location",
+                            "fields": [
+                                [
+                                    "id": "location", "type": "LOCATION_ENTER",
+                                    "default_value": location(37.78, -122.41, 100),
+                                ]
+                            ],
+                        ]
+                    ],
+                ]
             ],
             "user_connection": [
                 "user_features": [
-                    ["id": "uf-1", "feature_id": "feature-1", "enabled": true,
-                     "user_feature_triggers": [userTrigger("ut-1", "ft-1", 37.70), userTrigger("ut-2", "ft-1", 37.71),
-                                               userTrigger("ut-3", "ft-1", 37.72)]],
-                ],
+                    [
+                        "id": "uf-1", "feature_id": "feature-1", "enabled": true,
+                        "user_feature_triggers": [
+                            userTrigger("ut-1", "ft-1", 37.70), userTrigger("ut-2", "ft-1", 37.71),
+                            userTrigger("ut-3", "ft-1", 37.72),
+                        ],
+                    ]
+                ]
             ],
         ]
     }
@@ -219,8 +245,10 @@ struct DecodingTableTests {
     @Test func userTriggersWithoutFeatureTriggerIdKeepTheirGeofences() throws {
         var payload = Self.payload()
         for index in 0..<3 {
-            payload = Self.removing(Self.userFeature + ["user_feature_triggers", .index(index), "feature_trigger_id"],
-                                    from: payload) as? [String: Any] ?? [:]
+            payload =
+                Self.removing(
+                    Self.userFeature + ["user_feature_triggers", .index(index), "feature_trigger_id"],
+                    from: payload) as? [String: Any] ?? [:]
         }
         let connection = try Connection.decode(from: Self.data(payload))
         let triggers = try #require(connection.userConnection?.userFeatures.first?.triggers)
@@ -231,12 +259,15 @@ struct DecodingTableTests {
 
     /// Elements 2.8 leaves out are left out here too, and the rest of the Connection is intact.
     @Test func incompleteElementsAreLeftOutAndTheRestKept() throws {
-        let withoutPartnerId = try Connection.decode(from: Self.data(Self.removing(Self.partner + ["service_id"], from: Self.payload())))
+        let withoutPartnerId = try Connection.decode(
+            from: Self.data(Self.removing(Self.partner + ["service_id"], from: Self.payload())))
         #expect(withoutPartnerId.services.map(\.id) == ["grocery_express"])
-        let withoutTitle = try Connection.decode(from: Self.data(Self.removing(Self.feature + ["title"], from: Self.payload())))
+        let withoutTitle = try Connection.decode(
+            from: Self.data(Self.removing(Self.feature + ["title"], from: Self.payload())))
         #expect(withoutTitle.features.isEmpty)
         #expect(withoutTitle.locationRegions.count == 3)
-        let withoutUserTriggerId = try Connection.decode(from: Self.data(Self.removing(Self.userTrigger + ["id"], from: Self.payload())))
+        let withoutUserTriggerId = try Connection.decode(
+            from: Self.data(Self.removing(Self.userTrigger + ["id"], from: Self.payload())))
         #expect(withoutUserTriggerId.userConnection?.userFeatures.first?.triggers.map(\.id) == ["ut-2", "ut-3"])
         let primaryWithoutId = Self.removing(Self.primary + ["service_id"], from: Self.payload())
         #expect(throws: ConnectDecodingError(path: "$.services[0]", reason: .missingKey("service_id"))) {

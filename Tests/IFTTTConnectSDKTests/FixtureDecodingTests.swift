@@ -65,10 +65,12 @@ struct FixtureDecodingTests {
         #expect(connection.connectingService.id == "twitter")
         #expect(connection.features.count == 2)
         #expect(connection.features[0].title == "Required feature")
-        #expect(connection.features[0].actions.first?.runURL?.absoluteString
-                == "https://connect.ifttt.com/v2/connections/aVxGRrtD/actions/google_drive.upload_file_from_url_google_drive/run")
+        #expect(
+            connection.features[0].actions.first?.runURL?.absoluteString
+                == "https://connect.ifttt.com/v2/connections/aVxGRrtD/actions/google_drive.upload_file_from_url_google_drive/run"
+        )
         let defaultValue = try #require(connection.features[1].triggers.first?.fields.first?.defaultValue?.location)
-        #expect(defaultValue.latitude == 37.78383800416815)   // "latitude" given as a string
+        #expect(defaultValue.latitude == 37.78383800416815)  // "latitude" given as a string
         #expect(defaultValue.radius == 316.2010756871335)
         let first = try #require(connection.userConnection?.userFeatures.first)
         #expect(first.id == "5c7f6d49-5fa9-4305-a7db-39ca38484e6e")

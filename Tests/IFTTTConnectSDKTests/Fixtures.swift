@@ -4,7 +4,7 @@ import Foundation
 enum Fixtures {
     static let directory: URL = {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<2 { url.deleteLastPathComponent() }   // Tests/IFTTTConnectSDKTests/Fixtures.swift -> Tests
+        for _ in 0..<2 { url.deleteLastPathComponent() }  // Tests/IFTTTConnectSDKTests/Fixtures.swift -> Tests
         return url.appendingPathComponent("Fixtures")
     }()
 

@@ -6,7 +6,8 @@ import Testing
 /// the error must name where the problem is.
 @Suite("Hostile payloads give typed errors")
 struct HostilePayloadTests {
-    static let valid = #"{"type":"connection","id":"c1","name":"N","description":"D","url":"https://ifttt.com/c1","user_status":"enabled","services":[{"service_id":"a","service_name":"A","is_primary":true}]}"#
+    static let valid =
+        #"{"type":"connection","id":"c1","name":"N","description":"D","url":"https://ifttt.com/c1","user_status":"enabled","services":[{"service_id":"a","service_name":"A","is_primary":true}]}"#
 
     struct Case: CustomTestStringConvertible, Sendable {
         let name: String
@@ -51,27 +52,65 @@ struct HostilePayloadTests {
         Case("huge number", #"{"id":"c","enabled_count":1e999999}"#),
         Case("very long number", "{\"n\":" + String(repeating: "9", count: 5000) + ".5}"),
         Case("deep array nesting", String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)),
-        Case("deep object nesting", String(repeating: #"{"a":"#, count: 5000) + "1" + String(repeating: "}", count: 5000)),
+        Case(
+            "deep object nesting", String(repeating: #"{"a":"#, count: 5000) + "1" + String(repeating: "}", count: 5000)
+        ),
         Case("10 MB body", data: Data(("{\"id\":\"" + String(repeating: "a", count: 10_000_000) + "\"}").utf8)),
-        Case("missing primary service", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":false}]}"#, path: "$.services"),
-        Case("no services at all", #"{"type":"connection","id":"c","name":"N","url":"https://x.y"}"#, path: "$.services"),
-        Case("services is an object", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":{}}"#, path: "$.services"),
-        Case("id is an object", #"{"type":"connection","id":{},"name":"N","url":"https://x.y","services":[]}"#, path: "$.id"),
+        Case(
+            "missing primary service",
+            #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":false}]}"#,
+            path: "$.services"),
+        Case(
+            "no services at all", #"{"type":"connection","id":"c","name":"N","url":"https://x.y"}"#, path: "$.services"),
+        Case(
+            "services is an object", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":{}}"#,
+            path: "$.services"),
+        Case(
+            "id is an object", #"{"type":"connection","id":{},"name":"N","url":"https://x.y","services":[]}"#,
+            path: "$.id"),
         Case("id missing", #"{"type":"connection","name":"N","url":"https://x.y","services":[]}"#, path: "$"),
-        Case("name is null", #"{"type":"connection","id":"c","name":null,"url":"https://x.y","services":[]}"#, path: "$"),
-        Case("url is not a URL", #"{"type":"connection","id":"c","name":"N","url":"not a url","services":[{"service_id":"a","service_name":"A","is_primary":true}]}"#, path: "$.url"),
-        Case("is_primary is a number", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":7}]}"#, path: "$.services[0].is_primary"),
-        Case("service without id", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_name":"A","is_primary":true}]}"#, path: "$.services[0]"),
-        Case("service is a string", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":["twitter"]}"#, path: "$.services[0]"),
+        Case(
+            "name is null", #"{"type":"connection","id":"c","name":null,"url":"https://x.y","services":[]}"#, path: "$"),
+        Case(
+            "url is not a URL",
+            #"{"type":"connection","id":"c","name":"N","url":"not a url","services":[{"service_id":"a","service_name":"A","is_primary":true}]}"#,
+            path: "$.url"),
+        Case(
+            "is_primary is a number",
+            #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":7}]}"#,
+            path: "$.services[0].is_primary"),
+        Case(
+            "service without id",
+            #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_name":"A","is_primary":true}]}"#,
+            path: "$.services[0]"),
+        Case(
+            "service is a string",
+            #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":["twitter"]}"#,
+            path: "$.services[0]"),
         // 2.8 leaves out a feature without a title (issue 11 item 5, DecodingTableTests); a title that is not a
         // string still fails with its path.
-        Case("feature with an array title", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"features":[{"id":"f","title":[]}]}"#, path: "$.features[0].title"),
-        Case("trigger id is an array", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"features":[{"id":"f","title":"T","feature_triggers":[{"id":[]}]}]}"#, path: "$.features[0].feature_triggers[0].id"),
-        Case("user_connection is a string", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"user_connection":"yes"}"#, path: "$.user_connection"),
+        Case(
+            "feature with an array title",
+            #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"features":[{"id":"f","title":[]}]}"#,
+            path: "$.features[0].title"),
+        Case(
+            "trigger id is an array",
+            #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"features":[{"id":"f","title":"T","feature_triggers":[{"id":[]}]}]}"#,
+            path: "$.features[0].feature_triggers[0].id"),
+        Case(
+            "user_connection is a string",
+            #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"user_connection":"yes"}"#,
+            path: "$.user_connection"),
         // ConnectSDK-iOS 2.8 never reads `feature_id`, so a user feature without it decodes (issue 11 item 5);
         // one whose `feature_id` is not a string still fails with its path.
-        Case("user feature with an array feature_id", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"user_connection":{"user_features":[{"id":"u","feature_id":[]}]}}"#, path: "$.user_connection.user_features[0].feature_id"),
-        Case("cover_image is an array", #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"cover_image":[]}"#, path: "$.cover_image"),
+        Case(
+            "user feature with an array feature_id",
+            #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"user_connection":{"user_features":[{"id":"u","feature_id":[]}]}}"#,
+            path: "$.user_connection.user_features[0].feature_id"),
+        Case(
+            "cover_image is an array",
+            #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A","is_primary":true}],"cover_image":[]}"#,
+            path: "$.cover_image"),
         Case("unknown envelope type", #"{"type":"applet","id":"c"}"#, path: "$.type"),
         Case("error envelope", #"{"type":"error","code":"not_found","message":"Not found"}"#, path: "$.type"),
         Case("empty list envelope", #"{"type":"list","data":[]}"#, path: "$.data"),
@@ -112,7 +151,9 @@ struct HostilePayloadTests {
         }
         #expect(reason(String(repeating: "[", count: 1000)) == .nestingTooDeep(limit: 128))
         #expect(reason(#"{"a":1e400}"#) == .numberOutOfRange)
-        #expect(reason(#"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[]}"#) == .noPrimaryService)
+        #expect(
+            reason(#"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[]}"#) == .noPrimaryService
+        )
         if case .payloadTooLarge(let bytes, let limit)? = reason(String(repeating: " ", count: 9_000_000)) {
             #expect(bytes == 9_000_000 && limit == 8 * 1024 * 1024)
         } else {
@@ -125,14 +166,14 @@ struct HostilePayloadTests {
 struct TolerantDecodingTests {
     @Test func looseShapesDecode() throws {
         let text = #"""
-        {"type":"connection","id":123,"name":"N","url":"https://x.y","unknown_key":{"deep":[1,2,3]},"description":null,
-         "user_status":"paused",
-         "services":[{"service_id":"a","service_name":"Alpha","is_primary":"true","brand_color":"  #00FF7f ","monochrome_icon_url":"::::"},
-                     {"service_id":"b","service_name":"Beta","service_short_name":null,"brand_color":"red"}],
-         "cover_image":{"480w_url":"https://c/480","bogus":"x","720w_url":42},
-         "features":[{"title":"T","feature_triggers":[{"id":606,"fields":[{"id":"location","type":"LOCATION_EXIT","required":"false","default_value":{"lat":"1.5","lng":"2.5"}}]}]}],
-         "user_connection":{"user_features":[{"id":"u","feature_id":"missing-feature","enabled":true,"user_feature_triggers":[{"id":"sub_with_underscores","feature_trigger_id":"606","user_fields":[{"field_id":"location","value":{"latitude":"10","longitude":"20","radius":"50"}}]}]}]}}
-        """#
+            {"type":"connection","id":123,"name":"N","url":"https://x.y","unknown_key":{"deep":[1,2,3]},"description":null,
+             "user_status":"paused",
+             "services":[{"service_id":"a","service_name":"Alpha","is_primary":"true","brand_color":"  #00FF7f ","monochrome_icon_url":"::::"},
+                         {"service_id":"b","service_name":"Beta","service_short_name":null,"brand_color":"red"}],
+             "cover_image":{"480w_url":"https://c/480","bogus":"x","720w_url":42},
+             "features":[{"title":"T","feature_triggers":[{"id":606,"fields":[{"id":"location","type":"LOCATION_EXIT","required":"false","default_value":{"lat":"1.5","lng":"2.5"}}]}]}],
+             "user_connection":{"user_features":[{"id":"u","feature_id":"missing-feature","enabled":true,"user_feature_triggers":[{"id":"sub_with_underscores","feature_trigger_id":"606","user_fields":[{"field_id":"location","value":{"latitude":"10","longitude":"20","radius":"50"}}]}]}]}}
+            """#
         let connection = try Connection.decode(from: Data(text.utf8))
         #expect(connection.id == "123")
         #expect(connection.description == "")
@@ -151,7 +192,7 @@ struct TolerantDecodingTests {
         #expect(regions[0].identifier == "ifttt_sub_with_underscores")
         #expect(LocationRegion.triggerSubscriptionId(fromIdentifier: regions[0].identifier) == "sub_with_underscores")
         #expect(LocationRegion.triggerSubscriptionId(fromIdentifier: "host_app_region") == nil)
-        #expect(regions[0].transitions == .exit)   // from the definition's LOCATION_EXIT
+        #expect(regions[0].transitions == .exit)  // from the definition's LOCATION_EXIT
         #expect(regions[0].radius == 50)
     }
 
@@ -163,7 +204,11 @@ struct TolerantDecodingTests {
     }
 
     @Test func errorEnvelopeParses() throws {
-        let payload = try #require(APIErrorPayload(data: Data(#"{"type":"error","code":"invalid_parameters","message":"Bad","details":[{"parameter":"email","message":"is invalid"}]}"#.utf8)))
+        let payload = try #require(
+            APIErrorPayload(
+                data: Data(
+                    #"{"type":"error","code":"invalid_parameters","message":"Bad","details":[{"parameter":"email","message":"is invalid"}]}"#
+                        .utf8)))
         #expect(payload.code == "invalid_parameters")
         #expect(payload.details == [.init(parameter: "email", message: "is invalid")])
         #expect(APIErrorPayload(data: Data("<html>".utf8)) == nil)

@@ -18,7 +18,9 @@ struct LocalizationTests {
     func everyKeyIsTranslated(_ name: String) throws {
         let table = try #require(LocalizationTables.shared.tables[name])
         let expected = Set(ConnectStringKey.allCases.map(\.rawValue))
-        #expect(Set(table.keys) == expected, "\(name): missing \(expected.subtracting(table.keys)), extra \(Set(table.keys).subtracting(expected))")
+        #expect(
+            Set(table.keys) == expected,
+            "\(name): missing \(expected.subtracting(table.keys)), extra \(Set(table.keys).subtracting(expected))")
         for key in ConnectStringKey.allCases {
             let value = try #require(table[key.rawValue])
             #expect(!value.trimmingCharacters(in: .whitespaces).isEmpty, "\(name) \(key.rawValue) is empty")
@@ -32,7 +34,9 @@ struct LocalizationTests {
         for key in ConnectStringKey.allCases {
             let positions = ConnectLocalization.placeholderPositions(in: table[key.rawValue] ?? "")
             let basePositions = ConnectLocalization.placeholderPositions(in: base[key.rawValue] ?? "")
-            #expect(positions.sorted() == basePositions.sorted(), "\(name) \(key.rawValue): \(positions) vs \(basePositions)")
+            #expect(
+                positions.sorted() == basePositions.sorted(),
+                "\(name) \(key.rawValue): \(positions) vs \(basePositions)")
             #expect(positions.sorted() == Array(0..<key.argumentCount), "\(name) \(key.rawValue)")
         }
     }
@@ -69,8 +73,10 @@ struct LocalizationTests {
         ("zh-SG", ["zh-Hans", "en"]), ("pt", ["pt-PT", "en"]), ("pt-AO", ["pt-PT", "en"]), ("pt_BR", ["pt-BR", "en"]),
         ("no_NO", ["nb", "en"]), ("nn-NO", ["nb", "en"]), ("nb", ["nb", "en"]), ("en", ["en-US", "en"]),
         ("en_US_POSIX", ["en-US", "en"]), ("en-AU", ["en-GB", "en"]), ("en-GB", ["en-GB", "en"]),
-        ("fr-CA", ["fr-CA", "fr", "en"]), ("fr-CH", ["fr", "en"]), ("de-AT", ["de", "en"]), ("de_DE.UTF-8", ["de", "en"]),
-        ("ja-JP@calendar=japanese", ["ja", "en"]), ("PT-br", ["pt-BR", "en"]), ("tlh", ["en"]), ("", ["en"]), ("C", ["en"]),
+        ("fr-CA", ["fr-CA", "fr", "en"]), ("fr-CH", ["fr", "en"]), ("de-AT", ["de", "en"]),
+        ("de_DE.UTF-8", ["de", "en"]),
+        ("ja-JP@calendar=japanese", ["ja", "en"]), ("PT-br", ["pt-BR", "en"]), ("tlh", ["en"]), ("", ["en"]),
+        ("C", ["en"]),
     ])
     func fallbackChains(_ identifier: String, _ expected: [String]) {
         #expect(ConnectLocalization.fallbackChain(for: identifier) == expected, "\(identifier)")

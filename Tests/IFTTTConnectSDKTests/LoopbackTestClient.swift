@@ -33,7 +33,9 @@ final class LoopbackTestClient: @unchecked Sendable {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = in_addr_t(UInt32(0x7F00_0001).bigEndian)
         let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard result == 0 else {
             close(fd)
@@ -70,7 +72,8 @@ final class LoopbackTestClient: @unchecked Sendable {
         while true {
             let remaining = deadline - ContinuousClock.now
             guard remaining > .zero else { throw Failure.timeout }
-            let milliseconds = Int32(max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
+            let milliseconds = Int32(
+                max(1, remaining.components.seconds * 1000 + remaining.components.attoseconds / 1_000_000_000_000_000))
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             let ready = poll(&pfd, 1, milliseconds)
             if ready < 0 && errno == EINTR { continue }
@@ -119,7 +122,10 @@ final class DribblingClient: @unchecked Sendable {
                     lock.withLock { closedAt = closedAt ?? .now }
                     break
                 }
-                if first { started.signal(); first = false }
+                if first {
+                    started.signal()
+                    first = false
+                }
                 // Wait `interval` or until the server closes the connection.
                 if (try? client.readAll(timeout: interval)) != nil {
                     lock.withLock { closedAt = closedAt ?? .now }

@@ -8,9 +8,10 @@ struct NetworkControllerTests {
     static let connectionBody = Data(HostilePayloadTests.valid.utf8)
 
     func controller(_ transport: RecordingTransport) -> ConnectionNetworkController {
-        ConnectionNetworkController(configuration: .init(
-            transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!,
-            anonymousId: "anon-1", callbackQueue: nil))
+        ConnectionNetworkController(
+            configuration: .init(
+                transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!,
+                anonymousId: "anon-1", callbackQueue: nil))
     }
 
     @Test func fetchSendsTheDocumentedHeaders() async throws {
@@ -31,7 +32,8 @@ struct NetworkControllerTests {
 
     @Test func anonymousFetchSendsNoCredentials() async throws {
         let transport = RecordingTransport { _ in HTTPResponse(statusCode: 200, body: Self.connectionBody) }
-        _ = try await controller(transport).fetchConnection(for: "c1", credentialProvider: ConnectionCredentials(userToken: "", inviteCode: ""))
+        _ = try await controller(transport).fetchConnection(
+            for: "c1", credentialProvider: ConnectionCredentials(userToken: "", inviteCode: ""))
         let request = try #require(transport.requests.first)
         #expect(request.headers["Authorization"] == nil)
         #expect(request.headers["IFTTT-Invite-Code"] == nil)
@@ -43,9 +45,21 @@ struct NetworkControllerTests {
         let credentials = ConnectionCredentials(userToken: "t")
         _ = try await c.disconnectConnection(with: "a/b?c", credentialProvider: credentials)
         _ = try await c.enableConnection(with: "c1", credentialProvider: credentials)
-        _ = try await c.updateUserConnection(with: "c1", update: UserConnectionUpdate(features: [
-            .init(featureId: "f", triggers: [.init(stepId: "t1", userFields: [.init(fieldId: "location", value: .location(LocationValue(latitude: 1, longitude: 2, radius: 3)))])]),
-        ]), credentialProvider: credentials)
+        _ = try await c.updateUserConnection(
+            with: "c1",
+            update: UserConnectionUpdate(features: [
+                .init(
+                    featureId: "f",
+                    triggers: [
+                        .init(
+                            stepId: "t1",
+                            userFields: [
+                                .init(
+                                    fieldId: "location",
+                                    value: .location(LocationValue(latitude: 1, longitude: 2, radius: 3)))
+                            ])
+                    ])
+            ]), credentialProvider: credentials)
         let requests = transport.requests
         #expect(requests.map(\.method) == ["POST", "POST", "PUT"])
         #expect(requests[0].url.absoluteString == "https://api.test/v2/connections/a%2Fb%3Fc/disable")
@@ -53,8 +67,13 @@ struct NetworkControllerTests {
         #expect(requests[2].url.absoluteString == "https://api.test/v2/connections/c1/user_connection")
         #expect(requests[2].headers["Content-Type"] == "application/json")
         let body = try JSONParser().parse(try #require(requests[2].body))
-        let trigger = body["user_features"].flatMap { if case .array(let a) = $0 { return a.first } else { return nil } }?["user_feature_triggers"]
-        guard case .array(let triggers)? = trigger, let first = triggers.first else { Issue.record("no triggers"); return }
+        let trigger = body["user_features"].flatMap {
+            if case .array(let a) = $0 { return a.first } else { return nil }
+        }?["user_feature_triggers"]
+        guard case .array(let triggers)? = trigger, let first = triggers.first else {
+            Issue.record("no triggers")
+            return
+        }
         #expect(first["feature_trigger_id"] == .string("t1"))
     }
 
@@ -62,7 +81,8 @@ struct NetworkControllerTests {
         let transport = RecordingTransport { _ in HTTPResponse(statusCode: 200, body: Self.connectionBody) }
         for id in ["", ".", ".."] {
             await #expect(throws: ConnectAPIError.invalidRequest("empty or relative path segment")) {
-                try await controller(transport).fetchConnection(for: id, credentialProvider: ConnectionCredentials.anonymous)
+                try await controller(transport).fetchConnection(
+                    for: id, credentialProvider: ConnectionCredentials.anonymous)
             }
         }
         #expect(transport.requests.isEmpty)
@@ -75,7 +95,9 @@ struct NetworkControllerTests {
         let c = controller(transport)
         #expect(try await c.lookUpAccount(email: " a+b&c=d@example.com ") == .existingUser)
         #expect(try await c.lookUpAccount(email: "new@example.com") == .newUser)
-        #expect(transport.requests[0].url.absoluteString == "https://api.test/v2/account/find?email=a%2Bb%26c%3Dd%40example.com")
+        #expect(
+            transport.requests[0].url.absoluteString
+                == "https://api.test/v2/account/find?email=a%2Bb%26c%3Dd%40example.com")
         #expect(transport.requests[0].headers["Authorization"] == nil)
     }
 
@@ -102,16 +124,27 @@ struct NetworkControllerTests {
     @Test func statusCodesBecomeTypedErrors() async {
         let envelope = Data(#"{"type":"error","code":"not_found","message":"No such Connection","details":[]}"#.utf8)
         let cases: [(Int, Data, ConnectAPIError)] = [
-            (401, Data(#"{"type":"error","code":"unauthorized","message":"Token secret-token is invalid"}"#.utf8),
-             .authenticationFailure(APIErrorPayload(code: "unauthorized", message: "Token <redacted> is invalid"))),
-            (404, envelope, .apiError(statusCode: 404, payload: APIErrorPayload(code: "not_found", message: "No such Connection"))),
+            (
+                401, Data(#"{"type":"error","code":"unauthorized","message":"Token secret-token is invalid"}"#.utf8),
+                .authenticationFailure(APIErrorPayload(code: "unauthorized", message: "Token <redacted> is invalid"))
+            ),
+            (
+                404, envelope,
+                .apiError(statusCode: 404, payload: APIErrorPayload(code: "not_found", message: "No such Connection"))
+            ),
             (503, Data("<html>busy</html>".utf8), .apiError(statusCode: 503, payload: nil)),
-            (200, Data("{".utf8), .invalidResponse(statusCode: 200, ConnectDecodingError(path: "$", reason: .malformedJSON(offset: 1, detail: "expected a key string")))),
+            (
+                200, Data("{".utf8),
+                .invalidResponse(
+                    statusCode: 200,
+                    ConnectDecodingError(path: "$", reason: .malformedJSON(offset: 1, detail: "expected a key string")))
+            ),
         ]
         for (status, body, expected) in cases {
             let transport = RecordingTransport { _ in HTTPResponse(statusCode: status, body: body) }
             do {
-                _ = try await controller(transport).fetchConnection(for: "c1", credentialProvider: ConnectionCredentials(userToken: "secret-token"))
+                _ = try await controller(transport).fetchConnection(
+                    for: "c1", credentialProvider: ConnectionCredentials(userToken: "secret-token"))
                 Issue.record("no error for \(status)")
             } catch {
                 #expect(error == expected)
@@ -123,21 +156,31 @@ struct NetworkControllerTests {
     @Test func completionHandlerAPIDeliversOnce() async {
         let transport = RecordingTransport { _ in HTTPResponse(statusCode: 200, body: Self.connectionBody) }
         let c = controller(transport)
-        let response = await withCheckedContinuation { (continuation: CheckedContinuation<ConnectionNetworkController.Response, Never>) in
-            c.start(request: .fetchConnection(for: "c1", credentialProvider: ConnectionCredentials.anonymous)) { response in
+        let response = await withCheckedContinuation {
+            (continuation: CheckedContinuation<ConnectionNetworkController.Response, Never>) in
+            c.start(request: .fetchConnection(for: "c1", credentialProvider: ConnectionCredentials.anonymous)) {
+                response in
                 continuation.resume(returning: response)
             }
         }
         #expect((try? response.result.get())?.id == "c1")
-        let failure = await withCheckedContinuation { (continuation: CheckedContinuation<Result<User, ConnectAPIError>, Never>) in
-            ConnectionNetworkController(configuration: .init(transport: RecordingTransport { _ in HTTPResponse(statusCode: 401) }, callbackQueue: nil))
-                .fetchUser(credentialProvider: ConnectionCredentials(userToken: "bad")) { continuation.resume(returning: $0) }
+        let failure = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<User, ConnectAPIError>, Never>) in
+            ConnectionNetworkController(
+                configuration: .init(
+                    transport: RecordingTransport { _ in HTTPResponse(statusCode: 401) }, callbackQueue: nil)
+            )
+            .fetchUser(credentialProvider: ConnectionCredentials(userToken: "bad")) {
+                continuation.resume(returning: $0)
+            }
         }
         #expect(throws: ConnectAPIError.authenticationFailure(nil)) { try failure.get() }
     }
 
     @Test func credentialsDescriptionHidesSecrets() {
-        let text = String(describing: ConnectionCredentials(oauthCode: "oauth-secret", userToken: "token-secret", inviteCode: "invite-secret"))
+        let text = String(
+            describing: ConnectionCredentials(
+                oauthCode: "oauth-secret", userToken: "token-secret", inviteCode: "invite-secret"))
         #expect(!text.contains("secret"))
     }
 

@@ -8,12 +8,15 @@ import Testing
 ///   directory for diffing.
 /// * `SNAPSHOT_RECORD=1 swift test` re-records every reference (and fails, so a recording run is never green).
 enum SnapshotAssertion {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__")
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "__Snapshots__")
 
     static var isRecording: Bool { ProcessInfo.processInfo.environment["SNAPSHOT_RECORD"] == "1" }
 
-    static func assertMatches(_ actual: String, named name: String, in suite: String,
-                              sourceLocation: SourceLocation = #_sourceLocation) {
+    static func assertMatches(
+        _ actual: String, named name: String, in suite: String,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         let directory = root.appendingPathComponent(suite, isDirectory: true)
         let url = directory.appendingPathComponent(name)
         let existing = try? String(contentsOf: url, encoding: .utf8)
@@ -21,7 +24,9 @@ enum SnapshotAssertion {
             try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             do {
                 try actual.write(to: url, atomically: true, encoding: .utf8)
-                Issue.record("Recorded snapshot \(suite)/\(name); run the tests again without SNAPSHOT_RECORD", sourceLocation: sourceLocation)
+                Issue.record(
+                    "Recorded snapshot \(suite)/\(name); run the tests again without SNAPSHOT_RECORD",
+                    sourceLocation: sourceLocation)
             } catch {
                 Issue.record("Could not record \(url.path): \(error)", sourceLocation: sourceLocation)
             }
@@ -32,10 +37,12 @@ enum SnapshotAssertion {
         try? actual.write(to: actualURL, atomically: true, encoding: .utf8)
         let old = existing.split(separator: "\n", omittingEmptySubsequences: false)
         let new = actual.split(separator: "\n", omittingEmptySubsequences: false)
-        let line = zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(old.count, new.count)
+        let line =
+            zip(old, new).enumerated().first { $0.element.0 != $0.element.1 }?.offset ?? min(old.count, new.count)
         let expected = line < old.count ? String(old[line]) : "<end>"
         let got = line < new.count ? String(new[line]) : "<end>"
-        Issue.record("""
+        Issue.record(
+            """
             Snapshot \(suite)/\(name) differs at line \(line + 1):
               expected: \(expected)
               actual:   \(got)

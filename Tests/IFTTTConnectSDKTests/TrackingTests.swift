@@ -6,7 +6,11 @@ import Testing
 /// A transport that answers at once with a fixed status, fails, or holds each request until the test
 /// releases it.
 final class FakeAnalyticsTransport: HTTPTransport, @unchecked Sendable {
-    enum Mode { case answer(Int), fail(ConnectAPIError), gated }
+    enum Mode {
+        case answer(Int)
+        case fail(ConnectAPIError)
+        case gated
+    }
 
     private let lock = NSLock()
     private let mode: Mode
@@ -40,7 +44,6 @@ final class FakeAnalyticsTransport: HTTPTransport, @unchecked Sendable {
         continuation?.resume(returning: HTTPResponse(statusCode: status))
     }
 }
-
 
 @Suite("Analytics queue (pure engine)")
 struct AnalyticsQueueTests {
@@ -108,7 +111,7 @@ struct AnalyticsQueueTests {
     @Test func theTimerFlushesEveryThirtySeconds() throws {
         var queue = AnalyticsQueue()
         _ = queue.track(event(0), now: t0)
-        #expect(queue.nextFlushDate == .distantPast)   // never sent: due at once
+        #expect(queue.nextFlushDate == .distantPast)  // never sent: due at once
         let first = try #require(batch(queue.tick(now: t0)))
         _ = queue.batchFinished(first.id, succeeded: true, now: t0)
         _ = queue.track(event(1), now: t0.addingTimeInterval(1))
@@ -125,7 +128,7 @@ struct AnalyticsQueueTests {
         #expect(queue.pendingEvents.isEmpty)
         #expect(queue.track(event(8), now: t0).isEmpty)
         #expect(queue.pendingEvents.isEmpty)
-        #expect(queue.batchFinished(inFlight.id, succeeded: false, now: t0).isEmpty)   // late outcome ignored
+        #expect(queue.batchFinished(inFlight.id, succeeded: false, now: t0).isEmpty)  // late outcome ignored
         #expect(queue.flush(now: t0).isEmpty)
         #expect(queue.nextFlushDate == nil)
         _ = queue.setEnabled(true)
@@ -135,12 +138,14 @@ struct AnalyticsQueueTests {
 
     @Test func eventsUseTheWireFormat() throws {
         let connection = ButtonFixtures.standard
-        let event = AnalyticsEvent.impression(of: connection, hostName: "Grocery Express",
-                                              at: Date(timeIntervalSince1970: 1_700_000_000.1234))
-        #expect(event.jsonValue.serialized() == """
-            {"name":"sdk.impression","timestamp":"1700000000123","properties":{"object_status":"never_enabled",\
-            "location_type":"connect_button","location_id":"Grocery Express","object_type":"connection","object_id":"gx-weather"}}
-            """)
+        let event = AnalyticsEvent.impression(
+            of: connection, hostName: "Grocery Express",
+            at: Date(timeIntervalSince1970: 1_700_000_000.1234))
+        #expect(
+            event.jsonValue.serialized() == """
+                {"name":"sdk.impression","timestamp":"1700000000123","properties":{"object_status":"never_enabled",\
+                "location_type":"connect_button","location_id":"Grocery Express","object_type":"connection","object_id":"gx-weather"}}
+                """)
         let change = AnalyticsEvent.stateChange(of: connection, to: .created, at: t0)
         #expect(change.jsonValue["properties"]?["state"]?.stringValue == "created")
         #expect(change.jsonValue["properties"]?["location_type"] == nil)
@@ -158,8 +163,9 @@ struct AnalyticsUploaderTests {
     func uploader(_ transport: FakeAnalyticsTransport) -> AnalyticsUploader {
         let clock = self.clock
         return AnalyticsUploader(
-            network: .init(transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-7",
-                           callbackQueue: nil),
+            network: .init(
+                transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-7",
+                callbackQueue: nil),
             analyticsSwitch: analyticsSwitch, now: { clock.now })
     }
 
@@ -239,7 +245,7 @@ struct AnalyticsUploaderTests {
         let uploader = uploader(transport)
         for n in 0..<5 { await uploader.track(event(n)) }
         var arrivals = transport.arrivals.makeAsyncIterator()
-        _ = await arrivals.next()                     // the first batch reached the network
+        _ = await arrivals.next()  // the first batch reached the network
         for n in 5..<8 { await uploader.track(event(n)) }
         analyticsSwitch.isEnabled = false
         #expect(await uploader.pendingEvents.isEmpty)
@@ -262,13 +268,17 @@ struct PrivacyManifestTests {
     @Test func declaresWhatTheSDKCollects() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("Sources/IFTTTConnectSDK/PrivacyInfo.xcprivacy")
-        let plist = try #require(try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil) as? [String: Any])
+        let plist = try #require(
+            try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil) as? [String: Any])
         #expect(plist["NSPrivacyTracking"] as? Bool == false)
         #expect((plist["NSPrivacyTrackingDomains"] as? [Any])?.isEmpty == true)
         let collected = try #require(plist["NSPrivacyCollectedDataTypes"] as? [[String: Any]])
         let types = Set(collected.compactMap { $0["NSPrivacyCollectedDataType"] as? String })
-        #expect(types == ["NSPrivacyCollectedDataTypeEmailAddress", "NSPrivacyCollectedDataTypeProductInteraction",
-                          "NSPrivacyCollectedDataTypeDeviceID"])
+        #expect(
+            types == [
+                "NSPrivacyCollectedDataTypeEmailAddress", "NSPrivacyCollectedDataTypeProductInteraction",
+                "NSPrivacyCollectedDataTypeDeviceID",
+            ])
         for entry in collected {
             #expect(entry["NSPrivacyCollectedDataTypeTracking"] as? Bool == false)
             #expect((entry["NSPrivacyCollectedDataTypePurposes"] as? [String])?.isEmpty == false)

@@ -11,7 +11,7 @@ struct ServiceCallTests {
 
     static func connectionJSON() throws -> String {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<2 { url.deleteLastPathComponent() }   // -> Tests
+        for _ in 0..<2 { url.deleteLastPathComponent() }  // -> Tests
         return try String(contentsOf: url.appendingPathComponent("Fixtures/android_connection.json"), encoding: .utf8)
     }
 
@@ -31,7 +31,9 @@ struct ServiceCallTests {
         #expect(token == "UT-1")
         let request = try #require(transport.requests.first)
         #expect(request.method == "POST")
-        #expect(request.url.absoluteString == "http://127.0.0.1:8080/v2/user_token?user_id=u%201%2B%26&access_token=oauth%2Fabc%3D")
+        #expect(
+            request.url.absoluteString
+                == "http://127.0.0.1:8080/v2/user_token?user_id=u%201%2B%26&access_token=oauth%2Fabc%3D")
         Self.expectServiceHeaders(request)
     }
 
@@ -55,12 +57,15 @@ struct ServiceCallTests {
     ])
     func fieldOptions(owner: ConnectServiceClient.FieldOptionsOwner, segment: String) async throws {
         let transport = RecordingTransport(
-            body: #"{"type":"field_options","options":{"folder":[{"label":"Photos","value":"p1"},{"label":"Docs","value":"d1","group":"Mine"}]}}"#)
+            body:
+                #"{"type":"field_options","options":{"folder":[{"label":"Photos","value":"p1"},{"label":"Docs","value":"d1","group":"Mine"}]}}"#
+        )
         let options = try await Self.client(transport).fetchFieldOptions(connectionId: "c1", for: owner, userId: "u1")
         #expect(options.options["folder"]?.count == 2)
         let request = try #require(transport.requests.first)
         #expect(request.method == "GET")
-        #expect(request.url.absoluteString == "http://127.0.0.1:8080/v2/connections/c1/\(segment)/field_options?user_id=u1")
+        #expect(
+            request.url.absoluteString == "http://127.0.0.1:8080/v2/connections/c1/\(segment)/field_options?user_id=u1")
         Self.expectServiceHeaders(request)
     }
 
@@ -80,9 +85,12 @@ struct ServiceCallTests {
     @Test func updateUserConnectionPutsTheWholeConfiguration() async throws {
         let transport = RecordingTransport(body: try Self.connectionJSON())
         let update = UserConnectionUpdate(features: [
-            .init(featureId: "pmtch6832j", isEnabled: true, userFields: [.init(fieldId: "title", value: .string("Hi & bye"))]),
+            .init(
+                featureId: "pmtch6832j", isEnabled: true,
+                userFields: [.init(fieldId: "title", value: .string("Hi & bye"))])
         ])
-        let connection = try await Self.client(transport).updateUserConnection(connectionId: "c1", userId: "u1", update: update)
+        let connection = try await Self.client(transport).updateUserConnection(
+            connectionId: "c1", userId: "u1", update: update)
         #expect(connection?.id == "aVxGRrtD")
         let request = try #require(transport.requests.first)
         #expect(request.method == "PUT")
@@ -100,8 +108,9 @@ struct ServiceCallTests {
 
     @Test func updateUserConnectionWithoutBodyGivesNil() async throws {
         let transport = RecordingTransport(status: 204, body: "")
-        let result = try await Self.client(transport).updateUserConnection(connectionId: "c1", userId: "u1",
-                                                                           update: UserConnectionUpdate(features: []))
+        let result = try await Self.client(transport).updateUserConnection(
+            connectionId: "c1", userId: "u1",
+            update: UserConnectionUpdate(features: []))
         #expect(result == nil)
     }
 
@@ -110,19 +119,24 @@ struct ServiceCallTests {
         try await Self.client(transport).refreshUserConnection(connectionId: "c1", userId: "u1")
         let request = try #require(transport.requests.first)
         #expect(request.method == "POST")
-        #expect(request.url.absoluteString == "http://127.0.0.1:8080/v2/connections/c1/user_connection/refresh?user_id=u1")
+        #expect(
+            request.url.absoluteString == "http://127.0.0.1:8080/v2/connections/c1/user_connection/refresh?user_id=u1")
         #expect(request.body == nil)
         Self.expectServiceHeaders(request)
     }
 
     @Test func fetchUserWithTheServiceKey() async throws {
-        let transport = RecordingTransport(body: #"{"type":"me","authentication_level":"channel","service_id":"gx","user_login":"alice"}"#)
+        let transport = RecordingTransport(
+            body: #"{"type":"me","authentication_level":"channel","service_id":"gx","user_login":"alice"}"#)
         let client = try Self.client(transport)
         let user = try await client.fetchUser(userId: "u1")
         #expect(user.authenticationLevel == .channel)
         #expect(user.serviceId == "gx")
         _ = try await client.fetchUser()
-        #expect(transport.requests.map(\.url.absoluteString) == ["http://127.0.0.1:8080/v2/me?user_id=u1", "http://127.0.0.1:8080/v2/me"])
+        #expect(
+            transport.requests.map(\.url.absoluteString) == [
+                "http://127.0.0.1:8080/v2/me?user_id=u1", "http://127.0.0.1:8080/v2/me",
+            ])
     }
 
     @Test func emptyUserIdsSendNothing() async throws {
@@ -130,24 +144,40 @@ struct ServiceCallTests {
         let client = try Self.client(transport)
         let expected = ConnectServiceClient.Error.network(.invalidRequest("empty user id"))
         await #expect(throws: expected) { _ = try await client.fetchConnection(id: "c1", userId: "") }
-        await #expect(throws: expected) { _ = try await client.fetchFieldOptions(connectionId: "c1", for: .feature("f"), userId: "") }
-        await #expect(throws: expected) { try await client.updateUserConnection(connectionId: "c1", userId: "", update: .init(features: [])) }
+        await #expect(throws: expected) {
+            _ = try await client.fetchFieldOptions(connectionId: "c1", for: .feature("f"), userId: "")
+        }
+        await #expect(throws: expected) {
+            try await client.updateUserConnection(connectionId: "c1", userId: "", update: .init(features: []))
+        }
         await #expect(throws: expected) { try await client.refreshUserConnection(connectionId: "c1", userId: "") }
         await #expect(throws: expected) { _ = try await client.fetchUser(userId: "") }
-        await #expect(throws: ConnectServiceClient.Error.self) { _ = try await client.fetchConnection(id: "..", userId: "u") }
+        await #expect(throws: ConnectServiceClient.Error.self) {
+            _ = try await client.fetchConnection(id: "..", userId: "u")
+        }
         #expect(transport.requests.isEmpty)
     }
 
     @Test func statusesMapToTypedErrors() async throws {
         let cases: [(Int, String, ConnectAPIError)] = [
-            (401, #"{"type":"error","code":"unauthorized","message":"bad key"}"#,
-             .authenticationFailure(APIErrorPayload(code: "unauthorized", message: "bad key"))),
+            (
+                401, #"{"type":"error","code":"unauthorized","message":"bad key"}"#,
+                .authenticationFailure(APIErrorPayload(code: "unauthorized", message: "bad key"))
+            ),
             (403, "", .apiError(statusCode: 403, payload: nil)),
-            (404, #"{"type":"error","code":"not_found","message":"Connection not found"}"#,
-             .apiError(statusCode: 404, payload: APIErrorPayload(code: "not_found", message: "Connection not found"))),
-            (422, #"{"type":"error","code":"invalid_parameters","message":"bad","details":[{"parameter":"user_features","message":"is invalid"}]}"#,
-             .apiError(statusCode: 422, payload: APIErrorPayload(code: "invalid_parameters", message: "bad",
-                                                                 details: [.init(parameter: "user_features", message: "is invalid")]))),
+            (
+                404, #"{"type":"error","code":"not_found","message":"Connection not found"}"#,
+                .apiError(statusCode: 404, payload: APIErrorPayload(code: "not_found", message: "Connection not found"))
+            ),
+            (
+                422,
+                #"{"type":"error","code":"invalid_parameters","message":"bad","details":[{"parameter":"user_features","message":"is invalid"}]}"#,
+                .apiError(
+                    statusCode: 422,
+                    payload: APIErrorPayload(
+                        code: "invalid_parameters", message: "bad",
+                        details: [.init(parameter: "user_features", message: "is invalid")]))
+            ),
             (500, "oops", .apiError(statusCode: 500, payload: nil)),
             (502, "", .apiError(statusCode: 502, payload: nil)),
         ]
@@ -156,8 +186,12 @@ struct ServiceCallTests {
             let error = ConnectServiceClient.Error.network(expected)
             await #expect(throws: error) { _ = try await client.exchangeUserToken(userId: "u", accessToken: "a") }
             await #expect(throws: error) { _ = try await client.fetchConnection(id: "c", userId: "u") }
-            await #expect(throws: error) { _ = try await client.fetchFieldOptions(connectionId: "c", for: .action("x.y"), userId: "u") }
-            await #expect(throws: error) { try await client.updateUserConnection(connectionId: "c", userId: "u", update: .init(features: [])) }
+            await #expect(throws: error) {
+                _ = try await client.fetchFieldOptions(connectionId: "c", for: .action("x.y"), userId: "u")
+            }
+            await #expect(throws: error) {
+                try await client.updateUserConnection(connectionId: "c", userId: "u", update: .init(features: []))
+            }
             await #expect(throws: error) { try await client.refreshUserConnection(connectionId: "c", userId: "u") }
             await #expect(throws: error) { _ = try await client.fetchUser() }
         }
@@ -202,9 +236,11 @@ struct ServiceKeySecrecyTests {
         let log = LogCapture()
         // A hostile server echoes every secret it received into its error payload.
         let transport = RecordingTransport { request throws(ConnectAPIError) in
-            let echoed = [request.headers["IFTTT-Service-Key"] ?? "", request.url.query ?? "", Self.userToken].joined(separator: " ")
+            let echoed = [request.headers["IFTTT-Service-Key"] ?? "", request.url.query ?? "", Self.userToken].joined(
+                separator: " ")
             if request.url.path.hasSuffix("/boom") { throw .transport(code: -1, description: "reset") }
-            let body = #"{"type":"error","code":"\#(echoed)","message":"key \#(echoed)","details":[{"parameter":"\#(echoed)","message":"\#(echoed)"}]}"#
+            let body =
+                #"{"type":"error","code":"\#(echoed)","message":"key \#(echoed)","details":[{"parameter":"\#(echoed)","message":"\#(echoed)"}]}"#
             return HTTPResponse(statusCode: request.url.path.hasSuffix("user_token") ? 401 : 422, body: Data(body.utf8))
         }
         let client = try ServiceCallTests.client(transport, log: log)

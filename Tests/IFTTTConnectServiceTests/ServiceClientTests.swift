@@ -12,7 +12,9 @@ struct ServiceClientTests {
         }
     }
 
-    @Test(arguments: ["https://connect.ifttt.com/v2", "http://127.0.0.1:8080/v2", "http://localhost:1/v2", "http://[::1]:9/v2"])
+    @Test(arguments: [
+        "https://connect.ifttt.com/v2", "http://127.0.0.1:8080/v2", "http://localhost:1/v2", "http://[::1]:9/v2",
+    ])
     func acceptsHTTPSAndLoopback(url: String) throws {
         let client = try ConnectServiceClient(serviceKey: "key-123456", baseURL: URL(string: url)!)
         #expect(!String(describing: client).contains("key-123456"))

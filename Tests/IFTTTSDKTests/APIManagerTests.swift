@@ -14,8 +14,9 @@ struct APIManagerRequestTests {
         let request = try #require(transport.requests.first)
         #expect(transport.requests.count == 1)
         #expect(request.method == "GET")
-        #expect(request.url.absoluteString
-            == "http://127.0.0.1:8080/v1/services/ifttt_api_example/applets?order=published_at_desc&platform=ios")
+        #expect(
+            request.url.absoluteString
+                == "http://127.0.0.1:8080/v1/services/ifttt_api_example/applets?order=published_at_desc&platform=ios")
         #expect(request.headers["Authorization"] == "Bearer user-token-123")
         #expect(request.headers["IFTTT-Invite-Code"] == "21790-abc")
         #expect(request.headers["IFTTT-SDK-Version"] == SDKInfo.version)
@@ -46,19 +47,24 @@ struct APIManagerRequestTests {
 
     @Test(arguments: [(true, "enable"), (false, "disable")])
     func setStatusPostsEnableOrDisable(isEnabled: Bool, verb: String) async throws {
-        let body = try LegacyFixtures.appletJSON(replacing: "user_status", with: isEnabled ? #""enabled""# : #""disabled""#)
+        let body = try LegacyFixtures.appletJSON(
+            replacing: "user_status", with: isEnabled ? #""enabled""# : #""disabled""#)
         let transport = RecordingTransport(body: body)
-        let applet = try await LegacyFixtures.manager(transport, token: "t-1").setStatus(isEnabled, forAppletId: "aVxGRrtD")
+        let applet = try await LegacyFixtures.manager(transport, token: "t-1").setStatus(
+            isEnabled, forAppletId: "aVxGRrtD")
         #expect(applet.status == (isEnabled ? .enabled : .disabled))
         let request = try #require(transport.requests.first)
         #expect(request.method == "POST")
-        #expect(request.url.absoluteString == "http://127.0.0.1:8080/v1/services/ifttt_api_example/applets/aVxGRrtD/\(verb)")
+        #expect(
+            request.url.absoluteString == "http://127.0.0.1:8080/v1/services/ifttt_api_example/applets/aVxGRrtD/\(verb)"
+        )
         #expect(request.body == nil)
         #expect(request.headers["Authorization"] == "Bearer t-1")
     }
 
     @Test func fetchCurrentUserReadsUserLogin() async throws {
-        let transport = RecordingTransport(body: #"{"type":"me","authentication_level":"user","user_login":"alice","service_id":"ifttt_api_example"}"#)
+        let transport = RecordingTransport(
+            body: #"{"type":"me","authentication_level":"user","user_login":"alice","service_id":"ifttt_api_example"}"#)
         let user = try await LegacyFixtures.manager(transport, token: "t-1").fetchCurrentUser()
         #expect(user == IFTTTUser(username: "alice", serviceId: "ifttt_api_example"))
         let request = try #require(transport.requests.first)
@@ -81,8 +87,10 @@ struct APIManagerRequestTests {
 
     @Test func fetchCurrentUserWithoutUserLoginIsATypedError() async throws {
         let transport = RecordingTransport(body: #"{"type":"me","authentication_level":"none"}"#)
-        await #expect(throws: ConnectAPIError.invalidResponse(
-            statusCode: 200, ConnectDecodingError(path: "$", reason: .missingKey("user_login")))) {
+        await #expect(
+            throws: ConnectAPIError.invalidResponse(
+                statusCode: 200, ConnectDecodingError(path: "$", reason: .missingKey("user_login")))
+        ) {
             _ = try await LegacyFixtures.manager(transport, token: "t-1").fetchCurrentUser()
         }
     }
@@ -104,8 +112,9 @@ struct APIManagerRequestTests {
         let transport = RecordingTransport(body: try LegacyFixtures.appletJSON())
         let manager = LegacyFixtures.manager(transport)
         _ = try await manager.fetchApplet(id: "a/b?c=d&e f")
-        #expect(transport.requests.first?.url.absoluteString
-            == "http://127.0.0.1:8080/v1/services/ifttt_api_example/applets/a%2Fb%3Fc%3Dd%26e%20f")
+        #expect(
+            transport.requests.first?.url.absoluteString
+                == "http://127.0.0.1:8080/v1/services/ifttt_api_example/applets/a%2Fb%3Fc%3Dd%26e%20f")
         for id in ["", ".", ".."] {
             await #expect(throws: ConnectAPIError.self) { _ = try await manager.fetchApplet(id: id) }
         }
@@ -117,8 +126,9 @@ struct APIManagerRequestTests {
 struct OrderAndPlatformTests {
     @Test func legacyNumberingAndValues() {
         #expect(IFTTTAppletOrder.allCases.map(\.rawValue) == [0, 1, 2, 3, 4])
-        #expect(IFTTTAppletOrder.allCases.map(\.queryValue)
-            == [nil, "published_at_asc", "published_at_desc", "enabled_count_asc", "enabled_count_desc"])
+        #expect(
+            IFTTTAppletOrder.allCases.map(\.queryValue)
+                == [nil, "published_at_asc", "published_at_desc", "enabled_count_asc", "enabled_count_desc"])
         #expect(IFTTTPlatform.allCases.map(\.rawValue) == [0, 1, 2])
         #expect(IFTTTPlatform.allCases.map(\.queryValue) == [nil, "ios", "android"])
     }
@@ -129,7 +139,8 @@ struct OrderAndPlatformTests {
         let applets = try await LegacyFixtures.manager(transport).fetchApplets(order: order, platform: platform)
         #expect(applets.isEmpty)
         let url = try #require(transport.requests.first?.url)
-        let expected = [order.queryValue.map { "order=\($0)" }, platform.queryValue.map { "platform=\($0)" }].compactMap { $0 }
+        let expected = [order.queryValue.map { "order=\($0)" }, platform.queryValue.map { "platform=\($0)" }].compactMap
+        { $0 }
         #expect(url.query == (expected.isEmpty ? nil : expected.joined(separator: "&")))
         #expect(url.path == "/v1/services/ifttt_api_example/applets")
     }
@@ -152,9 +163,14 @@ struct APIManagerErrorTests {
 
     @Test func statusesMapToTypedErrors() async throws {
         let cases: [(Int, String, ConnectAPIError)] = [
-            (401, #"{"type":"error","code":"unauthorized","message":"bad token"}"#,
-             .authenticationFailure(APIErrorPayload(code: "unauthorized", message: "bad token"))),
-            (404, Self.notFound, .apiError(statusCode: 404, payload: APIErrorPayload(code: "not_found", message: "No such applet"))),
+            (
+                401, #"{"type":"error","code":"unauthorized","message":"bad token"}"#,
+                .authenticationFailure(APIErrorPayload(code: "unauthorized", message: "bad token"))
+            ),
+            (
+                404, Self.notFound,
+                .apiError(statusCode: 404, payload: APIErrorPayload(code: "not_found", message: "No such applet"))
+            ),
             (422, "not json", .apiError(statusCode: 422, payload: nil)),
             (500, "", .apiError(statusCode: 500, payload: nil)),
             (302, "", .apiError(statusCode: 302, payload: nil)),
@@ -170,7 +186,8 @@ struct APIManagerErrorTests {
 
     @Test func transportErrorsPassThrough() async throws {
         for error in [ConnectAPIError.timedOut, .cancelled, .transport(code: -1004, description: "refused")] {
-            let manager = LegacyFixtures.manager(RecordingTransport { _ throws(ConnectAPIError) in throw error }, token: "t")
+            let manager = LegacyFixtures.manager(
+                RecordingTransport { _ throws(ConnectAPIError) in throw error }, token: "t")
             await #expect(throws: error) { _ = try await manager.fetchApplets() }
             await #expect(throws: error) { _ = try await manager.fetchApplet(id: "a") }
             await #expect(throws: error) { _ = try await manager.setStatus(true, forAppletId: "a") }
@@ -265,15 +282,21 @@ struct APIManagerCompletionTests {
             if request.url.path.hasSuffix("/applets") {
                 return HTTPResponse(statusCode: 200, body: Data(((try? LegacyFixtures.listJSON(count: 1)) ?? "").utf8))
             }
-            if request.url.path == "/v1/me" { return HTTPResponse(statusCode: 200, body: Data(#"{"user_login":"bob"}"#.utf8)) }
+            if request.url.path == "/v1/me" {
+                return HTTPResponse(statusCode: 200, body: Data(#"{"user_login":"bob"}"#.utf8))
+            }
             return HTTPResponse(statusCode: 200, body: Data(((try? LegacyFixtures.appletJSON()) ?? "").utf8))
         }
         let manager = LegacyFixtures.manager(transport, token: "t")
-        let list = await withCheckedContinuation { c in manager.fetchApplets(order: .enabledCountAscending, platform: .android) { c.resume(returning: $0) } }
+        let list = await withCheckedContinuation { c in
+            manager.fetchApplets(order: .enabledCountAscending, platform: .android) { c.resume(returning: $0) }
+        }
         #expect(try list.get().count == 1)
         let one = await withCheckedContinuation { c in manager.fetchApplet(id: "aVxGRrtD") { c.resume(returning: $0) } }
         #expect(try one.get().id == "aVxGRrtD")
-        let toggled = await withCheckedContinuation { c in manager.setStatus(true, forAppletId: "aVxGRrtD") { c.resume(returning: $0) } }
+        let toggled = await withCheckedContinuation { c in
+            manager.setStatus(true, forAppletId: "aVxGRrtD") { c.resume(returning: $0) }
+        }
         #expect(try toggled.get().id == "aVxGRrtD")
         let user = await withCheckedContinuation { c in manager.fetchCurrentUser { c.resume(returning: $0) } }
         #expect(try user.get()?.username == "bob")
@@ -281,7 +304,8 @@ struct APIManagerCompletionTests {
     }
 
     @Test func failuresReachTheCompletion() async throws {
-        let manager = LegacyFixtures.manager(RecordingTransport(status: 404, body: APIManagerErrorTests.notFound), slug: nil)
+        let manager = LegacyFixtures.manager(
+            RecordingTransport(status: 404, body: APIManagerErrorTests.notFound), slug: nil)
         let noSlug = await withCheckedContinuation { c in manager.fetchApplets { c.resume(returning: $0) } }
         #expect(throws: ConnectAPIError.invalidRequest("serviceSlug is not set")) { try noSlug.get() }
         manager.serviceSlug = "s"

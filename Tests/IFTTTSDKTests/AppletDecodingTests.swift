@@ -7,14 +7,14 @@ import Testing
 struct AppletDecodingTests {
     static func fixture() throws -> Data {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<2 { url.deleteLastPathComponent() }   // -> Tests
+        for _ in 0..<2 { url.deleteLastPathComponent() }  // -> Tests
         return try Data(contentsOf: url.appendingPathComponent("Fixtures/android_legacy_applet_2018.json"))
     }
 
     @Test func legacyFixtureDecodes() throws {
         let applet = try IFTTTApplet.decode(from: Self.fixture())
         #expect(applet.id == "aVxGRrtD")
-        #expect(applet.status == .unknown)   // user_status: null
+        #expect(applet.status == .unknown)  // user_status: null
         #expect(applet.lastRunAt == nil)
         #expect(applet.enabledCount == 644_429)
         #expect(applet.primaryService.id == "instagram")

@@ -21,7 +21,9 @@ struct APIManagerConfigurationTests {
         manager.apiHost = "proxy.example.com:8443"
         #expect(manager.scheme == "https")
         _ = try await manager.fetchApplets(platform: .noMobileServices)
-        #expect(transport.requests.first?.url.absoluteString == "https://proxy.example.com:8443/v1/services/ifttt_api_example/applets")
+        #expect(
+            transport.requests.first?.url.absoluteString
+                == "https://proxy.example.com:8443/v1/services/ifttt_api_example/applets")
     }
 
     @Test func baseURLKeepsSchemeHostAndPortOnly() async throws {
@@ -31,7 +33,9 @@ struct APIManagerConfigurationTests {
         #expect(manager.scheme == "http")
         #expect(manager.apiHost == "localhost:9999")
         _ = try await manager.fetchApplets()
-        #expect(transport.requests.first?.url.absoluteString == "http://localhost:9999/v1/services/ifttt_api_example/applets?platform=ios")
+        #expect(
+            transport.requests.first?.url.absoluteString
+                == "http://localhost:9999/v1/services/ifttt_api_example/applets?platform=ios")
         manager.baseURL = URL(string: "http://[::1]:8080")
         #expect(manager.baseURL?.absoluteString == "http://[::1]:8080")
         manager.baseURL = nil
@@ -89,7 +93,8 @@ struct APIManagerSecretTests {
     @Test func logsDescriptionsAndErrorsNeverShowTheToken() async throws {
         let log = LogCapture()
         // The server echoes the token and invite code back in its error message.
-        let echo = #"{"type":"error","code":"unauthorized","message":"token \#(Self.token) invite \#(Self.invite) rejected","details":[{"parameter":"\#(Self.token)","message":"\#(Self.token)"}]}"#
+        let echo =
+            #"{"type":"error","code":"unauthorized","message":"token \#(Self.token) invite \#(Self.invite) rejected","details":[{"parameter":"\#(Self.token)","message":"\#(Self.token)"}]}"#
         let transport = RecordingTransport { request throws(ConnectAPIError) in
             if request.url.path.hasSuffix("/fail") { throw .transport(code: -1, description: "reset") }
             let status = request.url.path == "/v1/me" ? 401 : 403
@@ -130,8 +135,9 @@ struct APIManagerSecretTests {
     @Test func embeddedURLErrorsShowNoEmail() throws {
         let applet = try EmbeddedURLTests.applet()
         do {
-            _ = try applet.embeddedURL(callbackURL: URL(string: "nope")!, email: "secret@example.com", userId: "u",
-                                       anonymousId: "a", inviteCode: nil)
+            _ = try applet.embeddedURL(
+                callbackURL: URL(string: "nope")!, email: "secret@example.com", userId: "u",
+                anonymousId: "a", inviteCode: nil)
         } catch {
             #expect(!String(describing: error).contains("secret@example.com"))
         }

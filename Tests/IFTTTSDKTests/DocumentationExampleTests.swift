@@ -14,12 +14,17 @@ struct DocumentationExampleTests {
             if request.url.path.hasSuffix("/applets") {
                 return HTTPResponse(statusCode: 200, body: Data(#"{"type":"list","data":[\#(enabled)]}"#.utf8))
             }
-            return HTTPResponse(statusCode: 200, body: Data(enabled.replacingOccurrences(
-                of: #""user_status":"enabled""#, with: #""user_status":"disabled""#).utf8))
+            return HTTPResponse(
+                statusCode: 200,
+                body: Data(
+                    enabled.replacingOccurrences(
+                        of: #""user_status":"enabled""#, with: #""user_status":"disabled""#
+                    ).utf8))
         }
         let tokenFromYourBackend = "user-token"
-        let manager = IFTTTAPIManager(baseURL: URL(string: "http://127.0.0.1:8080")!, transport: transport,
-                                      anonymousId: "anon", callbackQueue: nil)
+        let manager = IFTTTAPIManager(
+            baseURL: URL(string: "http://127.0.0.1:8080")!, transport: transport,
+            anonymousId: "anon", callbackQueue: nil)
 
         // Configure
         manager.serviceSlug = "ifttt_api_example"
@@ -45,11 +50,14 @@ struct DocumentationExampleTests {
 
         // Activate on the web
         let applet = try #require(applets.first)
-        let url = try manager.embeddedURL(for: applet,
-                                          callbackURL: URL(string: "ifttt-api-example://sdk-callback")!,
-                                          email: "alice+ifttt@example.com",
-                                          userId: "alice")
-        #expect(URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.last?.value == "alice+ifttt@example.com")
+        let url = try manager.embeddedURL(
+            for: applet,
+            callbackURL: URL(string: "ifttt-api-example://sdk-callback")!,
+            email: "alice+ifttt@example.com",
+            userId: "alice")
+        #expect(
+            URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems?.last?.value
+                == "alice+ifttt@example.com")
 
         // Turn an activated Applet on or off
         if applet.status == .enabled || applet.status == .disabled {

@@ -23,10 +23,13 @@ enum LegacyFixtures {
 
     static let base = URL(string: "http://127.0.0.1:8080")!
 
-    static func manager(_ transport: RecordingTransport, slug: String? = "ifttt_api_example", token: String? = nil,
-                        invite: String? = nil, log: LogCapture? = nil) -> IFTTTAPIManager {
-        let manager = IFTTTAPIManager(baseURL: base, transport: transport, anonymousId: "anon-1",
-                                      callbackQueue: nil, logHandler: log?.handler)
+    static func manager(
+        _ transport: RecordingTransport, slug: String? = "ifttt_api_example", token: String? = nil,
+        invite: String? = nil, log: LogCapture? = nil
+    ) -> IFTTTAPIManager {
+        let manager = IFTTTAPIManager(
+            baseURL: base, transport: transport, anonymousId: "anon-1",
+            callbackQueue: nil, logHandler: log?.handler)
         manager.serviceSlug = slug
         manager.userToken = token
         manager.inviteCode = invite

@@ -19,16 +19,25 @@ struct Config {
     let flags: Set<String>
 }
 
-let linuxModules: Set<String> = ["Foundation", "FoundationNetworking", "FoundationXML", "FoundationEssentials", "Glibc", "Dispatch"]
-let stubModules: Set<String> = ["CoreGraphics", "QuartzCore", "UIKit", "SwiftUI", "CoreLocation", "BackgroundTasks",
-                                "AuthenticationServices", "Security"]
+let linuxModules: Set<String> = [
+    "Foundation", "FoundationNetworking", "FoundationXML", "FoundationEssentials", "Glibc", "Dispatch",
+]
+let stubModules: Set<String> = [
+    "CoreGraphics", "QuartzCore", "UIKit", "SwiftUI", "CoreLocation", "BackgroundTasks",
+    "AuthenticationServices", "Security",
+]
 let linux = Config(name: "linux", modules: linuxModules, os: "Linux", flags: [])
-let check = Config(name: "check", modules: linuxModules.union(stubModules), os: "Linux", flags: ["IFTTT_APPLE_STUB_CHECK"])
+let check = Config(
+    name: "check", modules: linuxModules.union(stubModules), os: "Linux", flags: ["IFTTT_APPLE_STUB_CHECK"])
 let iosFrameworks = stubModules.union(["Foundation", "Dispatch", "ObjectiveC"])
 let ios = Config(name: "ios", modules: iosFrameworks.union(["Darwin"]), os: "iOS", flags: [])
-let macos = Config(name: "macos", modules: ["Foundation", "Dispatch", "ObjectiveC", "Darwin", "AppKit", "SwiftUI", "CoreLocation",
-                                            "AuthenticationServices", "Security", "CoreGraphics", "QuartzCore"],
-                   os: "macOS", flags: [])
+let macos = Config(
+    name: "macos",
+    modules: [
+        "Foundation", "Dispatch", "ObjectiveC", "Darwin", "AppKit", "SwiftUI", "CoreLocation",
+        "AuthenticationServices", "Security", "CoreGraphics", "QuartzCore",
+    ],
+    os: "macOS", flags: [])
 let configs = [linux, check, ios, macos]
 
 /// A tiny parser and evaluator for `#if` conditions: identifiers, canImport(X), os(X), arch(X), compiler/swift
@@ -41,16 +50,24 @@ struct Condition {
     init(_ text: String, config: Config) {
         var tokens: [String] = []
         var current = ""
-        func flush() { if !current.isEmpty { tokens.append(current); current = "" } }
+        func flush() {
+            if !current.isEmpty {
+                tokens.append(current)
+                current = ""
+            }
+        }
         var chars = Array(text)
         var i = 0
         while i < chars.count {
             let c = chars[i]
             if c == "/" && i + 1 < chars.count && chars[i + 1] == "/" { break }
             if c == "(" || c == ")" || c == "!" {
-                flush(); tokens.append(String(c))
+                flush()
+                tokens.append(String(c))
             } else if (c == "&" || c == "|") && i + 1 < chars.count && chars[i + 1] == c {
-                flush(); tokens.append(String([c, c])); i += 1
+                flush()
+                tokens.append(String([c, c]))
+                i += 1
             } else if c == " " || c == "\t" {
                 flush()
             } else {
@@ -74,19 +91,35 @@ struct Condition {
 
     mutating func parseOr() -> Bool {
         var value = parseAnd()
-        while peek() == "||" { _ = next(); let rhs = parseAnd(); value = value || rhs }
+        while peek() == "||" {
+            _ = next()
+            let rhs = parseAnd()
+            value = value || rhs
+        }
         return value
     }
 
     mutating func parseAnd() -> Bool {
         var value = parseUnary()
-        while peek() == "&&" { _ = next(); let rhs = parseUnary(); value = value && rhs }
+        while peek() == "&&" {
+            _ = next()
+            let rhs = parseUnary()
+            value = value && rhs
+        }
         return value
     }
 
     mutating func parseUnary() -> Bool {
-        if peek() == "!" { _ = next(); return !parseUnary() }
-        if peek() == "(" { _ = next(); let value = parseOr(); _ = next(); return value }
+        if peek() == "!" {
+            _ = next()
+            return !parseUnary()
+        }
+        if peek() == "(" {
+            _ = next()
+            let value = parseOr()
+            _ = next()
+            return value
+        }
         guard let word = next() else { return false }
         if peek() == "(" {
             _ = next()
@@ -94,7 +127,10 @@ struct Condition {
             var depth = 1
             while let token = next() {
                 if token == "(" { depth += 1 }
-                if token == ")" { depth -= 1; if depth == 0 { break } }
+                if token == ")" {
+                    depth -= 1
+                    if depth == 0 { break }
+                }
                 argument += token
             }
             switch word {
@@ -127,7 +163,9 @@ struct Block {
 /// Whether a condition tests only the C library or the kernel (Darwin, Glibc, Musl, Linux), not a framework or
 /// an Apple OS: lines chosen by such a condition differ between Darwin's libc and Glibc, which no stub can bridge.
 func isLibcCondition(_ condition: String) -> Bool {
-    let libc = ["canImport(Darwin)", "canImport(Glibc)", "canImport(Musl)", "canImport(Android)", "os(Linux)", "os(Android)"]
+    let libc = [
+        "canImport(Darwin)", "canImport(Glibc)", "canImport(Musl)", "canImport(Android)", "os(Linux)", "os(Android)",
+    ]
     var rest = condition
     for term in libc { rest = rest.replacingOccurrences(of: term, with: "") }
     return rest.allSatisfy { "!&|() \t".contains($0) }
@@ -147,10 +185,10 @@ if let enumerator = FileManager.default.enumerator(at: root, includingProperties
 }
 files.sort { $0.path < $1.path }
 
-var appleOnly = 0          // iOS lines (frameworks and os conditions) that Linux does not compile
-var compiled = 0           // of those, compiled by the check
-var darwinOnly = 0         // iOS lines that only canImport(Darwin) selects
-var macOnly = 0            // lines only macOS compiles
+var appleOnly = 0  // iOS lines (frameworks and os conditions) that Linux does not compile
+var compiled = 0  // of those, compiled by the check
+var darwinOnly = 0  // iOS lines that only canImport(Darwin) selects
+var macOnly = 0  // lines only macOS compiles
 var missing: [String] = []
 var darwinLines: [String] = []
 var macLines: [String] = []
@@ -161,7 +199,9 @@ for file in files {
     let relative = file.path.replacingOccurrences(of: root.deletingLastPathComponent().path + "/", with: "")
     for (index, rawLine) in text.components(separatedBy: "\n").enumerated() {
         let line = rawLine.trimmingCharacters(in: .whitespaces)
-        if line.hasPrefix("#if ") || line.hasPrefix("#elseif ") || line == "#else" || line.hasPrefix("#else ") || line.hasPrefix("#endif") {
+        if line.hasPrefix("#if ") || line.hasPrefix("#elseif ") || line == "#else" || line.hasPrefix("#else ")
+            || line.hasPrefix("#endif")
+        {
             if line.hasPrefix("#if ") {
                 let condition = String(line.dropFirst(4))
                 var block = Block(taken: [:], active: [:], conditions: [condition])
@@ -214,7 +254,9 @@ for file in files {
 }
 
 print("Apple-only lines compiled: \(compiled) of \(appleOnly)")
-print("  not coverable by framework stubs: \(darwinOnly) lines chosen by the C library (Darwin vs Glibc), \(macOnly) macOS-only lines")
+print(
+    "  not coverable by framework stubs: \(darwinOnly) lines chosen by the C library (Darwin vs Glibc), \(macOnly) macOS-only lines"
+)
 if verbose {
     for line in darwinLines { print("  darwin libc: \(line)") }
     for line in macLines { print("  macOS only:  \(line)") }

@@ -15,7 +15,8 @@ final class ConnectButtonModel: ConnectButtonPresenting, ConnectButtonController
     @ObservationIgnored private var typedEmail = ""
 
     init(configuration: ConnectionConfiguration) {
-        controller = ConnectButtonController(connectButton: self, connectionConfiguration: configuration, delegate: self)
+        controller = ConnectButtonController(
+            connectButton: self, connectionConfiguration: configuration, delegate: self)
     }
 
     func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String) {
@@ -50,8 +51,10 @@ final class ConnectButtonModel: ConnectButtonPresenting, ConnectButtonController
         return windows.first(where: \.isKeyWindow) ?? windows.first
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>) {
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>
+    ) {
         switch result {
         case .success(let activation):
             GroceryExpressCredentials.save(userToken: activation.userToken)
@@ -63,8 +66,10 @@ final class ConnectButtonModel: ConnectButtonPresenting, ConnectButtonController
         }
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>) {
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>
+    ) {
         if case .failure(let error) = result { lastError = "\(error)" }
     }
 }

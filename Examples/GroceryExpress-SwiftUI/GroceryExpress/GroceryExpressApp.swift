@@ -10,8 +10,10 @@ struct GroceryExpressApp: App {
     init() {
         // Location: the App's initializer runs before launch finishes, so a geofence crossing that launched the
         // app is recorded. enableSDKBackgroundProcess registers the SDK's background task (see Info.plist).
-        ConnectButtonController.initialize(options: InitializerOptions(enableSDKBackgroundProcess: true,
-                                                                       showPermissionsPrompts: true))
+        ConnectButtonController.initialize(
+            options: InitializerOptions(
+                enableSDKBackgroundProcess: true,
+                showPermissionsPrompts: true))
         ConnectButtonController.setup(with: GroceryExpressCredentials(), lifecycleSynchronizationOptions: .all)
         if GroceryExpressCredentials().userToken != nil {
             ConnectButtonController.activate(connections: [AppConfiguration.connectionId])

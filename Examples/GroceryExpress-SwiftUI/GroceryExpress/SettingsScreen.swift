@@ -8,12 +8,15 @@ struct SettingsScreen: View {
 
     var body: some View {
         Form {
-            Toggle("Use my location at the store", isOn: Binding(
-                get: { geofencesEnabled },
-                set: { enabled in
-                    geofencesEnabled = enabled
-                    ConnectButtonController.setGeofencesEnabled(enabled: enabled, for: AppConfiguration.connectionId)
-                }))
+            Toggle(
+                "Use my location at the store",
+                isOn: Binding(
+                    get: { geofencesEnabled },
+                    set: { enabled in
+                        geofencesEnabled = enabled
+                        ConnectButtonController.setGeofencesEnabled(
+                            enabled: enabled, for: AppConfiguration.connectionId)
+                    }))
         }
         .navigationTitle("Settings")
     }

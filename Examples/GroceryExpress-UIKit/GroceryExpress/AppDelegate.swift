@@ -8,13 +8,17 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
     /// Hands IFTTT's redirect back to the Connect Button that waits for it.
     private let redirectHandler = ConnectionRedirectHandler(redirectURL: AppConfiguration.redirectURL)
 
-    func application(_ application: UIApplication,
-                     willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+    func application(
+        _ application: UIApplication,
+        willFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
         // Location: start before launch finishes, so a geofence crossing that launched the app is recorded.
         // enableSDKBackgroundProcess registers com.ifttt.ifttt.synchronization_scheduler (see Info.plist).
         ConnectButtonController.synchronizationLoggingEnabled = true
-        ConnectButtonController.initialize(options: InitializerOptions(enableSDKBackgroundProcess: true,
-                                                                       showPermissionsPrompts: true))
+        ConnectButtonController.initialize(
+            options: InitializerOptions(
+                enableSDKBackgroundProcess: true,
+                showPermissionsPrompts: true))
         ConnectButtonController.setup(with: GroceryExpressCredentials(), lifecycleSynchronizationOptions: .all)
         if GroceryExpressCredentials().userToken != nil {
             ConnectButtonController.activate(connections: [AppConfiguration.connectionId])
@@ -25,8 +29,10 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
         return true
     }
 
-    func application(_ application: UIApplication,
-                     didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?) -> Bool {
+    func application(
+        _ application: UIApplication,
+        didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
+    ) -> Bool {
         let window = UIWindow(frame: UIScreen.main.bounds)
         window.rootViewController = UINavigationController(rootViewController: ConnectViewController())
         window.makeKeyAndVisible()
@@ -34,12 +40,15 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
         return true
     }
 
-    func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool {
+    func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool
+    {
         redirectHandler.handleApplicationRedirect(url: url, options: options)
     }
 
-    func application(_ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
-                     fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void) {
+    func application(
+        _ application: UIApplication, didReceiveRemoteNotification userInfo: [AnyHashable: Any],
+        fetchCompletionHandler completionHandler: @escaping (UIBackgroundFetchResult) -> Void
+    ) {
         ConnectButtonController.didReceiveSilentRemoteNotification(backgroundFetchCompletion: completionHandler)
     }
 }

@@ -11,9 +11,11 @@ final class ConnectViewController: UIViewController, ConnectButtonControllerDele
         super.viewDidLoad()
         title = "Grocery Express"
         view.backgroundColor = .systemBackground
-        navigationItem.rightBarButtonItem = UIBarButtonItem(title: "Settings", primaryAction: UIAction { [weak self] _ in
-            self?.navigationController?.pushViewController(SettingsViewController(), animated: true)
-        })
+        navigationItem.rightBarButtonItem = UIBarButtonItem(
+            title: "Settings",
+            primaryAction: UIAction { [weak self] _ in
+                self?.navigationController?.pushViewController(SettingsViewController(), animated: true)
+            })
 
         let intro = UILabel()
         intro.text = "See your shopping list the moment you walk into the store."
@@ -33,13 +35,15 @@ final class ConnectViewController: UIViewController, ConnectButtonControllerDele
             stack.trailingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.trailingAnchor, constant: -20),
         ])
 
-        let configuration = ConnectionConfiguration(connectionId: AppConfiguration.connectionId,
-                                                    suggestedUserEmail: AppConfiguration.userEmail,
-                                                    credentialProvider: GroceryExpressCredentials(),
-                                                    redirectURL: AppConfiguration.redirectURL)
-        connectButtonController = ConnectButtonController(connectButton: connectButton,
-                                                          connectionConfiguration: configuration,
-                                                          delegate: self)
+        let configuration = ConnectionConfiguration(
+            connectionId: AppConfiguration.connectionId,
+            suggestedUserEmail: AppConfiguration.userEmail,
+            credentialProvider: GroceryExpressCredentials(),
+            redirectURL: AppConfiguration.redirectURL)
+        connectButtonController = ConnectButtonController(
+            connectButton: connectButton,
+            connectionConfiguration: configuration,
+            delegate: self)
     }
 
     // MARK: ConnectButtonControllerDelegate
@@ -52,8 +56,10 @@ final class ConnectViewController: UIViewController, ConnectButtonControllerDele
         view.window ?? UIWindow(frame: UIScreen.main.bounds)
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>) {
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>
+    ) {
         switch result {
         case .success(let activation):
             // Keep the token: the button and background synchronization use it from now on.
@@ -65,8 +71,10 @@ final class ConnectViewController: UIViewController, ConnectButtonControllerDele
         }
     }
 
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>) {
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>
+    ) {
         if case .failure(let error) = result { print("Turning the Connection off failed: \(error)") }
     }
 }

@@ -16,10 +16,12 @@ final class SettingsViewController: UIViewController {
         label.font = .preferredFont(forTextStyle: .body)
 
         geofenceSwitch.isOn = ConnectButtonController.geofencesEnabled(for: AppConfiguration.connectionId)
-        geofenceSwitch.addAction(UIAction { [weak self] _ in
-            guard let self else { return }
-            ConnectButtonController.setGeofencesEnabled(enabled: self.geofenceSwitch.isOn, for: AppConfiguration.connectionId)
-        }, for: .valueChanged)
+        geofenceSwitch.addAction(
+            UIAction { [weak self] _ in
+                guard let self else { return }
+                ConnectButtonController.setGeofencesEnabled(
+                    enabled: self.geofenceSwitch.isOn, for: AppConfiguration.connectionId)
+            }, for: .valueChanged)
 
         let row = UIStackView(arrangedSubviews: [label, geofenceSwitch])
         row.spacing = 12

@@ -4,14 +4,18 @@ import Foundation
 
 /// `--api URL`: the Connect API root to talk to, or an embedded sandbox when absent.
 struct APIOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("The API root URL, e.g. http://127.0.0.1:8080 (default: an embedded sandbox).",
-                                            valueName: "url"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The API root URL, e.g. http://127.0.0.1:8080 (default: an embedded sandbox).",
+            valueName: "url"))
     var api: String?
 
     func validate() throws {
         guard let api else { return }
         guard let url = URL(string: api), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              url.host != nil else {
+            url.host != nil
+        else {
             throw ValidationError("--api must be an http or https URL, got '\(api)'")
         }
     }

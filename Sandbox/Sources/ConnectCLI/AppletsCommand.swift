@@ -19,13 +19,17 @@ struct AppletsCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("An IFTTT user token (or set IFTTT_USER_TOKEN).", valueName: "token"))
         var token: String?
 
-        @Option(name: .customLong("invite-code"), help: ArgumentHelp("The invite code of an unpublished service.", valueName: "code"))
+        @Option(
+            name: .customLong("invite-code"),
+            help: ArgumentHelp("The invite code of an unpublished service.", valueName: "code"))
         var inviteCode: String?
 
         @OptionGroup var api: APIOptions
 
         /// Runs `body` with a manager configured for the API root, the service, the token and the invite code.
-        func withManager<T: Sendable>(_ body: @escaping @Sendable (IFTTTAPIManager) async throws(ConnectAPIError) -> T) async throws -> T {
+        func withManager<T: Sendable>(_ body: @escaping @Sendable (IFTTTAPIManager) async throws(ConnectAPIError) -> T)
+            async throws -> T
+        {
             let token = self.token ?? ProcessInfo.processInfo.environment["IFTTT_USER_TOKEN"]
             let (service, inviteCode) = (self.service, self.inviteCode)
             let result: Result<T, ConnectAPIError> = try await api.withAPI { url in
@@ -58,18 +62,25 @@ struct AppletsCommand: AsyncParsableCommand {
 
         @OptionGroup var options: Options
 
-        @Option(help: ArgumentHelp(
-            "default, published_at_asc, published_at_desc, enabled_count_asc or enabled_count_desc.", valueName: "order"))
+        @Option(
+            help: ArgumentHelp(
+                "default, published_at_asc, published_at_desc, enabled_count_asc or enabled_count_desc.",
+                valueName: "order"))
         var order: String = "default"
 
-        @Option(help: ArgumentHelp("ios, android or none (no Applets that use mobile services).", valueName: "platform"))
+        @Option(
+            help: ArgumentHelp("ios, android or none (no Applets that use mobile services).", valueName: "platform"))
         var platform: String = "ios"
 
         func validate() throws {
             guard Self.order(order) != nil else {
-                throw ValidationError("--order must be default, \(IFTTTAppletOrder.allCases.compactMap(\.queryValue).joined(separator: ", "))")
+                throw ValidationError(
+                    "--order must be default, \(IFTTTAppletOrder.allCases.compactMap(\.queryValue).joined(separator: ", "))"
+                )
             }
-            guard Self.platform(platform) != nil else { throw ValidationError("--platform must be ios, android or none") }
+            guard Self.platform(platform) != nil else {
+                throw ValidationError("--platform must be ios, android or none")
+            }
         }
 
         static func order(_ text: String) -> IFTTTAppletOrder? {
@@ -109,7 +120,8 @@ struct AppletsCommand: AsyncParsableCommand {
     /// `ifttt-connect applets disable ID --service SLUG --token T`.
     struct Disable: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Turn an activated Applet off (POST /v1/services/{slug}/applets/{id}/disable); needs a user token.")
+            abstract:
+                "Turn an activated Applet off (POST /v1/services/{slug}/applets/{id}/disable); needs a user token.")
 
         @Argument(help: "The Applet id.")
         var id: String
@@ -132,6 +144,7 @@ struct AppletsCommand: AsyncParsableCommand {
     /// `id  status  N enabled  published yyyy-MM-dd  "name"`.
     static func line(_ applet: IFTTTApplet) -> String {
         let published = applet.publishedAt.map { String($0.formatted(.iso8601).prefix(10)) } ?? "-"
-        return "\(applet.id)  \(applet.status.rawValue)  \(applet.enabledCount) enabled  published \(published)  \"\(applet.name)\""
+        return
+            "\(applet.id)  \(applet.status.rawValue)  \(applet.enabledCount) enabled  published \(published)  \"\(applet.name)\""
     }
 }

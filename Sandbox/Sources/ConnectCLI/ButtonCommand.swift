@@ -15,9 +15,9 @@ struct ButtonCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Render the Connect Button of a Connection in one state as SVG on standard output.",
             discussion: """
-            The Connection comes from the API (--connection ID, see --api) or from a file holding the JSON of \
-            GET /v2/connections/{id} (--file FILE). States: \(Render.stateNames.joined(separator: ", ")).
-            """
+                The Connection comes from the API (--connection ID, see --api) or from a file holding the JSON of \
+                GET /v2/connections/{id} (--file FILE). States: \(Render.stateNames.joined(separator: ", ")).
+                """
         )
 
         @Option(help: ArgumentHelp("The id of a Connection to fetch from the API.", valueName: "id"))
@@ -48,7 +48,8 @@ struct ButtonCommand: AsyncParsableCommand {
                 throw ValidationError("give exactly one of --connection ID and --file FILE")
             }
             guard Self.stateNames.contains(state) else {
-                throw ValidationError("--state must be one of \(Self.stateNames.joined(separator: ", ")), got '\(state)'")
+                throw ValidationError(
+                    "--state must be one of \(Self.stateNames.joined(separator: ", ")), got '\(state)'")
             }
             guard ["light", "dark"].contains(style) else {
                 throw ValidationError("--style must be light or dark, got '\(style)'")
@@ -88,8 +89,9 @@ struct ButtonCommand: AsyncParsableCommand {
             let id = connection ?? ""
             let result: Result<Connection, ConnectAPIError> = try await api.withAPI { url in
                 do throws(ConnectAPIError) {
-                    return .success(try await ConnectionNetworkController(configuration: .sandbox(url))
-                        .fetchConnection(for: id, credentialProvider: ConnectionCredentials()))
+                    return .success(
+                        try await ConnectionNetworkController(configuration: .sandbox(url))
+                            .fetchConnection(for: id, credentialProvider: ConnectionCredentials()))
                 } catch {
                     return .failure(error)
                 }

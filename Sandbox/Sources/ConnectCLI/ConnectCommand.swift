@@ -9,13 +9,13 @@ struct ConnectCommand: AsyncParsableCommand {
         commandName: "connect",
         abstract: "Activate a Connection in the browser, as the Connect Button does, and save the user token.",
         discussion: """
-        Prints the activation URL (and opens it where a desktop browser exists), waits for IFTTT's redirect on a \
-        loopback port, and prints the outcome. The user token is written to --token-file with mode 0600 and printed \
-        only with --show-token. Against the sandbox, sign in with a demo user (alice@example.com / alice-password) \
-        and use --code gx-oauth-code-alice (codes are single-use); without a valid --code the pages send you through \
-        Grocery Express's own sign-in (dave / gx-dave-password for an unlinked account). An address at fail.example \
-        makes account creation fail.
-        """
+            Prints the activation URL (and opens it where a desktop browser exists), waits for IFTTT's redirect on a \
+            loopback port, and prints the outcome. The user token is written to --token-file with mode 0600 and printed \
+            only with --show-token. Against the sandbox, sign in with a demo user (alice@example.com / alice-password) \
+            and use --code gx-oauth-code-alice (codes are single-use); without a valid --code the pages send you through \
+            Grocery Express's own sign-in (dave / gx-dave-password for an unlinked account). An address at fail.example \
+            makes account creation fail.
+            """
     )
 
     @Argument(help: ArgumentHelp("The Connection's id, e.g. gx-store-visits.", valueName: "connection-id"))
@@ -33,7 +33,9 @@ struct ConnectCommand: AsyncParsableCommand {
     @Flag(name: .customLong("no-browser"), help: "Only print the URL; do not open a browser.")
     var noBrowser = false
 
-    @Option(name: .customLong("token-file"), help: ArgumentHelp("Where to write the user token (mode 0600).", valueName: "file"))
+    @Option(
+        name: .customLong("token-file"),
+        help: ArgumentHelp("Where to write the user token (mode 0600).", valueName: "file"))
     var tokenFile: String = ConnectCommand.defaultTokenFile
 
     @Flag(name: .customLong("show-token"), help: "Print the user token.")
@@ -51,8 +53,9 @@ struct ConnectCommand: AsyncParsableCommand {
 
     /// What the options ask to activate.
     var request: Request {
-        Request(connectionId: connectionId, email: email ?? "", oauthCode: code, skipConfiguration: skipConfig,
-                opensBrowser: !noBrowser)
+        Request(
+            connectionId: connectionId, email: email ?? "", oauthCode: code, skipConfiguration: skipConfig,
+            opensBrowser: !noBrowser)
     }
 
     func run() async throws {
@@ -60,11 +63,14 @@ struct ConnectCommand: AsyncParsableCommand {
         let outcome = try await api.withAPI { url in await Self.activate(request, root: url) }
         switch outcome {
         case .success(let activation):
-            say("Connected \(activation.connection.name) (\(activation.connection.id)), status \(activation.connection.status)")
+            say(
+                "Connected \(activation.connection.name) (\(activation.connection.id)), status \(activation.connection.status)"
+            )
             if let token = activation.userToken {
                 let directory = URL(fileURLWithPath: tokenFile).deletingLastPathComponent()
-                try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                        attributes: [.posixPermissions: 0o700])
+                try FileManager.default.createDirectory(
+                    at: directory, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
                 try TokenFile.write(token, to: tokenFile)
                 say("user token written to \(tokenFile) (mode 0600)")
                 if showToken { say(token) }
@@ -107,7 +113,8 @@ struct ConnectCommand: AsyncParsableCommand {
             connectButton: HeadlessConnectButton(),
             connectionConfiguration: ConnectionConfiguration(
                 connectionId: request.connectionId, suggestedUserEmail: request.email,
-                credentialProvider: ConnectionCredentials(oauthCode: request.oauthCode), redirectURL: receiver.redirectURL,
+                credentialProvider: ConnectionCredentials(oauthCode: request.oauthCode),
+                redirectURL: receiver.redirectURL,
                 skipConnectionConfiguration: request.skipConfiguration),
             delegate: nil, configuration: configuration)
         do {

@@ -25,7 +25,9 @@ struct ConnectionCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("An IFTTT user token (or set IFTTT_USER_TOKEN).", valueName: "token"))
         var token: String?
 
-        @Option(name: .customLong("invite-code"), help: ArgumentHelp("The invite code of an unpublished service.", valueName: "code"))
+        @Option(
+            name: .customLong("invite-code"),
+            help: ArgumentHelp("The invite code of an unpublished service.", valueName: "code"))
         var inviteCode: String?
 
         func run() async throws {

@@ -17,13 +17,15 @@ struct DemoCommand: AsyncParsableCommand {
     var db: String?
 
     func run() async throws {
-        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent("ifttt-connect-demo-\(UUID().uuidString)")
+        let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ifttt-connect-demo-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: temporary) }
         var logger = Logger(label: "ifttt-connect.demo")
-        logger.logLevel = .warning   // the demo's own lines tell the story
-        let configuration = SandboxConfiguration(port: 0, databasePath: db ?? temporary.appendingPathComponent("demo.sqlite").path,
-                                                 logger: logger)
+        logger.logLevel = .warning  // the demo's own lines tell the story
+        let configuration = SandboxConfiguration(
+            port: 0, databasePath: db ?? temporary.appendingPathComponent("demo.sqlite").path,
+            logger: logger)
         let failures = try await SandboxServer.withRunning(configuration) { url in
             say("Sandbox running at \(url.absoluteString)")
             return await DemoScript(root: url).run()
@@ -56,19 +58,24 @@ struct DemoScript: Sendable {
 
         say("\n1. Fetch a Connection")
         await check("anonymous fetch of gx-arrive-store") {
-            let c = try await controller.fetchConnection(for: "gx-arrive-store", credentialProvider: ConnectionCredentials.anonymous)
+            let c = try await controller.fetchConnection(
+                for: "gx-arrive-store", credentialProvider: ConnectionCredentials.anonymous)
             try expect(c.status == .unknown, "status should be unknown without a token")
-            return "\"\(c.name)\", status \(c.status), connecting service \(c.connectingService.name), \(c.locationRegions.count) regions"
+            return
+                "\"\(c.name)\", status \(c.status), connecting service \(c.connectingService.name), \(c.locationRegions.count) regions"
         }
         await check("signed-in fetch as alice") {
             let c = try await controller.fetchConnection(for: "gx-arrive-store", credentialProvider: alice)
             try expect(c.status == .enabled, "alice has it enabled")
-            let regions = c.locationRegions.map { "\($0.identifier) (\($0.transitions.names.joined(separator: "+")), r=\(Int($0.radius)) m)" }
+            let regions = c.locationRegions.map {
+                "\($0.identifier) (\($0.transitions.names.joined(separator: "+")), r=\(Int($0.radius)) m)"
+            }
             return "status \(c.status), regions \(regions.joined(separator: ", "))"
         }
         await check("unpublished gx-early-access without the invite code") {
             do {
-                _ = try await controller.fetchConnection(for: "gx-early-access", credentialProvider: ConnectionCredentials.anonymous)
+                _ = try await controller.fetchConnection(
+                    for: "gx-early-access", credentialProvider: ConnectionCredentials.anonymous)
                 throw DemoFailure("the sandbox served an unpublished Connection without its invite code")
             } catch let error as ConnectAPIError {
                 try expect(error.statusCode == 403, "expected 403, got \(error)")
@@ -76,8 +83,9 @@ struct DemoScript: Sendable {
             }
         }
         await check("unpublished gx-early-access with the invite code") {
-            let c = try await controller.fetchConnection(for: "gx-early-access",
-                                                         credentialProvider: ConnectionCredentials(inviteCode: "gx-invite-2026"))
+            let c = try await controller.fetchConnection(
+                for: "gx-early-access",
+                credentialProvider: ConnectionCredentials(inviteCode: "gx-invite-2026"))
             return "\"\(c.name)\""
         }
 
@@ -107,17 +115,21 @@ struct DemoScript: Sendable {
         }
         await check("a bad token gives a typed error") {
             do {
-                _ = try await controller.fetchConnection(for: "gx-arrive-store", credentialProvider: ConnectionCredentials(userToken: "not-a-real-token"))
+                _ = try await controller.fetchConnection(
+                    for: "gx-arrive-store", credentialProvider: ConnectionCredentials(userToken: "not-a-real-token"))
                 throw DemoFailure("a bad token was accepted")
             } catch let error as ConnectAPIError {
-                guard case .authenticationFailure = error else { throw DemoFailure("expected authenticationFailure, got \(error)") }
+                guard case .authenticationFailure = error else {
+                    throw DemoFailure("expected authenticationFailure, got \(error)")
+                }
                 return "\(error)"
             }
         }
 
         say("\n4. Partner backend: token exchange with the service key")
         await check("exchange gx-user-1002's access token") {
-            let client = try ConnectServiceClient(serviceKey: "sandbox-service-key-grocery-express", baseURL: root.appendingPathComponent("v2"))
+            let client = try ConnectServiceClient(
+                serviceKey: "sandbox-service-key-grocery-express", baseURL: root.appendingPathComponent("v2"))
             let token = try await client.exchangeUserToken(userId: "gx-user-1002", accessToken: "gx-access-token-bob")
             let user = try await controller.fetchUser(credentialProvider: ConnectionCredentials(userToken: token))
             try expect(user.login == "bob", "the exchanged token should be bob's")

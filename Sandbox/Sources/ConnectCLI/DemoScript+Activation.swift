@@ -11,22 +11,27 @@ extension DemoScript {
         say("\n5. Web activation (the SDK's controller, the sandbox's pages, a loopback redirect)")
         await check("alice activates gx-store-visits in the web flow") {
             let driver = FormDrivingOpener(password: "alice-password")
-            let request = ConnectCommand.Request(connectionId: "gx-store-visits", email: "alice@example.com",
-                                                 oauthCode: "gx-oauth-code-alice", skipConfiguration: false, opensBrowser: false)
+            let request = ConnectCommand.Request(
+                connectionId: "gx-store-visits", email: "alice@example.com",
+                oauthCode: "gx-oauth-code-alice", skipConfiguration: false, opensBrowser: false)
             let result = await ConnectCommand.activate(request, root: root, opener: driver)
             let activation = try result.get()
             let pages = await driver.pages
             let token = try activation.userToken ?? { throw DemoFailure("no user token in the redirect") }()
             let user = try await controller.fetchUser(credentialProvider: ConnectionCredentials(userToken: token))
             try expect(user.login == "alice", "the token should be alice's")
-            return "pages \(pages.joined(separator: " → ")); \(activation.connection.status), token for \(user.login ?? "-") (not printed)"
+            return
+                "pages \(pages.joined(separator: " → ")); \(activation.connection.status), token for \(user.login ?? "-") (not printed)"
         }
         await check("an address at fail.example cannot get an account") {
             let driver = FormDrivingOpener(password: "any-password")
-            let request = ConnectCommand.Request(connectionId: "gx-arrive-store", email: "someone@fail.example",
-                                                 oauthCode: "gx-oauth-code-dave", skipConfiguration: false, opensBrowser: false)
+            let request = ConnectCommand.Request(
+                connectionId: "gx-arrive-store", email: "someone@fail.example",
+                oauthCode: "gx-oauth-code-dave", skipConfiguration: false, opensBrowser: false)
             let result = await ConnectCommand.activate(request, root: root, opener: driver)
-            guard case .failure(.iftttAccountCreationFailed) = result else { throw DemoFailure("expected iftttAccountCreationFailed, got \(result)") }
+            guard case .failure(.iftttAccountCreationFailed) = result else {
+                throw DemoFailure("expected iftttAccountCreationFailed, got \(result)")
+            }
             return "reported iftttAccountCreationFailed"
         }
     }
@@ -69,7 +74,8 @@ final class FormDrivingOpener: URLOpener {
             var request = URLRequest(url: form.action)
             request.httpMethod = "POST"
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(fields.map { HTMLForm.encode($0.0) + "=" + HTMLForm.encode($0.1) }.joined(separator: "&").utf8)
+            request.httpBody = Data(
+                fields.map { HTMLForm.encode($0.0) + "=" + HTMLForm.encode($0.1) }.joined(separator: "&").utf8)
             (html, page) = try await Self.fetch(request)
         }
     }
@@ -94,9 +100,10 @@ struct HTMLForm {
 
     /// Parses the first `<form>` of `html`; `nil` when there is none.
     init?(html: String, base: URL) {
-        guard let formStart = html.range(of: "<form "), let formEnd = html.range(of: "</form>", range: formStart.upperBound..<html.endIndex),
-              let actionText = Self.attribute("action", in: String(html[formStart.lowerBound...].prefix { $0 != ">" })),
-              let action = URL(string: actionText, relativeTo: base)?.absoluteURL
+        guard let formStart = html.range(of: "<form "),
+            let formEnd = html.range(of: "</form>", range: formStart.upperBound..<html.endIndex),
+            let actionText = Self.attribute("action", in: String(html[formStart.lowerBound...].prefix { $0 != ">" })),
+            let action = URL(string: actionText, relativeTo: base)?.absoluteURL
         else { return nil }
         self.action = action
         title = Self.between("<title>", "</title>", in: html).map(Self.unescape) ?? ""
@@ -117,7 +124,9 @@ struct HTMLForm {
     }
 
     static func between(_ start: String, _ end: String, in text: String) -> String? {
-        guard let a = text.range(of: start), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else { return nil }
+        guard let a = text.range(of: start), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else {
+            return nil
+        }
         return String(text[a.upperBound..<b.lowerBound])
     }
 
@@ -128,7 +137,8 @@ struct HTMLForm {
     }
 
     static func encode(_ s: String) -> String {
-        s.addingPercentEncoding(withAllowedCharacters: CharacterSet(
-            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? s
+        s.addingPercentEncoding(
+            withAllowedCharacters: CharacterSet(
+                charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? s
     }
 }

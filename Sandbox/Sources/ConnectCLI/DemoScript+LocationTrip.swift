@@ -7,15 +7,18 @@ extension LocationTrip {
     /// (the area at 1 Van Ness Ave, r=200 m, entry and exit) and returns the new trigger subscription id.
     static func enableStoreVisits(root: URL, token: String) async throws -> String {
         let body = #"""
-        {"user_features": [{"feature_id": "store-visit-log", "enabled": true, "user_fields": [],
-          "user_feature_triggers": [{"feature_trigger_id": "ft-store-visit", "user_fields": [{"field_id": "location",
-            "value": {"lat": 37.7765, "lng": -122.4172, "radius": 200, "address": "1 Van Ness Ave, San Francisco"}}]}],
-          "user_feature_actions": [{"feature_action_id": "fa-log-visit", "user_fields": []}]}]}
-        """#
-        let request = HTTPRequest(method: "PUT", url: root.appendingPathComponent("v2/connections/gx-store-visits/user_connection"),
-                                  headers: ["Authorization": "Bearer \(token)", "Content-Type": "application/json",
-                                            "Accept": "application/json"],
-                                  body: Data(body.utf8))
+            {"user_features": [{"feature_id": "store-visit-log", "enabled": true, "user_fields": [],
+              "user_feature_triggers": [{"feature_trigger_id": "ft-store-visit", "user_fields": [{"field_id": "location",
+                "value": {"lat": 37.7765, "lng": -122.4172, "radius": 200, "address": "1 Van Ness Ave, San Francisco"}}]}],
+              "user_feature_actions": [{"feature_action_id": "fa-log-visit", "user_fields": []}]}]}
+            """#
+        let request = HTTPRequest(
+            method: "PUT", url: root.appendingPathComponent("v2/connections/gx-store-visits/user_connection"),
+            headers: [
+                "Authorization": "Bearer \(token)", "Content-Type": "application/json",
+                "Accept": "application/json",
+            ],
+            body: Data(body.utf8))
         let response = try await URLSessionTransport().send(request)
         guard response.statusCode == 200 else {
             throw LocationTripFailure("PUT user_connection of gx-store-visits answered \(response.statusCode)")
@@ -48,10 +51,12 @@ extension DemoScript {
         do {
             let visits = try await LocationTrip.enableStoreVisits(root: root, token: token)
             say("  ✓ alice enables gx-store-visits: trigger subscription \(visits)")
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ifttt-connect-demo-trip-\(UUID().uuidString)")
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "ifttt-connect-demo-trip-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
-            let trip = LocationTrip(root: root, token: token, connectionIds: ["gx-arrive-store", "gx-store-visits"],
-                                    route: try Route(gpx: Data(LocationTrip.demoGPX.utf8)), storeDirectory: directory)
+            let trip = LocationTrip(
+                root: root, token: token, connectionIds: ["gx-arrive-store", "gx-store-visits"],
+                route: try Route(gpx: Data(LocationTrip.demoGPX.utf8)), storeDirectory: directory)
             let outcome = try await trip.run(log: { say("    \($0)") })
             let got = outcome.acknowledged.map { "\($0.triggerSubscriptionId) \($0.eventType)" }
             let expected = ["\(visits) entry", "\(visits) exit", "alice-arrive-trigger-1 entry"]

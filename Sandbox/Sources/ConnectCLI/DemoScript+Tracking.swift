@@ -11,7 +11,8 @@ extension DemoScript {
     func runTrackingDemo() async -> Int {
         say("\n6. Analytics (POST /v2/sdk/events)")
         var failures = 0
-        let connection = try? await controller.fetchConnection(for: "gx-weekly-deals", credentialProvider: ConnectionCredentials.anonymous)
+        let connection = try? await controller.fetchConnection(
+            for: "gx-weekly-deals", credentialProvider: ConnectionCredentials.anonymous)
         guard let connection else {
             say("  ✗ fetch gx-weekly-deals for the events: failed")
             return 1
@@ -36,7 +37,9 @@ extension DemoScript {
             do {
                 let names = try await recordedEventNames(anonymousId: anonymousId)
                 let expected = enabled ? events.map(\.name.rawValue) : []
-                guard names == expected else { throw DemoFailure("the sandbox recorded \(names), expected \(expected)") }
+                guard names == expected else {
+                    throw DemoFailure("the sandbox recorded \(names), expected \(expected)")
+                }
                 say("  ✓ \(title): \(names.isEmpty ? "none recorded" : names.joined(separator: ", "))")
             } catch {
                 failures += 1
@@ -48,7 +51,8 @@ extension DemoScript {
 
     /// The names of the events `GET /sandbox/sdk_events` lists for `anonymousId`.
     private func recordedEventNames(anonymousId: String) async throws -> [String] {
-        var components = URLComponents(url: root.appendingPathComponent("sandbox/sdk_events"), resolvingAgainstBaseURL: false)
+        var components = URLComponents(
+            url: root.appendingPathComponent("sandbox/sdk_events"), resolvingAgainstBaseURL: false)
         components?.queryItems = [URLQueryItem(name: "anonymous_id", value: anonymousId)]
         guard let url = components?.url else { throw DemoFailure("bad listing URL") }
         let (data, _) = try await URLSession.shared.data(from: url)

@@ -8,12 +8,14 @@ public struct IFTTTConnectCommand: AsyncParsableCommand {
         commandName: "ifttt-connect",
         abstract: "The IFTTT Connect SDK's sandbox, demo and developer tools.",
         discussion: """
-        Commands that talk to an API use --api URL (the sandbox's root URL, e.g. http://127.0.0.1:8080). \
-        Without it they start an embedded sandbox on an ephemeral loopback port, backed by the default \
-        database, for the duration of the command.
-        """,
-        subcommands: [SandboxCommand.self, DemoCommand.self, InspectCommand.self, ConnectionCommand.self, TokenCommand.self,
-                      ConnectCommand.self, ButtonCommand.self, LocationCommand.self, AppletsCommand.self]
+            Commands that talk to an API use --api URL (the sandbox's root URL, e.g. http://127.0.0.1:8080). \
+            Without it they start an embedded sandbox on an ephemeral loopback port, backed by the default \
+            database, for the duration of the command.
+            """,
+        subcommands: [
+            SandboxCommand.self, DemoCommand.self, InspectCommand.self, ConnectionCommand.self, TokenCommand.self,
+            ConnectCommand.self, ButtonCommand.self, LocationCommand.self, AppletsCommand.self,
+        ]
     )
 
     /// Creates the command (ArgumentParser calls this).

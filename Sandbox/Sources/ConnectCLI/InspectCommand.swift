@@ -17,7 +17,9 @@ struct InspectCommand: ParsableCommand {
     func run() throws {
         let data: Data
         do {
-            data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+            data =
+                file == "-"
+                ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
             warn("error: cannot read \(file): \((error as NSError).localizedDescription)")
             throw ExitCode(1)
@@ -42,59 +44,87 @@ struct InspectCommand: ParsableCommand {
 
     static func summary(of connection: Connection) -> JSONValue {
         func service(_ s: Connection.Service) -> JSONValue {
-            .object(JSONObject([
-                ("id", .string(s.id)), ("name", .string(s.name)), ("short_name", .string(s.shortName)),
-                ("is_primary", .bool(s.isPrimary)), ("brand_color", s.brandColor.map { .string($0.hex) } ?? .null),
-            ]))
+            .object(
+                JSONObject([
+                    ("id", .string(s.id)), ("name", .string(s.name)), ("short_name", .string(s.shortName)),
+                    ("is_primary", .bool(s.isPrimary)), ("brand_color", s.brandColor.map { .string($0.hex) } ?? .null),
+                ]))
         }
         func steps(_ steps: [Connection.Step]) -> JSONValue {
-            .array(steps.map { step in
-                .object(JSONObject([
-                    ("id", .string(step.id)), ("type", .string(step.qualifiedTypeId)),
-                    ("fields", .array(step.fields.map { field in
-                        .object(JSONObject([("id", .string(field.id)), ("type", field.type.map { .string($0.rawValue) } ?? .null),
-                                            ("required", .bool(field.isRequired))]))
-                    })),
-                ]))
-            })
+            .array(
+                steps.map { step in
+                    .object(
+                        JSONObject([
+                            ("id", .string(step.id)), ("type", .string(step.qualifiedTypeId)),
+                            (
+                                "fields",
+                                .array(
+                                    step.fields.map { field in
+                                        .object(
+                                            JSONObject([
+                                                ("id", .string(field.id)),
+                                                ("type", field.type.map { .string($0.rawValue) } ?? .null),
+                                                ("required", .bool(field.isRequired)),
+                                            ]))
+                                    })
+                            ),
+                        ]))
+                })
         }
-        return .object(JSONObject([
-            ("kind", .string("connection")),
-            ("id", .string(connection.id)),
-            ("name", .string(connection.name)),
-            ("status", .string(connection.status == .initial ? "never_enabled" : connection.status.rawValue)),
-            ("services", .array(connection.services.map(service))),
-            ("primary_service", .string(connection.primaryService.id)),
-            ("connecting_service", .string(connection.connectingService.id)),
-            ("features", .array(connection.features.map { feature in
-                .object(JSONObject([
-                    ("id", .string(feature.id)), ("title", .string(feature.title)),
-                    ("user_enabled", .bool(connection.userFeatures(for: feature).contains { $0.isEnabled })),
-                    ("triggers", steps(feature.triggers)), ("queries", steps(feature.queries)), ("actions", steps(feature.actions)),
-                ]))
-            })),
-            ("location_regions", .array(connection.locationRegions.map { region in
-                .object(JSONObject([
-                    ("identifier", .string(region.identifier)),
-                    ("trigger_subscription_id", .string(region.triggerSubscriptionId)),
-                    ("lat", .number(region.latitude)), ("lng", .number(region.longitude)), ("radius", .number(region.radius)),
-                    ("transitions", .array(region.transitions.names.map(JSONValue.string))),
-                ]))
-            })),
-        ]))
+        return .object(
+            JSONObject([
+                ("kind", .string("connection")),
+                ("id", .string(connection.id)),
+                ("name", .string(connection.name)),
+                ("status", .string(connection.status == .initial ? "never_enabled" : connection.status.rawValue)),
+                ("services", .array(connection.services.map(service))),
+                ("primary_service", .string(connection.primaryService.id)),
+                ("connecting_service", .string(connection.connectingService.id)),
+                (
+                    "features",
+                    .array(
+                        connection.features.map { feature in
+                            .object(
+                                JSONObject([
+                                    ("id", .string(feature.id)), ("title", .string(feature.title)),
+                                    (
+                                        "user_enabled",
+                                        .bool(connection.userFeatures(for: feature).contains { $0.isEnabled })
+                                    ),
+                                    ("triggers", steps(feature.triggers)), ("queries", steps(feature.queries)),
+                                    ("actions", steps(feature.actions)),
+                                ]))
+                        })
+                ),
+                (
+                    "location_regions",
+                    .array(
+                        connection.locationRegions.map { region in
+                            .object(
+                                JSONObject([
+                                    ("identifier", .string(region.identifier)),
+                                    ("trigger_subscription_id", .string(region.triggerSubscriptionId)),
+                                    ("lat", .number(region.latitude)), ("lng", .number(region.longitude)),
+                                    ("radius", .number(region.radius)),
+                                    ("transitions", .array(region.transitions.names.map(JSONValue.string))),
+                                ]))
+                        })
+                ),
+            ]))
     }
 
     static func summary(of applet: IFTTTApplet) -> JSONValue {
-        .object(JSONObject([
-            ("kind", .string("applet")),
-            ("id", .string(applet.id)),
-            ("name", .string(applet.name)),
-            ("status", .string(applet.status.rawValue)),
-            ("enabled_count", .number(Double(applet.enabledCount))),
-            ("published_at", applet.publishedAt.map { .string($0.formatted(.iso8601)) } ?? .null),
-            ("primary_service", .string(applet.primaryService.id)),
-            ("secondary_services", .array(applet.secondaryServices.map { .string($0.id) })),
-            ("embedded_url", .string(applet.embeddedURL.absoluteString)),
-        ]))
+        .object(
+            JSONObject([
+                ("kind", .string("applet")),
+                ("id", .string(applet.id)),
+                ("name", .string(applet.name)),
+                ("status", .string(applet.status.rawValue)),
+                ("enabled_count", .number(Double(applet.enabledCount))),
+                ("published_at", applet.publishedAt.map { .string($0.formatted(.iso8601)) } ?? .null),
+                ("primary_service", .string(applet.primaryService.id)),
+                ("secondary_services", .array(applet.secondaryServices.map { .string($0.id) })),
+                ("embedded_url", .string(applet.embeddedURL.absoluteString)),
+            ]))
     }
 }

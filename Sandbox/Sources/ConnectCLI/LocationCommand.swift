@@ -18,14 +18,14 @@ struct LocationSimulateCommand: AsyncParsableCommand {
         commandName: "simulate",
         abstract: "Replay a GPX route across a user's geofences and upload the recorded events.",
         discussion: """
-        Fetches the Connections with the user token, monitors their geofences with a simulated region monitor, \
-        replays the route, records the crossings in a temporary event store, uploads them to \
-        POST /v1/location_events and lists what the server recorded. Events the server refuses for good are \
-        dead-lettered and listed with their reasons. With --json the last line is the JSON array of the acknowledged \
-        events (record_id, trigger_subscription_id, event_type, occurred_at, status "acknowledged") followed by the \
-        rejected ones (status "rejected", status_code, reason). --dwell S records an entry only after S seconds \
-        inside and drops exit/entry pairs shorter than that.
-        """
+            Fetches the Connections with the user token, monitors their geofences with a simulated region monitor, \
+            replays the route, records the crossings in a temporary event store, uploads them to \
+            POST /v1/location_events and lists what the server recorded. Events the server refuses for good are \
+            dead-lettered and listed with their reasons. With --json the last line is the JSON array of the acknowledged \
+            events (record_id, trigger_subscription_id, event_type, occurred_at, status "acknowledged") followed by the \
+            rejected ones (status "rejected", status_code, reason). --dwell S records an entry only after S seconds \
+            inside and drops exit/entry pairs shorter than that.
+            """
     )
 
     @Option(help: ArgumentHelp("The GPX 1.1 route to replay.", valueName: "file"))
@@ -34,13 +34,17 @@ struct LocationSimulateCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("A Connection whose geofences to monitor (repeatable).", valueName: "id"))
     var connection: [String]
 
-    @Option(help: ArgumentHelp("The IFTTT user token (default: the sandbox's alice). Never printed.", valueName: "token"))
+    @Option(
+        help: ArgumentHelp("The IFTTT user token (default: the sandbox's alice). Never printed.", valueName: "token"))
     var token: String = "sandbox-user-token-alice"
 
     @Flag(help: "End with the acknowledged and rejected events as one line of JSON.")
     var json = false
 
-    @Option(help: ArgumentHelp("The dwell filter: record an entry only after this many seconds inside; 0 turns it off.", valueName: "seconds"))
+    @Option(
+        help: ArgumentHelp(
+            "The dwell filter: record an entry only after this many seconds inside; 0 turns it off.",
+            valueName: "seconds"))
     var dwell: Double = 0
 
     @OptionGroup var api: APIOptions
@@ -62,13 +66,15 @@ struct LocationSimulateCommand: AsyncParsableCommand {
             warn("error: cannot read \(gpx): \((error as NSError).localizedDescription)")
             throw ExitCode(1)
         }
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("ifttt-connect-trip-\(UUID().uuidString)")
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "ifttt-connect-trip-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let (token, connection, json, dwell) = (token, connection, json, dwell)
         do {
             let outcome = try await api.withAPI { root in
-                var trip = LocationTrip(root: root, token: token, connectionIds: connection, route: route,
-                                        storeDirectory: directory)
+                var trip = LocationTrip(
+                    root: root, token: token, connectionIds: connection, route: route,
+                    storeDirectory: directory)
                 trip.dwellTime = dwell
                 return try await trip.run(log: { say($0) })
             }
@@ -123,8 +129,9 @@ struct LocationJournalStressCommand: AsyncParsableCommand {
         say("ready")
         var appended = 0
         while count.map({ appended < $0 }) ?? true {
-            let event = RegionEvent(transition: appended % 2 == 0 ? .entry : .exit, occurredAt: Date(),
-                                    triggerSubscriptionId: subscription)
+            let event = RegionEvent(
+                transition: appended % 2 == 0 ? .entry : .exit, occurredAt: Date(),
+                triggerSubscriptionId: subscription)
             try await store.append(event)
             appended += 1
             say("appended \(event.recordId.uuidString)")

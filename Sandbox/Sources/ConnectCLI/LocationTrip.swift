@@ -23,8 +23,13 @@ struct LocationTrip: Sendable {
         var reason: String?
 
         enum CodingKeys: String, CodingKey {
-            case recordId = "record_id", triggerSubscriptionId = "trigger_subscription_id"
-            case eventType = "event_type", occurredAt = "occurred_at", status, statusCode = "status_code", reason
+            case recordId = "record_id"
+            case triggerSubscriptionId = "trigger_subscription_id"
+            case eventType = "event_type"
+            case occurredAt = "occurred_at"
+            case status
+            case statusCode = "status_code"
+            case reason
         }
     }
 
@@ -46,11 +51,17 @@ struct LocationTrip: Sendable {
         /// The acknowledged events (`status` `acknowledged`) followed by the rejected ones (`status` `rejected`,
         /// with `status_code` and `reason`), as `location simulate --json` prints them.
         var listing: [ServerEvent] {
-            acknowledged.map { var event = $0; event.status = "acknowledged"; return event }
+            acknowledged.map {
+                var event = $0
+                event.status = "acknowledged"
+                return event
+            }
                 + rejected.map {
-                    ServerEvent(recordId: $0.event.recordId.uuidString, triggerSubscriptionId: $0.event.triggerSubscriptionId,
-                                eventType: $0.event.transition.rawValue, occurredAt: LocationEventPayload.timestamp($0.event.occurredAt),
-                                status: "rejected", statusCode: $0.rejection.statusCode, reason: $0.rejection.reason)
+                    ServerEvent(
+                        recordId: $0.event.recordId.uuidString, triggerSubscriptionId: $0.event.triggerSubscriptionId,
+                        eventType: $0.event.transition.rawValue,
+                        occurredAt: LocationEventPayload.timestamp($0.event.occurredAt),
+                        status: "rejected", statusCode: $0.rejection.statusCode, reason: $0.rejection.reason)
                 }
         }
     }
@@ -94,12 +105,16 @@ struct LocationTrip: Sendable {
         if dwellTime > 0 {
             await session.releaseHeldCrossings(now: route.fixes.last?.timestamp ?? start)
             let held = await session.heldCrossings.count
-            if held > 0 { log("  \(held) crossing(s) still within the dwell time at the end of the route: not recorded") }
+            if held > 0 {
+                log("  \(held) crossing(s) still within the dwell time at the end of the route: not recorded")
+            }
         }
         let recorded = await session.recordedEvents
         log("Events recorded (\(recorded.count)):")
         for (i, e) in recorded.enumerated() {
-            log("  \(i + 1). \(e.transition.rawValue) \(e.triggerSubscriptionId) at \(LocationEventPayload.timestamp(e.occurredAt))")
+            log(
+                "  \(i + 1). \(e.transition.rawValue) \(e.triggerSubscriptionId) at \(LocationEventPayload.timestamp(e.occurredAt))"
+            )
         }
 
         // The uploader runs on the trip's clock (the route's last fix, then real time passing), so the events of an
@@ -134,7 +149,9 @@ struct LocationTrip: Sendable {
         if !rejected.isEmpty {
             log("Events refused by the server and dead-lettered (\(rejected.count)):")
             for letter in rejected {
-                log("  \(letter.event.transition.rawValue) \(letter.event.triggerSubscriptionId) (record \(letter.event.recordId.uuidString)): \(letter.rejection.statusCode) \(letter.rejection.reason)")
+                log(
+                    "  \(letter.event.transition.rawValue) \(letter.event.triggerSubscriptionId) (record \(letter.event.recordId.uuidString)): \(letter.rejection.statusCode) \(letter.rejection.reason)"
+                )
             }
         }
 
@@ -144,15 +161,17 @@ struct LocationTrip: Sendable {
         for e in acknowledged {
             log("  \(e.eventType) \(e.triggerSubscriptionId) at \(e.occurredAt) (record \(e.recordId))")
         }
-        return Outcome(geofences: geofences, recorded: recorded, uploaded: uploaded, requests: requests,
-                       acknowledged: acknowledged, rejected: rejected)
+        return Outcome(
+            geofences: geofences, recorded: recorded, uploaded: uploaded, requests: requests,
+            acknowledged: acknowledged, rejected: rejected)
     }
 
     /// `GET /v1/location_events` with the user token: every event recorded for the user, in the order received.
     static func serverEvents(root: URL, token: String) async throws -> [ServerEvent] {
         struct List: Decodable { var data: [ServerEvent] }
-        let request = HTTPRequest(method: "GET", url: root.appendingPathComponent("v1/location_events"),
-                                  headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"])
+        let request = HTTPRequest(
+            method: "GET", url: root.appendingPathComponent("v1/location_events"),
+            headers: ["Authorization": "Bearer \(token)", "Accept": "application/json"])
         let response = try await URLSessionTransport().send(request)
         guard response.statusCode == 200 else {
             throw LocationTripFailure("GET /v1/location_events answered \(response.statusCode)")

@@ -8,9 +8,9 @@ struct SandboxCommand: AsyncParsableCommand {
         commandName: "sandbox",
         abstract: "Run the local IFTTT sandbox (Connect API, web pages, SQLite state) on a loopback port.",
         discussion: """
-        Prints the bound URL on start. State lives in --db and survives restarts; the first start seeds the \
-        Grocery Express demo data. Stop with Ctrl-C.
-        """
+            Prints the bound URL on start. State lives in --db and survives restarts; the first start seeds the \
+            Grocery Express demo data. Stop with Ctrl-C.
+            """
     )
 
     @Option(help: "The loopback address to bind.")
@@ -22,31 +22,43 @@ struct SandboxCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The SQLite database file (default: in the user's data directory).", valueName: "file"))
     var db: String?
 
-    @Option(name: .customLong("seed-file"), help: ArgumentHelp("Load services, Connections and users from this JSON file.", valueName: "file"))
+    @Option(
+        name: .customLong("seed-file"),
+        help: ArgumentHelp("Load services, Connections and users from this JSON file.", valueName: "file"))
     var seedFile: String?
 
     @Option(help: ArgumentHelp("Delay every API response by this many milliseconds.", valueName: "ms"))
     var latency = 0
 
-    @Option(name: .customLong("fail-rate"), help: ArgumentHelp("Answer this fraction of API requests with 503 (0...1).", valueName: "p"))
+    @Option(
+        name: .customLong("fail-rate"),
+        help: ArgumentHelp("Answer this fraction of API requests with 503 (0...1).", valueName: "p"))
     var failRate = 0.0
 
     @Option(help: ArgumentHelp("Seed of the fault-injection random generator, for reproducible runs.", valueName: "n"))
     var seed: UInt64?
 
-    @Option(name: .customLong("reject-location-events"),
-            help: ArgumentHelp("Refuse this fraction of location events with 422 naming their record ids (0...1; reproducible with --seed).", valueName: "p"))
+    @Option(
+        name: .customLong("reject-location-events"),
+        help: ArgumentHelp(
+            "Refuse this fraction of location events with 422 naming their record ids (0...1; reproducible with --seed).",
+            valueName: "p"))
     var rejectLocationEvents = 0.0
 
-    @Option(name: .customLong("redirect-state"), help: ArgumentHelp("""
-        What the activation pages do with the SDK's state parameter in the redirect back to the app: \
-        'ignore' (default) sends none, as IFTTT's own SDKs suggest the real IFTTT does; 'echo' sends it back.
-        """, valueName: "echo|ignore"))
+    @Option(
+        name: .customLong("redirect-state"),
+        help: ArgumentHelp(
+            """
+            What the activation pages do with the SDK's state parameter in the redirect back to the app: \
+            'ignore' (default) sends none, as IFTTT's own SDKs suggest the real IFTTT does; 'echo' sends it back.
+            """, valueName: "echo|ignore"))
     var redirectState = RedirectStateMode.ignore.rawValue
 
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
-        guard latency >= 0, latency <= 600_000 else { throw ValidationError("--latency must be between 0 and 600000 ms") }
+        guard latency >= 0, latency <= 600_000 else {
+            throw ValidationError("--latency must be between 0 and 600000 ms")
+        }
         guard failRate >= 0, failRate <= 1 else { throw ValidationError("--fail-rate must be between 0 and 1") }
         guard rejectLocationEvents >= 0, rejectLocationEvents <= 1 else {
             throw ValidationError("--reject-location-events must be between 0 and 1")

@@ -15,18 +15,22 @@ struct TokenCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Exchange a partner user's OAuth access token for their IFTTT user token.",
             discussion: """
-            Calls POST /v2/user_token with the IFTTT-Service-Key header. The token is written to --output \
-            (mode 0600) and printed only with --show-token.
-            """
+                Calls POST /v2/user_token with the IFTTT-Service-Key header. The token is written to --output \
+                (mode 0600) and printed only with --show-token.
+                """
         )
 
         @Option(name: .customLong("user-id"), help: ArgumentHelp("The user's id on your service.", valueName: "id"))
         var userId: String
 
-        @Option(name: .customLong("access-token"), help: ArgumentHelp("The OAuth access token IFTTT holds for the user.", valueName: "token"))
+        @Option(
+            name: .customLong("access-token"),
+            help: ArgumentHelp("The OAuth access token IFTTT holds for the user.", valueName: "token"))
         var accessToken: String
 
-        @Option(name: .customLong("service-key"), help: ArgumentHelp("Your service key (or set IFTTT_SERVICE_KEY).", valueName: "key"))
+        @Option(
+            name: .customLong("service-key"),
+            help: ArgumentHelp("Your service key (or set IFTTT_SERVICE_KEY).", valueName: "key"))
         var serviceKey: String?
 
         @OptionGroup var api: APIOptions
@@ -75,7 +79,8 @@ enum TokenFile {
     static func write(_ secret: String, to path: String) throws {
         let url = URL(fileURLWithPath: path)
         try? FileManager.default.removeItem(at: url)
-        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
+        else {
             throw ValidationError("cannot create \(path)")
         }
         let handle = try FileHandle(forWritingTo: url)

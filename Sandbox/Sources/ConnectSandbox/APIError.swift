@@ -89,12 +89,15 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
 
     /// 413 `invalid_parameters`: the request body is too large.
     public static func payloadTooLarge(limit: Int) -> APIError {
-        APIError(status: 413, code: .invalidParameters,
-                 message: "The request body is larger than the limit of \(limit) bytes.")
+        APIError(
+            status: 413, code: .invalidParameters,
+            message: "The request body is larger than the limit of \(limit) bytes.")
     }
 
     /// 503 `service_unavailable`.
-    public static func serviceUnavailable(_ message: String = "The service is temporarily unavailable. Try again later.")
+    public static func serviceUnavailable(
+        _ message: String = "The service is temporarily unavailable. Try again later."
+    )
         -> APIError
     {
         APIError(status: 503, code: .serviceUnavailable, message: message)

@@ -31,11 +31,15 @@ struct AccountRoutes: SandboxRoutes {
             case .anonymous:
                 body = ["type": "me", "authentication_level": "none", "service_id": nil, "user_login": nil]
             case .user(let user):
-                body = ["type": "me", "authentication_level": "user", "service_id": nil,
-                        "user_login": .string(user.login)]
+                body = [
+                    "type": "me", "authentication_level": "user", "service_id": nil,
+                    "user_login": .string(user.login),
+                ]
             case .service(let service, _, let user):
-                body = ["type": "me", "authentication_level": "channel", "service_id": .string(service.id),
-                        "user_login": .optional(user?.login)]
+                body = [
+                    "type": "me", "authentication_level": "channel", "service_id": .string(service.id),
+                    "user_login": .optional(user?.login),
+                ]
             }
             return JSONResponse.make(body)
         }

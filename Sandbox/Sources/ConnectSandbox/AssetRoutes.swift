@@ -21,10 +21,10 @@ struct AssetRoutes: SandboxRoutes {
         router.get("/assets/covers/:connection_id/:file") { _, context in
             let file = context.pathParameter("file")
             guard file.hasSuffix("w.svg"), let width = Int(file.dropLast(5)),
-                  ConnectionRenderer.coverWidths.contains(width),
-                  let snapshot = try await env.store.snapshot(
-                      connectionId: context.pathParameter("connection_id"), userId: nil),
-                  let primary = snapshot.services.first(where: { $0.id == snapshot.connection.primaryServiceId })
+                ConnectionRenderer.coverWidths.contains(width),
+                let snapshot = try await env.store.snapshot(
+                    connectionId: context.pathParameter("connection_id"), userId: nil),
+                let primary = snapshot.services.first(where: { $0.id == snapshot.connection.primaryServiceId })
             else {
                 throw APIError.notFound("There is no such cover image.")
             }
@@ -52,7 +52,8 @@ struct AssetRoutes: SandboxRoutes {
 
     static func icon(_ service: SeedData.Service, colored: Bool) -> String {
         let text = escapeXML(initials(service.name))
-        let background = colored
+        let background =
+            colored
             ? "<rect width=\"128\" height=\"128\" rx=\"28\" fill=\"\(escapeXML(service.brandColor))\"/>"
             : ""
         return """

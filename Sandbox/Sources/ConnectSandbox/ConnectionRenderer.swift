@@ -34,7 +34,8 @@ struct ConnectionRenderer: Sendable {
             .init("services", .array(snapshot.services.map { service($0, primaryId: connection.primaryServiceId) })),
             .init("cover_image", coverImage(connection)),
             .init("value_propositions", valuePropositions(connection, primary: primary)),
-            .init("features", .array(connection.features.map { feature($0, connection: connection, primary: primary) })),
+            .init(
+                "features", .array(connection.features.map { feature($0, connection: connection, primary: primary) })),
         ]
         if viewer != nil, let userConnection = snapshot.userConnection {
             members.append(.init("user_connection", self.userConnection(userConnection, connection: connection)))
@@ -48,7 +49,8 @@ struct ConnectionRenderer: Sendable {
             "service_name": .string(service.name),
             "service_short_name": .string(service.shortName),
             "is_primary": .bool(service.id == primaryId),
-            "monochrome_icon_url": .string(Self.webURL(service.monochromeIconURL) ?? urls.monochromeIcon(serviceId: service.id)),
+            "monochrome_icon_url": .string(
+                Self.webURL(service.monochromeIconURL) ?? urls.monochromeIcon(serviceId: service.id)),
             "color_icon_url": .string(Self.webURL(service.colorIconURL) ?? urls.colorIcon(serviceId: service.id)),
             "brand_color": .string(service.brandColor),
             "url": .string(service.url),
@@ -58,21 +60,24 @@ struct ConnectionRenderer: Sendable {
     private func coverImage(_ connection: SeedData.Connection) -> SandboxJSON {
         if let cover = connection.coverImage {
             let width = { (key: String) in Int(key.prefix { $0.isNumber }) ?? Int.max }
-            return .object(cover.keys.sorted { (width($0), $0) < (width($1), $1) }.map {
-                SandboxJSON.Member($0, .string(cover[$0]!))
-            })
+            return .object(
+                cover.keys.sorted { (width($0), $0) < (width($1), $1) }.map {
+                    SandboxJSON.Member($0, .string(cover[$0]!))
+                })
         }
-        return .object(Self.coverWidths.map {
-            SandboxJSON.Member("\($0)w_url", .string(urls.cover(connectionId: connection.id, width: $0)))
-        })
+        return .object(
+            Self.coverWidths.map {
+                SandboxJSON.Member("\($0)w_url", .string(urls.cover(connectionId: connection.id, width: $0)))
+            })
     }
 
     /// `url` when it is an absolute `http` or `https` URL with a host; `nil` otherwise (`javascript:`, `data:`, relative
     /// or malformed URLs never reach a rendered icon, SVG or HTML).
     static func webURL(_ url: String?) -> String? {
         guard let url, let parts = URLComponents(string: url.trimmingCharacters(in: .whitespaces)),
-              let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = parts.host, !host.isEmpty,
-              !url.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
+            let scheme = parts.scheme?.lowercased(), ["http", "https"].contains(scheme), let host = parts.host,
+            !host.isEmpty,
+            !url.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "<" || $0 == ">" })
         else { return nil }
         return url
     }
@@ -85,13 +90,15 @@ struct ConnectionRenderer: Sendable {
 
     private func valuePropositions(_ connection: SeedData.Connection, primary: SeedData.Service?) -> SandboxJSON {
         if let propositions = connection.valuePropositions {
-            return .array(propositions.map {
-                ["description": .string($0.description), "icon_url": .optional(Self.webURL($0.iconURL))]
-            })
+            return .array(
+                propositions.map {
+                    ["description": .string($0.description), "icon_url": .optional(Self.webURL($0.iconURL))]
+                })
         }
-        return .array(connection.features.map {
-            ["description": .string($0.title), "icon_url": featureIcon($0, primary: primary)]
-        })
+        return .array(
+            connection.features.map {
+                ["description": .string($0.title), "icon_url": featureIcon($0, primary: primary)]
+            })
     }
 
     private func feature(_ feature: SeedData.Feature, connection: SeedData.Connection, primary: SeedData.Service?)
@@ -102,11 +109,14 @@ struct ConnectionRenderer: Sendable {
             .init("title", .string(feature.title)),
             .init("description", .string(feature.description)),
             .init("icon_url", featureIcon(feature, primary: primary)),
-            .init("field_options_url", .string(urls.featureFieldOptions(connectionId: connection.id, featureId: feature.id))),
+            .init(
+                "field_options_url",
+                .string(urls.featureFieldOptions(connectionId: connection.id, featureId: feature.id))),
             .init("fields", .array(feature.fields.map(field))),
         ]
         for kind in SeedData.StepKind.allCases {
-            members.append(.init(kind.featureListKey, .array(feature.steps(kind).map { step($0, connection: connection) })))
+            members.append(
+                .init(kind.featureListKey, .array(feature.steps(kind).map { step($0, connection: connection) })))
         }
         return .object(members)
     }
@@ -138,27 +148,30 @@ struct ConnectionRenderer: Sendable {
         -> SandboxJSON
     {
         let json: SandboxJSON = [
-            "user_features": .array(userConnection.userFeatures.map { userFeature in
-                let feature = connection.feature(id: userFeature.featureId)
-                var members: [SandboxJSON.Member] = [
-                    .init("id", .optional(userFeature.id)),
-                    .init("feature_id", .string(userFeature.featureId)),
-                    .init("enabled", .bool(userFeature.enabled)),
-                    .init("user_fields", userFields(userFeature.userFields, definitions: feature?.fields ?? [])),
-                ]
-                for kind in SeedData.StepKind.allCases {
-                    let steps = userFeature.userSteps(kind).map { userStep -> SandboxJSON in
-                        let definition = feature?.steps(kind).first { $0.id == userStep.featureStepId }
-                        return .object([
-                            .init("id", .optional(userStep.id)),
-                            .init(kind.userStepReferenceKey, .string(userStep.featureStepId)),
-                            .init("user_fields", userFields(userStep.userFields, definitions: definition?.fields ?? [])),
-                        ])
+            "user_features": .array(
+                userConnection.userFeatures.map { userFeature in
+                    let feature = connection.feature(id: userFeature.featureId)
+                    var members: [SandboxJSON.Member] = [
+                        .init("id", .optional(userFeature.id)),
+                        .init("feature_id", .string(userFeature.featureId)),
+                        .init("enabled", .bool(userFeature.enabled)),
+                        .init("user_fields", userFields(userFeature.userFields, definitions: feature?.fields ?? [])),
+                    ]
+                    for kind in SeedData.StepKind.allCases {
+                        let steps = userFeature.userSteps(kind).map { userStep -> SandboxJSON in
+                            let definition = feature?.steps(kind).first { $0.id == userStep.featureStepId }
+                            return .object([
+                                .init("id", .optional(userStep.id)),
+                                .init(kind.userStepReferenceKey, .string(userStep.featureStepId)),
+                                .init(
+                                    "user_fields",
+                                    userFields(userStep.userFields, definitions: definition?.fields ?? [])),
+                            ])
+                        }
+                        members.append(.init(kind.userListKey, .array(steps)))
                     }
-                    members.append(.init(kind.userListKey, .array(steps)))
-                }
-                return .object(members)
-            })
+                    return .object(members)
+                })
         ]
         return json.adding("pending", .bool(true), if: userConnection.pending)
     }
@@ -166,10 +179,11 @@ struct ConnectionRenderer: Sendable {
     /// `[{"field_id","field_type","value"}]`, in this key order (the Android parser needs `field_id` and `field_type`
     /// before `value`). A missing `field_type` comes from the definition, else `TEXT_FIELD`.
     private func userFields(_ fields: [SeedData.UserField], definitions: [SeedData.Field]) -> SandboxJSON {
-        .array(fields.map { field in
-            let type = field.fieldType ?? definitions.first { $0.id == field.fieldId }?.type ?? "TEXT_FIELD"
-            return ["field_id": .string(field.fieldId), "field_type": .string(type), "value": field.value]
-        })
+        .array(
+            fields.map { field in
+                let type = field.fieldType ?? definitions.first { $0.id == field.fieldId }?.type ?? "TEXT_FIELD"
+                return ["field_id": .string(field.fieldId), "field_type": .string(type), "value": field.value]
+            })
     }
 }
 

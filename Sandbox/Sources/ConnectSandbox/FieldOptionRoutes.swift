@@ -11,7 +11,8 @@ struct FieldOptionRoutes: SandboxRoutes {
 
     func register(on router: SandboxRouter) {
         for kind in SeedData.StepKind.allCases {
-            router.get("/v2/connections/:connection_id/\(kind.pathSegment)/:type_id/field_options") { request, context in
+            router.get("/v2/connections/:connection_id/\(kind.pathSegment)/:type_id/field_options") {
+                request, context in
                 try await options(request: request, context: context) { connection, typeId in
                     connection.step(kind: kind, typeId: typeId).map { ($0.step.fields, typeId) }
                 }
@@ -38,9 +39,12 @@ struct FieldOptionRoutes: SandboxRoutes {
         let options = snapshot.connection.fieldOptions[key] ?? [:]
         let members = fields.compactMap { field -> SandboxJSON.Member? in
             guard let list = options[field.id] else { return nil }
-            return .init(field.id, .array(list.map {
-                ["label": .string($0.label), "value": .string($0.value), "group": .optional($0.group)]
-            }))
+            return .init(
+                field.id,
+                .array(
+                    list.map {
+                        ["label": .string($0.label), "value": .string($0.value), "group": .optional($0.group)]
+                    }))
         }
         return JSONResponse.make(["type": "field_options", "options": .object(members)])
     }

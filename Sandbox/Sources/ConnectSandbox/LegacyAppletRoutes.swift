@@ -37,12 +37,14 @@ struct LegacyAppletRoutes: SandboxRoutes {
             let platform = request.query("platform").flatMap { $0.isEmpty ? nil : $0 }
             if let platform, !["ios", "android"].contains(platform) {
                 throw APIError.badRequest(
-                    "platform must be ios or android.", details: [.init(parameter: "platform", message: "is not ios or android")])
+                    "platform must be ios or android.",
+                    details: [.init(parameter: "platform", message: "is not ios or android")])
             }
             let inviteCode = request.header(IFTTTHeader.inviteCode)
             let visible = try await env.store.snapshots(primaryServiceId: slug, userId: principal.user?.id).filter {
                 let connection = $0.connection
-                let unlocked = connection.published || principal.service != nil
+                let unlocked =
+                    connection.published || principal.service != nil
                     || (connection.inviteCode != nil && connection.inviteCode == inviteCode)
                 return unlocked && connection.effectivePlatform.isListed(forQuery: platform)
             }
@@ -50,7 +52,9 @@ struct LegacyAppletRoutes: SandboxRoutes {
             let page = try ListPage(request, kind: "applets")
             let sorted = Self.sorted(visible, order: order)
             guard let limit = page.limit else {
-                return JSONResponse.make(["type": "list", "data": .array(sorted.map { render($0, slug: slug, viewer: principal.user) })])
+                return JSONResponse.make([
+                    "type": "list", "data": .array(sorted.map { render($0, slug: slug, viewer: principal.user) }),
+                ])
             }
             let start = min(Int(page.after ?? 0), sorted.count)
             let end = min(start + limit, sorted.count)
@@ -61,8 +65,9 @@ struct LegacyAppletRoutes: SandboxRoutes {
         router.get("/v1/services/:service_id/applets/:applet_id") { request, context in
             let slug = context.pathParameter("service_id")
             let principal = try await authenticate(request, slug: slug, policy: .optional)
-            let snapshot = try await applet(context.pathParameter("applet_id"), slug: slug, principal: principal,
-                                            request: request)
+            let snapshot = try await applet(
+                context.pathParameter("applet_id"), slug: slug, principal: principal,
+                request: request)
             return JSONResponse.make(render(snapshot, slug: slug, viewer: principal.user))
         }
 
@@ -81,11 +86,15 @@ struct LegacyAppletRoutes: SandboxRoutes {
             case .anonymous:
                 body = ["type": "user", "authentication_level": "none", "service_id": nil, "user_login": nil]
             case .user(let user):
-                body = ["type": "user", "authentication_level": "user", "service_id": nil,
-                        "user_login": .string(user.login)]
+                body = [
+                    "type": "user", "authentication_level": "user", "service_id": nil,
+                    "user_login": .string(user.login),
+                ]
             case .service(let service, _, let user):
-                body = ["type": "user", "authentication_level": "channel", "service_id": .string(service.id),
-                        "user_login": .optional(user?.login)]
+                body = [
+                    "type": "user", "authentication_level": "channel", "service_id": .string(service.id),
+                    "user_login": .optional(user?.login),
+                ]
             }
             return JSONResponse.make(body)
         }
@@ -94,7 +103,8 @@ struct LegacyAppletRoutes: SandboxRoutes {
     // MARK: Handlers
 
     /// Authenticates, checks that the service exists, and that a service key belongs to it.
-    private func authenticate(_ request: Request, slug: String, policy: AuthenticationPolicy) async throws -> Principal {
+    private func authenticate(_ request: Request, slug: String, policy: AuthenticationPolicy) async throws -> Principal
+    {
         let principal = try await env.authenticator.authenticate(request, policy: policy)
         guard try await env.store.service(id: slug) != nil else {
             throw APIError.notFound("Service \"\(slug)\" was not found.")
@@ -126,7 +136,8 @@ struct LegacyAppletRoutes: SandboxRoutes {
         if case .service(let service, nil, _) = principal {
             let body = try await request.bodyData()
             if let json = try? JSONDecoder().decode(SandboxJSON.self, from: body),
-               let partnerUserId = json["user_id"]?.stringValue, !partnerUserId.isEmpty {
+                let partnerUserId = json["user_id"]?.stringValue, !partnerUserId.isEmpty
+            {
                 let user = try await env.store.linkedUser(serviceId: service.id, partnerUserId: partnerUserId)
                 principal = .service(service, partnerUserId: partnerUserId, user: user)
             }
@@ -190,11 +201,15 @@ struct LegacyAppletRoutes: SandboxRoutes {
             .init("enabled_count", .number(Double(snapshot.enabledCount))),
             .init("user_status", userStatus),
             .init("last_run_at", .null),
-            .init("services", .array(snapshot.services.map {
-                env.renderer.service($0, primaryId: connection.primaryServiceId)
-            })),
+            .init(
+                "services",
+                .array(
+                    snapshot.services.map {
+                        env.renderer.service($0, primaryId: connection.primaryServiceId)
+                    })),
             .init("url", .string("https://ifttt.com/applets/\(segment(connection.id))")),
-            .init("embedded_url", .string("\(env.urls.baseURL)/embed/\(segment(slug))/applets/\(segment(connection.id))")),
+            .init(
+                "embedded_url", .string("\(env.urls.baseURL)/embed/\(segment(slug))/applets/\(segment(connection.id))")),
         ])
     }
 }

@@ -31,12 +31,14 @@ struct LocationEventRoutes: SandboxRoutes {
             let events = try Self.validate(body, userId: user.id, subscriptions: subscriptions)
             if let injector { try Self.injectRefusals(events, injector: injector, logger: env) }
             let receipt = try await env.store.recordLocationEvents(events)
-            env.logger.info("User \(user.id) uploaded \(events.count) location events (\(receipt.duplicates) duplicates)")
-            return JSONResponse.make(.object([
-                .init("type", "location_events"),
-                .init("recorded", .number(Double(receipt.recorded))),
-                .init("duplicates", .number(Double(receipt.duplicates))),
-            ]))
+            env.logger.info(
+                "User \(user.id) uploaded \(events.count) location events (\(receipt.duplicates) duplicates)")
+            return JSONResponse.make(
+                .object([
+                    .init("type", "location_events"),
+                    .init("recorded", .number(Double(receipt.recorded))),
+                    .init("duplicates", .number(Double(receipt.duplicates))),
+                ]))
         }
 
         router.get("/v1/location_events") { request, _ in
@@ -61,15 +63,18 @@ struct LocationEventRoutes: SandboxRoutes {
     }
 
     /// Throws the 422 of `--reject-location-events` when any of `events` is refused.
-    static func injectRefusals(_ events: [LocationEventRecord], injector: FaultInjector, logger env: RouteEnvironment) throws {
+    static func injectRefusals(_ events: [LocationEventRecord], injector: FaultInjector, logger env: RouteEnvironment)
+        throws
+    {
         let refused = events.enumerated().filter { injector.rejectsLocationEvent(recordId: $0.element.recordId) }
         guard !refused.isEmpty else { return }
         env.logger.info("Refused \(refused.count) of \(events.count) location events (--reject-location-events)")
         throw APIError.unprocessable(
             "Some location events were refused; none was recorded.",
             details: refused.map {
-                .init(parameter: "[\($0.offset)].record_id",
-                      message: "event \($0.element.recordId) was refused (the sandbox's --reject-location-events)")
+                .init(
+                    parameter: "[\($0.offset)].record_id",
+                    message: "event \($0.element.recordId) was refused (the sandbox's --reject-location-events)")
             })
     }
 
@@ -126,7 +131,9 @@ struct LocationEventRoutes: SandboxRoutes {
                 problem("occurred_at", "must be an ISO 8601 date-time such as 2021-10-25T18:03:20+0000")
             }
             let eventType = string("event_type")
-            if let eventType, !["entry", "exit"].contains(eventType) { problem("event_type", "must be \"entry\" or \"exit\"") }
+            if let eventType, !["entry", "exit"].contains(eventType) {
+                problem("event_type", "must be \"entry\" or \"exit\"")
+            }
             let channelId = string("channel_id")
             if let channelId, channelId != Self.channelId { problem("channel_id", "must be \"\(Self.channelId)\"") }
             let subscription = string("trigger_subscription_id")
@@ -136,11 +143,14 @@ struct LocationEventRoutes: SandboxRoutes {
             }
             let installationId = string("installation_id")
             if let recordId, let regionType, let occurredAt, let eventType, let channelId, let subscription,
-               let connectionId, let installationId, let uuid = UUID(uuidString: recordId) {
-                records.append(LocationEventRecord(
-                    recordId: uuid.uuidString, userId: userId, triggerSubscriptionId: subscription,
-                    connectionId: connectionId, eventType: eventType, occurredAt: occurredAt, regionType: regionType,
-                    channelId: channelId, installationId: installationId))
+                let connectionId, let installationId, let uuid = UUID(uuidString: recordId)
+            {
+                records.append(
+                    LocationEventRecord(
+                        recordId: uuid.uuidString, userId: userId, triggerSubscriptionId: subscription,
+                        connectionId: connectionId, eventType: eventType, occurredAt: occurredAt,
+                        regionType: regionType,
+                        channelId: channelId, installationId: installationId))
             }
         }
         guard details.isEmpty else {
@@ -165,8 +175,10 @@ final class TimestampFormatters: @unchecked Sendable {
     private let formatters: [DateFormatter]
 
     private init() {
-        formatters = ["yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd'T'HH:mm:ss.SSSZ", "yyyy-MM-dd'T'HH:mm:ssXXXXX",
-                      "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm'Z'"].map { format in
+        formatters = [
+            "yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd'T'HH:mm:ss.SSSZ", "yyyy-MM-dd'T'HH:mm:ssXXXXX",
+            "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm'Z'",
+        ].map { format in
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
             formatter.timeZone = TimeZone(secondsFromGMT: 0)
@@ -207,8 +219,9 @@ final class TimestampFormatters: @unchecked Sendable {
         }
         func byte(_ at: Int, _ c: Character) -> Bool { at < b.count && b[at] == c.asciiValue! }
         guard let year = digits(0, 4), byte(4, "-"), let month = digits(5, 2), byte(7, "-"), let day = digits(8, 2),
-              byte(10, "T"), let hour = digits(11, 2), byte(13, ":"), let minute = digits(14, 2), byte(16, ":"),
-              let second = digits(17, 2) else { return nil }
+            byte(10, "T"), let hour = digits(11, 2), byte(13, ":"), let minute = digits(14, 2), byte(16, ":"),
+            let second = digits(17, 2)
+        else { return nil }
         var i = 19
         var millis = 0
         if byte(i, ".") {
@@ -230,7 +243,9 @@ final class TimestampFormatters: @unchecked Sendable {
         } else {
             return nil
         }
-        guard i == b.count, year >= 1, (1...12).contains(month), hour <= 23, minute <= 59, second <= 59 else { return nil }
+        guard i == b.count, year >= 1, (1...12).contains(month), hour <= 23, minute <= 59, second <= 59 else {
+            return nil
+        }
         let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0
         let monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
         guard day >= 1, day <= monthDays[month - 1] else { return nil }

@@ -22,14 +22,15 @@ struct PartnerBackendRoutes: SandboxRoutes {
             }
             let parts = (request.header(.authorization) ?? "").split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer",
-                  let account = try await env.store.partnerAccount(serviceId: serviceId, accessToken: String(parts[1]))
+                let account = try await env.store.partnerAccount(serviceId: serviceId, accessToken: String(parts[1]))
             else {
                 throw APIError.unauthorized("Sign in to \(service.name) first (Authorization: Bearer <session>).")
             }
             guard let base = URL(string: env.urls.baseURL + "/v2") else { throw APIError.internalError() }
             do throws(ConnectServiceClient.Error) {
                 let client = try ConnectServiceClient(serviceKey: serviceKey, baseURL: base)
-                let token = try await client.exchangeUserToken(userId: account.partnerUserId, accessToken: account.accessToken)
+                let token = try await client.exchangeUserToken(
+                    userId: account.partnerUserId, accessToken: account.accessToken)
                 env.logger.info("Partner backend \(serviceId): issued an IFTTT user token for \(account.partnerUserId)")
                 return JSONResponse.make(["user_token": .string(token)])
             } catch {

@@ -26,8 +26,8 @@ struct PartnerSignInRoutes: SandboxRoutes {
 
         init?(_ value: (String) -> String?) {
             guard value("response_type") == "code", value("client_id") == PartnerSignInRoutes.clientId,
-                  let redirectURI = value("redirect_uri"), Self.isRegistered(redirectURI),
-                  let state = value("state"), !state.isEmpty
+                let redirectURI = value("redirect_uri"), Self.isRegistered(redirectURI),
+                let state = value("state"), !state.isEmpty
             else { return nil }
             self.redirectURI = redirectURI
             self.state = state
@@ -36,14 +36,18 @@ struct PartnerSignInRoutes: SandboxRoutes {
         /// Whether `uri` is IFTTT's registered redirect URI: `/access/api/{connection_id}/partner_callback`.
         static func isRegistered(_ uri: String) -> Bool {
             let parts = uri.split(separator: "/", omittingEmptySubsequences: false)
-            return uri.hasPrefix("/access/api/") && parts.count == 5 && parts[4] == "partner_callback" && !parts[3].isEmpty
+            return uri.hasPrefix("/access/api/") && parts.count == 5 && parts[4] == "partner_callback"
+                && !parts[3].isEmpty
                 && !uri.contains("?") && !uri.contains("#") && !uri.contains("\\")
         }
 
         var hiddenFields: String {
-            [("response_type", "code"), ("client_id", PartnerSignInRoutes.clientId), ("redirect_uri", redirectURI), ("state", state)]
-                .map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(WebActivationPages.escape($0.1))\">" }
-                .joined(separator: "\n")
+            [
+                ("response_type", "code"), ("client_id", PartnerSignInRoutes.clientId), ("redirect_uri", redirectURI),
+                ("state", state),
+            ]
+            .map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(WebActivationPages.escape($0.1))\">" }
+            .joined(separator: "\n")
         }
     }
 
@@ -67,16 +71,20 @@ struct PartnerSignInRoutes: SandboxRoutes {
             guard throttle.allows(key) else {
                 env.logger.warning("Partner sign-in of \(service.id): throttled")
                 return WebActivationPages.response(
-                    Self.signInPage(service, authorization, action: request.uri.path, login: login,
-                                    error: WebActivationRoutes.throttledMessage),
+                    Self.signInPage(
+                        service, authorization, action: request.uri.path, login: login,
+                        error: WebActivationRoutes.throttledMessage),
                     status: .tooManyRequests)
             }
-            guard let account = try await env.store.partnerSignIn(serviceId: service.id, login: login, password: form["password"] ?? "")
+            guard
+                let account = try await env.store.partnerSignIn(
+                    serviceId: service.id, login: login, password: form["password"] ?? "")
             else {
                 throttle.recordFailure(key)
                 return WebActivationPages.response(
-                    Self.signInPage(service, authorization, action: request.uri.path, login: login,
-                                    error: "The username or password is not correct."),
+                    Self.signInPage(
+                        service, authorization, action: request.uri.path, login: login,
+                        error: "The username or password is not correct."),
                     status: .unauthorized)
             }
             throttle.reset(key)
@@ -89,12 +97,17 @@ struct PartnerSignInRoutes: SandboxRoutes {
     }
 
     static var invalidRequest: Response {
-        WebActivationPages.error(.badRequest, "This sign-in link is not valid: it must come from IFTTT's activation pages.")
+        WebActivationPages.error(
+            .badRequest, "This sign-in link is not valid: it must come from IFTTT's activation pages.")
     }
 
-    static func signInPage(_ service: SeedData.Service, _ authorization: AuthorizationRequest, action: String, login: String = "",
-                           error: String? = nil) -> String {
-        WebActivationPages.page("Sign in to \(service.name)", """
+    static func signInPage(
+        _ service: SeedData.Service, _ authorization: AuthorizationRequest, action: String, login: String = "",
+        error: String? = nil
+    ) -> String {
+        WebActivationPages.page(
+            "Sign in to \(service.name)",
+            """
             <p>IFTTT wants to connect to your <strong>\(WebActivationPages.escape(service.name))</strong> account.
             Sign in to \(WebActivationPages.escape(service.name)) to allow it.</p>\(WebActivationPages.alert(error))
             <form method="post" action="\(WebActivationPages.escape(action))" id="partner-sign-in">

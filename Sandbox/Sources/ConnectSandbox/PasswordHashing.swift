@@ -43,8 +43,9 @@ enum PasswordHash {
 
     private static func parse(_ stored: String) -> (Int, [UInt8], [UInt8])? {
         let parts = stored.split(separator: "$", omittingEmptySubsequences: false)
-        guard parts.count == 4, parts[0] == scheme, let iterations = Int(parts[1]), (1...10_000_000).contains(iterations),
-              let salt = bytes(hex: parts[2]), let hash = bytes(hex: parts[3]), !hash.isEmpty
+        guard parts.count == 4, parts[0] == scheme, let iterations = Int(parts[1]),
+            (1...10_000_000).contains(iterations),
+            let salt = bytes(hex: parts[2]), let hash = bytes(hex: parts[3]), !hash.isEmpty
         else { return nil }
         return (iterations, salt, hash)
     }
@@ -87,11 +88,16 @@ enum PasswordHash {
         var output: [UInt8] = []
         var block: UInt32 = 1
         while output.count < length {
-            let first = hmacSHA256(key: password,
-                                   message: salt + [UInt8(block >> 24), UInt8(block >> 16 & 0xff), UInt8(block >> 8 & 0xff), UInt8(block & 0xff)])
+            let first = hmacSHA256(
+                key: password,
+                message: salt + [
+                    UInt8(block >> 24), UInt8(block >> 16 & 0xff), UInt8(block >> 8 & 0xff), UInt8(block & 0xff),
+                ])
             var u = [UInt32](repeating: 0, count: 8)
             for j in 0..<8 {
-                u[j] = UInt32(first[j * 4]) << 24 | UInt32(first[j * 4 + 1]) << 16 | UInt32(first[j * 4 + 2]) << 8 | UInt32(first[j * 4 + 3])
+                u[j] =
+                    UInt32(first[j * 4]) << 24 | UInt32(first[j * 4 + 1]) << 16 | UInt32(first[j * 4 + 2]) << 8
+                    | UInt32(first[j * 4 + 3])
             }
             var t = u
             if iterations > 1 {
@@ -105,18 +111,29 @@ enum PasswordHash {
                         u.withUnsafeMutableBufferPointer { uu in
                             t.withUnsafeMutableBufferPointer { tt in
                                 for _ in 1..<iterations {
-                                    for j in 0..<8 { m[j] = uu[j]; st[j] = innerState[j] }
+                                    for j in 0..<8 {
+                                        m[j] = uu[j]
+                                        st[j] = innerState[j]
+                                    }
                                     SHA256.compress(state: st, block: UnsafeBufferPointer(m))
-                                    for j in 0..<8 { m[j] = st[j]; st[j] = outerState[j] }
+                                    for j in 0..<8 {
+                                        m[j] = st[j]
+                                        st[j] = outerState[j]
+                                    }
                                     SHA256.compress(state: st, block: UnsafeBufferPointer(m))
-                                    for j in 0..<8 { uu[j] = st[j]; tt[j] ^= st[j] }
+                                    for j in 0..<8 {
+                                        uu[j] = st[j]
+                                        tt[j] ^= st[j]
+                                    }
                                 }
                             }
                         }
                     }
                 }
             }
-            for word in t { output += [UInt8(word >> 24), UInt8(word >> 16 & 0xff), UInt8(word >> 8 & 0xff), UInt8(word & 0xff)] }
+            for word in t {
+                output += [UInt8(word >> 24), UInt8(word >> 16 & 0xff), UInt8(word >> 8 & 0xff), UInt8(word & 0xff)]
+            }
             block += 1
         }
         return Array(output.prefix(length))
@@ -149,7 +166,9 @@ struct SHA256 {
         0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
     ]
 
-    private var h: [UInt32] = [0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19]
+    private var h: [UInt32] = [
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+    ]
     private var pending: [UInt8] = []
     private var length: UInt64 = 0
 
@@ -176,7 +195,9 @@ struct SHA256 {
         let bits = length &* 8
         var tail: [UInt8] = [0x80]
         while (pending.count + tail.count) % 64 != 56 { tail.append(0) }
-        for shift in stride(from: 56, through: 0, by: -8) { tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift))) }
+        for shift in stride(from: 56, through: 0, by: -8) {
+            tail.append(UInt8(truncatingIfNeeded: bits >> UInt64(shift)))
+        }
         pending += tail
         var offset = 0
         while offset < pending.count {
@@ -203,7 +224,8 @@ struct SHA256 {
         var block = [UInt32](repeating: 0, count: 16)
         for i in 0..<16 {
             let b = offset + i * 4
-            block[i] = UInt32(data[b]) << 24 | UInt32(data[b + 1]) << 16 | UInt32(data[b + 2]) << 8 | UInt32(data[b + 3])
+            block[i] =
+                UInt32(data[b]) << 24 | UInt32(data[b + 1]) << 16 | UInt32(data[b + 2]) << 8 | UInt32(data[b + 3])
         }
         h.withUnsafeMutableBufferPointer { state in
             block.withUnsafeBufferPointer { Self.compress(state: state, block: $0) }
@@ -215,13 +237,21 @@ struct SHA256 {
         withUnsafeTemporaryAllocation(of: UInt32.self, capacity: 64) { w in
             for i in 0..<16 { w[i] = block[i] }
             for i in 16..<64 {
-                let x = w[i - 15], y = w[i - 2]
+                let x = w[i - 15]
+                let y = w[i - 2]
                 let s0 = (x >> 7 | x << 25) ^ (x >> 18 | x << 14) ^ (x >> 3)
                 let s1 = (y >> 17 | y << 15) ^ (y >> 19 | y << 13) ^ (y >> 10)
                 w[i] = w[i - 16] &+ s0 &+ w[i - 7] &+ s1
             }
             k.withUnsafeBufferPointer { k in
-                var a = h[0], b = h[1], c = h[2], d = h[3], e = h[4], f = h[5], g = h[6], hh = h[7]
+                var a = h[0]
+                var b = h[1]
+                var c = h[2]
+                var d = h[3]
+                var e = h[4]
+                var f = h[5]
+                var g = h[6]
+                var hh = h[7]
                 for i in 0..<64 {
                     let s1 = (e >> 6 | e << 26) ^ (e >> 11 | e << 21) ^ (e >> 25 | e << 7)
                     let ch = (e & f) ^ (~e & g)
@@ -229,9 +259,23 @@ struct SHA256 {
                     let s0 = (a >> 2 | a << 30) ^ (a >> 13 | a << 19) ^ (a >> 22 | a << 10)
                     let maj = (a & b) ^ (a & c) ^ (b & c)
                     let t2 = s0 &+ maj
-                    hh = g; g = f; f = e; e = d &+ t1; d = c; c = b; b = a; a = t1 &+ t2
+                    hh = g
+                    g = f
+                    f = e
+                    e = d &+ t1
+                    d = c
+                    c = b
+                    b = a
+                    a = t1 &+ t2
                 }
-                h[0] &+= a; h[1] &+= b; h[2] &+= c; h[3] &+= d; h[4] &+= e; h[5] &+= f; h[6] &+= g; h[7] &+= hh
+                h[0] &+= a
+                h[1] &+= b
+                h[2] &+= c
+                h[3] &+= d
+                h[4] &+= e
+                h[5] &+= f
+                h[6] &+= g
+                h[7] &+= hh
             }
         }
     }
@@ -261,7 +305,7 @@ final class SignInThrottle: Sendable {
     func recordFailure(_ identifier: String, now: Date = Date()) {
         let key = identifier.lowercased()
         failures.withLock { table in
-            if table.count > 10_000 { table.removeAll() }   // bounded memory; a reset only helps a guesser briefly
+            if table.count > 10_000 { table.removeAll() }  // bounded memory; a reset only helps a guesser briefly
             table[key, default: []].append(now)
         }
     }

@@ -9,13 +9,16 @@ enum PlaygroundPage {
         var html = head(title: "Connect Button playground", refresh: false)
         html += "<h1>Connect Button playground</h1><p>Locale: "
         html += (ConnectLocalization.supportedLocalizations + ["all"]).map { code in
-            code == locale ? "<strong>\(escape(code))</strong>" : "<a href=\"/playground?locale=\(queryEscape(code))\">\(escape(code))</a>"
+            code == locale
+                ? "<strong>\(escape(code))</strong>"
+                : "<a href=\"/playground?locale=\(queryEscape(code))\">\(escape(code))</a>"
         }.joined(separator: " · ")
         html += "</p>"
         var index = 0
         for connection in connections {
             html += "<section class=\"connection\" id=\"\(escape(connection.id))\"><h2>\(escape(connection.name)) "
-            html += "<small>\(escape(connection.id)) — <a href=\"/playground/live?connection=\(queryEscape(connection.id))\">try it live</a></small></h2>"
+            html +=
+                "<small>\(escape(connection.id)) — <a href=\"/playground/live?connection=\(queryEscape(connection.id))\">try it live</a></small></h2>"
             for code in locales {
                 if locales.count > 1 { html += "<h3>\(escape(code))</h3>" }
                 html += "<table><tr><th>state</th>"
@@ -25,9 +28,13 @@ enum PlaygroundPage {
                     html += "<tr><td><code>\(escape(state.name))</code></td>"
                     for style in [ConnectButtonStyle.light, .dark] {
                         index += 1
-                        let appearance = ConnectButtonAppearance(state: state, connection: connection,
-                                                                 localization: ConnectLocalization(identifier: code), style: style)
-                        html += "<td class=\"button\">" + ConnectButtonSVGRenderer.render(appearance, options: .init(idPrefix: "b\(index)")) + "</td>"
+                        let appearance = ConnectButtonAppearance(
+                            state: state, connection: connection,
+                            localization: ConnectLocalization(identifier: code), style: style)
+                        html +=
+                            "<td class=\"button\">"
+                            + ConnectButtonSVGRenderer.render(appearance, options: .init(idPrefix: "b\(index)"))
+                            + "</td>"
                     }
                     html += "</tr>"
                 }
@@ -52,25 +59,34 @@ enum PlaygroundPage {
         }
         var html = head(title: "Live: \(session.connectionId)", refresh: busy || session.web.url != nil)
         html += "<h1>Live Connect Button: \(escape(controller.connection?.name ?? session.connectionId))</h1>"
-        html += "<p><a href=\"/playground\">← all buttons</a> · <a href=\"/sandbox/sdk_events\">analytics events</a></p>"
-        let appearance = ConnectButtonAppearance(state: ConnectButtonVisualState(step: step, email: session.email),
-                                                 connection: controller.connection, localization: .english)
-        html += "<div class=\"button\" id=\"live-button\">" + ConnectButtonSVGRenderer.render(appearance, options: .init(idPrefix: "live")) + "</div>"
+        html +=
+            "<p><a href=\"/playground\">← all buttons</a> · <a href=\"/sandbox/sdk_events\">analytics events</a></p>"
+        let appearance = ConnectButtonAppearance(
+            state: ConnectButtonVisualState(step: step, email: session.email),
+            connection: controller.connection, localization: .english)
+        html +=
+            "<div class=\"button\" id=\"live-button\">"
+            + ConnectButtonSVGRenderer.render(appearance, options: .init(idPrefix: "live")) + "</div>"
         html += "<p>Step: <code id=\"step\">\(escape(String(describing: step)))</code></p>"
         let hidden = "<input type=\"hidden\" name=\"connection\" value=\"\(id)\">"
         if case .enterEmail = step {
             html += "<form method=\"post\" action=\"/playground/live/email\">\(hidden)"
-            html += "<input type=\"email\" name=\"email\" value=\"\(escape(session.email))\"> <button>Continue</button></form>"
+            html +=
+                "<input type=\"email\" name=\"email\" value=\"\(escape(session.email))\"> <button>Continue</button></form>"
         } else {
-            html += "<form method=\"post\" action=\"/playground/live/tap\">\(hidden)<button id=\"tap\">Tap the button</button></form>"
+            html +=
+                "<form method=\"post\" action=\"/playground/live/tap\">\(hidden)<button id=\"tap\">Tap the button</button></form>"
         }
         if let url = session.web.url {
             html += "<p>The controller opened the activation page: "
             html += "<a id=\"activation\" href=\"\(escape(url.absoluteString))\">\(escape(url.absoluteString))</a></p>"
         }
-        html += "<form method=\"post\" action=\"/playground/live/cancel\">\(hidden)<button>Cancel activation</button></form>"
+        html +=
+            "<form method=\"post\" action=\"/playground/live/cancel\">\(hidden)<button>Cancel activation</button></form>"
         html += "<form method=\"post\" action=\"/playground/live/reset\">\(hidden)<button>Reset</button></form>"
-        html += "<h2>Funnel events</h2><ol id=\"log\">" + session.log.map { "<li><code>\(escape($0))</code></li>" }.joined() + "</ol>"
+        html +=
+            "<h2>Funnel events</h2><ol id=\"log\">" + session.log.map { "<li><code>\(escape($0))</code></li>" }.joined()
+            + "</ol>"
         return html + "</body></html>"
     }
 

@@ -22,14 +22,16 @@ struct PlaygroundRoutes: SandboxRoutes {
         router.get("/playground") { request, _ in
             let locale = request.query("locale") ?? ConnectLocalization.baseLocalization
             let connections = try await loadConnections()
-            return JSONResponse.body(PlaygroundPage.gallery(connections: connections, locale: locale),
-                                     contentType: "text/html; charset=utf-8")
+            return JSONResponse.body(
+                PlaygroundPage.gallery(connections: connections, locale: locale),
+                contentType: "text/html; charset=utf-8")
         }
 
         router.get("/playground/live") { request, _ in
             guard let id = request.query("connection"), !id.isEmpty else {
-                throw APIError.badRequest("The connection query parameter is required.",
-                                          details: [.init(parameter: "connection", message: "is required")])
+                throw APIError.badRequest(
+                    "The connection query parameter is required.",
+                    details: [.init(parameter: "connection", message: "is required")])
             }
             guard try await env.store.snapshot(connectionId: id, userId: nil) != nil else {
                 throw APIError.notFound("Connection \"\(id)\" was not found.")
@@ -43,8 +45,9 @@ struct PlaygroundRoutes: SandboxRoutes {
             var request = request
             let form = PlaygroundPage.parseForm(String(decoding: try await request.bodyData(), as: UTF8.self))
             guard let id = form["connection"], !id.isEmpty else {
-                throw APIError.badRequest("The connection form field is required.",
-                                          details: [.init(parameter: "connection", message: "is required")])
+                throw APIError.badRequest(
+                    "The connection form field is required.",
+                    details: [.init(parameter: "connection", message: "is required")])
             }
             let action = context.pathParameter("action")
             let base = try baseURL()
@@ -67,7 +70,8 @@ struct PlaygroundRoutes: SandboxRoutes {
 
         router.get("/playground/live/redirect") { request, _ in
             let base = try baseURL()
-            var components = URLComponents(url: PlaygroundSessions.redirectURL(base: base), resolvingAgainstBaseURL: false)
+            var components = URLComponents(
+                url: PlaygroundSessions.redirectURL(base: base), resolvingAgainstBaseURL: false)
             components?.percentEncodedQuery = request.uri.query
             guard let url = components?.url else { throw APIError.badRequest("The redirect URL is malformed.") }
             let target = await MainActor.run { () -> String in

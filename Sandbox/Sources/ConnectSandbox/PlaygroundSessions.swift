@@ -16,8 +16,10 @@ final class PlaygroundSessions {
         var log: [String] = []
         var listener: Task<Void, Never>?
 
-        init(connectionId: String, controller: ConnectButtonController, button: HeadlessConnectButton,
-             web: PlaygroundWebSession, email: String) {
+        init(
+            connectionId: String, controller: ConnectButtonController, button: HeadlessConnectButton,
+            web: PlaygroundWebSession, email: String
+        ) {
             self.connectionId = connectionId
             self.controller = controller
             self.button = button
@@ -54,7 +56,8 @@ final class PlaygroundSessions {
                 connectionId: connectionId, suggestedUserEmail: email, credentialProvider: Self.partnerCredentials,
                 redirectURL: Self.redirectURL(base: base)),
             locale: Locale(identifier: "en"), delegate: nil, configuration: configuration)
-        let session = Session(connectionId: connectionId, controller: controller, button: button, web: web, email: email)
+        let session = Session(
+            connectionId: connectionId, controller: controller, button: button, web: web, email: email)
         let events = controller.events()
         session.listener = Task { [weak session] in
             for await event in events {
@@ -86,7 +89,9 @@ final class PlaygroundWebSession: WebAuthenticationSession {
     /// The activation URL the controller asked to open, until it is dismissed.
     private(set) var url: URL?
 
-    func start(url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void) {
+    func start(
+        url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void
+    ) {
         self.url = url
     }
 

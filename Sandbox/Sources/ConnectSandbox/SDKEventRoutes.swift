@@ -17,8 +17,10 @@ struct SDKEventRoutes: SandboxRoutes {
     /// Valid event names.
     static let names: Set<String> = ["sdk.pageviewed", "sdk.statechange", "sdk.click", "sdk.impression"]
     /// Valid `state` values (spec §5.2).
-    static let states: Set<String> = ["created", "signed_in", "connected", "updated", "enabled", "disabled", "deleted",
-                                      "services_checked", "config_checked", "verified"]
+    static let states: Set<String> = [
+        "created", "signed_in", "connected", "updated", "enabled", "disabled", "deleted",
+        "services_checked", "config_checked", "verified",
+    ]
 
     static let anonymousIdHeader = HeaderName("IFTTT-SDK-Anonymous-Id")!
     static let versionHeader = HeaderName("IFTTT-SDK-Version")!
@@ -28,8 +30,9 @@ struct SDKEventRoutes: SandboxRoutes {
         router.post("/v2/sdk/events") { request, _ in
             var request = request
             guard let anonymousId = request.header(Self.anonymousIdHeader) else {
-                throw APIError.badRequest("The IFTTT-SDK-Anonymous-Id header is required.",
-                                          details: [.init(parameter: "IFTTT-SDK-Anonymous-Id", message: "is required")])
+                throw APIError.badRequest(
+                    "The IFTTT-SDK-Anonymous-Id header is required.",
+                    details: [.init(parameter: "IFTTT-SDK-Anonymous-Id", message: "is required")])
             }
             let data = try await request.bodyData()
             let body: SandboxJSON
@@ -39,53 +42,66 @@ struct SDKEventRoutes: SandboxRoutes {
                 throw APIError.badRequest("The request body is not JSON.")
             }
             let events = try Self.validate(body)
-            try await env.store.recordSDKEvents(events, anonymousId: anonymousId,
-                                                sdkVersion: request.header(Self.versionHeader),
-                                                platform: request.header(Self.platformHeader))
+            try await env.store.recordSDKEvents(
+                events, anonymousId: anonymousId,
+                sdkVersion: request.header(Self.versionHeader),
+                platform: request.header(Self.platformHeader))
             return JSONResponse.empty()
         }
 
         router.get("/sandbox/sdk_events") { request, _ in
-            let anonymousId = request.query("anonymous_id"), name = request.query("name")
+            let anonymousId = request.query("anonymous_id")
+            let name = request.query("name")
             let page = try ListPage(request, kind: "sdk_events")  // `limit`, `cursor`: see ListPage
             let store = env.store
             guard let limit = page.limit else {
                 return try await JSONResponse.streamedList(
                     fetch: { after in
-                        try await store.sdkEvents(anonymousId: anonymousId, name: name, after: after, limit: ListPage.chunkSize)
+                        try await store.sdkEvents(
+                            anonymousId: anonymousId, name: name, after: after, limit: ListPage.chunkSize)
                     },
                     render: { $0.json.jsonString })
             }
-            let records = try await store.sdkEvents(anonymousId: anonymousId, name: name, after: page.after, limit: limit)
-            return JSONResponse.page(records.items.map(\.json), next: records.nextAfter, kind: "sdk_events", paged: true)
+            let records = try await store.sdkEvents(
+                anonymousId: anonymousId, name: name, after: page.after, limit: limit)
+            return JSONResponse.page(
+                records.items.map(\.json), next: records.nextAfter, kind: "sdk_events", paged: true)
         }
     }
 
     /// Checks a body against the schema of spec §5.2 and returns its events, or throws a 422 listing every problem.
     static func validate(_ body: SandboxJSON) throws -> [IncomingSDKEvent] {
         guard case .object = body, let list = body["events"] else {
-            throw APIError.unprocessable("The body must be an object with an events array.",
-                                         details: [.init(parameter: "events", message: "is required")])
+            throw APIError.unprocessable(
+                "The body must be an object with an events array.",
+                details: [.init(parameter: "events", message: "is required")])
         }
         guard case .array(let items) = list else {
-            throw APIError.unprocessable("events must be an array.", details: [.init(parameter: "events", message: "is not an array")])
+            throw APIError.unprocessable(
+                "events must be an array.", details: [.init(parameter: "events", message: "is not an array")])
         }
         guard (1...maximumBatch).contains(items.count) else {
-            throw APIError.unprocessable("events must hold 1 to \(maximumBatch) events.",
-                                         details: [.init(parameter: "events", message: "has \(items.count) events")])
+            throw APIError.unprocessable(
+                "events must hold 1 to \(maximumBatch) events.",
+                details: [.init(parameter: "events", message: "has \(items.count) events")])
         }
         var problems: [APIError.Detail] = []
         var events: [IncomingSDKEvent] = []
         for (index, item) in items.enumerated() {
             let path = "events[\(index)]"
-            func problem(_ key: String, _ message: String) { problems.append(.init(parameter: "\(path).\(key)", message: message)) }
+            func problem(_ key: String, _ message: String) {
+                problems.append(.init(parameter: "\(path).\(key)", message: message))
+            }
             guard case .object = item else {
                 problems.append(.init(parameter: path, message: "is not an object"))
                 continue
             }
             let name = item["name"]?.stringValue
-            if name == nil { problem("name", "is required and must be a string") }
-            else if let name, !names.contains(name) { problem("name", "is not one of \(names.sorted().joined(separator: ", "))") }
+            if name == nil {
+                problem("name", "is required and must be a string")
+            } else if let name, !names.contains(name) {
+                problem("name", "is not one of \(names.sorted().joined(separator: ", "))")
+            }
             let timestamp = item["timestamp"]?.stringValue
             if let timestamp, !timestamp.isEmpty, timestamp.allSatisfy(\.isASCII), timestamp.allSatisfy(\.isNumber) {
             } else {
@@ -101,13 +117,17 @@ struct SDKEventRoutes: SandboxRoutes {
                     }
                     properties[member.key] = value
                 }
-                if let state = properties["state"], !states.contains(state) { problem("properties.state", "is not a known state") }
+                if let state = properties["state"], !states.contains(state) {
+                    problem("properties.state", "is not a known state")
+                }
             case nil:
                 problem("properties", "is required")
             default:
                 problem("properties", "must be an object")
             }
-            if let name, let timestamp { events.append(IncomingSDKEvent(name: name, timestamp: timestamp, properties: properties)) }
+            if let name, let timestamp {
+                events.append(IncomingSDKEvent(name: name, timestamp: timestamp, properties: properties))
+            }
         }
         guard problems.isEmpty else { throw APIError.unprocessable("Some events are invalid.", details: problems) }
         return events

@@ -109,7 +109,8 @@ public struct SandboxConfiguration: Sendable {
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> String {
         #if os(macOS)
-        let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+        let base =
+            FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
             ?? URL(fileURLWithPath: NSHomeDirectory()).appendingPathComponent("Library/Application Support")
         return base.appendingPathComponent("ifttt-connect/sandbox.sqlite").path
         #else

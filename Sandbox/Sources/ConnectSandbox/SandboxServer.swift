@@ -42,14 +42,17 @@ public enum SandboxServer {
             latency: configuration.latency, failRate: configuration.failRate, seed: configuration.randomSeed,
             rejectLocationEvents: configuration.rejectLocationEvents)
         if configuration.rejectLocationEvents > 0 {
-            logger.info("Location events refused with probability \(configuration.rejectLocationEvents), seed \(injector.seed)")
+            logger.info(
+                "Location events refused with probability \(configuration.rejectLocationEvents), seed \(injector.seed)")
         }
         if configuration.latency > 0 || configuration.failRate > 0 {
             logger.info(
-                "Fault injection: latency \(configuration.latency) ms, fail rate \(configuration.failRate), seed \(injector.seed)")
+                "Fault injection: latency \(configuration.latency) ms, fail rate \(configuration.failRate), seed \(injector.seed)"
+            )
         }
-        let router = makeRouter(environment: RouteEnvironment(store: store, urls: urls, logger: logger),
-                                injector: injector, redirectState: configuration.redirectState)
+        let router = makeRouter(
+            environment: RouteEnvironment(store: store, urls: urls, logger: logger),
+            injector: injector, redirectState: configuration.redirectState)
         logger.info("Web activation redirects: state \(configuration.redirectState.rawValue)")
         let host = configuration.host
         return Application(
@@ -66,8 +69,10 @@ public enum SandboxServer {
 
     /// The router with all middleware and route groups. Middleware order (outermost first): security headers, error
     /// envelope and request log, same-origin check of form posts, body limit, fault injection (API paths only).
-    static func makeRouter(environment: RouteEnvironment, injector: FaultInjector,
-                           redirectState: RedirectStateMode = .ignore) -> SandboxRouter {
+    static func makeRouter(
+        environment: RouteEnvironment, injector: FaultInjector,
+        redirectState: RedirectStateMode = .ignore
+    ) -> SandboxRouter {
         let router = SandboxRouter()
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorEnvelopeMiddleware(logger: environment.logger))
@@ -104,12 +109,14 @@ public enum SandboxServer {
         _ configuration: SandboxConfiguration,
         onRunning: (@Sendable (URL) async -> Void)? = nil
     ) async throws {
-        let announce: @Sendable (URL) async -> Void = onRunning ?? { url in
-            FileHandle.standardOutput.write(Data("IFTTT Connect sandbox listening on \(url.absoluteString)\n".utf8))
-        }
+        let announce: @Sendable (URL) async -> Void =
+            onRunning ?? { url in
+                FileHandle.standardOutput.write(Data("IFTTT Connect sandbox listening on \(url.absoluteString)\n".utf8))
+            }
         let app = try await buildApplication(configuration, onServerRunning: announce)
-        let group = ServiceGroup(configuration: .init(
-            services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger))
         do {
             try await group.run()
         } catch {
@@ -132,8 +139,9 @@ public enum SandboxServer {
             continuation.yield(url)
             continuation.finish()
         }
-        let group = ServiceGroup(configuration: .init(
-            services: [app], gracefulShutdownSignals: [], logger: configuration.logger))
+        let group = ServiceGroup(
+            configuration: .init(
+                services: [app], gracefulShutdownSignals: [], logger: configuration.logger))
         return try await withThrowingTaskGroup(of: Void.self, returning: T.self) { tasks in
             tasks.addTask {
                 defer { continuation.finish() }  // unblocks the wait below if the server fails to start

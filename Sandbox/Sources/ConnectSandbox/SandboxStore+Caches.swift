@@ -22,7 +22,8 @@ final class SandboxStoreGeneration: TransactionObserver, @unchecked Sendable {
     private let sharedMemoryPath: String?
     private var sharedMemory: FileHandle?
     private var knownHeader = Data()
-    private var committing = false  // between databaseWillCommit and databaseDidCommit/Rollback (we hold the write lock)
+    // Between databaseWillCommit and databaseDidCommit/Rollback (we hold the write lock).
+    private var committing = false
 
     /// - Parameter databasePath: The database file, or `nil` in memory.
     init(databasePath: String?) {

@@ -83,20 +83,24 @@ extension SandboxStore {
         try await dbQueue.write { db in
             var receipt = LocationEventReceipt(recorded: 0, duplicates: 0)
             // One prepared statement for the whole batch; RETURNING gives the delivery count without a second read.
-            let insert = try db.cachedStatement(sql: """
-                INSERT INTO location_events (record_id, user_id, trigger_subscription_id, connection_id, event_type,
-                    occurred_at, region_type, channel_id, installation_id, deliveries, received_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
-                ON CONFLICT(record_id) DO UPDATE SET deliveries = deliveries + 1
-                RETURNING deliveries
-                """)
+            let insert = try db.cachedStatement(
+                sql: """
+                    INSERT INTO location_events (record_id, user_id, trigger_subscription_id, connection_id, event_type,
+                        occurred_at, region_type, channel_id, installation_id, deliveries, received_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
+                    ON CONFLICT(record_id) DO UPDATE SET deliveries = deliveries + 1
+                    RETURNING deliveries
+                    """)
             let receivedAt = Date()
             for event in events {
-                let deliveries = try Int.fetchOne(
-                    insert,
-                    arguments: [event.recordId, event.userId, event.triggerSubscriptionId, event.connectionId,
-                                event.eventType, event.occurredAt, event.regionType, event.channelId,
-                                event.installationId, receivedAt]) ?? 1
+                let deliveries =
+                    try Int.fetchOne(
+                        insert,
+                        arguments: [
+                            event.recordId, event.userId, event.triggerSubscriptionId, event.connectionId,
+                            event.eventType, event.occurredAt, event.regionType, event.channelId,
+                            event.installationId, receivedAt,
+                        ]) ?? 1
                 if deliveries == 1 { receipt.recorded += 1 } else { receipt.duplicates += 1 }
             }
             return receipt
@@ -122,8 +126,10 @@ extension SandboxStore {
     func locationEvents(userId: String, triggerSubscriptionId: String?, after: Int64?, limit: Int) async throws
         -> StorePage<LocationEventRecord>
     {
-        try await locationEventPage(selecting: Self.locationEventColumns, userId: userId,
-                                    triggerSubscriptionId: triggerSubscriptionId, after: after, limit: limit) { row in
+        try await locationEventPage(
+            selecting: Self.locationEventColumns, userId: userId,
+            triggerSubscriptionId: triggerSubscriptionId, after: after, limit: limit
+        ) { row in
             // By index, in the order of locationEventColumns (a lookup by name compares every column's name).
             LocationEventRecord(
                 recordId: row[1], userId: row[2], triggerSubscriptionId: row[3], connectionId: row[4],
@@ -137,12 +143,15 @@ extension SandboxStore {
     func locationEventsJSON(userId: String, triggerSubscriptionId: String?, after: Int64?, limit: Int) async throws
         -> StorePage<String>
     {
-        let json = "json_object('record_id', record_id, 'trigger_subscription_id', trigger_subscription_id, "
+        let json =
+            "json_object('record_id', record_id, 'trigger_subscription_id', trigger_subscription_id, "
             + "'connection_id', connection_id, 'event_type', event_type, 'occurred_at', occurred_at, "
             + "'region_type', region_type, 'channel_id', channel_id, 'installation_id', installation_id, "
             + "'deliveries', deliveries)"
-        return try await locationEventPage(selecting: "seq, \(json)", userId: userId,
-                                           triggerSubscriptionId: triggerSubscriptionId, after: after, limit: limit) { row in
+        return try await locationEventPage(
+            selecting: "seq, \(json)", userId: userId,
+            triggerSubscriptionId: triggerSubscriptionId, after: after, limit: limit
+        ) { row in
             row[1]
         }
     }
@@ -154,10 +163,11 @@ extension SandboxStore {
         item: @escaping @Sendable (Row) -> Item
     ) async throws -> StorePage<Item> {
         try await dbQueue.read { db in
-            let statement = try db.cachedStatement(sql: triggerSubscriptionId == nil
-                ? "SELECT \(columns) FROM location_events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?"
-                : "SELECT \(columns) FROM location_events WHERE user_id = ? AND trigger_subscription_id = ? "
-                    + "AND seq > ? ORDER BY seq LIMIT ?")
+            let statement = try db.cachedStatement(
+                sql: triggerSubscriptionId == nil
+                    ? "SELECT \(columns) FROM location_events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?"
+                    : "SELECT \(columns) FROM location_events WHERE user_id = ? AND trigger_subscription_id = ? "
+                        + "AND seq > ? ORDER BY seq LIMIT ?")
             var arguments: StatementArguments = [userId]
             if let triggerSubscriptionId { arguments += [triggerSubscriptionId] }
             arguments += [after ?? 0, limit + 1]
@@ -167,7 +177,10 @@ extension SandboxStore {
             var more = false
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try rows.next() {
-                guard items.count < limit else { more = true; break }
+                guard items.count < limit else {
+                    more = true
+                    break
+                }
                 lastSeq = row[0]
                 items.append(item(row))
             }
@@ -176,14 +189,16 @@ extension SandboxStore {
     }
 
     /// The columns of a page read, in the order the reader takes them by index.
-    static let locationEventColumns = "seq, record_id, user_id, trigger_subscription_id, connection_id, event_type, "
+    static let locationEventColumns =
+        "seq, record_id, user_id, trigger_subscription_id, connection_id, event_type, "
         + "occurred_at, region_type, channel_id, installation_id, deliveries"
 
     /// How many events are recorded for `userId` (all users when `nil`).
     func locationEventCount(userId: String? = nil) async throws -> Int {
         try await dbQueue.read { db in
             if let userId {
-                return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM location_events WHERE user_id = ?", arguments: [userId]) ?? 0
+                return try Int.fetchOne(
+                    db, sql: "SELECT COUNT(*) FROM location_events WHERE user_id = ?", arguments: [userId]) ?? 0
             }
             return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM location_events") ?? 0
         }

@@ -50,8 +50,9 @@ extension SandboxStore {
             for row in try Row.fetchAll(db, sql: "SELECT id, password FROM users WHERE password IS NOT NULL") {
                 let password: String = row["password"]
                 if !PasswordHash.isHash(password) {
-                    try db.execute(sql: "UPDATE users SET password = ? WHERE id = ?",
-                                   arguments: [PasswordHash.make(password), row["id"] as String])
+                    try db.execute(
+                        sql: "UPDATE users SET password = ? WHERE id = ?",
+                        arguments: [PasswordHash.make(password), row["id"] as String])
                 }
             }
         }
@@ -61,7 +62,8 @@ extension SandboxStore {
     /// code valid for ``seededCodeLifetime`` (a code already known keeps its state, so a used one stays used).
     static func upsertPartnerSignIn(_ p: SeedData.PartnerAccount, in db: Database) throws {
         try db.execute(
-            sql: "UPDATE partner_accounts SET login = ?, password_hash = ? WHERE service_id = ? AND partner_user_id = ?",
+            sql:
+                "UPDATE partner_accounts SET login = ?, password_hash = ? WHERE service_id = ? AND partner_user_id = ?",
             arguments: [p.login, p.password.map(PasswordHash.storable), p.serviceId, p.partnerUserId])
         if let code = p.oauthCode, !code.isEmpty {
             try db.execute(
@@ -77,12 +79,14 @@ extension SandboxStore {
     /// (checked against the salted hash, in constant time); `nil` when there is none or the password differs.
     func verifiedUser(identifier: String, password: String) async throws -> SeedData.User? {
         let found = try await dbQueue.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM users WHERE email = ? COLLATE NOCASE OR login = ?",
-                             arguments: [identifier, identifier]).map { Self.user($0) }
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM users WHERE email = ? COLLATE NOCASE OR login = ?",
+                arguments: [identifier, identifier]
+            ).map { Self.user($0) }
         }
         // Hash outside the database's serial queue: a wrong guess must not hold up every other request.
         guard let user = found else {
-            _ = PasswordHash.verify(password, against: Self.dummyHash)   // the same work whether or not the user exists
+            _ = PasswordHash.verify(password, against: Self.dummyHash)  // the same work whether or not the user exists
             return nil
         }
         guard let stored = user.password, PasswordHash.verify(password, against: stored) else { return nil }
@@ -96,8 +100,10 @@ extension SandboxStore {
     /// `password`; `nil` otherwise.
     func partnerSignIn(serviceId: String, login: String, password: String) async throws -> SeedData.PartnerAccount? {
         let found = try await dbQueue.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM partner_accounts WHERE service_id = ? AND login = ? COLLATE NOCASE",
-                             arguments: [serviceId, login]).map { Self.partnerAccount($0) }
+            try Row.fetchOne(
+                db, sql: "SELECT * FROM partner_accounts WHERE service_id = ? AND login = ? COLLATE NOCASE",
+                arguments: [serviceId, login]
+            ).map { Self.partnerAccount($0) }
         }
         guard let account = found, let stored = account.password else {
             _ = PasswordHash.verify(password, against: Self.dummyHash)
@@ -109,10 +115,12 @@ extension SandboxStore {
     /// Issues a new single-use authorization code for the partner account, valid for ``issuedCodeLifetime``.
     func issuePartnerCode(serviceId: String, partnerUserId: String, now: Date = Date()) async throws -> String {
         var generator = SystemRandomNumberGenerator()
-        let code = "\(serviceId)-code-" + PasswordHash.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        let code =
+            "\(serviceId)-code-" + PasswordHash.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
         try await dbQueue.write { db in
             try db.execute(
-                sql: "INSERT INTO partner_oauth_codes (code, service_id, partner_user_id, expires_at) VALUES (?, ?, ?, ?)",
+                sql:
+                    "INSERT INTO partner_oauth_codes (code, service_id, partner_user_id, expires_at) VALUES (?, ?, ?, ?)",
                 arguments: [code, serviceId, partnerUserId, now.addingTimeInterval(Self.issuedCodeLifetime)])
         }
         return code
@@ -121,20 +129,25 @@ extension SandboxStore {
     /// Redeems an authorization code of `serviceId` for the IFTTT user `userId`, in one transaction: an unknown,
     /// expired or used code changes nothing; a valid one is used up, and its partner account is linked to `userId`
     /// unless another IFTTT user already has it (then it stays as it is).
-    func redeemPartnerCode(serviceId: String, code: String, userId: String, now: Date = Date()) async throws -> PartnerLinkResult {
+    func redeemPartnerCode(serviceId: String, code: String, userId: String, now: Date = Date()) async throws
+        -> PartnerLinkResult
+    {
         try await dbQueue.write { db in
-            guard let row = try Row.fetchOne(
-                db, sql: """
-                    SELECT partner_user_id FROM partner_oauth_codes
-                    WHERE code = ? AND service_id = ? AND used_at IS NULL AND expires_at > ?
-                    """,
-                arguments: [code, serviceId, now])
+            guard
+                let row = try Row.fetchOne(
+                    db,
+                    sql: """
+                        SELECT partner_user_id FROM partner_oauth_codes
+                        WHERE code = ? AND service_id = ? AND used_at IS NULL AND expires_at > ?
+                        """,
+                    arguments: [code, serviceId, now])
             else { return .invalidCode }
             let partnerUserId: String = row["partner_user_id"]
             try db.execute(sql: "UPDATE partner_oauth_codes SET used_at = ? WHERE code = ?", arguments: [now, code])
-            guard let accountRow = try Row.fetchOne(
-                db, sql: "SELECT * FROM partner_accounts WHERE service_id = ? AND partner_user_id = ?",
-                arguments: [serviceId, partnerUserId])
+            guard
+                let accountRow = try Row.fetchOne(
+                    db, sql: "SELECT * FROM partner_accounts WHERE service_id = ? AND partner_user_id = ?",
+                    arguments: [serviceId, partnerUserId])
             else { return .invalidCode }
             let account = Self.partnerAccount(accountRow)
             if let linked = account.userId, linked != userId { return .linkedToAnotherUser(account) }
@@ -150,7 +163,8 @@ extension SandboxStore {
     /// Makes `code` expire at `date` (tests of expiry).
     func expirePartnerCode(_ code: String, at date: Date) async throws {
         try await dbQueue.write { db in
-            try db.execute(sql: "UPDATE partner_oauth_codes SET expires_at = ? WHERE code = ?", arguments: [date, code])
+            try db.execute(
+                sql: "UPDATE partner_oauth_codes SET expires_at = ? WHERE code = ?", arguments: [date, code])
         }
     }
 }
@@ -168,7 +182,8 @@ extension SandboxStore {
             directory = directory.deletingLastPathComponent()
         }
         for created in missing.reversed() {
-            try manager.createDirectory(at: created, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            try manager.createDirectory(
+                at: created, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
         }
         if !manager.fileExists(atPath: path) {
             guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {

@@ -34,7 +34,8 @@ extension SandboxStore {
     /// The service whose key is `key`.
     func service(forKey key: String) async throws -> SeedData.Service? {
         try await dbQueue.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM services WHERE service_key = ?", arguments: [key]).map(Self.service)
+            try Row.fetchOne(db, sql: "SELECT * FROM services WHERE service_key = ?", arguments: [key]).map(
+                Self.service)
         }
     }
 
@@ -70,8 +71,9 @@ extension SandboxStore {
     /// Whether a user has this e-mail address (case-insensitive).
     func userExists(email: String) async throws -> Bool {
         try await dbQueue.read { db in
-            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email = ? COLLATE NOCASE)",
-                              arguments: [email]) ?? false
+            try Bool.fetchOne(
+                db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email = ? COLLATE NOCASE)",
+                arguments: [email]) ?? false
         }
     }
 
@@ -98,9 +100,11 @@ extension SandboxStore {
         let userConnection = try userId.flatMap {
             try fetchUserConnection(userId: $0, connectionId: connectionId, in: db)
         }
-        let enabledCount = try Int.fetchOne(
-            db.cachedStatement(sql: "SELECT COUNT(*) FROM user_connections WHERE connection_id = ? AND status = 'enabled'"),
-            arguments: [connectionId]) ?? 0
+        let enabledCount =
+            try Int.fetchOne(
+                db.cachedStatement(
+                    sql: "SELECT COUNT(*) FROM user_connections WHERE connection_id = ? AND status = 'enabled'"),
+                arguments: [connectionId]) ?? 0
         return ConnectionSnapshot(
             connection: connection, services: services, userConnection: userConnection, enabledCount: enabledCount)
     }
@@ -179,9 +183,11 @@ extension SeedData.Connection {
     /// services of the steps in order of appearance, without duplicates.
     var displayedServiceIds: [String] {
         var ids = [primaryServiceId]
-        let others = serviceIds ?? features.flatMap { feature in
-            SeedData.StepKind.allCases.flatMap { feature.steps($0).map(\.serviceId) }
-        }
+        let others =
+            serviceIds
+            ?? features.flatMap { feature in
+                SeedData.StepKind.allCases.flatMap { feature.steps($0).map(\.serviceId) }
+            }
         for id in others where !ids.contains(id) { ids.append(id) }
         return ids
     }

@@ -15,7 +15,8 @@ extension SandboxStore {
     }
 
     static func user(_ row: Row, tokens: [String] = []) -> SeedData.User {
-        SeedData.User(id: row["id"], login: row["login"], email: row["email"], password: row["password"], tokens: tokens)
+        SeedData.User(
+            id: row["id"], login: row["login"], email: row["email"], password: row["password"], tokens: tokens)
     }
 
     static func partnerAccount(_ row: Row) -> SeedData.PartnerAccount {
@@ -60,8 +61,10 @@ extension SandboxStore {
                     brand_color = excluded.brand_color, url = excluded.url, service_key = excluded.service_key,
                     monochrome_icon_url = excluded.monochrome_icon_url, color_icon_url = excluded.color_icon_url
                 """,
-            arguments: [s.id, s.name, s.shortName, s.brandColor, s.url, s.serviceKey, s.monochromeIconURL,
-                        s.colorIconURL])
+            arguments: [
+                s.id, s.name, s.shortName, s.brandColor, s.url, s.serviceKey, s.monochromeIconURL,
+                s.colorIconURL,
+            ])
     }
 
     static func upsert(_ u: SeedData.User, in db: Database) throws {
@@ -129,8 +132,10 @@ extension SandboxStore {
                     pending = excluded.pending, user_features = excluded.user_features,
                     updated_at = excluded.updated_at
                 """,
-            arguments: [uc.userId, uc.connectionId, uc.status.rawValue, uc.pending, try jsonText(uc.userFeatures),
-                        Date()])
+            arguments: [
+                uc.userId, uc.connectionId, uc.status.rawValue, uc.pending, try jsonText(uc.userFeatures),
+                Date(),
+            ])
     }
 
     // MARK: Fetches inside a transaction
@@ -144,7 +149,8 @@ extension SandboxStore {
     }
 
     static func fetchConnection(id: String, in db: Database) throws -> SeedData.Connection? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM connections WHERE id = ?"), arguments: [id]).map(connection)
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM connections WHERE id = ?"), arguments: [id]).map(
+            connection)
     }
 
     static func fetchUserConnection(userId: String, connectionId: String, in db: Database) throws

@@ -64,16 +64,21 @@ extension SandboxStore {
     }
 
     /// Records the events of one request in one transaction.
-    func recordSDKEvents(_ events: [IncomingSDKEvent], anonymousId: String, sdkVersion: String?, platform: String?,
-                         receivedAt: Date = Date()) async throws {
+    func recordSDKEvents(
+        _ events: [IncomingSDKEvent], anonymousId: String, sdkVersion: String?, platform: String?,
+        receivedAt: Date = Date()
+    ) async throws {
         try await dbQueue.write { db in
             let batch = (try Int64.fetchOne(db, sql: "SELECT MAX(batch) FROM sdk_events") ?? 0) + 1
             for event in events {
                 try db.execute(
-                    sql: "INSERT INTO sdk_events (anonymous_id, sdk_version, platform, name, timestamp, properties, batch, received_at) "
+                    sql:
+                        "INSERT INTO sdk_events (anonymous_id, sdk_version, platform, name, timestamp, properties, batch, received_at) "
                         + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    arguments: [anonymousId, sdkVersion, platform, event.name, event.timestamp,
-                                try Self.jsonText(event.properties), batch, receivedAt])
+                    arguments: [
+                        anonymousId, sdkVersion, platform, event.name, event.timestamp,
+                        try Self.jsonText(event.properties), batch, receivedAt,
+                    ])
             }
         }
     }
@@ -88,7 +93,8 @@ extension SandboxStore {
         var all: [SDKEventRecord] = []
         var after: Int64?
         repeat {
-            let page = try await sdkEvents(anonymousId: anonymousId, name: name, after: after, limit: ListPage.chunkSize)
+            let page = try await sdkEvents(
+                anonymousId: anonymousId, name: name, after: after, limit: ListPage.chunkSize)
             all += page.items
             after = page.nextAfter
         } while after != nil
@@ -103,13 +109,20 @@ extension SandboxStore {
         try await dbQueue.read { db in
             var sql = "SELECT * FROM sdk_events WHERE id > ?"
             var arguments: StatementArguments = [after ?? 0]
-            if let anonymousId { sql += " AND anonymous_id = ?"; arguments += [anonymousId] }
-            if let name { sql += " AND name = ?"; arguments += [name] }
+            if let anonymousId {
+                sql += " AND anonymous_id = ?"
+                arguments += [anonymousId]
+            }
+            if let name {
+                sql += " AND name = ?"
+                arguments += [name]
+            }
             sql += " ORDER BY id LIMIT ?"
             arguments += [limit + 1]
             var items = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
                 SDKEventRecord(
-                    id: row["id"], anonymousId: row["anonymous_id"], sdkVersion: row["sdk_version"], platform: row["platform"],
+                    id: row["id"], anonymousId: row["anonymous_id"], sdkVersion: row["sdk_version"],
+                    platform: row["platform"],
                     name: row["name"], timestamp: row["timestamp"],
                     properties: try Self.fromJSONText([String: String].self, row["properties"]),
                     batch: row["batch"], receivedAt: row["received_at"])

@@ -32,8 +32,9 @@ extension SandboxStore {
 
         for service in seed.services {
             if let key = service.serviceKey,
-               let owner = try String.fetchOne(db, sql: "SELECT id FROM services WHERE service_key = ? AND id != ?",
-                                               arguments: [key, service.id])
+                let owner = try String.fetchOne(
+                    db, sql: "SELECT id FROM services WHERE service_key = ? AND id != ?",
+                    arguments: [key, service.id])
             {
                 throw fail("service \"\(service.id)\" uses the service_key of service \"\(owner)\"")
             }

@@ -12,8 +12,10 @@ extension SandboxStore {
     /// Returns `nil` when a user already has this address.
     func createUser(email: String, password: String) async throws -> SeedData.User? {
         try await dbQueue.write { db in
-            let exists = try Bool.fetchOne(
-                db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email = ? COLLATE NOCASE)", arguments: [email]) ?? false
+            let exists =
+                try Bool.fetchOne(
+                    db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email = ? COLLATE NOCASE)", arguments: [email])
+                ?? false
             guard !exists else { return nil }
             let local = email.split(separator: "@").first.map(String.init) ?? "user"
             let base = String(local.lowercased().filter { $0.isLetter || $0.isNumber }.prefix(24))

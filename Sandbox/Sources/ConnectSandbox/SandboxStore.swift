@@ -43,7 +43,8 @@ public final class SandboxStore: Sendable {
             if path == SandboxConfiguration.inMemoryDatabasePath {
                 dbQueue = try DatabaseQueue(named: nil, configuration: configuration)
             } else {
-                try Self.preparePrivateFile(path)   // directory 0700, file 0600 (SQLite gives -wal and -shm the same mode)
+                // Directory 0700, file 0600 (SQLite gives -wal and -shm the same mode).
+                try Self.preparePrivateFile(path)
                 dbQueue = try DatabasePool(path: path, configuration: configuration)
             }
             try Self.migrator.migrate(dbQueue)
@@ -133,8 +134,10 @@ public final class SandboxStore: Sendable {
     /// `true` when the database holds no services, users or connections (a fresh database).
     public func isEmpty() async throws -> Bool {
         try await dbQueue.read { db in
-            try Int.fetchOne(db, sql: "SELECT (SELECT COUNT(*) FROM services) + (SELECT COUNT(*) FROM users) "
-                                 + "+ (SELECT COUNT(*) FROM connections)") == 0
+            try Int.fetchOne(
+                db,
+                sql: "SELECT (SELECT COUNT(*) FROM services) + (SELECT COUNT(*) FROM users) "
+                    + "+ (SELECT COUNT(*) FROM connections)") == 0
         }
     }
 

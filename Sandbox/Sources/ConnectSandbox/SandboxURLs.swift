@@ -29,7 +29,8 @@ final class SandboxURLs: Sendable {
     }
 
     private static func segment(_ s: String) -> String {
-        s.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/"))) ?? s
+        s.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
+            ?? s
     }
 
     /// `/assets/icons/{service_id}.svg`: a white glyph.

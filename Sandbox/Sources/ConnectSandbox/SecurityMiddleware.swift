@@ -17,7 +17,9 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
     static let defaultPolicy =
         "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'"
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         var response = try await next(request, context)
         Self.secure(&response.headers)
         return response
@@ -44,14 +46,18 @@ struct SameOriginMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
     let logger: Logger
 
-    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
+        -> Response
+    {
         guard [.post, .put, .patch, .delete].contains(request.method), let reason = Self.crossSiteReason(request) else {
             return try await next(request, context)
         }
         logger.warning("\(request.method) \(request.uri.path): refused a cross-site request (\(reason))")
         let message = "Cross-site requests are not allowed: submit the form from the sandbox's own page."
         let path = request.uri.path
-        if path.hasPrefix("/access/") || path.hasPrefix("/playground") || (path.hasPrefix("/partner/") && path.contains("/oauth/")) {
+        if path.hasPrefix("/access/") || path.hasPrefix("/playground")
+            || (path.hasPrefix("/partner/") && path.contains("/oauth/"))
+        {
             return WebActivationPages.error(.forbidden, message)
         }
         throw APIError.forbidden(message)

@@ -74,7 +74,8 @@ extension SeedData.Connection {
         if let publishedAt, SeedData.parsePublishedAt(publishedAt) == nil {
             throw .invalidSeedData(
                 source: source,
-                problem: "\(at).published_at \"\(publishedAt)\" is not an ISO 8601 date such as 2017-02-16T11:10:43-08:00")
+                problem:
+                    "\(at).published_at \"\(publishedAt)\" is not an ISO 8601 date such as 2017-02-16T11:10:43-08:00")
         }
     }
 }

@@ -40,8 +40,13 @@ extension SeedData {
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, name, shortName = "short_name", brandColor = "brand_color", url, serviceKey = "service_key"
-            case monochromeIconURL = "monochrome_icon_url", colorIconURL = "color_icon_url"
+            case id, name
+            case shortName = "short_name"
+            case brandColor = "brand_color"
+            case url
+            case serviceKey = "service_key"
+            case monochromeIconURL = "monochrome_icon_url"
+            case colorIconURL = "color_icon_url"
         }
 
         /// Decodes a service; `short_name` and `url` are optional.
@@ -153,8 +158,12 @@ extension SeedData {
         }
 
         enum CodingKeys: String, CodingKey {
-            case serviceId = "service_id", partnerUserId = "partner_user_id", accessToken = "access_token"
-            case oauthCode = "oauth_code", userId = "user_id", login, password
+            case serviceId = "service_id"
+            case partnerUserId = "partner_user_id"
+            case accessToken = "access_token"
+            case oauthCode = "oauth_code"
+            case userId = "user_id"
+            case login, password
         }
 
         /// Encodes the account; `user_id` is written as `null` when unlinked.
@@ -229,9 +238,16 @@ extension SeedData {
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, name, description, published, inviteCode = "invite_code", primaryServiceId = "primary_service_id"
-            case serviceIds = "service_ids", coverImage = "cover_image", valuePropositions = "value_propositions"
-            case features, fieldOptions = "field_options", publishedAt = "published_at", platform
+            case id, name, description, published
+            case inviteCode = "invite_code"
+            case primaryServiceId = "primary_service_id"
+            case serviceIds = "service_ids"
+            case coverImage = "cover_image"
+            case valuePropositions = "value_propositions"
+            case features
+            case fieldOptions = "field_options"
+            case publishedAt = "published_at"
+            case platform
         }
 
         /// Decodes a connection; see the seed file documentation for the optional keys.
@@ -297,7 +313,10 @@ extension SeedData {
             self.iconURL = iconURL
         }
 
-        enum CodingKeys: String, CodingKey { case description, iconURL = "icon_url" }
+        enum CodingKeys: String, CodingKey {
+            case description
+            case iconURL = "icon_url"
+        }
     }
 
     /// The kind of a feature step.
@@ -373,8 +392,11 @@ extension SeedData {
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, title, description, iconURL = "icon_url", fields
-            case featureTriggers = "feature_triggers", featureQueries = "feature_queries"
+            case id, title, description
+            case iconURL = "icon_url"
+            case fields
+            case featureTriggers = "feature_triggers"
+            case featureQueries = "feature_queries"
             case featureActions = "feature_actions"
         }
 
@@ -385,9 +407,10 @@ extension SeedData {
             func steps(_ key: CodingKeys, _ kind: StepKind) throws -> [Step] {
                 let list = try c.decodeIfPresent([Step].self, forKey: key) ?? []
                 for (i, step) in list.enumerated() where step.kind != kind {
-                    throw DecodingError.dataCorrupted(.init(
-                        codingPath: c.codingPath + [key, IndexKey(i)],
-                        debugDescription: "a step in \(key.stringValue) needs \"\(kind.operationKey)\""))
+                    throw DecodingError.dataCorrupted(
+                        .init(
+                            codingPath: c.codingPath + [key, IndexKey(i)],
+                            debugDescription: "a step in \(key.stringValue) needs \"\(kind.operationKey)\""))
                 }
                 return list
             }
@@ -448,8 +471,12 @@ extension SeedData {
         public var typeId: String { "\(serviceId).\(operationId)" }
 
         private enum Keys: String, CodingKey {
-            case id, triggerId = "trigger_id", queryId = "query_id", actionId = "action_id"
-            case serviceId = "service_id", label, fields
+            case id
+            case triggerId = "trigger_id"
+            case queryId = "query_id"
+            case actionId = "action_id"
+            case serviceId = "service_id"
+            case label, fields
         }
 
         /// Decodes a step; exactly one of `trigger_id`, `query_id`, `action_id` decides its kind.
@@ -469,8 +496,10 @@ extension SeedData {
             }
             guard let (kind, operationId) = found else {
                 throw DecodingError.keyNotFound(
-                    Keys.triggerId, .init(codingPath: c.codingPath,
-                                          debugDescription: "a step needs trigger_id, query_id or action_id"))
+                    Keys.triggerId,
+                    .init(
+                        codingPath: c.codingPath,
+                        debugDescription: "a step needs trigger_id, query_id or action_id"))
             }
             self.init(
                 id: try c.decode(String.self, forKey: .id), kind: kind, operationId: operationId,
@@ -522,7 +551,10 @@ extension SeedData {
             self.defaultValue = defaultValue
         }
 
-        enum CodingKeys: String, CodingKey { case id, label, type, required, hidden, defaultValue = "default_value" }
+        enum CodingKeys: String, CodingKey {
+            case id, label, type, required, hidden
+            case defaultValue = "default_value"
+        }
 
         /// Decodes a field; everything but `id` is optional.
         public init(from decoder: any Decoder) throws {
@@ -599,7 +631,10 @@ extension SeedData {
         }
 
         enum CodingKeys: String, CodingKey {
-            case userId = "user_id", connectionId = "connection_id", status, pending, userFeatures = "user_features"
+            case userId = "user_id"
+            case connectionId = "connection_id"
+            case status, pending
+            case userFeatures = "user_features"
         }
 
         /// Decodes a user connection; `status` defaults to `enabled`, `pending` to `false`.
@@ -665,8 +700,12 @@ extension SeedData {
         }
 
         enum CodingKeys: String, CodingKey {
-            case id, featureId = "feature_id", enabled, userFields = "user_fields"
-            case userFeatureTriggers = "user_feature_triggers", userFeatureQueries = "user_feature_queries"
+            case id
+            case featureId = "feature_id"
+            case enabled
+            case userFields = "user_fields"
+            case userFeatureTriggers = "user_feature_triggers"
+            case userFeatureQueries = "user_feature_queries"
             case userFeatureActions = "user_feature_actions"
         }
 
@@ -676,9 +715,10 @@ extension SeedData {
             func steps(_ key: CodingKeys, _ kind: StepKind) throws -> [UserStep] {
                 let list = try c.decodeIfPresent([UserStep].self, forKey: key) ?? []
                 for (i, step) in list.enumerated() where step.kind != kind {
-                    throw DecodingError.dataCorrupted(.init(
-                        codingPath: c.codingPath + [key, IndexKey(i)],
-                        debugDescription: "an entry of \(key.stringValue) needs \"\(kind.userStepReferenceKey)\""))
+                    throw DecodingError.dataCorrupted(
+                        .init(
+                            codingPath: c.codingPath + [key, IndexKey(i)],
+                            debugDescription: "an entry of \(key.stringValue) needs \"\(kind.userStepReferenceKey)\""))
                 }
                 return list
             }
@@ -725,7 +765,10 @@ extension SeedData {
         }
 
         private enum Keys: String, CodingKey {
-            case id, triggerId = "feature_trigger_id", queryId = "feature_query_id", actionId = "feature_action_id"
+            case id
+            case triggerId = "feature_trigger_id"
+            case queryId = "feature_query_id"
+            case actionId = "feature_action_id"
             case userFields = "user_fields"
         }
 
@@ -748,8 +791,10 @@ extension SeedData {
             guard let (kind, stepId) = found else {
                 throw DecodingError.keyNotFound(
                     Keys.triggerId,
-                    .init(codingPath: c.codingPath,
-                          debugDescription: "a user step needs feature_trigger_id, feature_query_id or feature_action_id"))
+                    .init(
+                        codingPath: c.codingPath,
+                        debugDescription: "a user step needs feature_trigger_id, feature_query_id or feature_action_id")
+                )
             }
             self.init(
                 id: try c.decodeIfPresent(String.self, forKey: .id), kind: kind, featureStepId: stepId,
@@ -785,7 +830,11 @@ extension SeedData {
             self.value = value
         }
 
-        enum CodingKeys: String, CodingKey { case fieldId = "field_id", fieldType = "field_type", value }
+        enum CodingKeys: String, CodingKey {
+            case fieldId = "field_id"
+            case fieldType = "field_type"
+            case value
+        }
 
         /// Decodes a user field; a missing `value` is `null`.
         public init(from decoder: any Decoder) throws {

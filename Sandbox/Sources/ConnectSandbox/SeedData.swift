@@ -33,7 +33,10 @@ public struct SeedData: Codable, Sendable, Equatable {
     }
 
     enum CodingKeys: String, CodingKey {
-        case services, users, partnerAccounts = "partner_accounts", connections, userConnections = "user_connections"
+        case services, users
+        case partnerAccounts = "partner_accounts"
+        case connections
+        case userConnections = "user_connections"
     }
 
     /// Decodes seed data; every top-level key is optional.
@@ -184,11 +187,13 @@ public struct SeedData: Codable, Sendable, Equatable {
                 let known: [Field]
                 if let feature = connection.feature(id: key) {
                     known = feature.fields
-                } else if let step = StepKind.allCases.lazy.compactMap({ connection.step(kind: $0, typeId: key) }).first {
+                } else if let step = StepKind.allCases.lazy.compactMap({ connection.step(kind: $0, typeId: key) }).first
+                {
                     known = step.step.fields
                 } else {
-                    throw fail("\(at).field_options key \"\(key)\" is neither a feature id nor a step type id "
-                        + "(service_id.trigger_id)")
+                    throw fail(
+                        "\(at).field_options key \"\(key)\" is neither a feature id nor a step type id "
+                            + "(service_id.trigger_id)")
                 }
                 for fieldId in fields.keys where !known.contains(where: { $0.id == fieldId }) {
                     throw fail("\(at).field_options[\"\(key)\"] names unknown field \"\(fieldId)\"")
@@ -221,7 +226,8 @@ public struct SeedData: Codable, Sendable, Equatable {
             for kind in StepKind.allCases {
                 for userStep in userFeature.userSteps(kind) {
                     guard let step = feature.steps(kind).first(where: { $0.id == userStep.featureStepId }) else {
-                        return "unknown \(kind.userStepReferenceKey) \"\(userStep.featureStepId)\" in feature \"\(feature.id)\""
+                        return
+                            "unknown \(kind.userStepReferenceKey) \"\(userStep.featureStepId)\" in feature \"\(feature.id)\""
                     }
                     for field in userStep.userFields where !step.fields.contains(where: { $0.id == field.fieldId }) {
                         return "unknown field \"\(field.fieldId)\" in step \"\(step.id)\""
@@ -236,7 +242,9 @@ public struct SeedData: Codable, Sendable, Equatable {
     static func isHexColor(_ s: String) -> Bool {
         let chars = Array(s.utf8)
         guard chars.count == 7, chars[0] == UInt8(ascii: "#") else { return false }
-        return chars.dropFirst().allSatisfy { ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 70) || ($0 >= 97 && $0 <= 102) }
+        return chars.dropFirst().allSatisfy {
+            ($0 >= 48 && $0 <= 57) || ($0 >= 65 && $0 <= 70) || ($0 >= 97 && $0 <= 102)
+        }
     }
 
     /// A plausibility check for e-mail addresses: one `@`, a non-empty local part, a dotted domain, no spaces.

@@ -13,8 +13,9 @@ struct ServiceRoutes: SandboxRoutes {
             let principal = try await env.authenticator.authenticate(request, policy: .serviceOnly)
             guard let service = principal.service else { throw APIError.unauthorized("A service key is required.") }
             guard let partnerUserId = request.query("user_id"), !partnerUserId.isEmpty else {
-                throw APIError.badRequest("The user_id query parameter is required.",
-                                          details: [.init(parameter: "user_id", message: "is required")])
+                throw APIError.badRequest(
+                    "The user_id query parameter is required.",
+                    details: [.init(parameter: "user_id", message: "is required")])
             }
             var accessToken = request.query("access_token")
             if accessToken?.isEmpty ?? true {
@@ -24,11 +25,12 @@ struct ServiceRoutes: SandboxRoutes {
                 }
             }
             guard let accessToken, !accessToken.isEmpty else {
-                throw APIError.badRequest("The access_token query parameter is required.",
-                                          details: [.init(parameter: "access_token", message: "is required")])
+                throw APIError.badRequest(
+                    "The access_token query parameter is required.",
+                    details: [.init(parameter: "access_token", message: "is required")])
             }
             guard let account = try await env.store.partnerAccount(serviceId: service.id, partnerUserId: partnerUserId),
-                  account.accessToken == accessToken
+                account.accessToken == accessToken
             else {
                 throw APIError.unauthorized("The access token is not valid for this user_id.")
             }

@@ -22,14 +22,17 @@ enum UserConnectionConfigurator {
         for (fi, requestedFeature) in requested.enumerated() {
             let path = "user_features[\(fi)]"
             guard let feature = connection.feature(id: requestedFeature.featureId) else {
-                details.append(.init(
-                    parameter: "\(path).feature_id",
-                    message: "Unknown feature \"\(requestedFeature.featureId)\" for this connection."))
+                details.append(
+                    .init(
+                        parameter: "\(path).feature_id",
+                        message: "Unknown feature \"\(requestedFeature.featureId)\" for this connection."))
                 continue
             }
             guard seenFeatures.insert(feature.id).inserted else {
-                details.append(.init(parameter: "\(path).feature_id",
-                                     message: "The feature \"\(feature.id)\" is configured twice."))
+                details.append(
+                    .init(
+                        parameter: "\(path).feature_id",
+                        message: "The feature \"\(feature.id)\" is configured twice."))
                 continue
             }
             let previous = existing?.userFeatures.first { $0.featureId == feature.id }
@@ -47,13 +50,18 @@ enum UserConnectionConfigurator {
                 var seenSteps = Set<String>()
                 for (si, userStep) in requestedSteps.enumerated() {
                     if !feature.steps(kind).contains(where: { $0.id == userStep.featureStepId }) {
-                        details.append(.init(
-                            parameter: "\(listPath)[\(si)].\(kind.userStepReferenceKey)",
-                            message: "Unknown feature \(kind.rawValue) \"\(userStep.featureStepId)\" in feature \"\(feature.id)\"."))
+                        details.append(
+                            .init(
+                                parameter: "\(listPath)[\(si)].\(kind.userStepReferenceKey)",
+                                message:
+                                    "Unknown feature \(kind.rawValue) \"\(userStep.featureStepId)\" in feature \"\(feature.id)\"."
+                            ))
                     } else if !seenSteps.insert(userStep.featureStepId).inserted {
-                        details.append(.init(
-                            parameter: "\(listPath)[\(si)].\(kind.userStepReferenceKey)",
-                            message: "The feature \(kind.rawValue) \"\(userStep.featureStepId)\" is configured twice."))
+                        details.append(
+                            .init(
+                                parameter: "\(listPath)[\(si)].\(kind.userStepReferenceKey)",
+                                message:
+                                    "The feature \(kind.rawValue) \"\(userStep.featureStepId)\" is configured twice."))
                     }
                 }
                 var steps: [SeedData.UserStep] = []
@@ -66,8 +74,9 @@ enum UserConnectionConfigurator {
                         path: index.map { "\(listPath)[\($0)].user_fields" } ?? listPath,
                         owner: "feature \(kind.rawValue) \"\(step.id)\"", checkRequired: checkRequired,
                         details: &details)
-                    steps.append(SeedData.UserStep(
-                        id: previousStep?.id ?? newId(), kind: kind, featureStepId: step.id, userFields: fields))
+                    steps.append(
+                        SeedData.UserStep(
+                            id: previousStep?.id ?? newId(), kind: kind, featureStepId: step.id, userFields: fields))
                 }
                 out.setUserSteps(kind, steps)
             }
@@ -92,13 +101,15 @@ enum UserConnectionConfigurator {
             out.id = userFeature.id ?? "\(userConnection.userId)-\(userFeature.featureId)"
             out.userFields = typed(userFeature.userFields, feature?.fields ?? [])
             for kind in SeedData.StepKind.allCases {
-                out.setUserSteps(kind, userFeature.userSteps(kind).map { userStep in
-                    var step = userStep
-                    step.id = userStep.id ?? "\(userConnection.userId)-\(userStep.featureStepId)"
-                    let definition = feature?.steps(kind).first { $0.id == userStep.featureStepId }
-                    step.userFields = typed(userStep.userFields, definition?.fields ?? [])
-                    return step
-                })
+                out.setUserSteps(
+                    kind,
+                    userFeature.userSteps(kind).map { userStep in
+                        var step = userStep
+                        step.id = userStep.id ?? "\(userConnection.userId)-\(userStep.featureStepId)"
+                        let definition = feature?.steps(kind).first { $0.id == userStep.featureStepId }
+                        step.userFields = typed(userStep.userFields, definition?.fields ?? [])
+                        return step
+                    })
             }
             return out
         }
@@ -123,11 +134,15 @@ enum UserConnectionConfigurator {
         var seen = Set<String>()
         for (i, field) in requested.enumerated() {
             if !definitions.contains(where: { $0.id == field.fieldId }) {
-                details.append(.init(parameter: "\(path)[\(i)].field_id",
-                                     message: "Unknown field \"\(field.fieldId)\" in \(owner)."))
+                details.append(
+                    .init(
+                        parameter: "\(path)[\(i)].field_id",
+                        message: "Unknown field \"\(field.fieldId)\" in \(owner)."))
             } else if !seen.insert(field.fieldId).inserted {
-                details.append(.init(parameter: "\(path)[\(i)].field_id",
-                                     message: "The field \"\(field.fieldId)\" is set twice."))
+                details.append(
+                    .init(
+                        parameter: "\(path)[\(i)].field_id",
+                        message: "The field \"\(field.fieldId)\" is set twice."))
             }
         }
         var out: [SeedData.UserField] = []
@@ -135,12 +150,14 @@ enum UserConnectionConfigurator {
             let index = requested.firstIndex { $0.fieldId == definition.id }
             let value = index.map { requested[$0].value } ?? .null
             if isBlank(value) {
-                if (definition.hidden || !definition.required || !checkRequired), !definition.defaultValue.isNull {
-                    out.append(.init(fieldId: definition.id, fieldType: definition.type, value: definition.defaultValue))
+                if definition.hidden || !definition.required || !checkRequired, !definition.defaultValue.isNull {
+                    out.append(
+                        .init(fieldId: definition.id, fieldType: definition.type, value: definition.defaultValue))
                 } else if definition.required, checkRequired {
-                    details.append(.init(
-                        parameter: index.map { "\(path)[\($0)].value" } ?? path,
-                        message: "The required field \"\(definition.id)\" of \(owner) is missing."))
+                    details.append(
+                        .init(
+                            parameter: index.map { "\(path)[\($0)].value" } ?? path,
+                            message: "The required field \"\(definition.id)\" of \(owner) is missing."))
                 }
                 continue
             }
@@ -148,8 +165,10 @@ enum UserConnectionConfigurator {
             case .success(let normalized):
                 out.append(.init(fieldId: definition.id, fieldType: definition.type, value: normalized))
             case .failure(let problem):
-                details.append(.init(parameter: "\(path)[\(index ?? 0)].value",
-                                     message: "Field \"\(definition.id)\": \(problem.message)"))
+                details.append(
+                    .init(
+                        parameter: "\(path)[\(index ?? 0)].value",
+                        message: "Field \"\(definition.id)\": \(problem.message)"))
             }
         }
         return out
@@ -214,8 +233,10 @@ enum UserConnectionConfigurator {
             return .failure(Problem(message: "expected an option value (a string or {\"value\": ...})"))
         }
         if options.isEmpty {
-            return .success(SeedData.FieldOption(
-                label: value["label"]?.stringValue ?? selected, value: selected, group: value["group"]?.stringValue))
+            return .success(
+                SeedData.FieldOption(
+                    label: value["label"]?.stringValue ?? selected, value: selected, group: value["group"]?.stringValue)
+            )
         }
         guard let option = options.first(where: { $0.value == selected }) else {
             return .failure(Problem(message: "\"\(selected)\" is not one of the field's options"))

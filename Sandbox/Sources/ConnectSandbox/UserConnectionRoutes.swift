@@ -22,7 +22,8 @@ struct UserConnectionRoutes: SandboxRoutes {
             let update = try Self.decode(try await request.bodyData())
             let snapshot = try await env.store.replaceUserConnection(userId: user.id, connectionId: id) {
                 connection, existing in
-                try UserConnectionConfigurator.configure(update.userFeatures, connection: connection, existing: existing)
+                try UserConnectionConfigurator.configure(
+                    update.userFeatures, connection: connection, existing: existing)
             }
             env.logger.info("User \(user.id) configured connection \(id)")
             return JSONResponse.make(env.renderer.render(snapshot, viewer: user))

@@ -25,9 +25,11 @@ enum WebActivationPages {
     /// `'self'` it lists the destinations the final 303 may go to (loopback `http` on any port and the registered
     /// app schemes, see ``WebActivationParameters/returnURL``); with `'self'` alone browsers block that redirect.
     static let contentSecurityPolicy: String = {
-        let returnTargets = ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
+        let returnTargets =
+            ["http://127.0.0.1:*", "http://localhost:*", "http://[::1]:*"]
             + WebActivationParameters.registeredAppSchemes.sorted().map { "\($0):" }
-        return "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; frame-ancestors 'none'; base-uri 'none'; "
+        return
+            "default-src 'none'; style-src 'unsafe-inline'; img-src http: https: data:; frame-ancestors 'none'; base-uri 'none'; "
             + "form-action 'self' " + returnTargets.joined(separator: " ")
     }()
 
@@ -69,8 +71,11 @@ enum WebActivationPages {
 
     /// An error page (e.g. 400 for an `sdk_return_to` the sandbox will not redirect to).
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        response(page("IFTTT sandbox: \(status.code) \(status.reasonPhrase)", "<p class=\"error\" role=\"alert\">\(escape(message))</p>"),
-                 status: status)
+        response(
+            page(
+                "IFTTT sandbox: \(status.code) \(status.reasonPhrase)",
+                "<p class=\"error\" role=\"alert\">\(escape(message))</p>"),
+            status: status)
     }
 
     /// The flow's id; the flow's parameters stay on the server (they were stored when the flow started).
@@ -87,10 +92,14 @@ enum WebActivationPages {
     }
 
     /// The sign-in page: e-mail (prefilled from `email` or `username`) and password.
-    static func signIn(_ connection: SeedData.Connection, parameters: WebActivationParameters, session: String,
-                       error: String? = nil) -> String {
+    static func signIn(
+        _ connection: SeedData.Connection, parameters: WebActivationParameters, session: String,
+        error: String? = nil
+    ) -> String {
         let prefill = parameters.value("email") ?? parameters.value("username") ?? ""
-        return page("Sign in to IFTTT", """
+        return page(
+            "Sign in to IFTTT",
+            """
             <p>Sign in to connect <strong>\(escape(connection.name))</strong>.</p>\(alert(error))
             <form method="post" action="\(action(connection.id, "sign_in"))" id="sign-in">
             \(hidden(session: session))
@@ -102,9 +111,13 @@ enum WebActivationPages {
     }
 
     /// The account creation page (`sdk_create_account=true`).
-    static func createAccount(_ connection: SeedData.Connection, parameters: WebActivationParameters, session: String,
-                              error: String? = nil) -> String {
-        page("Create your IFTTT account", """
+    static func createAccount(
+        _ connection: SeedData.Connection, parameters: WebActivationParameters, session: String,
+        error: String? = nil
+    ) -> String {
+        page(
+            "Create your IFTTT account",
+            """
             <p>Create an IFTTT account to connect <strong>\(escape(connection.name))</strong>.</p>\(alert(error))
             <form method="post" action="\(action(connection.id, "create_account"))" id="create-account">
             \(hidden(session: session))
@@ -116,9 +129,13 @@ enum WebActivationPages {
     }
 
     /// The partner authorization page: the user allows IFTTT to use their account on the service.
-    static func authorize(_ connection: SeedData.Connection, service: SeedData.Service, user: SeedData.User, session: String,
-                          error: String? = nil) -> String {
-        page("Authorize \(service.name)", """
+    static func authorize(
+        _ connection: SeedData.Connection, service: SeedData.Service, user: SeedData.User, session: String,
+        error: String? = nil
+    ) -> String {
+        page(
+            "Authorize \(service.name)",
+            """
             <p>Signed in to IFTTT as <strong>\(escape(user.login))</strong>.</p>
             <p>Allow IFTTT to use your <strong>\(escape(service.name))</strong> account for \(escape(connection.name))?</p>\(alert(error))
             <form method="post" action="\(action(connection.id, "authorize"))" id="authorize">
@@ -129,11 +146,15 @@ enum WebActivationPages {
     }
 
     /// The configuration page: each feature with an "enabled" checkbox and its fields, Save and Cancel buttons.
-    static func configure(_ connection: SeedData.Connection, existing: SeedData.UserConnection?, session: String,
-                          parameters: WebActivationParameters, errors: [String] = [], submitted: SubmittedForm? = nil) -> String {
+    static func configure(
+        _ connection: SeedData.Connection, existing: SeedData.UserConnection?, session: String,
+        parameters: WebActivationParameters, errors: [String] = [], submitted: SubmittedForm? = nil
+    ) -> String {
         var body = "<p>Choose how <strong>\(escape(connection.name))</strong> works for you.</p>"
         if !errors.isEmpty {
-            body += "<ul class=\"error\" role=\"alert\" id=\"error\">" + errors.map { "<li>\(escape($0))</li>" }.joined() + "</ul>"
+            body +=
+                "<ul class=\"error\" role=\"alert\" id=\"error\">" + errors.map { "<li>\(escape($0))</li>" }.joined()
+                + "</ul>"
         }
         body += "<form method=\"post\" action=\"\(action(connection.id, "configure"))\" id=\"configure\">\n"
         body += hidden(session: session)
@@ -144,12 +165,14 @@ enum WebActivationPages {
             let enabled = submitted.map { $0[enabledName] != nil } ?? (previous?.enabled ?? true)
             counter += 1
             body += "<fieldset><legend>\(escape(feature.title))</legend>"
-            body += "<label for=\"f\(counter)\"><input type=\"checkbox\" id=\"f\(counter)\" name=\"\(escape(enabledName))\" value=\"on\"\(enabled ? " checked" : "")> Turn on</label>"
+            body +=
+                "<label for=\"f\(counter)\"><input type=\"checkbox\" id=\"f\(counter)\" name=\"\(escape(enabledName))\" value=\"on\"\(enabled ? " checked" : "")> Turn on</label>"
             for field in feature.fields where !field.hidden {
                 let name = WebActivationForm.fieldName(feature: feature.id, step: nil, field: field.id)
                 let current = previous?.userFields.first { $0.fieldId == field.id }?.value
-                body += input(field, name: name, current: current, options: connection.fieldOptions[feature.id]?[field.id] ?? [],
-                              submitted: submitted, counter: &counter)
+                body += input(
+                    field, name: name, current: current, options: connection.fieldOptions[feature.id]?[field.id] ?? [],
+                    submitted: submitted, counter: &counter)
             }
             for kind in SeedData.StepKind.allCases {
                 for step in feature.steps(kind) {
@@ -157,9 +180,10 @@ enum WebActivationPages {
                     for field in step.fields where !field.hidden {
                         let name = WebActivationForm.fieldName(feature: feature.id, step: step.id, field: field.id)
                         let current = previousStep?.userFields.first { $0.fieldId == field.id }?.value
-                        body += input(field, name: name, current: current,
-                                      options: connection.fieldOptions[step.typeId]?[field.id] ?? [], submitted: submitted,
-                                      counter: &counter, prefix: step.label)
+                        body += input(
+                            field, name: name, current: current,
+                            options: connection.fieldOptions[step.typeId]?[field.id] ?? [], submitted: submitted,
+                            counter: &counter, prefix: step.label)
                     }
                 }
             }
@@ -170,8 +194,10 @@ enum WebActivationPages {
         return page("Configure \(connection.name)", body)
     }
 
-    private static func input(_ field: SeedData.Field, name: String, current: SandboxJSON?, options: [SeedData.FieldOption],
-                              submitted: SubmittedForm?, counter: inout Int, prefix: String? = nil) -> String {
+    private static func input(
+        _ field: SeedData.Field, name: String, current: SandboxJSON?, options: [SeedData.FieldOption],
+        submitted: SubmittedForm?, counter: inout Int, prefix: String? = nil
+    ) -> String {
         let value = current ?? field.defaultValue
         let label = escape((prefix.map { "\($0): " } ?? "") + field.label) + (field.required ? " (required)" : "")
         let type = field.type.uppercased()
@@ -179,20 +205,29 @@ enum WebActivationPages {
         let id = "f\(counter)"
         if type.hasPrefix("LOCATION_") {
             var out = "<p>\(label)</p>"
-            for (part, title) in [("lat", "Latitude"), ("lng", "Longitude"), ("radius", "Radius (m)"), ("address", "Address")] {
+            for (part, title) in [
+                ("lat", "Latitude"), ("lng", "Longitude"), ("radius", "Radius (m)"), ("address", "Address"),
+            ] {
                 counter += 1
                 let partName = "\(name):\(part)"
-                let shown = submitted?[partName] ?? WebActivationForm.text(value[part] ?? (part == "lat" ? value["latitude"] : part == "lng" ? value["longitude"] : nil))
-                out += "<label for=\"f\(counter)\">\(escape(title))</label><input id=\"f\(counter)\" name=\"\(escape(partName))\" value=\"\(escape(shown))\">"
+                let shown =
+                    submitted?[partName]
+                    ?? WebActivationForm.text(
+                        value[part] ?? (part == "lat" ? value["latitude"] : part == "lng" ? value["longitude"] : nil))
+                out +=
+                    "<label for=\"f\(counter)\">\(escape(title))</label><input id=\"f\(counter)\" name=\"\(escape(partName))\" value=\"\(escape(shown))\">"
             }
             return out
         }
         if type == "CHECKBOX_MULTI" {
-            let chosen = submitted.map { $0.all(name) } ?? (value.arrayValue ?? []).compactMap { $0["value"]?.stringValue ?? $0.stringValue }
+            let chosen =
+                submitted.map { $0.all(name) }
+                ?? (value.arrayValue ?? []).compactMap { $0["value"]?.stringValue ?? $0.stringValue }
             var out = "<p>\(label)</p>"
             for option in options {
                 counter += 1
-                out += "<label for=\"f\(counter)\"><input type=\"checkbox\" id=\"f\(counter)\" name=\"\(escape(name))\" value=\"\(escape(option.value))\"\(chosen.contains(option.value) ? " checked" : "")> \(escape(option.label))</label>"
+                out +=
+                    "<label for=\"f\(counter)\"><input type=\"checkbox\" id=\"f\(counter)\" name=\"\(escape(name))\" value=\"\(escape(option.value))\"\(chosen.contains(option.value) ? " checked" : "")> \(escape(option.label))</label>"
             }
             return out
         }
@@ -202,11 +237,14 @@ enum WebActivationPages {
             // string-interpolable and has `joined()`), and the options came out as SQL debug descriptions.
             let choices: String = options.map { (option: SeedData.FieldOption) -> String in
                 let group = option.group.map { "\($0): " } ?? ""
-                return "<option value=\"\(escape(option.value))\"\(option.value == shown ? " selected" : "")>\(escape(group + option.label))</option>"
+                return
+                    "<option value=\"\(escape(option.value))\"\(option.value == shown ? " selected" : "")>\(escape(group + option.label))</option>"
             }.joined()
-            return "<label for=\"\(id)\">\(label)</label><select id=\"\(id)\" name=\"\(escape(name))\"><option value=\"\">Choose…</option>\(choices)</select>"
+            return
+                "<label for=\"\(id)\">\(label)</label><select id=\"\(id)\" name=\"\(escape(name))\"><option value=\"\">Choose…</option>\(choices)</select>"
         }
-        return "<label for=\"\(id)\">\(label)</label><input id=\"\(id)\" name=\"\(escape(name))\" value=\"\(escape(shown))\">"
+        return
+            "<label for=\"\(id)\">\(label)</label><input id=\"\(id)\" name=\"\(escape(name))\" value=\"\(escape(shown))\">"
     }
 }
 
@@ -231,14 +269,23 @@ enum WebActivationForm {
     /// The requested user features of a submitted configuration form.
     static func userFeatures(_ form: SubmittedForm, connection: SeedData.Connection) -> [SeedData.UserFeature] {
         connection.features.map { feature in
-            var userFeature = SeedData.UserFeature(featureId: feature.id, enabled: form[enabledName(feature: feature.id)] != nil)
-            userFeature.userFields = feature.fields.compactMap { value(of: $0, name: fieldName(feature: feature.id, step: nil, field: $0.id), form: form) }
+            var userFeature = SeedData.UserFeature(
+                featureId: feature.id, enabled: form[enabledName(feature: feature.id)] != nil)
+            userFeature.userFields = feature.fields.compactMap {
+                value(of: $0, name: fieldName(feature: feature.id, step: nil, field: $0.id), form: form)
+            }
             for kind in SeedData.StepKind.allCases {
-                userFeature.setUserSteps(kind, feature.steps(kind).map { step in
-                    SeedData.UserStep(kind: kind, featureStepId: step.id, userFields: step.fields.compactMap {
-                        value(of: $0, name: fieldName(feature: feature.id, step: step.id, field: $0.id), form: form)
+                userFeature.setUserSteps(
+                    kind,
+                    feature.steps(kind).map { step in
+                        SeedData.UserStep(
+                            kind: kind, featureStepId: step.id,
+                            userFields: step.fields.compactMap {
+                                value(
+                                    of: $0, name: fieldName(feature: feature.id, step: step.id, field: $0.id),
+                                    form: form)
+                            })
                     })
-                })
             }
             return userFeature
         }
@@ -248,15 +295,22 @@ enum WebActivationForm {
         let type = field.type.uppercased()
         if type.hasPrefix("LOCATION_") {
             guard let lat = form["\(name):lat"], let lng = form["\(name):lng"] else { return nil }
-            if lat.trimmingCharacters(in: .whitespaces).isEmpty && lng.trimmingCharacters(in: .whitespaces).isEmpty { return nil }
+            if lat.trimmingCharacters(in: .whitespaces).isEmpty && lng.trimmingCharacters(in: .whitespaces).isEmpty {
+                return nil
+            }
             var members: [SandboxJSON.Member] = [
                 .init("lat", Double(lat.trimmingCharacters(in: .whitespaces)).map(SandboxJSON.number) ?? .string(lat)),
                 .init("lng", Double(lng.trimmingCharacters(in: .whitespaces)).map(SandboxJSON.number) ?? .string(lng)),
             ]
             if let radius = form["\(name):radius"], !radius.trimmingCharacters(in: .whitespaces).isEmpty {
-                members.append(.init("radius", Double(radius.trimmingCharacters(in: .whitespaces)).map(SandboxJSON.number) ?? .string(radius)))
+                members.append(
+                    .init(
+                        "radius",
+                        Double(radius.trimmingCharacters(in: .whitespaces)).map(SandboxJSON.number) ?? .string(radius)))
             }
-            if let address = form["\(name):address"], !address.isEmpty { members.append(.init("address", .string(address))) }
+            if let address = form["\(name):address"], !address.isEmpty {
+                members.append(.init("address", .string(address)))
+            }
             return SeedData.UserField(fieldId: field.id, value: .object(members))
         }
         if type == "CHECKBOX_MULTI" {

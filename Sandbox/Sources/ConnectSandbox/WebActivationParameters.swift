@@ -31,8 +31,9 @@ struct WebActivationParameters: Sendable, Equatable {
     /// (`127.0.0.1`, `localhost`, `[::1]`) with any port, or a ``registeredAppSchemes`` scheme; never with a
     /// fragment or user info.
     var returnURL: URLComponents? {
-        guard let text = value("sdk_return_to"), let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(),
-              parts.fragment == nil, parts.user == nil, parts.password == nil
+        guard let text = value("sdk_return_to"), let parts = URLComponents(string: text),
+            let scheme = parts.scheme?.lowercased(),
+            parts.fragment == nil, parts.user == nil, parts.password == nil
         else { return nil }
         if scheme == "http" {
             guard let host = parts.host?.lowercased(), ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) else {
@@ -63,8 +64,9 @@ struct WebActivationParameters: Sendable, Equatable {
 
     /// Percent-encodes everything but RFC 3986 unreserved characters.
     static func encode(_ s: String) -> String {
-        s.addingPercentEncoding(withAllowedCharacters: CharacterSet(
-            charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? s
+        s.addingPercentEncoding(
+            withAllowedCharacters: CharacterSet(
+                charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? s
     }
 
     /// Parses `application/x-www-form-urlencoded` text (a query string or a form body): `+` is a space.
@@ -142,8 +144,9 @@ final class WebActivationSessions: Sendable {
 
     /// Starts a flow with the parameters of its activation URL.
     func start(connectionId: String, parameters: WebActivationParameters, now: Date = Date()) -> Session {
-        let session = Session(id: Self.randomId(), connectionId: connectionId, parameters: parameters,
-                              partnerState: Self.randomId(), started: now)
+        let session = Session(
+            id: Self.randomId(), connectionId: connectionId, parameters: parameters,
+            partnerState: Self.randomId(), started: now)
         sessions.withLock { table in
             table = table.filter { now.timeIntervalSince($0.value.started) < Self.lifetime }
             if table.count >= Self.capacity, let oldest = table.min(by: { $0.value.started < $1.value.started }) {

@@ -39,7 +39,8 @@ struct WebActivationRoutes: SandboxRoutes {
             return try await page(context) { connection in
                 if let problem = problem(parameters, connection: connection) { return problem }
                 let session = sessions.start(connectionId: connection.id, parameters: parameters)
-                let html = parameters.createsAccount
+                let html =
+                    parameters.createsAccount
                     ? WebActivationPages.createAccount(connection, parameters: parameters, session: session.id)
                     : WebActivationPages.signIn(connection, parameters: parameters, session: session.id)
                 return WebActivationPages.response(html)
@@ -56,15 +57,20 @@ struct WebActivationRoutes: SandboxRoutes {
                 guard throttle.allows(identifier) else {
                     env.logger.warning("Web activation of \(connection.id): sign-in throttled")
                     return WebActivationPages.response(
-                        WebActivationPages.signIn(connection, parameters: session.parameters, session: session.id,
-                                                  error: Self.throttledMessage),
+                        WebActivationPages.signIn(
+                            connection, parameters: session.parameters, session: session.id,
+                            error: Self.throttledMessage),
                         status: .tooManyRequests)
                 }
-                guard let user = try await env.store.verifiedUser(identifier: identifier, password: form["password"] ?? "") else {
+                guard
+                    let user = try await env.store.verifiedUser(
+                        identifier: identifier, password: form["password"] ?? "")
+                else {
                     throttle.recordFailure(identifier)
                     return WebActivationPages.response(
-                        WebActivationPages.signIn(connection, parameters: session.parameters, session: session.id,
-                                                  error: "The email or password is not correct."),
+                        WebActivationPages.signIn(
+                            connection, parameters: session.parameters, session: session.id,
+                            error: "The email or password is not correct."),
                         status: .unauthorized)
                 }
                 throttle.reset(identifier)
@@ -83,13 +89,14 @@ struct WebActivationRoutes: SandboxRoutes {
                 let password = form["password"] ?? ""
                 if password.isEmpty {
                     return WebActivationPages.response(
-                        WebActivationPages.createAccount(connection, parameters: parameters, session: session.id,
-                                                         error: "Choose a password."),
+                        WebActivationPages.createAccount(
+                            connection, parameters: parameters, session: session.id,
+                            error: "Choose a password."),
                         status: .unprocessableContent)
                 }
                 let domain = email.split(separator: "@").last.map { $0.lowercased() } ?? ""
                 guard SeedData.isEmail(email), domain != Self.failingAccountDomain,
-                      let user = try await env.store.createUser(email: email, password: password)
+                    let user = try await env.store.createUser(email: email, password: password)
                 else {
                     env.logger.info("Web activation of \(connection.id): account creation failed")
                     sessions.end(session.id)
@@ -104,16 +111,19 @@ struct WebActivationRoutes: SandboxRoutes {
             let form = try await Self.form(request)
             return try await page(context) { connection in
                 guard let session = sessions.session(form["activation_session"], connectionId: connection.id),
-                      let userId = session.userId, let user = try await env.store.user(id: userId)
+                    let userId = session.userId, let user = try await env.store.user(id: userId)
                 else { return Self.expired }
                 let service = try await primaryService(connection)
                 guard let code = session.parameters.value("code"), !code.isEmpty else {
-                    env.logger.info("Web activation of \(connection.id): no code; sending the user through \(service.id)'s sign-in")
+                    env.logger.info(
+                        "Web activation of \(connection.id): no code; sending the user through \(service.id)'s sign-in")
                     return partnerSignInRedirect(connection, service: service, session: session)
                 }
                 switch try await env.store.redeemPartnerCode(serviceId: service.id, code: code, userId: user.id) {
                 case .invalidCode:
-                    env.logger.info("Web activation of \(connection.id): the code is unknown, expired or used; sending the user through \(service.id)'s sign-in")
+                    env.logger.info(
+                        "Web activation of \(connection.id): the code is unknown, expired or used; sending the user through \(service.id)'s sign-in"
+                    )
                     return partnerSignInRedirect(connection, service: service, session: session)
                 case .linkedToAnotherUser:
                     return alreadyLinked(service, session: session)
@@ -126,8 +136,10 @@ struct WebActivationRoutes: SandboxRoutes {
         // The partner's sign-in page returns here with a fresh code and the flow's partner state (OAuth redirect).
         router.get("/access/api/:connection_id/partner_callback") { request, context in
             return try await page(context) { connection in
-                guard let session = sessions.session(partnerState: request.query("state") ?? "", connectionId: connection.id),
-                      let userId = session.userId, let user = try await env.store.user(id: userId)
+                guard
+                    let session = sessions.session(
+                        partnerState: request.query("state") ?? "", connectionId: connection.id),
+                    let userId = session.userId, let user = try await env.store.user(id: userId)
                 else { return Self.expired }
                 let service = try await primaryService(connection)
                 guard let code = request.query("code"), !code.isEmpty else {
@@ -136,7 +148,9 @@ struct WebActivationRoutes: SandboxRoutes {
                 switch try await env.store.redeemPartnerCode(serviceId: service.id, code: code, userId: user.id) {
                 case .invalidCode:
                     return WebActivationPages.error(
-                        .badRequest, "\(service.name)'s authorization code is unknown, expired or already used. Start again from the app.")
+                        .badRequest,
+                        "\(service.name)'s authorization code is unknown, expired or already used. Start again from the app."
+                    )
                 case .linkedToAnotherUser:
                     return alreadyLinked(service, session: session)
                 case .linked:
@@ -149,7 +163,8 @@ struct WebActivationRoutes: SandboxRoutes {
             let form = try await Self.form(request)
             return try await page(context) { connection in
                 guard let session = sessions.session(form["activation_session"], connectionId: connection.id),
-                      session.partnerAuthorized, let userId = session.userId, let user = try await env.store.user(id: userId)
+                    session.partnerAuthorized, let userId = session.userId,
+                    let user = try await env.store.user(id: userId)
                 else { return Self.expired }
                 let parameters = session.parameters
                 if form["action"] == "cancel" {
@@ -158,15 +173,18 @@ struct WebActivationRoutes: SandboxRoutes {
                 }
                 let requested = WebActivationForm.userFeatures(form, connection: connection)
                 do {
-                    _ = try await env.store.replaceUserConnection(userId: user.id, connectionId: connection.id) { definition, existing in
+                    _ = try await env.store.replaceUserConnection(userId: user.id, connectionId: connection.id) {
+                        definition, existing in
                         try UserConnectionConfigurator.configure(requested, connection: definition, existing: existing)
                     }
                 } catch let error as APIError {
-                    let existing = try await env.store.snapshot(connectionId: connection.id, userId: user.id)?.userConnection
+                    let existing = try await env.store.snapshot(connectionId: connection.id, userId: user.id)?
+                        .userConnection
                     let messages = error.details.isEmpty ? [error.message] : error.details.map(\.message)
                     return WebActivationPages.response(
-                        WebActivationPages.configure(connection, existing: existing, session: session.id, parameters: parameters,
-                                                     errors: messages, submitted: form),
+                        WebActivationPages.configure(
+                            connection, existing: existing, session: session.id, parameters: parameters,
+                            errors: messages, submitted: form),
                         status: .unprocessableContent)
                 }
                 env.logger.info("Web activation of \(connection.id): \(user.id) configured it")
@@ -188,7 +206,9 @@ struct WebActivationRoutes: SandboxRoutes {
     }
 
     /// Loads the Connection of the path and runs `body`; unknown Connections and unexpected errors become HTML pages.
-    private func page(_ context: BasicRequestContext, _ body: (SeedData.Connection) async throws -> Response) async throws -> Response {
+    private func page(_ context: BasicRequestContext, _ body: (SeedData.Connection) async throws -> Response)
+        async throws -> Response
+    {
         let id = context.pathParameter("connection_id")
         guard let snapshot = try await env.store.snapshot(connectionId: id, userId: nil) else {
             return WebActivationPages.error(.notFound, "There is no Connection \"\(id)\".")
@@ -209,20 +229,26 @@ struct WebActivationRoutes: SandboxRoutes {
         guard parameters.returnURL != nil else {
             return WebActivationPages.error(
                 .badRequest,
-                "sdk_return_to must be a loopback http URL or use an app scheme registered with the sandbox; the sandbox does not redirect anywhere else.")
+                "sdk_return_to must be a loopback http URL or use an app scheme registered with the sandbox; the sandbox does not redirect anywhere else."
+            )
         }
         if !connection.published, parameters.value("invite_code") != connection.inviteCode {
-            return WebActivationPages.error(.forbidden, "This Connection is not published. The link needs its invite_code.")
+            return WebActivationPages.error(
+                .forbidden, "This Connection is not published. The link needs its invite_code.")
         }
         return nil
     }
 
     private func primaryService(_ connection: SeedData.Connection) async throws -> SeedData.Service {
-        guard let service = try await env.store.service(id: connection.primaryServiceId) else { throw APIError.internalError() }
+        guard let service = try await env.store.service(id: connection.primaryServiceId) else {
+            throw APIError.internalError()
+        }
         return service
     }
 
-    private func authorizePage(_ connection: SeedData.Connection, user: SeedData.User, session: WebActivationSessions.Session)
+    private func authorizePage(
+        _ connection: SeedData.Connection, user: SeedData.User, session: WebActivationSessions.Session
+    )
         async throws -> Response
     {
         guard let signedIn = sessions.signIn(session.id, userId: user.id) else { return Self.expired }
@@ -233,13 +259,18 @@ struct WebActivationRoutes: SandboxRoutes {
 
     /// The 303 to the partner's own sign-in page (its OAuth authorization endpoint), which returns to
     /// `partner_callback` with a fresh code and this flow's partner state.
-    private func partnerSignInRedirect(_ connection: SeedData.Connection, service: SeedData.Service,
-                                       session: WebActivationSessions.Session) -> Response {
+    private func partnerSignInRedirect(
+        _ connection: SeedData.Connection, service: SeedData.Service,
+        session: WebActivationSessions.Session
+    ) -> Response {
         let callback = "/access/api/\(WebActivationParameters.encode(connection.id))/partner_callback"
-        let query = [("response_type", "code"), ("client_id", PartnerSignInRoutes.clientId), ("redirect_uri", callback),
-                     ("state", session.partnerState)]
-            .map { "\($0.0)=\(WebActivationParameters.encode($0.1))" }.joined(separator: "&")
-        return WebActivationPages.redirect(to: "/partner/\(WebActivationParameters.encode(service.id))/oauth/authorize?\(query)")
+        let query = [
+            ("response_type", "code"), ("client_id", PartnerSignInRoutes.clientId), ("redirect_uri", callback),
+            ("state", session.partnerState),
+        ]
+        .map { "\($0.0)=\(WebActivationParameters.encode($0.1))" }.joined(separator: "&")
+        return WebActivationPages.redirect(
+            to: "/partner/\(WebActivationParameters.encode(service.id))/oauth/authorize?\(query)")
     }
 
     /// The page that refuses to relink a partner account another IFTTT user has connected.
@@ -248,11 +279,14 @@ struct WebActivationRoutes: SandboxRoutes {
         env.logger.warning("Web activation: refused to relink a \(service.id) account linked to another IFTTT user")
         return WebActivationPages.error(
             .conflict,
-            "This \(service.name) account is already connected to another IFTTT account. Sign in to IFTTT with that account, or disconnect it there first.")
+            "This \(service.name) account is already connected to another IFTTT account. Sign in to IFTTT with that account, or disconnect it there first."
+        )
     }
 
     /// The partner account is linked: enable pending (configuration skipped) and finish, or show the configuration page.
-    private func partnerConnected(_ connection: SeedData.Connection, user: SeedData.User, session: WebActivationSessions.Session)
+    private func partnerConnected(
+        _ connection: SeedData.Connection, user: SeedData.User, session: WebActivationSessions.Session
+    )
         async throws -> Response
     {
         sessions.markAuthorized(session.id)
@@ -263,11 +297,14 @@ struct WebActivationRoutes: SandboxRoutes {
         }
         let existing = try await env.store.snapshot(connectionId: connection.id, userId: user.id)?.userConnection
         return WebActivationPages.response(
-            WebActivationPages.configure(connection, existing: existing, session: session.id, parameters: session.parameters))
+            WebActivationPages.configure(
+                connection, existing: existing, session: session.id, parameters: session.parameters))
     }
 
     /// Mints a user token for the user and redirects with `next_step=complete`.
-    private func complete(_ parameters: WebActivationParameters, user: SeedData.User, session: String) async throws -> Response {
+    private func complete(_ parameters: WebActivationParameters, user: SeedData.User, session: String) async throws
+        -> Response
+    {
         sessions.end(session)
         let token = try await env.store.mintToken(forUserId: user.id)
         return finish(parameters, [("next_step", "complete"), ("user_token", token)])

@@ -39,8 +39,9 @@ struct ActivationHardeningTests {
 
     /// The IFTTT user whose token `/v2/user_token` returns for a partner account.
     static func linkedUser(_ client: Client, partnerUserId: String, accessToken: String) async throws -> String? {
-        let exchange = try await client.post("/v2/user_token", query: ["user_id": partnerUserId, "access_token": accessToken],
-                                             serviceKey: SandboxTest.serviceKey)
+        let exchange = try await client.post(
+            "/v2/user_token", query: ["user_id": partnerUserId, "access_token": accessToken],
+            serviceKey: SandboxTest.serviceKey)
         guard exchange.status == 200, let token = try exchange.json["user_token"]?.stringValue else { return nil }
         return try await client.get("/v2/me", token: token).json["user_login"]?.stringValue
     }
@@ -49,38 +50,54 @@ struct ActivationHardeningTests {
 
     @Test func aNewUserWithoutACodeGoesThroughThePartnerSignIn() async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { base in
-            let url = URL(string: base.absoluteString + "/access/api/gx-arrive-store?" + Pages.query([
-                ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("email", "new@example.com"), ("sdk_create_account", "true"),
-                ("skip_config", "true"),
-            ]))!
-            let walk = try await PageWalker.walk(url, base: base, fill: Self.fill(ifttt: "new password", partner: ("dave", "gx-dave-password")))
-            #expect(walk.titles == ["Create your IFTTT account", "Authorize Grocery Express", "Sign in to Grocery Express"])
+            let url = URL(
+                string: base.absoluteString + "/access/api/gx-arrive-store?"
+                    + Pages.query([
+                        ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("email", "new@example.com"),
+                        ("sdk_create_account", "true"),
+                        ("skip_config", "true"),
+                    ]))!
+            let walk = try await PageWalker.walk(
+                url, base: base, fill: Self.fill(ifttt: "new password", partner: ("dave", "gx-dave-password")))
+            #expect(
+                walk.titles == ["Create your IFTTT account", "Authorize Grocery Express", "Sign in to Grocery Express"])
             #expect(walk.items["next_step"] == "complete")
             let token = try #require(walk.items["user_token"])
             let client = Client(base: base)
             #expect(try await client.get("/v2/me", token: token).json["user_login"]?.stringValue == "new")
-            #expect(try await Self.linkedUser(client, partnerUserId: "gx-user-1003", accessToken: "gx-access-token-dave") == "new")
+            #expect(
+                try await Self.linkedUser(client, partnerUserId: "gx-user-1003", accessToken: "gx-access-token-dave")
+                    == "new")
         }
     }
 
     @Test func thePartnerSignInRefusesWrongPasswordsAndForeignRedirects() async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { base in
-            let good = [("response_type", "code"), ("client_id", "ifttt"), ("redirect_uri", "/access/api/gx-arrive-store/partner_callback"),
-                        ("state", "abc")]
+            let good = [
+                ("response_type", "code"), ("client_id", "ifttt"),
+                ("redirect_uri", "/access/api/gx-arrive-store/partner_callback"),
+                ("state", "abc"),
+            ]
             let (page, html, _) = try await Pages.get(base, "/partner/grocery_express/oauth/authorize", good)
             #expect(page == 200)
             #expect(html.contains("<title>Sign in to Grocery Express</title>"))
-            for evil in ["https://evil.example/cb", "//evil.example/access/api/x/partner_callback", "/access/api/x/partner_callback?x=1",
-                         "/elsewhere"] {
-                let (status, _, _) = try await Pages.get(base, "/partner/grocery_express/oauth/authorize",
-                                                         good.map { $0.0 == "redirect_uri" ? ($0.0, evil) : $0 })
+            for evil in [
+                "https://evil.example/cb", "//evil.example/access/api/x/partner_callback",
+                "/access/api/x/partner_callback?x=1",
+                "/elsewhere",
+            ] {
+                let (status, _, _) = try await Pages.get(
+                    base, "/partner/grocery_express/oauth/authorize",
+                    good.map { $0.0 == "redirect_uri" ? ($0.0, evil) : $0 })
                 #expect(status == 400, "\(evil)")
             }
-            let (wrong, _, _) = try await Pages.post(base, "/partner/grocery_express/oauth/authorize",
-                                                     good + [("login", "dave"), ("password", "nope")])
+            let (wrong, _, _) = try await Pages.post(
+                base, "/partner/grocery_express/oauth/authorize",
+                good + [("login", "dave"), ("password", "nope")])
             #expect(wrong == 401)
-            let (right, _, response) = try await Pages.post(base, "/partner/grocery_express/oauth/authorize",
-                                                            good + [("login", "dave"), ("password", "gx-dave-password")])
+            let (right, _, response) = try await Pages.post(
+                base, "/partner/grocery_express/oauth/authorize",
+                good + [("login", "dave"), ("password", "gx-dave-password")])
             #expect(right == 303)
             let location = try #require(response.value(forHTTPHeaderField: "Location"))
             #expect(location.hasPrefix("/access/api/gx-arrive-store/partner_callback?code=grocery_express-code-"))
@@ -92,14 +109,18 @@ struct ActivationHardeningTests {
 
     @Test func aCodeWorksOnceThenThePartnerSignInIsNeeded() async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { base in
-            let items = [("sdk_return_to", "http://127.0.0.1:4567/cb"), ("email", "bob@example.com"), ("code", "gx-oauth-code-bob"),
-                         ("skip_config", "true")]
+            let items = [
+                ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("email", "bob@example.com"),
+                ("code", "gx-oauth-code-bob"),
+                ("skip_config", "true"),
+            ]
             let url = URL(string: base.absoluteString + "/access/api/gx-arrive-store?" + Pages.query(items))!
             let first = try await PageWalker.walk(url, base: base, fill: Self.fill(ifttt: "bob-password"))
             #expect(first.titles == ["Sign in to IFTTT", "Authorize Grocery Express"])
             #expect(first.items["next_step"] == "complete")
             // The same code again: used, so the user goes through Grocery Express's sign-in.
-            let second = try await PageWalker.walk(url, base: base, fill: Self.fill(ifttt: "bob-password", partner: ("bob", "gx-bob-password")))
+            let second = try await PageWalker.walk(
+                url, base: base, fill: Self.fill(ifttt: "bob-password", partner: ("bob", "gx-bob-password")))
             #expect(second.titles == ["Sign in to IFTTT", "Authorize Grocery Express", "Sign in to Grocery Express"])
             #expect(second.items["next_step"] == "complete")
         }
@@ -109,10 +130,14 @@ struct ActivationHardeningTests {
         let path = temporaryDatabasePath()
         try await SandboxServer.withRunning(SandboxTest.configuration(databasePath: path)) { base in
             try await SandboxStore(path: path).expirePartnerCode("gx-oauth-code-bob", at: Date().addingTimeInterval(-1))
-            let url = URL(string: base.absoluteString + "/access/api/gx-arrive-store?" + Pages.query([
-                ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("email", "bob@example.com"), ("code", "gx-oauth-code-bob"), ("skip_config", "true"),
-            ]))!
-            let walk = try await PageWalker.walk(url, base: base, fill: Self.fill(ifttt: "bob-password", partner: ("bob", "gx-bob-password")))
+            let url = URL(
+                string: base.absoluteString + "/access/api/gx-arrive-store?"
+                    + Pages.query([
+                        ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("email", "bob@example.com"),
+                        ("code", "gx-oauth-code-bob"), ("skip_config", "true"),
+                    ]))!
+            let walk = try await PageWalker.walk(
+                url, base: base, fill: Self.fill(ifttt: "bob-password", partner: ("bob", "gx-bob-password")))
             #expect(walk.titles.last == "Sign in to Grocery Express")
         }
     }
@@ -123,22 +148,35 @@ struct ActivationHardeningTests {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { base in
             let client = Client(base: base)
             // With alice's code.
-            let session = try await Self.start(base, "gx-arrive-store", [("sdk_return_to", "http://127.0.0.1:4567/cb"),
-                                                                          ("email", "carol@example.com"), ("code", "gx-oauth-code-alice")])
-            _ = try await Pages.post(base, "/access/api/gx-arrive-store/sign_in",
-                                     [("activation_session", session), ("email", "carol@example.com"), ("password", "carol-password")])
-            let (status, html, _) = try await Pages.post(base, "/access/api/gx-arrive-store/authorize", [("activation_session", session)])
+            let session = try await Self.start(
+                base, "gx-arrive-store",
+                [
+                    ("sdk_return_to", "http://127.0.0.1:4567/cb"),
+                    ("email", "carol@example.com"), ("code", "gx-oauth-code-alice"),
+                ])
+            _ = try await Pages.post(
+                base, "/access/api/gx-arrive-store/sign_in",
+                [("activation_session", session), ("email", "carol@example.com"), ("password", "carol-password")])
+            let (status, html, _) = try await Pages.post(
+                base, "/access/api/gx-arrive-store/authorize", [("activation_session", session)])
             #expect(status == 409)
             #expect(html.contains("already connected to another IFTTT account"))
-            #expect(try await Self.linkedUser(client, partnerUserId: "gx-user-1001", accessToken: "gx-access-token-alice") == "alice")
+            #expect(
+                try await Self.linkedUser(client, partnerUserId: "gx-user-1001", accessToken: "gx-access-token-alice")
+                    == "alice")
             // Through the partner sign-in with alice's Grocery Express password.
-            let url = URL(string: base.absoluteString + "/access/api/gx-arrive-store?" + Pages.query([
-                ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("email", "carol@example.com"),
-            ]))!
+            let url = URL(
+                string: base.absoluteString + "/access/api/gx-arrive-store?"
+                    + Pages.query([
+                        ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("email", "carol@example.com"),
+                    ]))!
             await #expect(throws: PageWalker.Stuck.self) {
-                _ = try await PageWalker.walk(url, base: base, fill: Self.fill(ifttt: "carol-password", partner: ("alice", "gx-alice-password")))
+                _ = try await PageWalker.walk(
+                    url, base: base, fill: Self.fill(ifttt: "carol-password", partner: ("alice", "gx-alice-password")))
             }
-            #expect(try await Self.linkedUser(client, partnerUserId: "gx-user-1001", accessToken: "gx-access-token-alice") == "alice")
+            #expect(
+                try await Self.linkedUser(client, partnerUserId: "gx-user-1001", accessToken: "gx-access-token-alice")
+                    == "alice")
         }
     }
 
@@ -148,13 +186,21 @@ struct ActivationHardeningTests {
     /// attacker's URL. Failed before the fix.
     @Test func laterHiddenFieldsCannotChangeTheFlow() async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration(redirectState: .echo)) { base in
-            let session = try await Self.start(base, "gx-arrive-store", [
-                ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("state", "victim-state"), ("email", "bob@example.com"),
-                ("code", "gx-oauth-code-bob"), ("skip_config", "true"),
-            ])
-            let swapped = [("sdk_return_to", "http://127.0.0.1:9999/steal"), ("state", "attacker-state"), ("code", "gx-oauth-code-dave"),
-                           ("skip_config", "true"), ("activation_session", session)]
-            _ = try await Pages.post(base, "/access/api/gx-arrive-store/sign_in", swapped + [("email", "bob@example.com"), ("password", "bob-password")])
+            let session = try await Self.start(
+                base, "gx-arrive-store",
+                [
+                    ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("state", "victim-state"),
+                    ("email", "bob@example.com"),
+                    ("code", "gx-oauth-code-bob"), ("skip_config", "true"),
+                ])
+            let swapped = [
+                ("sdk_return_to", "http://127.0.0.1:9999/steal"), ("state", "attacker-state"),
+                ("code", "gx-oauth-code-dave"),
+                ("skip_config", "true"), ("activation_session", session),
+            ]
+            _ = try await Pages.post(
+                base, "/access/api/gx-arrive-store/sign_in",
+                swapped + [("email", "bob@example.com"), ("password", "bob-password")])
             let (status, _, response) = try await Pages.post(base, "/access/api/gx-arrive-store/authorize", swapped)
             #expect(status == 303)
             let location = try #require(URLComponents(string: response.value(forHTTPHeaderField: "Location") ?? ""))
@@ -162,7 +208,9 @@ struct ActivationHardeningTests {
             #expect(location.queryItems?.first { $0.name == "state" }?.value == "victim-state")
             // dave's code was not used: it still links dave's account.
             let client = Client(base: base)
-            #expect(try await Self.linkedUser(client, partnerUserId: "gx-user-1003", accessToken: "gx-access-token-dave") == nil)
+            #expect(
+                try await Self.linkedUser(client, partnerUserId: "gx-user-1003", accessToken: "gx-access-token-dave")
+                    == nil)
         }
     }
 
@@ -174,15 +222,25 @@ struct ActivationHardeningTests {
             let session = try await Self.start(base, "gx-arrive-store", [("sdk_return_to", "http://127.0.0.1:4567/cb")])
             let own = "http://\(base.host!):\(base.port!)"
             let posts: [(String, String)] = [
-                ("/access/api/gx-arrive-store/sign_in", "activation_session=\(session)&email=bob%40example.com&password=bob-password"),
-                ("/access/api/gx-arrive-store/create_account", "activation_session=\(session)&email=x%40example.com&password=p"),
+                (
+                    "/access/api/gx-arrive-store/sign_in",
+                    "activation_session=\(session)&email=bob%40example.com&password=bob-password"
+                ),
+                (
+                    "/access/api/gx-arrive-store/create_account",
+                    "activation_session=\(session)&email=x%40example.com&password=p"
+                ),
                 ("/playground/live/tap", "connection=gx-weekly-deals"),
-                ("/partner/grocery_express/oauth/authorize",
-                 "response_type=code&client_id=ifttt&redirect_uri=%2Faccess%2Fapi%2Fgx-arrive-store%2Fpartner_callback&state=s&login=dave&password=gx-dave-password"),
+                (
+                    "/partner/grocery_express/oauth/authorize",
+                    "response_type=code&client_id=ifttt&redirect_uri=%2Faccess%2Fapi%2Fgx-arrive-store%2Fpartner_callback&state=s&login=dave&password=gx-dave-password"
+                ),
             ]
             for (path, body) in posts {
-                for headers in [["Origin": "http://evil.example"], ["Origin": "null"], ["Sec-Fetch-Site": "cross-site"],
-                                ["Sec-Fetch-Site": "same-site", "Origin": "http://127.0.0.1:1"]] {
+                for headers in [
+                    ["Origin": "http://evil.example"], ["Origin": "null"], ["Sec-Fetch-Site": "cross-site"],
+                    ["Sec-Fetch-Site": "same-site", "Origin": "http://127.0.0.1:1"],
+                ] {
                     var request = URLRequest(url: URL(string: base.absoluteString + path)!)
                     request.httpMethod = "POST"
                     request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
@@ -202,8 +260,9 @@ struct ActivationHardeningTests {
             let (_, response) = try await Pages.session.data(for: request)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             // An API post from a page elsewhere gets the JSON envelope.
-            let api = try await Client(base: base).request("POST", "/v2/sdk/events", headers: ["Origin": "http://evil.example"],
-                                                           body: Data("{\"events\":[]}".utf8))
+            let api = try await Client(base: base).request(
+                "POST", "/v2/sdk/events", headers: ["Origin": "http://evil.example"],
+                body: Data("{\"events\":[]}".utf8))
             #expect(api.status == 403 && api.errorCode == "forbidden")
         }
     }
@@ -214,52 +273,74 @@ struct ActivationHardeningTests {
     @Test func passwordsAreStoredAsSaltedHashes() async throws {
         let path = temporaryDatabasePath()
         try await SandboxServer.withRunning(SandboxTest.configuration(databasePath: path)) { base in
-            let first = try await Self.start(base, "gx-arrive-store", [("sdk_return_to", "http://127.0.0.1:4567/cb"), ("sdk_create_account", "true")])
-            _ = try await Pages.post(base, "/access/api/gx-arrive-store/create_account",
-                                     [("activation_session", first), ("email", "twin1@example.com"), ("password", "same secret")])
-            let second = try await Self.start(base, "gx-arrive-store", [("sdk_return_to", "http://127.0.0.1:4567/cb"), ("sdk_create_account", "true")])
-            _ = try await Pages.post(base, "/access/api/gx-arrive-store/create_account",
-                                     [("activation_session", second), ("email", "twin2@example.com"), ("password", "same secret")])
+            let first = try await Self.start(
+                base, "gx-arrive-store",
+                [("sdk_return_to", "http://127.0.0.1:4567/cb"), ("sdk_create_account", "true")])
+            _ = try await Pages.post(
+                base, "/access/api/gx-arrive-store/create_account",
+                [("activation_session", first), ("email", "twin1@example.com"), ("password", "same secret")])
+            let second = try await Self.start(
+                base, "gx-arrive-store",
+                [("sdk_return_to", "http://127.0.0.1:4567/cb"), ("sdk_create_account", "true")])
+            _ = try await Pages.post(
+                base, "/access/api/gx-arrive-store/create_account",
+                [("activation_session", second), ("email", "twin2@example.com"), ("password", "same secret")])
         }
         let store = try SandboxStore(path: path)
         let stored = try await store.dbQueue.read { db in
-            try [String: String](uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT email, password FROM users").map {
-                ($0["email"] as String, $0["password"] as String)
-            })
+            try [String: String](
+                uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT email, password FROM users").map {
+                    ($0["email"] as String, $0["password"] as String)
+                })
         }
         #expect(stored.count == 5)
         for (email, hash) in stored {
             #expect(hash.hasPrefix("pbkdf2-sha256$4096$"), "\(email)")
             #expect(!hash.contains("password") && !hash.contains("secret"))
         }
-        #expect(stored["twin1@example.com"] != stored["twin2@example.com"])   // salted
-        let partner: [String] = try await store.dbQueue.read { db in try String.fetchAll(db, sql: "SELECT password_hash FROM partner_accounts") }
+        #expect(stored["twin1@example.com"] != stored["twin2@example.com"])  // salted
+        let partner: [String] = try await store.dbQueue.read { db in
+            try String.fetchAll(db, sql: "SELECT password_hash FROM partner_accounts")
+        }
         #expect(partner.count == 3 && partner.allSatisfy { $0.hasPrefix("pbkdf2-sha256$") })
         let file = try Data(contentsOf: URL(fileURLWithPath: path))
-        #expect(file.range(of: Data("alice-password".utf8)) == nil && file.range(of: Data("gx-dave-password".utf8)) == nil)
-        #expect(try await store.verifiedUser(identifier: "ALICE@example.com", password: "alice-password")?.id == "alice")
+        #expect(
+            file.range(of: Data("alice-password".utf8)) == nil && file.range(of: Data("gx-dave-password".utf8)) == nil)
+        #expect(
+            try await store.verifiedUser(identifier: "ALICE@example.com", password: "alice-password")?.id == "alice")
         #expect(try await store.verifiedUser(identifier: "alice", password: "alice-passwordX") == nil)
-        #expect(try await store.partnerSignIn(serviceId: "grocery_express", login: "dave", password: "gx-dave-password")?.partnerUserId == "gx-user-1003")
+        #expect(
+            try await store.partnerSignIn(serviceId: "grocery_express", login: "dave", password: "gx-dave-password")?
+                .partnerUserId == "gx-user-1003")
     }
 
     @Test func theHashFunctionsMatchTheirTestVectors() {
-        #expect(PasswordHash.hex(SHA256.hash(Array("abc".utf8))) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(
+            PasswordHash.hex(SHA256.hash(Array("abc".utf8)))
+                == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
         #expect(PasswordHash.hex(SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        #expect(PasswordHash.hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+        #expect(
+            PasswordHash.hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        let p = Array("password".utf8), s = Array("salt".utf8)
-        #expect(PasswordHash.hex(PasswordHash.pbkdf2(password: p, salt: s, iterations: 1, length: 32))
+        let p = Array("password".utf8)
+        let s = Array("salt".utf8)
+        #expect(
+            PasswordHash.hex(PasswordHash.pbkdf2(password: p, salt: s, iterations: 1, length: 32))
                 == "120fb6cffcf8b32c43e7225256c4f837a86548c92ccc35480805987cb70be17b")
-        #expect(PasswordHash.hex(PasswordHash.pbkdf2(password: p, salt: s, iterations: 2, length: 32))
+        #expect(
+            PasswordHash.hex(PasswordHash.pbkdf2(password: p, salt: s, iterations: 2, length: 32))
                 == "ae4d0c95af6b46d32d0adff928f06dd02a303f8ef3c251dfd6e2d85a95474c43")
-        #expect(PasswordHash.hex(PasswordHash.pbkdf2(password: p, salt: s, iterations: 4096, length: 32))
+        #expect(
+            PasswordHash.hex(PasswordHash.pbkdf2(password: p, salt: s, iterations: 4096, length: 32))
                 == "c5e478d59288c841aa530db6845c4c8d962893a001ce4e11a4963873aa98134a")
         let hash = PasswordHash.make("correct horse")
         #expect(PasswordHash.verify("correct horse", against: hash))
         #expect(!PasswordHash.verify("correct horsf", against: hash))
-        #expect(!PasswordHash.verify("correct horse", against: "correct horse"))   // plain text never matches
+        #expect(!PasswordHash.verify("correct horse", against: "correct horse"))  // plain text never matches
         #expect(PasswordHash.make("correct horse") != hash)
-        #expect(PasswordHash.constantTimeEqual([1, 2, 3], [1, 2, 3]) && !PasswordHash.constantTimeEqual([1, 2, 3], [1, 2, 4]))
+        #expect(
+            PasswordHash.constantTimeEqual([1, 2, 3], [1, 2, 3])
+                && !PasswordHash.constantTimeEqual([1, 2, 3], [1, 2, 4]))
         #expect(!PasswordHash.constantTimeEqual([1, 2], [1, 2, 3]))
     }
 
@@ -268,25 +349,34 @@ struct ActivationHardeningTests {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { base in
             let session = try await Self.start(base, "gx-arrive-store", [("sdk_return_to", "http://127.0.0.1:4567/cb")])
             for _ in 0..<SignInThrottle.maximumFailures {
-                let (status, _, _) = try await Pages.post(base, "/access/api/gx-arrive-store/sign_in",
-                                                          [("activation_session", session), ("email", "bob@example.com"), ("password", "guess")])
+                let (status, _, _) = try await Pages.post(
+                    base, "/access/api/gx-arrive-store/sign_in",
+                    [("activation_session", session), ("email", "bob@example.com"), ("password", "guess")])
                 #expect(status == 401)
             }
-            let (status, html, _) = try await Pages.post(base, "/access/api/gx-arrive-store/sign_in",
-                                                         [("activation_session", session), ("email", "BOB@example.com"), ("password", "bob-password")])
+            let (status, html, _) = try await Pages.post(
+                base, "/access/api/gx-arrive-store/sign_in",
+                [("activation_session", session), ("email", "BOB@example.com"), ("password", "bob-password")])
             #expect(status == 429)
             #expect(html.contains("Too many wrong passwords"))
             // Another account is not affected.
-            let (alice, _, _) = try await Pages.post(base, "/access/api/gx-arrive-store/sign_in",
-                                                     [("activation_session", session), ("email", "alice@example.com"), ("password", "alice-password")])
+            let (alice, _, _) = try await Pages.post(
+                base, "/access/api/gx-arrive-store/sign_in",
+                [("activation_session", session), ("email", "alice@example.com"), ("password", "alice-password")])
             #expect(alice == 200)
             // The partner's sign-in is throttled the same way.
-            let oauth = [("response_type", "code"), ("client_id", "ifttt"), ("redirect_uri", "/access/api/gx-arrive-store/partner_callback"), ("state", "s")]
+            let oauth = [
+                ("response_type", "code"), ("client_id", "ifttt"),
+                ("redirect_uri", "/access/api/gx-arrive-store/partner_callback"), ("state", "s"),
+            ]
             for _ in 0..<SignInThrottle.maximumFailures {
-                _ = try await Pages.post(base, "/partner/grocery_express/oauth/authorize", oauth + [("login", "dave"), ("password", "guess")])
+                _ = try await Pages.post(
+                    base, "/partner/grocery_express/oauth/authorize",
+                    oauth + [("login", "dave"), ("password", "guess")])
             }
-            let (partner, _, _) = try await Pages.post(base, "/partner/grocery_express/oauth/authorize",
-                                                       oauth + [("login", "dave"), ("password", "gx-dave-password")])
+            let (partner, _, _) = try await Pages.post(
+                base, "/partner/grocery_express/oauth/authorize",
+                oauth + [("login", "dave"), ("password", "gx-dave-password")])
             #expect(partner == 429)
         }
     }
@@ -321,7 +411,9 @@ struct ActivationHardeningTests {
 
     /// The default token file path ignored `$HOME`. Failed before the fix.
     @Test func theDefaultTokenPathHonoursHOME() {
-        #expect(ConnectCommand.defaultTokenFile(environment: ["HOME": "/tmp/someone"]) == "/tmp/someone/.ifttt-connect/user-token")
+        #expect(
+            ConnectCommand.defaultTokenFile(environment: ["HOME": "/tmp/someone"])
+                == "/tmp/someone/.ifttt-connect/user-token")
         #expect(ConnectCommand.defaultTokenFile(environment: [:]).hasSuffix("/.ifttt-connect/user-token"))
     }
 
@@ -330,15 +422,22 @@ struct ActivationHardeningTests {
     /// Playground pages had no CSP or frame protection and were cached `public, max-age=3600`. Failed before the fix.
     @Test func everyPageHasTheSecurityHeaders() async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { base in
-            let pages = ["/playground", "/playground/live?connection=gx-weekly-deals", "/access/api/gx-weekly-deals?sdk_return_to=http://127.0.0.1:1/cb",
-                         "/access/api/nope?sdk_return_to=http://127.0.0.1:1/cb",
-                         "/partner/grocery_express/oauth/authorize?response_type=code&client_id=ifttt&redirect_uri=/access/api/x/partner_callback&state=s"]
+            let pages = [
+                "/playground", "/playground/live?connection=gx-weekly-deals",
+                "/access/api/gx-weekly-deals?sdk_return_to=http://127.0.0.1:1/cb",
+                "/access/api/nope?sdk_return_to=http://127.0.0.1:1/cb",
+                "/partner/grocery_express/oauth/authorize?response_type=code&client_id=ifttt&redirect_uri=/access/api/x/partner_callback&state=s",
+            ]
             for page in pages {
                 let (_, response) = try await Pages.session.data(from: URL(string: base.absoluteString + page)!)
                 let http = try #require(response as? HTTPURLResponse)
                 #expect(http.value(forHTTPHeaderField: "Content-Type")?.hasPrefix("text/html") == true, "\(page)")
-                #expect(http.value(forHTTPHeaderField: "Content-Security-Policy")?.contains("frame-ancestors 'none'") == true, "\(page)")
-                #expect(http.value(forHTTPHeaderField: "Content-Security-Policy")?.contains("default-src 'none'") == true, "\(page)")
+                #expect(
+                    http.value(forHTTPHeaderField: "Content-Security-Policy")?.contains("frame-ancestors 'none'")
+                        == true, "\(page)")
+                #expect(
+                    http.value(forHTTPHeaderField: "Content-Security-Policy")?.contains("default-src 'none'") == true,
+                    "\(page)")
                 #expect(http.value(forHTTPHeaderField: "X-Frame-Options") == "DENY", "\(page)")
                 #expect(http.value(forHTTPHeaderField: "Cache-Control") == "no-store", "\(page)")
                 #expect(http.value(forHTTPHeaderField: "X-Content-Type-Options") == "nosniff", "\(page)")
@@ -359,7 +458,9 @@ struct ActivationHardeningTests {
             let client = Client(base: base)
             for connection in seed.connections where connection.published {
                 let json = try await client.get("/v2/connections/\(connection.id)")
-                #expect(!String(decoding: json.data, as: UTF8.self).lowercased().contains("javascript:"), "\(connection.id)")
+                #expect(
+                    !String(decoding: json.data, as: UTF8.self).lowercased().contains("javascript:"), "\(connection.id)"
+                )
             }
             let (data, _) = try await Pages.session.data(from: URL(string: base.absoluteString + "/playground")!)
             let html = String(decoding: data, as: UTF8.self)
@@ -367,7 +468,10 @@ struct ActivationHardeningTests {
             #expect(!html.lowercased().contains("javascript:"))
         }
         #expect(ConnectionRenderer.webURL("https://example.com/i.png") != nil)
-        for bad in ["javascript:alert(1)", "data:image/svg+xml,<svg/>", "/relative.png", "http://", "https://a.example/x\" onload=\"x"] {
+        for bad in [
+            "javascript:alert(1)", "data:image/svg+xml,<svg/>", "/relative.png", "http://",
+            "https://a.example/x\" onload=\"x",
+        ] {
             #expect(ConnectionRenderer.webURL(bad) == nil, "\(bad)")
         }
     }
@@ -375,7 +479,8 @@ struct ActivationHardeningTests {
     /// Parser-level 400s had an empty body. Failed before the fix.
     @Test func parserErrorsHaveTheErrorEnvelope() async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { base in
-            let reply = try await RawHTTP.exchangeOffThePool(port: base.port!, "GET /v2/me HTTP/1.1\r\nHost: x\r\nBad Header Name: y\r\n\r\n")
+            let reply = try await RawHTTP.exchangeOffThePool(
+                port: base.port!, "GET /v2/me HTTP/1.1\r\nHost: x\r\nBad Header Name: y\r\n\r\n")
             #expect(reply.hasPrefix("HTTP/1.1 400"))
             let lower = reply.lowercased()
             #expect(lower.contains("content-type: application/json"))
@@ -407,14 +512,16 @@ enum RawHTTP {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(step: "socket") }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 20, tv_usec: 0)   // generous: the machine may be busy
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)  // generous: the machine may be busy
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard connected == 0 else { throw Failure(step: "connect") }
         let bytes = Array(request.utf8)

@@ -28,7 +28,10 @@ struct CLIAppletTests {
             let api = ["--api", url.absoluteString, "--service", "grocery_express"]
             for arguments in [
                 ["applets", "list"] + api,
-                ["applets", "list", "--order", "enabled_count_desc", "--platform", "android", "--token", SandboxTest.aliceToken] + api,
+                [
+                    "applets", "list", "--order", "enabled_count_desc", "--platform", "android", "--token",
+                    SandboxTest.aliceToken,
+                ] + api,
                 ["applets", "list", "--platform", "none"] + api,
                 ["applets", "disable", "gx-weekly-deals", "--token", SandboxTest.aliceToken] + api,
             ] {
@@ -37,18 +40,24 @@ struct CLIAppletTests {
             }
             let manager = LegacyFixture.manager(url, token: SandboxTest.aliceToken)
             #expect(try await manager.fetchApplet(id: "gx-weekly-deals").status == .disabled)
-            var enable = try #require(try IFTTTConnectCommand.parseAsRoot(
-                ["applets", "enable", "gx-weekly-deals", "--token", SandboxTest.aliceToken] + api) as? any AsyncParsableCommand)
+            var enable = try #require(
+                try IFTTTConnectCommand.parseAsRoot(
+                    ["applets", "enable", "gx-weekly-deals", "--token", SandboxTest.aliceToken] + api)
+                    as? any AsyncParsableCommand)
             try await enable.run()
             #expect(try await manager.fetchApplet(id: "gx-weekly-deals").status == .enabled)
 
             // A never-enabled Applet: exit code 1.
-            var carol = try #require(try IFTTTConnectCommand.parseAsRoot(
-                ["applets", "enable", "gx-weekly-deals", "--token", SandboxTest.carolToken] + api) as? any AsyncParsableCommand)
+            var carol = try #require(
+                try IFTTTConnectCommand.parseAsRoot(
+                    ["applets", "enable", "gx-weekly-deals", "--token", SandboxTest.carolToken] + api)
+                    as? any AsyncParsableCommand)
             await #expect(throws: ExitCode(1)) { try await carol.run() }
 
             let applet = try await manager.fetchApplet(id: "gx-arrive-store")
-            #expect(AppletsCommand.line(applet) == "gx-arrive-store  enabled  2 enabled  published 2025-01-15  \"\(applet.name)\"")
+            #expect(
+                AppletsCommand.line(applet)
+                    == "gx-arrive-store  enabled  2 enabled  published 2025-01-15  \"\(applet.name)\"")
         }
     }
 }

@@ -9,7 +9,7 @@ import Testing
 struct CLITests {
     static var fixtures: URL {
         var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }   // Sandbox/Tests/ConnectSandboxTests/CLITests.swift -> repo
+        for _ in 0..<4 { url.deleteLastPathComponent() }  // Sandbox/Tests/ConnectSandboxTests/CLITests.swift -> repo
         return url.appendingPathComponent("Tests/Fixtures")
     }
 
@@ -48,31 +48,40 @@ struct CLITests {
     }
 
     @Test func inspectSummarizesEveryFixture() throws {
-        let ios = try InspectCommand.summary(of: Data(contentsOf: Self.fixtures.appendingPathComponent("ios_fetch_connection_response.json")))
+        let ios = try InspectCommand.summary(
+            of: Data(contentsOf: Self.fixtures.appendingPathComponent("ios_fetch_connection_response.json")))
         #expect(ios["kind"] == .string("connection"))
         #expect(ios["status"] == .string("enabled"))
         #expect(ios["primary_service"] == .string("twitch"))
         #expect(ios["connecting_service"] == .string("youtube"))
         guard case .array(let regions)? = ios["location_regions"], let region = regions.first else {
-            Issue.record("no regions"); return
+            Issue.record("no regions")
+            return
         }
         #expect(region["identifier"] == .string("ifttt_somecoolidentifier"))
         #expect(region["lat"] == .number(12.4567892))
         #expect(region["transitions"] == .array([.string("enter"), .string("exit")]))
 
-        let android = try InspectCommand.summary(of: Data(contentsOf: Self.fixtures.appendingPathComponent("android_connection.json")))
+        let android = try InspectCommand.summary(
+            of: Data(contentsOf: Self.fixtures.appendingPathComponent("android_connection.json")))
         #expect(android["status"] == .string("unknown"))
-        guard case .array(let androidRegions)? = android["location_regions"] else { Issue.record("no regions"); return }
+        guard case .array(let androidRegions)? = android["location_regions"] else {
+            Issue.record("no regions")
+            return
+        }
         #expect(androidRegions.first?["identifier"] == .string("ifttt_666"))
         #expect(androidRegions.first?["radius"] == .number(316.2010756871335))
 
-        let applet = try InspectCommand.summary(of: Data(contentsOf: Self.fixtures.appendingPathComponent("android_legacy_applet_2018.json")))
+        let applet = try InspectCommand.summary(
+            of: Data(contentsOf: Self.fixtures.appendingPathComponent("android_legacy_applet_2018.json")))
         #expect(applet["kind"] == .string("applet"))
         #expect(applet["primary_service"] == .string("instagram"))
     }
 
     @Test func inspectRejectsBadInputWithThePath() throws {
-        let bad = Data(#"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A"}]}"#.utf8)
+        let bad = Data(
+            #"{"type":"connection","id":"c","name":"N","url":"https://x.y","services":[{"service_id":"a","service_name":"A"}]}"#
+                .utf8)
         #expect(throws: ConnectDecodingError(path: "$.services", reason: .noPrimaryService)) {
             try InspectCommand.summary(of: bad)
         }
@@ -81,12 +90,15 @@ struct CLITests {
         defer { try? FileManager.default.removeItem(at: file) }
         var command = try #require(try IFTTTConnectCommand.parseAsRoot(["inspect", file.path]) as? InspectCommand)
         #expect(throws: ExitCode(1)) { try command.run() }
-        command = try #require(try IFTTTConnectCommand.parseAsRoot(["inspect", "/no/such/file.json"]) as? InspectCommand)
+        command = try #require(
+            try IFTTTConnectCommand.parseAsRoot(["inspect", "/no/such/file.json"]) as? InspectCommand)
         #expect(throws: ExitCode(1)) { try command.run() }
     }
 
     @Test func theDemoScriptPasses() async throws {
-        let failures = try await SandboxServer.withRunning(SandboxConfiguration(port: 0, databasePath: temporaryDatabasePath())) { url in
+        let failures = try await SandboxServer.withRunning(
+            SandboxConfiguration(port: 0, databasePath: temporaryDatabasePath())
+        ) { url in
             await DemoScript(root: url).run()
         }
         #expect(failures == 0)

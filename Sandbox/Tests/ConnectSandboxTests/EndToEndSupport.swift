@@ -12,12 +12,14 @@ func withSandbox<T: Sendable>(
     _ body: @Sendable (URL, ConnectionNetworkController) async throws -> T
 ) async throws -> T {
     let path = databasePath ?? temporaryDatabasePath()
-    let configuration = SandboxConfiguration(port: 0, databasePath: path, latency: latency, failRate: failRate, randomSeed: seed,
-                                             redirectState: redirectState)
+    let configuration = SandboxConfiguration(
+        port: 0, databasePath: path, latency: latency, failRate: failRate, randomSeed: seed,
+        redirectState: redirectState)
     return try await SandboxServer.withRunning(configuration) { url in
-        let controller = ConnectionNetworkController(configuration: .init(
-            connectBaseURL: url.appendingPathComponent("v2"), locationBaseURL: url.appendingPathComponent("v1"),
-            anonymousId: "e2e-tests", timeout: 10, callbackQueue: nil))
+        let controller = ConnectionNetworkController(
+            configuration: .init(
+                connectBaseURL: url.appendingPathComponent("v2"), locationBaseURL: url.appendingPathComponent("v1"),
+                anonymousId: "e2e-tests", timeout: 10, callbackQueue: nil))
         return try await body(url, controller)
     }
 }
@@ -29,7 +31,9 @@ func temporaryDatabasePath() -> String {
 }
 
 /// A raw HTTP call, for requests the SDK deliberately cannot make (a service key on a user endpoint, ...).
-func rawRequest(_ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil) async throws -> (Int, Data) {
+func rawRequest(_ url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil) async throws
+    -> (Int, Data)
+{
     var request = URLRequest(url: url)
     request.httpMethod = method
     for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }

@@ -35,7 +35,7 @@ struct LegacyAppletEndToEndTests {
         try await LegacyFixture.withSandbox { url in
             let applets = try await LegacyFixture.manager(url).fetchApplets(order: .default, platform: platform)
             #expect(applets.map(\.id) == expected)
-            #expect(applets.allSatisfy { $0.status == .unknown })   // anonymous
+            #expect(applets.allSatisfy { $0.status == .unknown })  // anonymous
         }
     }
 
@@ -47,7 +47,8 @@ struct LegacyAppletEndToEndTests {
             #expect(android.map(\.id) == ["gx-android-sms", "gx-store-visits", "gx-weekly-deals", "gx-arrive-store"])
             _ = try await manager.setStatus(false, forAppletId: "gx-arrive-store")
             let after = try await manager.fetchApplets(order: .enabledCountDescending, platform: .android)
-            #expect(after.map(\.id) == ["gx-arrive-store", "gx-weekly-deals", "gx-android-sms", "gx-store-visits"]
+            #expect(
+                after.map(\.id) == ["gx-arrive-store", "gx-weekly-deals", "gx-android-sms", "gx-store-visits"]
                     || after.map(\.id) == ["gx-weekly-deals", "gx-arrive-store", "gx-android-sms", "gx-store-visits"])
             #expect(after.first { $0.id == "gx-arrive-store" }?.enabledCount == 1)
         }
@@ -78,23 +79,29 @@ struct LegacyAppletEndToEndTests {
             #expect(anonymous.primaryService.id == "grocery_express")
             #expect(anonymous.secondaryServices.map(\.id) == ["location"])
             #expect(anonymous.brandingService.id == "location")
-            #expect(anonymous.embeddedURL.absoluteString == url.absoluteString + "/embed/grocery_express/applets/gx-arrive-store")
+            #expect(
+                anonymous.embeddedURL.absoluteString == url.absoluteString
+                    + "/embed/grocery_express/applets/gx-arrive-store")
             #expect(anonymous.url.absoluteString == "https://ifttt.com/applets/gx-arrive-store")
             let published = try Date("2025-01-15T10:30:00-08:00", strategy: .iso8601)
             #expect(anonymous.publishedAt == published)
             #expect(anonymous.lastRunAt == nil)
 
-            let alice = try await LegacyFixture.manager(url, token: SandboxTest.aliceToken).fetchApplet(id: "gx-arrive-store")
+            let alice = try await LegacyFixture.manager(url, token: SandboxTest.aliceToken).fetchApplet(
+                id: "gx-arrive-store")
             #expect(alice.status == .enabled)
-            let bob = try await LegacyFixture.manager(url, token: SandboxTest.bobToken).fetchApplet(id: "gx-weekly-deals")
+            let bob = try await LegacyFixture.manager(url, token: SandboxTest.bobToken).fetchApplet(
+                id: "gx-weekly-deals")
             #expect(bob.status == .disabled)
-            let carol = try await LegacyFixture.manager(url, token: SandboxTest.carolToken).fetchApplet(id: "gx-weekly-deals")
+            let carol = try await LegacyFixture.manager(url, token: SandboxTest.carolToken).fetchApplet(
+                id: "gx-weekly-deals")
             #expect(carol.status == .neverEnabled)
 
             // The activation URL the SDK builds from the sandbox's embedded_url.
             let embed = try LegacyFixture.manager(url).embeddedURL(
                 for: carol, callbackURL: URL(string: "gx-app://ifttt-callback")!, userId: "gx-user-1003")
-            #expect(embed.absoluteString.hasPrefix(url.absoluteString + "/embed/grocery_express/applets/gx-weekly-deals?"))
+            #expect(
+                embed.absoluteString.hasPrefix(url.absoluteString + "/embed/grocery_express/applets/gx-weekly-deals?"))
 
             do throws(ConnectAPIError) {
                 _ = try await LegacyFixture.manager(url).fetchApplet(id: "no-such-applet")
@@ -137,7 +144,8 @@ struct LegacyAppletEndToEndTests {
 
             // A never-enabled Applet must be activated on the web.
             do throws(ConnectAPIError) {
-                _ = try await LegacyFixture.manager(url, token: SandboxTest.carolToken).setStatus(true, forAppletId: "gx-weekly-deals")
+                _ = try await LegacyFixture.manager(url, token: SandboxTest.carolToken).setStatus(
+                    true, forAppletId: "gx-weekly-deals")
                 Issue.record("never-enabled Applet enabled")
             } catch {
                 #expect(error.statusCode == 404)
@@ -178,7 +186,9 @@ struct LegacyAppletEndToEndTests {
         try await LegacyFixture.withSandbox { url in
             let manager = LegacyFixture.manager(url, token: SandboxTest.aliceToken)
             let list = await withCheckedContinuation { continuation in
-                manager.fetchApplets(order: .publishedAtAscending, platform: .android) { continuation.resume(returning: $0) }
+                manager.fetchApplets(order: .publishedAtAscending, platform: .android) {
+                    continuation.resume(returning: $0)
+                }
             }
             #expect((try? list.get())?.first?.id == "gx-android-sms")
             let one = await withCheckedContinuation { continuation in
@@ -196,18 +206,25 @@ struct LegacyAppletEndToEndTests {
             #expect(list.status == 200)
             #expect(try list.json["type"]?.stringValue == "list")
             let first = try #require(try list.json["data"]?[0])
-            #expect(Set(first.keys) == ["type", "id", "name", "description", "published_at", "enabled_count", "user_status",
-                                   "last_run_at", "services", "url", "embedded_url"])
+            #expect(
+                Set(first.keys) == [
+                    "type", "id", "name", "description", "published_at", "enabled_count", "user_status",
+                    "last_run_at", "services", "url", "embedded_url",
+                ])
             #expect(first["user_status"] == .null)
             #expect(try await client.get("v1/services/grocery_express/applets", query: ["order": "name"]).status == 400)
-            #expect(try await client.get("v1/services/grocery_express/applets", query: ["platform": "windows"]).status == 400)
+            #expect(
+                try await client.get("v1/services/grocery_express/applets", query: ["platform": "windows"]).status
+                    == 400)
             // A service key works only for its own service, and with user_id in the JSON body for enable.
-            let own = try await client.get("v1/services/grocery_express/applets/gx-weekly-deals",
-                                           query: ["user_id": "gx-user-1001"], serviceKey: SandboxTest.serviceKey)
+            let own = try await client.get(
+                "v1/services/grocery_express/applets/gx-weekly-deals",
+                query: ["user_id": "gx-user-1001"], serviceKey: SandboxTest.serviceKey)
             #expect(try own.json["user_status"]?.stringValue == "enabled")
-            let disable = try await client.post("v1/services/grocery_express/applets/gx-weekly-deals/disable",
-                                                serviceKey: SandboxTest.serviceKey,
-                                                body: Data(#"{"user_id":"gx-user-1001"}"#.utf8))
+            let disable = try await client.post(
+                "v1/services/grocery_express/applets/gx-weekly-deals/disable",
+                serviceKey: SandboxTest.serviceKey,
+                body: Data(#"{"user_id":"gx-user-1001"}"#.utf8))
             #expect(disable.status == 200)
             #expect(try disable.json["user_status"]?.stringValue == "disabled")
             let me = try await client.get("v1/me", token: SandboxTest.aliceToken)

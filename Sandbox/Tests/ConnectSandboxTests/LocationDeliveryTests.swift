@@ -23,19 +23,21 @@ struct LocationDeliveryTests {
         let started = Date()
 
         try await SandboxServer.withRunning(SandboxTest.configuration()) { root in
-            var durable = Set<String>()   // record ids the child reported after a returned append
+            var durable = Set<String>()  // record ids the child reported after a returned append
             for iteration in 0..<iterations {
-                let child = try ChildProcess(executable: executable, arguments: [
-                    "location", "journal-stress", "--store", directory.path, "--api", root.absoluteString,
-                    "--upload-every", String(1 + random.next() % 6),
-                ])
+                let child = try ChildProcess(
+                    executable: executable,
+                    arguments: [
+                        "location", "journal-stress", "--store", directory.path, "--api", root.absoluteString,
+                        "--upload-every", String(1 + random.next() % 6),
+                    ])
                 // The child must open the store every time: a store left unreadable by a kill would fail here.
                 let ready = await child.waitFor(1) { $0 == "ready" }
                 #expect(ready, "iteration \(iteration) (seed \(seed)): the child did not open the store")
                 let appends = Int(random.next() % 12)
                 _ = await child.waitFor(appends) { $0.hasPrefix("appended ") }
                 let extra = random.next() % 3000
-                if extra > 0 { try await Task.sleep(for: .microseconds(extra)) }   // a random point within the next step
+                if extra > 0 { try await Task.sleep(for: .microseconds(extra)) }  // a random point within the next step
                 child.kill()
                 let (_, reason) = await child.finish()
                 #expect(reason == .uncaughtSignal, "iteration \(iteration) (seed \(seed)): the child exited by itself")
@@ -47,11 +49,13 @@ struct LocationDeliveryTests {
             let pending = try await store.pending(now: Date())
             let before = try await LocationTest.serverEvents(root: root)
             let known = Set(before.map(\.record_id)).union(pending.map(\.recordId.uuidString))
-            #expect(durable.isSubset(of: known), "seed \(seed): \(durable.subtracting(known).count) durable events lost")
+            #expect(
+                durable.isSubset(of: known), "seed \(seed): \(durable.subtracting(known).count) durable events lost")
 
             // Uploading the rest: every durable event at the server, none twice.
-            let uploader = LocationUploader(store: store, configuration: .init(network: .sandbox(root)),
-                                            tokenProvider: { SandboxTest.aliceToken })
+            let uploader = LocationUploader(
+                store: store, configuration: .init(network: .sandbox(root)),
+                tokenProvider: { SandboxTest.aliceToken })
             let report = await uploader.uploadPending()
             #expect(report.next == .done)
             let server = try await LocationTest.serverEvents(root: root)
@@ -62,8 +66,10 @@ struct LocationDeliveryTests {
             #expect(durable.count > iterations / 2)
             let resent = server.filter { $0.deliveries > 1 }.count
             let seconds = Date().timeIntervalSince(started)
-            print("journal-stress: \(iterations) SIGKILLs, \(durable.count) durable appends, \(server.count) events at the server "
-                  + "(\(resent) re-sent after a kill and de-duplicated), \(String(format: "%.1f", seconds)) s, seed \(seed)")
+            print(
+                "journal-stress: \(iterations) SIGKILLs, \(durable.count) durable appends, \(server.count) events at the server "
+                    + "(\(resent) re-sent after a kill and de-duplicated), \(String(format: "%.1f", seconds)) s, seed \(seed)"
+            )
         }
     }
 
@@ -77,14 +83,16 @@ struct LocationDeliveryTests {
             let store = try LocationEventStore(directory: directory)
             let start = Date()
             let events = (0..<60).map {
-                RegionEvent(transition: $0 % 2 == 0 ? .entry : .exit, occurredAt: start.addingTimeInterval(Double($0) * 60),
-                            triggerSubscriptionId: "alice-arrive-trigger-1")
+                RegionEvent(
+                    transition: $0 % 2 == 0 ? .entry : .exit, occurredAt: start.addingTimeInterval(Double($0) * 60),
+                    triggerSubscriptionId: "alice-arrive-trigger-1")
             }
             for event in events { try await store.append(event) }
             let clock = ManualClock(start)
             let schedule = UploadScheduler.Configuration(batchSize: 3, baseDelay: 2, maximumDelay: 60)
-            let uploader = LocationUploader(store: store, configuration: .init(network: .sandbox(root), scheduler: schedule),
-                                            tokenProvider: { SandboxTest.aliceToken }, now: { clock.now }, random: { 0.5 })
+            let uploader = LocationUploader(
+                store: store, configuration: .init(network: .sandbox(root), scheduler: schedule),
+                tokenProvider: { SandboxTest.aliceToken }, now: { clock.now }, random: { 0.5 })
             var failures = 0
             var rounds = 0
             upload: while rounds < 500 {
@@ -110,8 +118,9 @@ struct LocationDeliveryTests {
             #expect(server.allSatisfy { $0.deliveries == 1 })
             #expect(try await store.pending(now: clock.now).isEmpty)
             #expect(clock.now.timeIntervalSince(start) < 3600)
-            print("fault injection: \(events.count) events in \(rounds) upload calls, \(failures) failed batches, "
-                  + "\(Int(clock.now.timeIntervalSince(start))) s of simulated backoff")
+            print(
+                "fault injection: \(events.count) events in \(rounds) upload calls, \(failures) failed batches, "
+                    + "\(Int(clock.now.timeIntervalSince(start))) s of simulated backoff")
         }
     }
 
@@ -121,25 +130,29 @@ struct LocationDeliveryTests {
             let directory = try SandboxTest.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let store = try LocationEventStore(directory: directory)
-            let events = (0..<3).map { _ in RegionEvent(transition: .entry, occurredAt: Date(), triggerSubscriptionId: "alice-arrive-trigger-1") }
+            let events = (0..<3).map { _ in
+                RegionEvent(transition: .entry, occurredAt: Date(), triggerSubscriptionId: "alice-arrive-trigger-1")
+            }
             for event in events { try await store.append(event) }
             let token = ManualToken("revoked-token")
             let calls = ManualCounter()
-            let uploader = LocationUploader(store: store, configuration: .init(network: .sandbox(root)),
-                                            tokenProvider: { token.value }, authenticationFailureHandler: { calls.increment() })
+            let uploader = LocationUploader(
+                store: store, configuration: .init(network: .sandbox(root)),
+                tokenProvider: { token.value }, authenticationFailureHandler: { calls.increment() })
             let report = await uploader.uploadPending()
             #expect(report.next == .paused)
             #expect(report.error?.code == .authenticationFailure)
             #expect(calls.value == 1)
             #expect(try await store.pending(now: Date()) == events)
             #expect(try await LocationTest.serverEvents(root: root).isEmpty)
-            #expect(await uploader.uploadPending().next == .paused)   // still paused, the handler is not called again
+            #expect(await uploader.uploadPending().next == .paused)  // still paused, the handler is not called again
             #expect(calls.value == 1)
 
             token.value = SandboxTest.aliceToken
             await uploader.resume()
             #expect(await uploader.uploadPending().next == .done)
-            #expect(try await LocationTest.serverEvents(root: root).map(\.record_id) == events.map(\.recordId.uuidString))
+            #expect(
+                try await LocationTest.serverEvents(root: root).map(\.record_id) == events.map(\.recordId.uuidString))
         }
     }
 }
@@ -150,8 +163,16 @@ final class ManualToken: @unchecked Sendable {
     private var stored: String
     init(_ value: String) { stored = value }
     var value: String {
-        get { lock.lock(); defer { lock.unlock() }; return stored }
-        set { lock.lock(); defer { lock.unlock() }; stored = newValue }
+        get {
+            lock.lock()
+            defer { lock.unlock() }
+            return stored
+        }
+        set {
+            lock.lock()
+            defer { lock.unlock() }
+            stored = newValue
+        }
     }
 }
 
@@ -159,6 +180,14 @@ final class ManualToken: @unchecked Sendable {
 final class ManualCounter: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
-    func increment() { lock.lock(); count += 1; lock.unlock() }
-    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
+    func increment() {
+        lock.lock()
+        count += 1
+        lock.unlock()
+    }
+    var value: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return count
+    }
 }

@@ -7,16 +7,22 @@ import Testing
 
 @Suite("Sandbox: POST and GET /v1/location_events")
 struct LocationEventTests {
-    static func event(_ id: String = UUID().uuidString, type: String = "entry", at: String = "2026-05-01T09:00:00+0000",
-                      subscription: String = "alice-arrive-trigger-1") -> SandboxJSON {
-        ["record_id": .string(id), "region_type": "geo", "occurred_at": .string(at), "event_type": .string(type),
-         "channel_id": "941030000", "trigger_subscription_id": .string(subscription), "installation_id": "install-1"]
+    static func event(
+        _ id: String = UUID().uuidString, type: String = "entry", at: String = "2026-05-01T09:00:00+0000",
+        subscription: String = "alice-arrive-trigger-1"
+    ) -> SandboxJSON {
+        [
+            "record_id": .string(id), "region_type": "geo", "occurred_at": .string(at), "event_type": .string(type),
+            "channel_id": "941030000", "trigger_subscription_id": .string(subscription), "installation_id": "install-1",
+        ]
     }
 
     @Test func validBatchesAreRecordedOnceInOrder() async throws {
         try await SandboxTest.withDemo { client in
-            let a = UUID().uuidString, b = UUID().uuidString
-            let body = SandboxJSON.array([Self.event(a), Self.event(b, type: "exit", at: "2026-05-01T09:05:00Z")]).serialized()
+            let a = UUID().uuidString
+            let b = UUID().uuidString
+            let body = SandboxJSON.array([Self.event(a), Self.event(b, type: "exit", at: "2026-05-01T09:05:00Z")])
+                .serialized()
             // Only Authorization and Content-Type, as the SDK sends them.
             let first = try await client.post("/v1/location_events", token: SandboxTest.aliceToken, body: body)
             #expect(first.status == 200)
@@ -33,8 +39,9 @@ struct LocationEventTests {
             #expect(events[1].occurred_at == "2026-05-01T09:05:00Z")
             // Per user: bob sees none of alice's events.
             #expect(try await LocationTest.serverEvents(root: client.base, token: SandboxTest.bobToken).isEmpty)
-            let filtered = try await client.get("/v1/location_events", query: ["trigger_subscription_id": "nope"],
-                                                token: SandboxTest.aliceToken)
+            let filtered = try await client.get(
+                "/v1/location_events", query: ["trigger_subscription_id": "nope"],
+                token: SandboxTest.aliceToken)
             #expect(try filtered.json["data"] == [])
         }
     }
@@ -46,7 +53,10 @@ struct LocationEventTests {
                 (Self.event(at: "yesterday"), "[0].occurred_at"),
                 (Self.event("not-a-uuid"), "[0].record_id"),
                 (Self.event(subscription: "bob-someone-elses-trigger"), "[0].trigger_subscription_id"),
-                (Self.event(subscription: "alice-deals-trigger-1").replacing("channel_id", with: "123"), "[0].channel_id"),
+                (
+                    Self.event(subscription: "alice-deals-trigger-1").replacing("channel_id", with: "123"),
+                    "[0].channel_id"
+                ),
                 (Self.event().replacing("region_type", with: "beacon"), "[0].region_type"),
                 (Self.event().replacing("installation_id", with: .null), "[0].installation_id"),
             ]
@@ -56,15 +66,29 @@ struct LocationEventTests {
                 #expect(response.status == 422, "\(parameter)")
                 #expect(response.errorCode == "invalid_parameters")
                 let details = try response.json["details"]?.arrayValue ?? []
-                #expect(details.map { $0["parameter"]?.stringValue } == [parameter.replacingOccurrences(of: "[0]", with: "[1]")])
+                #expect(
+                    details.map { $0["parameter"]?.stringValue } == [
+                        parameter.replacingOccurrences(of: "[0]", with: "[1]")
+                    ])
             }
-            #expect(try await client.post("/v1/location_events", token: SandboxTest.aliceToken,
-                                          body: Data(#"{"record_id": "x"}"#.utf8)).status == 400)
-            #expect(try await client.post("/v1/location_events", body: SandboxJSON.array([Self.event()]).serialized()).status == 401)
-            #expect(try await client.post("/v1/location_events", token: "revoked",
-                                          body: SandboxJSON.array([Self.event()]).serialized()).status == 401)
-            #expect(try await client.post("/v1/location_events", serviceKey: SandboxTest.serviceKey,
-                                          body: SandboxJSON.array([Self.event()]).serialized()).status == 403)
+            #expect(
+                try await client.post(
+                    "/v1/location_events", token: SandboxTest.aliceToken,
+                    body: Data(#"{"record_id": "x"}"#.utf8)
+                ).status == 400)
+            #expect(
+                try await client.post("/v1/location_events", body: SandboxJSON.array([Self.event()]).serialized())
+                    .status == 401)
+            #expect(
+                try await client.post(
+                    "/v1/location_events", token: "revoked",
+                    body: SandboxJSON.array([Self.event()]).serialized()
+                ).status == 401)
+            #expect(
+                try await client.post(
+                    "/v1/location_events", serviceKey: SandboxTest.serviceKey,
+                    body: SandboxJSON.array([Self.event()]).serialized()
+                ).status == 403)
             #expect(try await client.get("/v1/location_events").status == 401)
             #expect(try await LocationTest.serverEvents(root: client.base).isEmpty)
         }
@@ -80,13 +104,17 @@ struct LocationEventTests {
             let directory = try SandboxTest.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let route = try Route(gpx: Data(contentsOf: LocationTest.storeTripGPX))
-            let trip = LocationTrip(root: client.base, token: SandboxTest.aliceToken,
-                                    connectionIds: ["gx-arrive-store", "gx-store-visits"], route: route, storeDirectory: directory)
+            let trip = LocationTrip(
+                root: client.base, token: SandboxTest.aliceToken,
+                connectionIds: ["gx-arrive-store", "gx-store-visits"], route: route, storeDirectory: directory)
             let outcome = try await trip.run(log: { _ in })
             #expect(Set(outcome.geofences.map(\.triggerSubscriptionId)) == ["alice-arrive-trigger-1", visits])
-            let expected = ["\(visits) entry 2026-05-01T09:11:00+0000", "\(visits) exit 2026-05-01T09:16:00+0000",
-                            "alice-arrive-trigger-1 entry 2026-05-01T09:26:30+0000"]
-            #expect(outcome.acknowledged.map { "\($0.triggerSubscriptionId) \($0.eventType) \($0.occurredAt)" } == expected)
+            let expected = [
+                "\(visits) entry 2026-05-01T09:11:00+0000", "\(visits) exit 2026-05-01T09:16:00+0000",
+                "alice-arrive-trigger-1 entry 2026-05-01T09:26:30+0000",
+            ]
+            #expect(
+                outcome.acknowledged.map { "\($0.triggerSubscriptionId) \($0.eventType) \($0.occurredAt)" } == expected)
             #expect(outcome.uploaded.map(\.recordId) == outcome.recorded.map(\.recordId))
             let server = try await LocationTest.serverEvents(root: client.base)
             #expect(server.map(\.record_id) == outcome.recorded.map(\.recordId.uuidString))
@@ -98,10 +126,12 @@ struct LocationEventTests {
     @Test func theSimulateCommandEndsWithTheAcknowledgedEventsAsJSON() async throws {
         let executable = try LocationTest.executable()
         try await SandboxTest.withDemo { client in
-            let child = try ChildProcess(executable: executable, arguments: [
-                "location", "simulate", "--gpx", LocationTest.storeTripGPX.path, "--connection", "gx-arrive-store",
-                "--api", client.base.absoluteString, "--json",
-            ])
+            let child = try ChildProcess(
+                executable: executable,
+                arguments: [
+                    "location", "simulate", "--gpx", LocationTest.storeTripGPX.path, "--connection", "gx-arrive-store",
+                    "--api", client.base.absoluteString, "--json",
+                ])
             let (status, _) = await child.finish()
             #expect(status == 0)
             let output = child.lines.joined(separator: "\n")
@@ -112,7 +142,8 @@ struct LocationEventTests {
             #expect(!output.contains(SandboxTest.aliceToken))
             let last = try #require(child.lines.last)
             let events = try JSONDecoder().decode([LocationTrip.ServerEvent].self, from: Data(last.utf8))
-            #expect(events.map { "\($0.triggerSubscriptionId) \($0.eventType) \($0.occurredAt)" }
+            #expect(
+                events.map { "\($0.triggerSubscriptionId) \($0.eventType) \($0.occurredAt)" }
                     == ["alice-arrive-trigger-1 entry 2026-05-01T09:26:30+0000"])
             #expect(UUID(uuidString: try #require(events.first).recordId) != nil)
         }

@@ -19,7 +19,7 @@ struct LocationRejectionTests {
     }
 
     struct Run {
-        var acknowledged: [String: Int] = [:]     // record id -> deliveries at the server
+        var acknowledged: [String: Int] = [:]  // record id -> deliveries at the server
         var deadLetters: [DeadLetter] = []
         var pending = 0
         var requests = 0
@@ -37,20 +37,26 @@ struct LocationRejectionTests {
             let store = try LocationEventStore(directory: directory)
             let start = Date()
             for n in 0..<count {
-                try await store.append(RegionEvent(recordId: Self.recordId(n), transition: n % 2 == 0 ? .entry : .exit,
-                                                   occurredAt: start.addingTimeInterval(Double(n)), triggerSubscriptionId: "alice-arrive-trigger-1"))
+                try await store.append(
+                    RegionEvent(
+                        recordId: Self.recordId(n), transition: n % 2 == 0 ? .entry : .exit,
+                        occurredAt: start.addingTimeInterval(Double(n)), triggerSubscriptionId: "alice-arrive-trigger-1"
+                    ))
             }
             let clock = ManualClock(start)
             let counter = RequestCounter()
-            let uploader = LocationUploader(store: store, configuration: .init(network: .sandbox(root), scheduler: .init(batchSize: 50, baseDelay: 2, maximumDelay: 60)),
-                                            tokenProvider: { SandboxTest.aliceToken }, now: { clock.now }, random: { 0.5 },
-                                            progressHandler: {
-                                                switch $0 {
-                                                case .attempted: await counter.increment()
-                                                case .failed: await counter.fail()
-                                                default: break
-                                                }
-                                            })
+            let uploader = LocationUploader(
+                store: store,
+                configuration: .init(
+                    network: .sandbox(root), scheduler: .init(batchSize: 50, baseDelay: 2, maximumDelay: 60)),
+                tokenProvider: { SandboxTest.aliceToken }, now: { clock.now }, random: { 0.5 },
+                progressHandler: {
+                    switch $0 {
+                    case .attempted: await counter.increment()
+                    case .failed: await counter.fail()
+                    default: break
+                    }
+                })
             var rounds = 0
             upload: while rounds < 500 {
                 rounds += 1
@@ -64,7 +70,9 @@ struct LocationRejectionTests {
                 }
             }
             var run = Run()
-            for event in try await LocationTest.serverEvents(root: root) { run.acknowledged[event.record_id] = event.deliveries }
+            for event in try await LocationTest.serverEvents(root: root) {
+                run.acknowledged[event.record_id] = event.deliveries
+            }
             run.deadLetters = try await store.deadLetters()
             run.pending = try await store.pending(now: clock.now).count
             run.requests = await counter.value
@@ -81,16 +89,18 @@ struct LocationRejectionTests {
         let refused = Set(run.deadLetters.map(\.event.recordId.uuidString))
         #expect(!refused.isEmpty, "the sandbox refused nothing")
         #expect(refused.count < 40)
-        #expect(refused.union(run.acknowledged.keys) == all)                          // nothing lost
-        #expect(refused.isDisjoint(with: run.acknowledged.keys))                      // a refused event is not recorded
-        #expect(run.acknowledged.values.allSatisfy { $0 == 1 })                       // acknowledged exactly once
-        #expect(run.pending == 0)                                                     // none stuck
+        #expect(refused.union(run.acknowledged.keys) == all)  // nothing lost
+        #expect(refused.isDisjoint(with: run.acknowledged.keys))  // a refused event is not recorded
+        #expect(run.acknowledged.values.allSatisfy { $0 == 1 })  // acknowledged exactly once
+        #expect(run.pending == 0)  // none stuck
         for letter in run.deadLetters {
             #expect(letter.rejection.statusCode == 422)
             #expect(letter.rejection.reason.contains(letter.event.recordId.uuidString))
             #expect(letter.rejection.reason.contains("--reject-location-events"))
         }
-        print("reject-location-events 0.1 + fail-rate 0.3: \(run.acknowledged.count) acknowledged once, \(refused.count) dead-lettered, \(run.requests) requests (\(run.failures) failed with 503)")
+        print(
+            "reject-location-events 0.1 + fail-rate 0.3: \(run.acknowledged.count) acknowledged once, \(refused.count) dead-lettered, \(run.requests) requests (\(run.failures) failed with 503)"
+        )
     }
 
     @Test func theSameSeedRefusesTheSameEvents() async throws {
@@ -113,8 +123,9 @@ struct LocationRejectionTests {
             defer { try? FileManager.default.removeItem(at: directory) }
             let monitor = SimulatedRegionMonitor()
             let clock = ManualClock(Date())
-            var setup = Synchronizer.Configuration(regionMonitor: monitor, storageDirectory: directory, anonymousId: "install-e2e",
-                                                   secureStore: FileSecureStore(directory: directory), now: { clock.now }, random: { 0.5 })
+            var setup = Synchronizer.Configuration(
+                regionMonitor: monitor, storageDirectory: directory, anonymousId: "install-e2e",
+                secureStore: FileSecureStore(directory: directory), now: { clock.now }, random: { 0.5 })
             setup.useServer(at: root)
             let synchronizer = Synchronizer(configuration: setup)
             let reports = ReportLog()
@@ -125,15 +136,23 @@ struct LocationRejectionTests {
             #expect(await synchronizer.monitoredRegions.map(\.identifier) == ["ifttt_alice-arrive-trigger-1"])
             for n in 0..<24 {
                 clock.advance(to: clock.now.addingTimeInterval(120))
-                let latitude = n % 2 == 0 ? 37.7880 : 37.7840           // outside, then inside the 150 m circle
-                await monitor.move(to: LocationFix(latitude: latitude, longitude: -122.4075, horizontalAccuracy: 5, timestamp: clock.now))
+                let latitude = n % 2 == 0 ? 37.7880 : 37.7840  // outside, then inside the 150 m circle
+                await monitor.move(
+                    to: LocationFix(
+                        latitude: latitude, longitude: -122.4075, horizontalAccuracy: 5, timestamp: clock.now))
                 await synchronizer.waitUntilIdle()
             }
             #expect(await synchronizer.synchronize(source: .forceUpdate) != .failed)
             let events = reports.all
-            let reported = events.compactMap { if case .reported(let region) = $0 { region.recordId.uuidString } else { nil } }
-            let refused = events.compactMap { event -> String? in event.rejection.map { _ in event.regionEvent.recordId.uuidString } }
-            let delivered = events.compactMap { if case .uploadSuccessful(let region, _) = $0 { region.recordId.uuidString } else { nil } }
+            let reported = events.compactMap {
+                if case .reported(let region) = $0 { region.recordId.uuidString } else { nil }
+            }
+            let refused = events.compactMap { event -> String? in
+                event.rejection.map { _ in event.regionEvent.recordId.uuidString }
+            }
+            let delivered = events.compactMap {
+                if case .uploadSuccessful(let region, _) = $0 { region.recordId.uuidString } else { nil }
+            }
             #expect(reported.count == 12)
             #expect(!refused.isEmpty && !delivered.isEmpty)
             #expect(Set(refused).union(delivered) == Set(reported))
@@ -153,10 +172,12 @@ struct LocationRejectionTests {
         var configuration = SandboxTest.configuration(randomSeed: 5)
         configuration.rejectLocationEvents = 0.7
         try await SandboxServer.withRunning(configuration) { root in
-            let child = try ChildProcess(executable: executable, arguments: [
-                "location", "simulate", "--gpx", Self.jitteryGPX.path, "--connection", "gx-arrive-store",
-                "--api", root.absoluteString, "--json",
-            ])
+            let child = try ChildProcess(
+                executable: executable,
+                arguments: [
+                    "location", "simulate", "--gpx", Self.jitteryGPX.path, "--connection", "gx-arrive-store",
+                    "--api", root.absoluteString, "--json",
+                ])
             let (status, _) = await child.finish()
             #expect(status == 0)
             let output = child.lines.joined(separator: "\n")
@@ -180,21 +201,27 @@ struct LocationRejectionTests {
     @Test func theSimulateCommandsDwellFilterRecordsOneArrivalFromAJitteryTrip() async throws {
         let executable = try LocationTest.executable()
         try await SandboxServer.withRunning(SandboxTest.configuration()) { root in
-            let child = try ChildProcess(executable: executable, arguments: [
-                "location", "simulate", "--gpx", Self.jitteryGPX.path, "--connection", "gx-arrive-store",
-                "--api", root.absoluteString, "--dwell", "60", "--json",
-            ])
+            let child = try ChildProcess(
+                executable: executable,
+                arguments: [
+                    "location", "simulate", "--gpx", Self.jitteryGPX.path, "--connection", "gx-arrive-store",
+                    "--api", root.absoluteString, "--dwell", "60", "--json",
+                ])
             let (status, _) = await child.finish()
             #expect(status == 0)
-            let listing = try JSONDecoder().decode([LocationTrip.ServerEvent].self, from: Data(try #require(child.lines.last).utf8))
-            #expect(listing.map { "\($0.eventType) \($0.occurredAt) \($0.status ?? "")" } == ["entry 2026-05-01T10:04:20+0000 acknowledged"])
+            let listing = try JSONDecoder().decode(
+                [LocationTrip.ServerEvent].self, from: Data(try #require(child.lines.last).utf8))
+            #expect(
+                listing.map { "\($0.eventType) \($0.occurredAt) \($0.status ?? "")" } == [
+                    "entry 2026-05-01T10:04:20+0000 acknowledged"
+                ])
         }
     }
 }
 
 final class ReportLog: @unchecked Sendable {
     private let lock = NSLock()
-    private var stored: [LocationEvent] = []   // guarded by lock
+    private var stored: [LocationEvent] = []  // guarded by lock
     func add(_ events: [LocationEvent]) { lock.withLock { stored += events } }
     var all: [LocationEvent] { lock.withLock { stored } }
 }

@@ -29,8 +29,9 @@ enum LocationTest {
         }
         let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent(".build/debug/ifttt-connect")
-        return try #require(FileManager.default.isExecutableFile(atPath: fallback.path) ? fallback : nil,
-                            "build the package first: ifttt-connect was not found")
+        return try #require(
+            FileManager.default.isExecutableFile(atPath: fallback.path) ? fallback : nil,
+            "build the package first: ifttt-connect was not found")
     }
 
     /// Every event the sandbox recorded for the token's user, retrying the sandbox's injected 503s.
@@ -54,7 +55,6 @@ enum LocationTest {
         var deliveries: Int
     }
 }
-
 
 /// A child process whose standard output is read line by line; it can be killed with SIGKILL.
 final class ChildProcess: @unchecked Sendable {

@@ -7,7 +7,8 @@ import Testing
 @Suite("README example")
 struct ReadmeExampleTests {
     @Test func theSmallestExampleWorks() async throws {
-        try await SandboxServer.withRunning(SandboxConfiguration(port: 0, databasePath: temporaryDatabasePath())) { root in
+        try await SandboxServer.withRunning(SandboxConfiguration(port: 0, databasePath: temporaryDatabasePath())) {
+            root in
             // --- README ---
             let controller = ConnectionNetworkController(configuration: .sandbox(root))
             let alice = ConnectionCredentials(userToken: "sandbox-user-token-alice")

@@ -23,8 +23,10 @@ enum PageWalker {
         var description: String
     }
 
-    static func walk(_ start: URL, base: URL, maxPages: Int = 8,
-                     fill: (_ title: String, _ fields: [(name: String, value: String)]) -> [(String, String)]) async throws -> Walk {
+    static func walk(
+        _ start: URL, base: URL, maxPages: Int = 8,
+        fill: (_ title: String, _ fields: [(name: String, value: String)]) -> [(String, String)]
+    ) async throws -> Walk {
         var request = URLRequest(url: start)
         var titles: [String] = []
         for _ in 0..<maxPages {
@@ -51,7 +53,8 @@ enum PageWalker {
             request = URLRequest(url: form.action)
             request.httpMethod = "POST"
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(fields.map { HTMLForm.encode($0.0) + "=" + HTMLForm.encode($0.1) }.joined(separator: "&").utf8)
+            request.httpBody = Data(
+                fields.map { HTMLForm.encode($0.0) + "=" + HTMLForm.encode($0.1) }.joined(separator: "&").utf8)
         }
         throw Stuck(description: "more than \(maxPages) pages: \(titles)")
     }
@@ -72,17 +75,18 @@ struct RedirectStateTests {
     /// `:`, `/` and `@` raw in query values and encodes `[]` as `%5B%5D`; the SDK then turns `+` into `%2B`.
     /// No `state` anywhere.
     static func ios28URL(base: URL, returnTo: String, email: String, code: String) -> URL {
-        URL(string: base.absoluteString + "/access/api/gx-arrive-store"
-            + "?sdk_return_to=" + returnTo
-            + "&sdk_version=2.8.0"
-            + "&sdk_platform=ios"
-            + "&sdk_anonymous_id=6F2B2A5C-3C0D-4C4B-9F0E-2D7C9A1B5E11"
-            + "&locale=es_419"
-            + "&skip_config=true"
-            + "&email=" + email.replacingOccurrences(of: "+", with: "%2B")
-            + "&available_email_app_schemes%5B%5D=message://"
-            + "&available_email_app_schemes%5B%5D=googlegmail://"
-            + "&code=" + code)!
+        URL(
+            string: base.absoluteString + "/access/api/gx-arrive-store"
+                + "?sdk_return_to=" + returnTo
+                + "&sdk_version=2.8.0"
+                + "&sdk_platform=ios"
+                + "&sdk_anonymous_id=6F2B2A5C-3C0D-4C4B-9F0E-2D7C9A1B5E11"
+                + "&locale=es_419"
+                + "&skip_config=true"
+                + "&email=" + email.replacingOccurrences(of: "+", with: "%2B")
+                + "&available_email_app_schemes%5B%5D=message://"
+                + "&available_email_app_schemes%5B%5D=googlegmail://"
+                + "&code=" + code)!
     }
 
     /// The Android SDK's embed URL (spec connect-sdk-android.md §9): `sdk_version`, `sdk_platform=android`,
@@ -91,37 +95,43 @@ struct RedirectStateTests {
     /// everything but unreserved characters.
     static func androidURL(base: URL, returnTo: String, username: String, code: String) -> URL {
         let enc = WebActivationPageTests.query
-        return URL(string: base.absoluteString + "/access/api/gx-arrive-store?" + enc([
-            ("sdk_version", "2.6.1"), ("sdk_platform", "android"), ("sdk_return_to", returnTo),
-            ("sdk_anonymous_id", "0d6c8f0e-5a43-4c1e-9d0b-1f7a3c2e4b55"), ("code", code),
-            ("available_email_app_schemes[]", "com.google.android.gm"),
-            ("available_email_app_schemes[]", "com.microsoft.office.outlook"),
-            ("username", username), ("skip_config", "true"), ("locale", "es-419"),
-        ]))!
+        return URL(
+            string: base.absoluteString + "/access/api/gx-arrive-store?"
+                + enc([
+                    ("sdk_version", "2.6.1"), ("sdk_platform", "android"), ("sdk_return_to", returnTo),
+                    ("sdk_anonymous_id", "0d6c8f0e-5a43-4c1e-9d0b-1f7a3c2e4b55"), ("code", code),
+                    ("available_email_app_schemes[]", "com.google.android.gm"),
+                    ("available_email_app_schemes[]", "com.microsoft.office.outlook"),
+                    ("username", username), ("skip_config", "true"), ("locale", "es-419"),
+                ]))!
     }
 
     @Test(arguments: RedirectStateMode.allCases)
     func anIOS28URLIsServedAndTheRedirectCarriesNoState(mode: RedirectStateMode) async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration(redirectState: mode)) { base in
-            let url = Self.ios28URL(base: base, returnTo: "groceryexpress://ifttt/callback", email: "bob@example.com",
-                                    code: "gx-oauth-code-bob")
+            let url = Self.ios28URL(
+                base: base, returnTo: "groceryexpress://ifttt/callback", email: "bob@example.com",
+                code: "gx-oauth-code-bob")
             #expect(url.absoluteString.contains("?sdk_return_to=groceryexpress://ifttt/callback&sdk_version=2.8.0&"))
             let (data, response) = try await WebActivationPageTests.session.data(from: url)
             let http = try #require(response as? HTTPURLResponse)
             #expect(http.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
             #expect(String(decoding: data, as: UTF8.self).contains("value=\"bob@example.com\""))
             let walk = try await PageWalker.walk(url, base: base, fill: PageWalker.password("bob-password"))
-            #expect(walk.location.scheme == "groceryexpress" && walk.location.host == "ifttt" && walk.location.path == "/callback")
+            #expect(
+                walk.location.scheme == "groceryexpress" && walk.location.host == "ifttt"
+                    && walk.location.path == "/callback")
             #expect(walk.items["next_step"] == "complete")
             #expect(walk.items["user_token"]?.isEmpty == false)
-            #expect(walk.items["state"] == nil)   // none was sent, so none comes back in either mode
+            #expect(walk.items["state"] == nil)  // none was sent, so none comes back in either mode
         }
     }
 
     @Test(arguments: RedirectStateMode.allCases)
     func anAndroidURLWithAUsernameIsServed(mode: RedirectStateMode) async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration(redirectState: mode)) { base in
-            let url = Self.androidURL(base: base, returnTo: "http://127.0.0.1:4567/cb", username: "bob", code: "gx-oauth-code-bob")
+            let url = Self.androidURL(
+                base: base, returnTo: "http://127.0.0.1:4567/cb", username: "bob", code: "gx-oauth-code-bob")
             let (data, response) = try await WebActivationPageTests.session.data(from: url)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             #expect(String(decoding: data, as: UTF8.self).contains("value=\"bob\""))
@@ -135,11 +145,15 @@ struct RedirectStateTests {
         for mode in RedirectStateMode.allCases {
             try await SandboxServer.withRunning(SandboxTest.configuration(redirectState: mode)) { base in
                 // The hand-off query (spec §2.5: `action=activation`) on the web pages, with a state as our SDK sends it.
-                let url = URL(string: base.absoluteString + "/access/api/gx-arrive-store?" + WebActivationPageTests.query([
-                    ("sdk_return_to", "http://127.0.0.1:4567/cb?app=1"), ("sdk_version", "3.0.0"), ("sdk_platform", "ios"),
-                    ("sdk_anonymous_id", "a"), ("locale", "es_419"), ("skip_config", "true"), ("state", "s+t/a=te"),
-                    ("code", "gx-oauth-code-bob"), ("email", "bob@example.com"), ("action", "activation"),
-                ]))!
+                let url = URL(
+                    string: base.absoluteString + "/access/api/gx-arrive-store?"
+                        + WebActivationPageTests.query([
+                            ("sdk_return_to", "http://127.0.0.1:4567/cb?app=1"), ("sdk_version", "3.0.0"),
+                            ("sdk_platform", "ios"),
+                            ("sdk_anonymous_id", "a"), ("locale", "es_419"), ("skip_config", "true"),
+                            ("state", "s+t/a=te"),
+                            ("code", "gx-oauth-code-bob"), ("email", "bob@example.com"), ("action", "activation"),
+                        ]))!
                 let walk = try await PageWalker.walk(url, base: base, fill: PageWalker.password("bob-password"))
                 let names = walk.location.queryItems?.map(\.name) ?? []
                 switch mode {
@@ -159,10 +173,13 @@ struct RedirectStateTests {
     }
 
     @Test func theSandboxCommandTakesRedirectState() throws {
-        let echo = try #require(try IFTTTConnectCommand.parseAsRoot(["sandbox", "--redirect-state", "echo"]) as? SandboxCommand)
+        let echo = try #require(
+            try IFTTTConnectCommand.parseAsRoot(["sandbox", "--redirect-state", "echo"]) as? SandboxCommand)
         #expect(echo.redirectState == "echo")
         let plain = try #require(try IFTTTConnectCommand.parseAsRoot(["sandbox"]) as? SandboxCommand)
         #expect(plain.redirectState == "ignore")
-        #expect(throws: (any Error).self) { try IFTTTConnectCommand.parseAsRoot(["sandbox", "--redirect-state", "maybe"]) }
+        #expect(throws: (any Error).self) {
+            try IFTTTConnectCommand.parseAsRoot(["sandbox", "--redirect-state", "maybe"])
+        }
     }
 }

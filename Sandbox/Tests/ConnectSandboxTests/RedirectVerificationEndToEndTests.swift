@@ -19,21 +19,26 @@ struct RedirectVerificationEndToEndTests {
     static let aliceByEmail = ConnectionCredentials(oauthCode: "gx-oauth-code-alice")
 
     /// Runs one activation against a fresh sandbox in `mode` and gives `body` the harness while the flow waits.
-    func withFlow(_ mode: RedirectStateMode, connectionId: String, credentials: ConnectionCredentials,
-                  skipConfiguration: Bool = false, policy: RedirectStatePolicy = .verifyWhenMissing,
-                  userVerifier: (@Sendable (RedirectedUser) async -> Bool)? = nil,
-                  prepare: @Sendable (URL, ConnectionNetworkController) async throws -> Void = { _, _ in },
-                  _ body: @MainActor (Harness) async throws -> Void) async throws {
+    func withFlow(
+        _ mode: RedirectStateMode, connectionId: String, credentials: ConnectionCredentials,
+        skipConfiguration: Bool = false, policy: RedirectStatePolicy = .verifyWhenMissing,
+        userVerifier: (@Sendable (RedirectedUser) async -> Bool)? = nil,
+        prepare: @Sendable (URL, ConnectionNetworkController) async throws -> Void = { _, _ in },
+        _ body: @MainActor (Harness) async throws -> Void
+    ) async throws {
         try await withSandbox(redirectState: mode) { url, network in
             try await prepare(url, network)
-            try await Self.run(url, connectionId: connectionId, credentials: credentials, skipConfiguration: skipConfiguration,
-                               policy: policy, userVerifier: userVerifier, body)
+            try await Self.run(
+                url, connectionId: connectionId, credentials: credentials, skipConfiguration: skipConfiguration,
+                policy: policy, userVerifier: userVerifier, body)
         }
     }
 
-    private static func run(_ url: URL, connectionId: String, credentials: ConnectionCredentials, skipConfiguration: Bool,
-                            policy: RedirectStatePolicy, userVerifier: (@Sendable (RedirectedUser) async -> Bool)?,
-                            _ body: @MainActor (Harness) async throws -> Void) async throws {
+    private static func run(
+        _ url: URL, connectionId: String, credentials: ConnectionCredentials, skipConfiguration: Bool,
+        policy: RedirectStatePolicy, userVerifier: (@Sendable (RedirectedUser) async -> Bool)?,
+        _ body: @MainActor (Harness) async throws -> Void
+    ) async throws {
         let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
         defer { receiver.stop() }
         let web = CapturingWebSession()
@@ -41,18 +46,21 @@ struct RedirectVerificationEndToEndTests {
         setup.webAuthenticationSession = web
         setup.urlOpener = NoAppsOpener()
         setup.timing = .immediate
-        var configuration = ConnectionConfiguration(connectionId: connectionId, suggestedUserEmail: "alice@example.com",
-                                                    credentialProvider: credentials, redirectURL: receiver.redirectURL,
-                                                    skipConnectionConfiguration: skipConfiguration)
+        var configuration = ConnectionConfiguration(
+            connectionId: connectionId, suggestedUserEmail: "alice@example.com",
+            credentialProvider: credentials, redirectURL: receiver.redirectURL,
+            skipConnectionConfiguration: skipConfiguration)
         configuration.redirectStatePolicy = policy
         configuration.redirectUserVerifier = userVerifier
-        let controller = ConnectButtonController(connectButton: HeadlessConnectButton(), connectionConfiguration: configuration,
-                                                 delegate: nil, configuration: setup)
+        let controller = ConnectButtonController(
+            connectButton: HeadlessConnectButton(), connectionConfiguration: configuration,
+            delegate: nil, configuration: setup)
         let flow = Task { @MainActor in try await controller.connect(email: "alice@example.com") }
         var opened = web.opened.makeAsyncIterator()
         let start = try #require(await opened.next())
         #expect(controller.step == .waitingForRedirect)
-        let harness = Harness(sandbox: url, receiver: receiver, activationURL: start, controller: controller, flow: flow)
+        let harness = Harness(
+            sandbox: url, receiver: receiver, activationURL: start, controller: controller, flow: flow)
         try await body(harness)
         flow.cancel()
     }
@@ -84,8 +92,11 @@ struct RedirectVerificationEndToEndTests {
 
     @Test(arguments: RedirectStateMode.allCases)
     func skippedConfigurationLeavesAPendingConnectionThatVerifies(mode: RedirectStateMode) async throws {
-        try await withFlow(mode, connectionId: "gx-store-visits", credentials: Self.aliceByEmail, skipConfiguration: true) { flow in
-            let redirect = Harness.strippingState(try await flow.walkPages(email: "alice@example.com", password: "alice-password"))
+        try await withFlow(
+            mode, connectionId: "gx-store-visits", credentials: Self.aliceByEmail, skipConfiguration: true
+        ) { flow in
+            let redirect = Harness.strippingState(
+                try await flow.walkPages(email: "alice@example.com", password: "alice-password"))
             #expect(try await flow.deliver(redirect) == 200)
             #expect(try await flow.login(of: try await flow.result()) == "alice")
         }
@@ -97,7 +108,8 @@ struct RedirectVerificationEndToEndTests {
     func bobsRealTokenCannotFinishAlicesFlowWhenTheConnectionIsNotOnForHim(mode: RedirectStateMode) async throws {
         // Alice activates by email (no known user); bob's token is real but gx-store-visits is not on for him.
         try await withFlow(mode, connectionId: "gx-store-visits", credentials: Self.aliceByEmail) { flow in
-            #expect(try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob")) == 400)
+            #expect(
+                try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob")) == 400)
             #expect(try await flow.deliver(flow.redirect("next_step=complete&user_token=garbage-token-0000")) == 400)
             #expect(try await flow.deliver(flow.redirect("next_step=complete")) == 400)
             #expect(flow.controller.step == .waitingForRedirect)
@@ -111,16 +123,21 @@ struct RedirectVerificationEndToEndTests {
     func bobsEnabledAccountCannotFinishAFlowThatStartedFromAlicesToken(mode: RedirectStateMode) async throws {
         // Bob has gx-weekly-deals on, so his token passes checks 1 and 2; alice's flow started from her token, so
         // `/me` named her, and bob's login does not match.
-        try await withFlow(mode, connectionId: "gx-weekly-deals", credentials: Demo.alice, skipConfiguration: true, prepare: { _, network in
-            _ = try await network.disconnectConnection(with: "gx-weekly-deals", credentialProvider: Demo.alice)
-            _ = try await network.enableConnection(with: "gx-weekly-deals", credentialProvider: Demo.bob)
-        }) { flow in
-            #expect(try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob")) == 400)
-            #expect(flow.controller.step == .waitingForRedirect)
-            let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
-            #expect(try await flow.deliver(redirect) == 200)
-            #expect(try await flow.login(of: try await flow.result()) == "alice")
-        }
+        try await withFlow(
+            mode, connectionId: "gx-weekly-deals", credentials: Demo.alice, skipConfiguration: true,
+            prepare: { _, network in
+                _ = try await network.disconnectConnection(with: "gx-weekly-deals", credentialProvider: Demo.alice)
+                _ = try await network.enableConnection(with: "gx-weekly-deals", credentialProvider: Demo.bob)
+            },
+            { flow in
+                #expect(
+                    try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob")) == 400
+                )
+                #expect(flow.controller.step == .waitingForRedirect)
+                let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
+                #expect(try await flow.deliver(redirect) == 200)
+                #expect(try await flow.login(of: try await flow.result()) == "alice")
+            })
     }
 
     @Test func withoutAKnownUserOnlyTheAppsVerifierStopsAnotherEnabledAccount() async throws {
@@ -129,24 +146,35 @@ struct RedirectVerificationEndToEndTests {
         try await withSandbox(redirectState: .ignore) { url, network in
             _ = try await network.enableConnection(with: "gx-weekly-deals", credentialProvider: Demo.bob)
             _ = try await network.disconnectConnection(with: "gx-weekly-deals", credentialProvider: Demo.alice)
-            let service = try ConnectServiceClient(serviceKey: Demo.serviceKey, baseURL: url.appendingPathComponent("v2"))
+            let service = try ConnectServiceClient(
+                serviceKey: Demo.serviceKey, baseURL: url.appendingPathComponent("v2"))
             let verifier: @Sendable (RedirectedUser) async -> Bool = { redirected in
-                guard let linked = try? await service.exchangeUserToken(userId: "gx-user-1001", accessToken: "gx-access-token-alice"),
-                      let user = try? await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: linked))
+                guard
+                    let linked = try? await service.exchangeUserToken(
+                        userId: "gx-user-1001", accessToken: "gx-access-token-alice"),
+                    let user = try? await network.fetchUser(
+                        credentialProvider: ConnectionCredentials(userToken: linked))
                 else { return false }
                 return user.login == redirected.login
             }
             // Without the verifier, bob's forged redirect would finish alice's flow:
-            try await Self.run(url, connectionId: "gx-weekly-deals", credentials: Self.aliceByEmail, skipConfiguration: true,
-                               policy: .verifyWhenMissing, userVerifier: nil) { flow in
-                let status = try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob"))
+            try await Self.run(
+                url, connectionId: "gx-weekly-deals", credentials: Self.aliceByEmail, skipConfiguration: true,
+                policy: .verifyWhenMissing, userVerifier: nil
+            ) { flow in
+                let status = try await flow.deliver(
+                    flow.redirect("next_step=complete&user_token=sandbox-user-token-bob"))
                 #expect(status == 200)
                 #expect(try await flow.login(of: try await flow.result()) == "bob")
             }
             // With it, the same forgery is refused and alice's real redirect completes.
-            try await Self.run(url, connectionId: "gx-weekly-deals", credentials: Self.aliceByEmail, skipConfiguration: true,
-                               policy: .verifyWhenMissing, userVerifier: verifier) { flow in
-                #expect(try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob")) == 400)
+            try await Self.run(
+                url, connectionId: "gx-weekly-deals", credentials: Self.aliceByEmail, skipConfiguration: true,
+                policy: .verifyWhenMissing, userVerifier: verifier
+            ) { flow in
+                #expect(
+                    try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob")) == 400
+                )
                 let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
                 #expect(try await flow.deliver(redirect) == 200)
                 #expect(try await flow.login(of: try await flow.result()) == "alice")
@@ -157,8 +185,10 @@ struct RedirectVerificationEndToEndTests {
     // MARK: - (d): required state
 
     @Test func requiredStateRefusesEveryRedirectWithoutStateAgainstAnEchoingServer() async throws {
-        try await withFlow(.echo, connectionId: "gx-store-visits", credentials: Self.aliceByEmail, policy: .required) { flow in
-            #expect(try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob")) == 400)
+        try await withFlow(.echo, connectionId: "gx-store-visits", credentials: Self.aliceByEmail, policy: .required) {
+            flow in
+            #expect(
+                try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob")) == 400)
             let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
             #expect(try await flow.deliver(Harness.strippingState(redirect)) == 400)
             #expect(flow.controller.step == .waitingForRedirect)
@@ -168,7 +198,8 @@ struct RedirectVerificationEndToEndTests {
     }
 
     @Test func requiredStateAgainstAServerThatDoesNotEchoNeverCompletes() async throws {
-        try await withFlow(.ignore, connectionId: "gx-store-visits", credentials: Self.aliceByEmail, policy: .required) { flow in
+        try await withFlow(.ignore, connectionId: "gx-store-visits", credentials: Self.aliceByEmail, policy: .required)
+        { flow in
             let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
             #expect(!Harness.hasState(redirect))
             #expect(try await flow.deliver(redirect) == 400)
@@ -223,7 +254,9 @@ struct Harness {
     /// The login `/me` gives for the activation's token.
     func login(of activation: ConnectionActivation) async throws -> String? {
         let token = try #require(activation.userToken)
-        return try await controller.configuration.networkController.fetchUser(credentialProvider: ConnectionCredentials(userToken: token)).login
+        return try await controller.configuration.networkController.fetchUser(
+            credentialProvider: ConnectionCredentials(userToken: token)
+        ).login
     }
 
     /// Walks the sandbox's pages from the activation URL the SDK opened: posts each page's form (the password on
@@ -240,7 +273,8 @@ struct Harness {
                 continue
             }
             #expect(status == 200, "page answered \(status): \(html.prefix(300))")
-            let form = try #require(HTMLForm(html: html, base: response.url ?? activationURL), "no form in \(html.prefix(300))")
+            let form = try #require(
+                HTMLForm(html: html, base: response.url ?? activationURL), "no form in \(html.prefix(300))")
             var fields = form.fields.map { field -> (String, String) in
                 if field.name == "password" { return (field.name, password) }
                 if field.name == "email" && field.value.isEmpty { return (field.name, email) }
@@ -250,7 +284,8 @@ struct Harness {
             var request = URLRequest(url: form.action)
             request.httpMethod = "POST"
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
-            request.httpBody = Data(fields.map { HTMLForm.encode($0.0) + "=" + HTMLForm.encode($0.1) }.joined(separator: "&").utf8)
+            request.httpBody = Data(
+                fields.map { HTMLForm.encode($0.0) + "=" + HTMLForm.encode($0.1) }.joined(separator: "&").utf8)
             (status, html, response) = try await Self.fetch(request)
         }
         throw NoRedirectFromThePages()
@@ -274,7 +309,9 @@ final class CapturingWebSession: WebAuthenticationSession {
     private let stream = AsyncStream<URL>.makeStream()
     var opened: AsyncStream<URL> { stream.stream }
 
-    func start(url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void) {
+    func start(
+        url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void
+    ) {
         stream.continuation.yield(url)
     }
 

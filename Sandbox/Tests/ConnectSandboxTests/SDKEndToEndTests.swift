@@ -9,7 +9,8 @@ import Testing
 struct SDKEndToEndTests {
     @Test func fetchAnonymousSignedInAndWithInviteCode() async throws {
         try await withSandbox { _, controller in
-            let anonymous = try await controller.fetchConnection(for: "gx-arrive-store", credentialProvider: ConnectionCredentials.anonymous)
+            let anonymous = try await controller.fetchConnection(
+                for: "gx-arrive-store", credentialProvider: ConnectionCredentials.anonymous)
             #expect(anonymous.status == .unknown)
             #expect(anonymous.userConnection == nil)
             #expect(anonymous.primaryService.id == "grocery_express")
@@ -26,26 +27,31 @@ struct SDKEndToEndTests {
             #expect(carolView.status == .initial)
             #expect(carolView.userConnection == nil)
 
-            let visits = try await controller.fetchConnection(for: "gx-store-visits", credentialProvider: ConnectionCredentials.anonymous)
+            let visits = try await controller.fetchConnection(
+                for: "gx-store-visits", credentialProvider: ConnectionCredentials.anonymous)
             let location = try #require(visits.features.first?.triggers.first?.fields.first)
             #expect(location.type == .locationEnterAndExit)
-            #expect(location.defaultValue?.location?.radius == 200)   // string-shaped default value
+            #expect(location.defaultValue?.location?.radius == 200)  // string-shaped default value
 
             await #expect(throws: ConnectAPIError.self) {
-                try await controller.fetchConnection(for: "gx-early-access", credentialProvider: ConnectionCredentials.anonymous)
+                try await controller.fetchConnection(
+                    for: "gx-early-access", credentialProvider: ConnectionCredentials.anonymous)
             }
             do {
-                _ = try await controller.fetchConnection(for: "gx-early-access", credentialProvider: ConnectionCredentials(inviteCode: "wrong"))
+                _ = try await controller.fetchConnection(
+                    for: "gx-early-access", credentialProvider: ConnectionCredentials(inviteCode: "wrong"))
                 Issue.record("a wrong invite code was accepted")
             } catch let error as ConnectAPIError {
                 #expect(error.statusCode == 403)
                 #expect(error.apiCode == "forbidden")
             }
-            let early = try await controller.fetchConnection(for: "gx-early-access", credentialProvider: ConnectionCredentials(inviteCode: "gx-invite-2026"))
+            let early = try await controller.fetchConnection(
+                for: "gx-early-access", credentialProvider: ConnectionCredentials(inviteCode: "gx-invite-2026"))
             #expect(early.id == "gx-early-access")
 
             do {
-                _ = try await controller.fetchConnection(for: "no-such-connection", credentialProvider: ConnectionCredentials.anonymous)
+                _ = try await controller.fetchConnection(
+                    for: "no-such-connection", credentialProvider: ConnectionCredentials.anonymous)
                 Issue.record("unknown id fetched")
             } catch let error as ConnectAPIError {
                 #expect(error == .apiError(statusCode: 404, payload: error.payload))
@@ -56,17 +62,25 @@ struct SDKEndToEndTests {
 
     @Test func disableAndEnable() async throws {
         try await withSandbox { _, controller in
-            let disabled = try await controller.disconnectConnection(with: "gx-weekly-deals", credentialProvider: Demo.alice)
+            let disabled = try await controller.disconnectConnection(
+                with: "gx-weekly-deals", credentialProvider: Demo.alice)
             #expect(disabled.status == .disabled)
-            #expect(try await controller.fetchConnection(for: "gx-weekly-deals", credentialProvider: Demo.alice).status == .disabled)
+            #expect(
+                try await controller.fetchConnection(for: "gx-weekly-deals", credentialProvider: Demo.alice).status
+                    == .disabled)
             let enabled = try await controller.enableConnection(with: "gx-weekly-deals", credentialProvider: Demo.alice)
             #expect(enabled.status == .enabled)
             // Bob's status is his own.
-            #expect(try await controller.fetchConnection(for: "gx-weekly-deals", credentialProvider: Demo.bob).status == .disabled)
+            #expect(
+                try await controller.fetchConnection(for: "gx-weekly-deals", credentialProvider: Demo.bob).status
+                    == .disabled)
 
             // Completion-handler form, against the same server.
-            let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<Connection, ConnectAPIError>, Never>) in
-                controller.disconnectConnection(with: "gx-weekly-deals", credentialProvider: Demo.alice) { continuation.resume(returning: $0) }
+            let result = await withCheckedContinuation {
+                (continuation: CheckedContinuation<Result<Connection, ConnectAPIError>, Never>) in
+                controller.disconnectConnection(with: "gx-weekly-deals", credentialProvider: Demo.alice) {
+                    continuation.resume(returning: $0)
+                }
             }
             #expect((try? result.get())?.status == .disabled)
         }
@@ -78,13 +92,19 @@ struct SDKEndToEndTests {
             for operation in ["fetch", "disable", "me"] {
                 do {
                     switch operation {
-                    case "fetch": _ = try await controller.fetchConnection(for: "gx-arrive-store", credentialProvider: badToken)
-                    case "disable": _ = try await controller.disconnectConnection(with: "gx-arrive-store", credentialProvider: badToken)
+                    case "fetch":
+                        _ = try await controller.fetchConnection(for: "gx-arrive-store", credentialProvider: badToken)
+                    case "disable":
+                        _ = try await controller.disconnectConnection(
+                            with: "gx-arrive-store", credentialProvider: badToken)
                     default: _ = try await controller.fetchUser(credentialProvider: badToken)
                     }
                     Issue.record("\(operation) accepted a bad token")
                 } catch let error as ConnectAPIError {
-                    guard case .authenticationFailure(let payload) = error else { Issue.record("\(operation): \(error)"); continue }
+                    guard case .authenticationFailure(let payload) = error else {
+                        Issue.record("\(operation): \(error)")
+                        continue
+                    }
                     #expect(payload?.code == "unauthorized")
                     #expect(!error.description.contains("mallory"))
                 }
@@ -92,7 +112,8 @@ struct SDKEndToEndTests {
             // No token at all on a user endpoint.
             await #expect(throws: ConnectAPIError.authenticationFailure(nil).self) {
                 do {
-                    _ = try await controller.disconnectConnection(with: "gx-weekly-deals", credentialProvider: ConnectionCredentials.anonymous)
+                    _ = try await controller.disconnectConnection(
+                        with: "gx-weekly-deals", credentialProvider: ConnectionCredentials.anonymous)
                 } catch let error as ConnectAPIError {
                     if case .authenticationFailure = error { throw ConnectAPIError.authenticationFailure(nil) }
                     throw error
@@ -106,14 +127,19 @@ struct SDKEndToEndTests {
                 #expect(error.statusCode == 404)
             }
             // The service key works only on service endpoints.
-            let (disableStatus, _) = try await rawRequest(url.appendingPathComponent("v2/connections/gx-weekly-deals/disable").appendingQuery("user_id", "gx-user-1001"),
-                                                          method: "POST", headers: ["IFTTT-Service-Key": Demo.serviceKey])
+            let (disableStatus, _) = try await rawRequest(
+                url.appendingPathComponent("v2/connections/gx-weekly-deals/disable").appendingQuery(
+                    "user_id", "gx-user-1001"),
+                method: "POST", headers: ["IFTTT-Service-Key": Demo.serviceKey])
             #expect(disableStatus == 403)
-            let (wrongKeyStatus, _) = try await rawRequest(url.appendingPathComponent("v2/connections/gx-arrive-store").appendingQuery("user_id", "gx-user-1001"),
-                                                           headers: ["IFTTT-Service-Key": "not-the-key"])
+            let (wrongKeyStatus, _) = try await rawRequest(
+                url.appendingPathComponent("v2/connections/gx-arrive-store").appendingQuery("user_id", "gx-user-1001"),
+                headers: ["IFTTT-Service-Key": "not-the-key"])
             #expect(wrongKeyStatus == 401)
-            let (tokenOnServiceEndpoint, _) = try await rawRequest(url.appendingPathComponent("v2/user_token").appendingQuery("user_id", "gx-user-1001").appendingQuery("access_token", "gx-access-token-alice"),
-                                                                   method: "POST", headers: ["Authorization": "Bearer sandbox-user-token-alice"])
+            let (tokenOnServiceEndpoint, _) = try await rawRequest(
+                url.appendingPathComponent("v2/user_token").appendingQuery("user_id", "gx-user-1001").appendingQuery(
+                    "access_token", "gx-access-token-alice"),
+                method: "POST", headers: ["Authorization": "Bearer sandbox-user-token-alice"])
             #expect(tokenOnServiceEndpoint == 401)
         }
     }
@@ -153,25 +179,31 @@ struct SDKEndToEndTests {
 
             let deals = try await controller.fetchConnection(for: "gx-weekly-deals", credentialProvider: Demo.carol)
             let trigger = try #require(deals.features.first?.triggers.first)
-            let options = try await controller.fetchFieldOptions(connectionId: deals.id, step: trigger, credentialProvider: Demo.carol)
+            let options = try await controller.fetchFieldOptions(
+                connectionId: deals.id, step: trigger, credentialProvider: Demo.carol)
             let stores = try #require(options.options["store"])
             #expect(!stores.isEmpty)
 
             // Carol configures the Connection through the API (what an app does after skipping configuration).
             var update = UserConnectionUpdate.defaults(for: deals)
             update.features[0].triggers[0].userFields = [.init(fieldId: "store", value: .choice(stores[0]))]
-            let updated = try await controller.updateUserConnection(with: deals.id, update: update, credentialProvider: Demo.carol)
+            let updated = try await controller.updateUserConnection(
+                with: deals.id, update: update, credentialProvider: Demo.carol)
             #expect(updated.status == .enabled)
             let userTrigger = try #require(updated.userConnection?.userFeatures.first?.triggers.first)
-            #expect(userTrigger.userFields.first?.value == .choice(stores[0]) || userTrigger.userFields.first?.value.choiceValue == stores[0].value)
+            #expect(
+                userTrigger.userFields.first?.value == .choice(stores[0])
+                    || userTrigger.userFields.first?.value.choiceValue == stores[0].value)
             // Updating again keeps the trigger subscription id stable.
-            let again = try await controller.updateUserConnection(with: deals.id, update: update, credentialProvider: Demo.carol)
+            let again = try await controller.updateUserConnection(
+                with: deals.id, update: update, credentialProvider: Demo.carol)
             #expect(again.userConnection?.userFeatures.first?.triggers.first?.id == userTrigger.id)
 
             // Invalid configuration: unknown feature.
             do {
-                _ = try await controller.updateUserConnection(with: deals.id, update: UserConnectionUpdate(features: [.init(featureId: "nope")]),
-                                                              credentialProvider: Demo.carol)
+                _ = try await controller.updateUserConnection(
+                    with: deals.id, update: UserConnectionUpdate(features: [.init(featureId: "nope")]),
+                    credentialProvider: Demo.carol)
                 Issue.record("an unknown feature was accepted")
             } catch let error as ConnectAPIError {
                 #expect(error.statusCode == 422)
@@ -182,25 +214,35 @@ struct SDKEndToEndTests {
 
     @Test func tokenExchangeWithTheServiceKey() async throws {
         try await withSandbox { url, controller in
-            let client = try ConnectServiceClient(serviceKey: Demo.serviceKey, baseURL: url.appendingPathComponent("v2"))
+            let client = try ConnectServiceClient(
+                serviceKey: Demo.serviceKey, baseURL: url.appendingPathComponent("v2"))
             let token = try await client.exchangeUserToken(userId: "gx-user-1001", accessToken: "gx-access-token-alice")
-            #expect(try await controller.fetchUser(credentialProvider: ConnectionCredentials(userToken: token)).login == "alice")
+            #expect(
+                try await controller.fetchUser(credentialProvider: ConnectionCredentials(userToken: token)).login
+                    == "alice")
 
             do {
                 _ = try await client.exchangeUserToken(userId: "gx-user-1001", accessToken: "wrong-access-token")
                 Issue.record("a wrong access token was exchanged")
             } catch let error as ConnectServiceClient.Error {
-                guard case .network(.authenticationFailure) = error else { Issue.record("\(error)"); return }
+                guard case .network(.authenticationFailure) = error else {
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(!error.description.contains(Demo.serviceKey))
             }
             do {
                 _ = try await client.exchangeUserToken(userId: "gx-user-1003", accessToken: "gx-access-token-dave")
                 Issue.record("an unlinked partner user got a token")
             } catch let error as ConnectServiceClient.Error {
-                guard case .network(let network) = error else { Issue.record("\(error)"); return }
+                guard case .network(let network) = error else {
+                    Issue.record("\(error)")
+                    return
+                }
                 #expect(network.statusCode == 404)
             }
-            let wrongKey = try ConnectServiceClient(serviceKey: "wrong-service-key", baseURL: url.appendingPathComponent("v2"))
+            let wrongKey = try ConnectServiceClient(
+                serviceKey: "wrong-service-key", baseURL: url.appendingPathComponent("v2"))
             await #expect(throws: ConnectServiceClient.Error.self) {
                 try await wrongKey.exchangeUserToken(userId: "gx-user-1001", accessToken: "gx-access-token-alice")
             }
@@ -232,7 +274,10 @@ struct SDKEndToEndTests {
                     } catch let error as ConnectAPIError {
                         #expect(error.isRetryable)
                         failures += 1
-                        if attempt > 20 { Issue.record("never got through"); break }
+                        if attempt > 20 {
+                            Issue.record("never got through")
+                            break
+                        }
                     }
                 }
             }

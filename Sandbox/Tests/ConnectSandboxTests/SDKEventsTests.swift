@@ -12,15 +12,20 @@ import FoundationNetworking
 struct SDKEventsTests {
     static let headers = ["IFTTT-SDK-Anonymous-Id": "test-anon", "Content-Type": "application/json"]
 
-    static func event(_ name: String = "sdk.click", timestamp: SandboxJSON = "1700000000000",
-                      properties: SandboxJSON = ["location_type": "connect_button", "object_id": "c"]) -> SandboxJSON {
+    static func event(
+        _ name: String = "sdk.click", timestamp: SandboxJSON = "1700000000000",
+        properties: SandboxJSON = ["location_type": "connect_button", "object_id": "c"]
+    ) -> SandboxJSON {
         ["name": .string(name), "timestamp": timestamp, "properties": properties]
     }
 
     @Test func validBatchIsRecordedAndListed() async throws {
         try await SandboxTest.withDemo { client in
-            let body: SandboxJSON = ["events": [Self.event(), Self.event("sdk.statechange", properties: ["state": "created"])]]
-            let response = try await client.request("POST", "v2/sdk/events", headers: Self.headers, body: body.serialized())
+            let body: SandboxJSON = [
+                "events": [Self.event(), Self.event("sdk.statechange", properties: ["state": "created"])]
+            ]
+            let response = try await client.request(
+                "POST", "v2/sdk/events", headers: Self.headers, body: body.serialized())
             #expect(response.status == 204)
             let list = try await client.get("sandbox/sdk_events", query: ["anonymous_id": "test-anon"]).json
             let items = try #require(list["data"]?.arrayValue)
@@ -48,7 +53,8 @@ struct SDKEventsTests {
     ])
     func malformedBodiesAreRejectedWithTheEnvelope(body: String, status: Int) async throws {
         try await SandboxTest.withDemo { client in
-            let response = try await client.request("POST", "v2/sdk/events", headers: Self.headers, body: Data(body.utf8))
+            let response = try await client.request(
+                "POST", "v2/sdk/events", headers: Self.headers, body: Data(body.utf8))
             #expect(response.status == status)
             #expect(response.errorCode == "invalid_parameters")
             #expect(try response.json["type"] == "error")
@@ -69,13 +75,16 @@ struct SDKEventsTests {
     /// Drives a real controller (impression, tap, email step, email confirmed) against the sandbox and returns
     /// the uploader once its events were handed over.
     @MainActor
-    static func driveController(url: URL, anonymousId: String, analyticsSwitch: AnalyticsSwitch) async throws -> AnalyticsUploader {
+    static func driveController(url: URL, anonymousId: String, analyticsSwitch: AnalyticsSwitch) async throws
+        -> AnalyticsUploader
+    {
         let network = ConnectionNetworkController.Configuration(
             connectBaseURL: url.appendingPathComponent("v2"), locationBaseURL: url.appendingPathComponent("v1"),
             anonymousId: anonymousId, timeout: 10, callbackQueue: nil)
         let uploader = AnalyticsUploader(network: network, analyticsSwitch: analyticsSwitch)
         var configuration = ConnectButtonController.Configuration(
-            networkController: ConnectionNetworkController(configuration: network), urlOpener: RecordingURLOpener(openSucceeds: false),
+            networkController: ConnectionNetworkController(configuration: network),
+            urlOpener: RecordingURLOpener(openSucceeds: false),
             webAuthenticationSession: RecordingWebSession())
         configuration.analyticsUploader = uploader
         let controller = ConnectButtonController(
@@ -106,14 +115,18 @@ struct SDKEventsTests {
     @Test func controllerEventsReachTheSandboxOverHTTP() async throws {
         try await withSandbox { url, _ in
             let anonymousId = "e2e-\(UUID().uuidString)"
-            let uploader = try await Self.driveController(url: url, anonymousId: anonymousId, analyticsSwitch: AnalyticsSwitch())
+            let uploader = try await Self.driveController(
+                url: url, anonymousId: anonymousId, analyticsSwitch: AnalyticsSwitch())
             for _ in 0..<10 where await !uploader.pendingEvents.isEmpty {
                 await uploader.flush()
                 await uploader.waitUntilIdle()
             }
             #expect(await uploader.pendingEvents.isEmpty)
             let events = try await Self.recorded(url, anonymousId: anonymousId)
-            #expect(events.map { $0["name"]?.stringValue ?? "" } == ["sdk.impression", "sdk.click", "sdk.impression", "sdk.click"])
+            #expect(
+                events.map { $0["name"]?.stringValue ?? "" } == [
+                    "sdk.impression", "sdk.click", "sdk.impression", "sdk.click",
+                ])
             #expect(events[0]["properties"]?["object_type"] == "connection")
             #expect(events[0]["properties"]?["object_id"] == "gx-weekly-deals")
             #expect(events[0]["properties"]?["location_type"] == "connect_button")
@@ -130,7 +143,8 @@ struct SDKEventsTests {
         try await withSandbox { url, _ in
             let anonymousId = "e2e-\(UUID().uuidString)"
             let analyticsSwitch = AnalyticsSwitch()
-            let uploader = try await Self.driveController(url: url, anonymousId: anonymousId, analyticsSwitch: analyticsSwitch)
+            let uploader = try await Self.driveController(
+                url: url, anonymousId: anonymousId, analyticsSwitch: analyticsSwitch)
             #expect(await uploader.pendingEvents.count == 4)
             analyticsSwitch.isEnabled = false
             #expect(await uploader.pendingEvents.isEmpty, "turning analytics off drops what is queued at once")
@@ -146,8 +160,9 @@ struct SDKEventsTests {
         let value = false
         let before = ConnectButtonController.analyticsEnabled
         defer { ConnectButtonController.analyticsEnabled = before }
-        let uploader = AnalyticsUploader(network: .init(connectBaseURL: URL(string: "http://127.0.0.1:9")!, anonymousId: "static"),
-                                         analyticsSwitch: .shared)
+        let uploader = AnalyticsUploader(
+            network: .init(connectBaseURL: URL(string: "http://127.0.0.1:9")!, anonymousId: "static"),
+            analyticsSwitch: .shared)
         ConnectButtonController.analyticsEnabled = true
         await uploader.track(.pageView(connectionId: "c", at: Date()))
         #expect(await uploader.pendingEvents.count == 1)
@@ -166,16 +181,19 @@ struct SDKEventsTests {
         let connection = try Connection.decode(from: data)
         #expect(connection.status == .enabled)
         let time = Date(timeIntervalSince1970: 1)
-        let created = ConnectButtonController.analyticsEvents(for: .activated, connection: connection, connectionId: "c1",
-                                                              priorStatus: .initial, hostName: nil, at: time)
+        let created = ConnectButtonController.analyticsEvents(
+            for: .activated, connection: connection, connectionId: "c1",
+            priorStatus: .initial, hostName: nil, at: time)
         #expect(created.map(\.name) == [AnalyticsEvent.Name.stateChange, .pageViewed])
         #expect(created.first?.state == .created)
-        let enabled = ConnectButtonController.analyticsEvents(for: .activated, connection: connection, connectionId: "c1",
-                                                              priorStatus: .disabled, hostName: nil, at: time)
+        let enabled = ConnectButtonController.analyticsEvents(
+            for: .activated, connection: connection, connectionId: "c1",
+            priorStatus: .disabled, hostName: nil, at: time)
         #expect(enabled.first?.state == .enabled)
-        #expect(ConnectButtonController.analyticsEvents(for: .stepTimedOut, connection: connection, connectionId: "c1",
-                                                        hostName: nil, at: time).isEmpty)
+        #expect(
+            ConnectButtonController.analyticsEvents(
+                for: .stepTimedOut, connection: connection, connectionId: "c1",
+                hostName: nil, at: time
+            ).isEmpty)
     }
 }
-
-

@@ -37,17 +37,24 @@ struct SandboxAccountTests {
 
             let alice = try await client.get("/v2/me", token: SandboxTest.aliceToken)
             #expect(alice.status == 200)
-            #expect(try alice.json == ["authentication_level": "user", "service_id": nil, "type": "me",
-                                       "user_login": "alice"])
+            #expect(
+                try alice.json == [
+                    "authentication_level": "user", "service_id": nil, "type": "me",
+                    "user_login": "alice",
+                ])
 
-            let channel = try await client.get("/v2/me", query: ["user_id": "gx-user-1002"],
-                                               serviceKey: SandboxTest.serviceKey).json
+            let channel = try await client.get(
+                "/v2/me", query: ["user_id": "gx-user-1002"],
+                serviceKey: SandboxTest.serviceKey
+            ).json
             #expect(channel["authentication_level"] == "channel")
             #expect(channel["service_id"] == "grocery_express")
             #expect(channel["user_login"] == "bob")
 
-            let unlinked = try await client.get("/v2/me", query: ["user_id": "gx-user-1003"],
-                                                serviceKey: SandboxTest.serviceKey).json
+            let unlinked = try await client.get(
+                "/v2/me", query: ["user_id": "gx-user-1003"],
+                serviceKey: SandboxTest.serviceKey
+            ).json
             #expect(unlinked["authentication_level"] == "channel")
             #expect(unlinked["user_login"] == .null)
 

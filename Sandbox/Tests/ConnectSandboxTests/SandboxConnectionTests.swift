@@ -45,8 +45,9 @@ struct SandboxConnectionTests {
 
             let feature = try #require(json["features"]?[0])
             #expect(feature["id"] == "weekly-deals-email")
-            #expect(feature["field_options_url"]?.stringValue
-                == "\(base)/v2/connections/gx-weekly-deals/features/weekly-deals-email/field_options")
+            #expect(
+                feature["field_options_url"]?.stringValue
+                    == "\(base)/v2/connections/gx-weekly-deals/features/weekly-deals-email/field_options")
             #expect(feature["fields"] == [])
             #expect(feature["feature_queries"] == [])
             let trigger = try #require(feature["feature_triggers"]?[0])
@@ -54,8 +55,9 @@ struct SandboxConnectionTests {
             #expect(trigger["trigger_id"] == "new_weekly_deals")
             #expect(trigger["service_id"] == "grocery_express")
             #expect(trigger["run_url"] == .null)
-            #expect(trigger["field_options_url"]?.stringValue
-                == "\(base)/v2/connections/gx-weekly-deals/triggers/grocery_express.new_weekly_deals/field_options")
+            #expect(
+                trigger["field_options_url"]?.stringValue
+                    == "\(base)/v2/connections/gx-weekly-deals/triggers/grocery_express.new_weekly_deals/field_options")
             let store = try #require(trigger["fields"]?[0])
             #expect(store["id"] == "store")
             #expect(store["type"] == "COLLECTION_SELECT")
@@ -65,8 +67,9 @@ struct SandboxConnectionTests {
             let action = try #require(feature["feature_actions"]?[0])
             #expect(action["action_id"] == "send_me_email")
             #expect(action["service_id"] == "email")
-            #expect(action["run_url"]?.stringValue
-                == "\(base)/v2/connections/gx-weekly-deals/actions/email.send_me_email/run")
+            #expect(
+                action["run_url"]?.stringValue
+                    == "\(base)/v2/connections/gx-weekly-deals/actions/email.send_me_email/run")
             #expect(action["fields"]?[0]?["type"] == "TEXT_FIELD")
 
             // Key order of the top level follows IFTTT: "type" first.
@@ -182,7 +185,8 @@ struct SandboxConnectionTests {
 
     @Test func disableAndEnable() async throws {
         try await SandboxTest.withDemo { client in
-            let disabled = try await client.post("/v2/connections/gx-weekly-deals/disable", token: SandboxTest.aliceToken)
+            let disabled = try await client.post(
+                "/v2/connections/gx-weekly-deals/disable", token: SandboxTest.aliceToken)
             #expect(disabled.status == 200)
             #expect(try disabled.json["user_status"] == "disabled")
             #expect(try disabled.json["enabled_count"] == 0)

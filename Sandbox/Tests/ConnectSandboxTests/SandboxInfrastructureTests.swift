@@ -42,7 +42,8 @@ struct SandboxInfrastructureTests {
 
         let minted = try await SandboxServer.withRunning(configuration) { url in
             let client = Client(base: url)
-            let disabled = try await client.post("/v2/connections/gx-weekly-deals/disable", token: SandboxTest.aliceToken)
+            let disabled = try await client.post(
+                "/v2/connections/gx-weekly-deals/disable", token: SandboxTest.aliceToken)
             #expect(disabled.status == 200)
             let minted = try await client.post(
                 "/v2/user_token", query: ["user_id": "gx-user-1002", "access_token": "gx-access-token-bob"],
@@ -110,8 +111,10 @@ struct SandboxInfrastructureTests {
         try Data(seed.utf8).write(to: file)
         try await SandboxServer.withRunning(SandboxTest.configuration(seedFile: file)) { url in
             let client = Client(base: url)
-            let me = try await client.get("/v2/me", query: ["user_id": "gx-user-1003"],
-                                          serviceKey: SandboxTest.serviceKey).json
+            let me = try await client.get(
+                "/v2/me", query: ["user_id": "gx-user-1003"],
+                serviceKey: SandboxTest.serviceKey
+            ).json
             #expect(me["user_login"] == "dave")
             let json = try await client.get("/v2/connections/gx-weekly-deals").json
             #expect(json["services"]?.first(where: "service_id", is: "email")?["service_name"] == "Mail")
@@ -253,10 +256,12 @@ struct SandboxInfrastructureTests {
 
     @Test func defaultDatabasePath() {
         #if os(Linux)
-        #expect(SandboxConfiguration.defaultDatabasePath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"])
-            == "/data/ifttt-connect/sandbox.sqlite")
-        #expect(SandboxConfiguration.defaultDatabasePath(environment: ["HOME": "/home/u"])
-            == "/home/u/.local/share/ifttt-connect/sandbox.sqlite")
+        #expect(
+            SandboxConfiguration.defaultDatabasePath(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/u"])
+                == "/data/ifttt-connect/sandbox.sqlite")
+        #expect(
+            SandboxConfiguration.defaultDatabasePath(environment: ["HOME": "/home/u"])
+                == "/home/u/.local/share/ifttt-connect/sandbox.sqlite")
         #endif
         #expect(SandboxConfiguration(databasePath: "/tmp/x.sqlite").resolvedDatabasePath == "/tmp/x.sqlite")
     }
@@ -266,8 +271,10 @@ struct SandboxInfrastructureTests {
             let port = try #require(client.base.port)
             await #expect(throws: SandboxError.self) {
                 try await SandboxServer.withRunning(
-                    SandboxConfiguration(port: port, databasePath: SandboxConfiguration.inMemoryDatabasePath,
-                                         logger: SandboxTest.logger)) { _ in }
+                    SandboxConfiguration(
+                        port: port, databasePath: SandboxConfiguration.inMemoryDatabasePath,
+                        logger: SandboxTest.logger)
+                ) { _ in }
             }
         }
     }

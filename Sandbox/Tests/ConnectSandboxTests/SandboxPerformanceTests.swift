@@ -33,10 +33,13 @@ struct SandboxPerformanceTests {
     }
 
     /// One page of a list endpoint: its record ids (or ids) and the next cursor.
-    static func page(_ client: Client, _ path: String, query: [String: String], token: String? = SandboxTest.aliceToken,
-                     key: String = "record_id") async throws -> (ids: [String], cursor: String?, hasCursorKey: Bool) {
+    static func page(
+        _ client: Client, _ path: String, query: [String: String], token: String? = SandboxTest.aliceToken,
+        key: String = "record_id"
+    ) async throws -> (ids: [String], cursor: String?, hasCursorKey: Bool) {
         let response = try await client.get(path, query: query, token: token)
-        try #require(response.status == 200, "\(path) \(query): \(String(decoding: response.data.prefix(300), as: UTF8.self))")
+        try #require(
+            response.status == 200, "\(path) \(query): \(String(decoding: response.data.prefix(300), as: UTF8.self))")
         let object = try #require(try JSONSerialization.jsonObject(with: response.data) as? [String: Any])
         let data = try #require(object["data"] as? [[String: Any]])
         let ids = data.map { "\($0[key] ?? "")" }
@@ -56,7 +59,9 @@ struct SandboxPerformanceTests {
         try await Self.withFileSandbox(Self.pagingThroughOneHundredThousandEventsSeesEveryOneExactlyOnceBody)
     }
 
-    static func pagingThroughOneHundredThousandEventsSeesEveryOneExactlyOnceBody(_ client: Client, _ database: URL) async throws {
+    static func pagingThroughOneHundredThousandEventsSeesEveryOneExactlyOnceBody(_ client: Client, _ database: URL)
+        async throws
+    {
         let recorded = try await Self.record(client, batches: 100, size: 1_000)
         #expect(recorded.count == 100_000)
         var seen: [String] = []
@@ -81,7 +86,8 @@ struct SandboxPerformanceTests {
         #expect(seen == recorded)  // in the order received
         // A page of 100 from the middle continues exactly where the cursor says.
         let first = try await Self.page(client, "/v1/location_events", query: ["limit": "100"])
-        let second = try await Self.page(client, "/v1/location_events", query: ["limit": "100", "cursor": try #require(first.cursor)])
+        let second = try await Self.page(
+            client, "/v1/location_events", query: ["limit": "100", "cursor": try #require(first.cursor)])
         #expect(first.ids + second.ids == Array(recorded.prefix(200)))
         let store = try SandboxStore(path: database.path)
         #expect(try await store.locationEventCount() == 100_000)
@@ -124,28 +130,34 @@ struct SandboxPerformanceTests {
         try await store.load(try SeedData.demo(), source: SeedData.demoSource)
         let quote = "id \"quoted\" \\ back\nslash ünïcode ✓ \t tab"
         _ = try await store.recordLocationEvents([
-            LocationEventRecord(recordId: UUID().uuidString, userId: "alice", triggerSubscriptionId: "alice-arrive-trigger-1",
-                                connectionId: "gx-arrive-store", eventType: "entry", occurredAt: "2026-11-20T10:00:00+0000",
-                                regionType: "geo", channelId: "941030000", installationId: quote),
+            LocationEventRecord(
+                recordId: UUID().uuidString, userId: "alice", triggerSubscriptionId: "alice-arrive-trigger-1",
+                connectionId: "gx-arrive-store", eventType: "entry", occurredAt: "2026-11-20T10:00:00+0000",
+                regionType: "geo", channelId: "941030000", installationId: quote)
         ])
         let records = try await store.locationEvents(userId: "alice", triggerSubscriptionId: nil, after: nil, limit: 10)
-        let texts = try await store.locationEventsJSON(userId: "alice", triggerSubscriptionId: nil, after: nil, limit: 10)
+        let texts = try await store.locationEventsJSON(
+            userId: "alice", triggerSubscriptionId: nil, after: nil, limit: 10)
         #expect(records.items.count == 1)
         #expect(texts.items == records.items.map { LocationEventRoutes.render($0).jsonString })
     }
 
     @Test func commonTimestampsParseWithoutAFormatterAsTheFormattersDo() {
-        let accepted = ["2026-11-20T10:00:00+0000", "2026-11-20T10:00:00-0830", "2026-11-20T10:00:00Z",
-                        "2026-11-20T10:00:00.250Z", "2026-11-20T10:00:00+05:30", "2026-11-20T10:00:00.999-02:00",
-                        "2024-02-29T23:59:59+0000", "2000-01-01T00:00:00.000+0000", "1970-01-01T00:00:00Z"]
+        let accepted = [
+            "2026-11-20T10:00:00+0000", "2026-11-20T10:00:00-0830", "2026-11-20T10:00:00Z",
+            "2026-11-20T10:00:00.250Z", "2026-11-20T10:00:00+05:30", "2026-11-20T10:00:00.999-02:00",
+            "2024-02-29T23:59:59+0000", "2000-01-01T00:00:00.000+0000", "1970-01-01T00:00:00Z",
+        ]
         for text in accepted {
             let fast = TimestampFormatters.parseCommon(text)
             #expect(fast != nil, "\(text)")
             #expect(fast == TimestampFormatters.shared.parseWithFormatters(text), "\(text)")
         }
-        for text in ["2026-02-29T10:00:00+0000", "2026-13-01T10:00:00Z", "2026-11-31T10:00:00Z", "2026-11-20T24:00:00Z",
-                     "2026-11-20T10:60:00Z", "2026-11-20T10:00:00", "2026-11-20 10:00:00Z", "2026-11-20T10:00:00+2400",
-                     "2026-11-20T10:00:00.5Z", "2026-11-20T10:00Z", "yesterday", ""] {
+        for text in [
+            "2026-02-29T10:00:00+0000", "2026-13-01T10:00:00Z", "2026-11-31T10:00:00Z", "2026-11-20T24:00:00Z",
+            "2026-11-20T10:60:00Z", "2026-11-20T10:00:00", "2026-11-20 10:00:00Z", "2026-11-20T10:00:00+2400",
+            "2026-11-20T10:00:00.5Z", "2026-11-20T10:00Z", "yesterday", "",
+        ] {
             #expect(TimestampFormatters.parseCommon(text) == nil, "\(text)")
         }
         // Android's shape still parses, through the formatters.
@@ -157,8 +169,10 @@ struct SandboxPerformanceTests {
     }
 
     static func badLimitsAndCursorsAre400Body(_ client: Client) async throws {
-        for query in [["limit": "0"], ["limit": "1001"], ["limit": "ten"], ["limit": "-5"], ["cursor": "garbage!"],
-                      ["cursor": ListPage.encode(5, kind: "sdk_events")], ["cursor": ListPage.encode(5, kind: "applets")]] {
+        for query in [
+            ["limit": "0"], ["limit": "1001"], ["limit": "ten"], ["limit": "-5"], ["cursor": "garbage!"],
+            ["cursor": ListPage.encode(5, kind: "sdk_events")], ["cursor": ListPage.encode(5, kind: "applets")],
+        ] {
             let response = try await client.get("/v1/location_events", query: query, token: SandboxTest.aliceToken)
             #expect(response.status == 400, "\(query)")
             #expect(response.errorCode == "invalid_parameters", "\(query)")
@@ -174,15 +188,22 @@ struct SandboxPerformanceTests {
 
     static func sdkEventsAndLegacyAppletsPageBody(_ client: Client) async throws {
         for n in 0..<5 {
-            let body = SandboxJSON.object([.init("events", .array([[
-                "name": "sdk.click", "timestamp": .string("\(1_700_000_000_000 + n)"), "properties": [:],
-            ]]))]).serialized()
+            let body = SandboxJSON.object([
+                .init(
+                    "events",
+                    .array([
+                        [
+                            "name": "sdk.click", "timestamp": .string("\(1_700_000_000_000 + n)"), "properties": [:],
+                        ]
+                    ]))
+            ]).serialized()
             let response = try await client.request(
                 "POST", "/v2/sdk/events", headers: ["IFTTT-SDK-Anonymous-Id": "perf-anon"], body: body)
             try #require(response.status == 204)
         }
-        let all = try await Self.page(client, "sandbox/sdk_events", query: ["anonymous_id": "perf-anon"], token: nil,
-                                      key: "timestamp")
+        let all = try await Self.page(
+            client, "sandbox/sdk_events", query: ["anonymous_id": "perf-anon"], token: nil,
+            key: "timestamp")
         #expect(all.ids.count == 5)
         #expect(!all.hasCursorKey)
         var paged: [String] = []
@@ -243,7 +264,9 @@ struct SandboxPerformanceTests {
         try await Self.withFileSandbox(Self.aWriteByAnotherConnectionToTheSameFileInvalidatesTheCacheBody)
     }
 
-    static func aWriteByAnotherConnectionToTheSameFileInvalidatesTheCacheBody(_ client: Client, _ database: URL) async throws {
+    static func aWriteByAnotherConnectionToTheSameFileInvalidatesTheCacheBody(_ client: Client, _ database: URL)
+        async throws
+    {
         let path = "/v2/connections/gx-weekly-deals"
         #expect(try await client.get(path, token: SandboxTest.aliceToken).json["user_status"] == "enabled")  // cached
         let other = try SandboxStore(path: database.path)
@@ -258,23 +281,35 @@ struct SandboxPerformanceTests {
         try await Self.withFileSandbox(Self.aFileDatabaseIsWALAndStaysConsistentUnderConcurrentLoadBody)
     }
 
-    static func aFileDatabaseIsWALAndStaysConsistentUnderConcurrentLoadBody(_ client: Client, _ database: URL) async throws {
+    static func aFileDatabaseIsWALAndStaysConsistentUnderConcurrentLoadBody(_ client: Client, _ database: URL)
+        async throws
+    {
         let store = try SandboxStore(path: database.path)
         #expect(try await store.journalMode() == "wal")
-        let tasks = 8, perTask = 25
+        let tasks = 8
+        let perTask = 25
         try await withThrowingTaskGroup(of: Void.self) { group in
             for t in 0..<tasks {
                 group.addTask {
                     for i in 0..<perTask {
                         let (_, body) = Self.events(batch: 500 + t * perTask + i, count: 1)
-                        let response = try await client.post("/v1/location_events", token: SandboxTest.aliceToken, body: body)
+                        let response = try await client.post(
+                            "/v1/location_events", token: SandboxTest.aliceToken, body: body)
                         #expect(response.status == 200)
                         let action = (t + i) % 2 == 0 ? "enable" : "disable"
-                        #expect(try await client.post("/v2/connections/gx-weekly-deals/\(action)",
-                                                      token: SandboxTest.bobToken).status == 200)
-                        #expect(try await client.get("/v2/connections/gx-arrive-store", token: SandboxTest.aliceToken).status == 200)
-                        #expect(try await client.get("/v1/location_events", query: ["limit": "10"],
-                                                     token: SandboxTest.aliceToken).status == 200)
+                        #expect(
+                            try await client.post(
+                                "/v2/connections/gx-weekly-deals/\(action)",
+                                token: SandboxTest.bobToken
+                            ).status == 200)
+                        #expect(
+                            try await client.get("/v2/connections/gx-arrive-store", token: SandboxTest.aliceToken)
+                                .status == 200)
+                        #expect(
+                            try await client.get(
+                                "/v1/location_events", query: ["limit": "10"],
+                                token: SandboxTest.aliceToken
+                            ).status == 200)
                     }
                 }
             }

@@ -103,19 +103,26 @@ struct Client {
         return SandboxResponse(status: http.statusCode, headers: http, data: data)
     }
 
-    func get(_ path: String, query: [String: String] = [:], token: String? = nil, serviceKey: String? = nil,
-             inviteCode: String? = nil) async throws -> SandboxResponse {
+    func get(
+        _ path: String, query: [String: String] = [:], token: String? = nil, serviceKey: String? = nil,
+        inviteCode: String? = nil
+    ) async throws -> SandboxResponse {
         try await request("GET", path, query: query, token: token, serviceKey: serviceKey, inviteCode: inviteCode)
     }
 
-    func post(_ path: String, query: [String: String] = [:], token: String? = nil, serviceKey: String? = nil,
-              inviteCode: String? = nil, body: Data? = nil) async throws -> SandboxResponse {
-        try await request("POST", path, query: query, token: token, serviceKey: serviceKey, inviteCode: inviteCode,
-                          body: body)
+    func post(
+        _ path: String, query: [String: String] = [:], token: String? = nil, serviceKey: String? = nil,
+        inviteCode: String? = nil, body: Data? = nil
+    ) async throws -> SandboxResponse {
+        try await request(
+            "POST", path, query: query, token: token, serviceKey: serviceKey, inviteCode: inviteCode,
+            body: body)
     }
 
-    func put(_ path: String, query: [String: String] = [:], token: String? = nil, serviceKey: String? = nil,
-             json: SandboxJSON) async throws -> SandboxResponse {
+    func put(
+        _ path: String, query: [String: String] = [:], token: String? = nil, serviceKey: String? = nil,
+        json: SandboxJSON
+    ) async throws -> SandboxResponse {
         try await request("PUT", path, query: query, token: token, serviceKey: serviceKey, body: json.serialized())
     }
 }

@@ -15,22 +15,26 @@ struct SandboxUserConnectionTests {
             #expect(stores.count == 3)
             #expect(stores[0] == ["group": "San Francisco", "label": "923 Market St", "value": "store-923-market"])
 
-            let asService = try await client.get(path, query: ["user_id": "gx-user-1001"],
-                                                 serviceKey: SandboxTest.serviceKey)
+            let asService = try await client.get(
+                path, query: ["user_id": "gx-user-1001"],
+                serviceKey: SandboxTest.serviceKey)
             #expect(asService.status == 200)
 
             let noOptions = try await client.get(
-                "/v2/connections/gx-weekly-deals/actions/email.send_me_email/field_options", token: SandboxTest.bobToken)
+                "/v2/connections/gx-weekly-deals/actions/email.send_me_email/field_options", token: SandboxTest.bobToken
+            )
             #expect(noOptions.status == 200)
             #expect(try noOptions.json["options"] == .object([]))
 
             let feature = try await client.get(
-                "/v2/connections/gx-weekly-deals/features/weekly-deals-email/field_options", token: SandboxTest.aliceToken)
+                "/v2/connections/gx-weekly-deals/features/weekly-deals-email/field_options",
+                token: SandboxTest.aliceToken)
             #expect(feature.status == 200)
 
             #expect(try await client.get(path).status == 401)
             let unknownStep = try await client.get(
-                "/v2/connections/gx-weekly-deals/triggers/grocery_express.nope/field_options", token: SandboxTest.aliceToken)
+                "/v2/connections/gx-weekly-deals/triggers/grocery_express.nope/field_options",
+                token: SandboxTest.aliceToken)
             #expect(unknownStep.status == 404)
             #expect(unknownStep.errorCode == "not_found")
             // A trigger id under /actions/ is unknown too.
@@ -48,15 +52,19 @@ struct SandboxUserConnectionTests {
                 "enabled": true,
                 "user_fields": [],
                 "user_feature_triggers": [
-                    ["feature_trigger_id": "ft-weekly-deals",
-                     "user_fields": [["field_id": "store", "value": "store-2001-mission"]]],
+                    [
+                        "feature_trigger_id": "ft-weekly-deals",
+                        "user_fields": [["field_id": "store", "value": "store-2001-mission"]],
+                    ]
                 ],
                 "user_feature_actions": [
-                    ["feature_action_id": "fa-email-deals",
-                     "user_fields": [["field_id": "subject", "value": "Deals!"]]],
+                    [
+                        "feature_action_id": "fa-email-deals",
+                        "user_fields": [["field_id": "subject", "value": "Deals!"]],
+                    ]
                 ],
-            ],
-        ],
+            ]
+        ]
     ]
 
     @Test func putCreatesAUserConnection() async throws {
@@ -74,7 +82,8 @@ struct SandboxUserConnectionTests {
             let store = try #require(userFeature["user_feature_triggers"]?[0]?["user_fields"]?[0])
             #expect(store["field_type"] == "COLLECTION_SELECT")
             // A plain option value becomes the full option.
-            #expect(store["value"] == ["group": "San Francisco", "label": "2001 Mission St", "value": "store-2001-mission"])
+            #expect(
+                store["value"] == ["group": "San Francisco", "label": "2001 Mission St", "value": "store-2001-mission"])
             let subject = try #require(userFeature["user_feature_actions"]?[0]?["user_fields"]?[0])
             #expect(subject == ["field_id": "subject", "field_type": "TEXT_FIELD", "value": "Deals!"])
             let triggerId = try #require(userFeature["user_feature_triggers"]?[0]?["id"]?.stringValue)
@@ -99,13 +108,21 @@ struct SandboxUserConnectionTests {
                         "feature_id": "arrive-show-list",
                         "enabled": true,
                         "user_feature_triggers": [
-                            ["feature_trigger_id": "ft-arrive-store",
-                             "user_fields": [["field_id": "location",
-                                              "value": ["latitude": 40.0, "longitude": -74.0, "radius": 300,
-                                                        "address": "Elsewhere"]]]],
+                            [
+                                "feature_trigger_id": "ft-arrive-store",
+                                "user_fields": [
+                                    [
+                                        "field_id": "location",
+                                        "value": [
+                                            "latitude": 40.0, "longitude": -74.0, "radius": 300,
+                                            "address": "Elsewhere",
+                                        ],
+                                    ]
+                                ],
+                            ]
                         ],
-                    ],
-                ],
+                    ]
+                ]
             ]
             _ = try await client.post("/v2/connections/gx-arrive-store/disable", token: SandboxTest.aliceToken)
             let response = try await client.put(
@@ -130,7 +147,8 @@ struct SandboxUserConnectionTests {
     @Test func putValidation() async throws {
         try await SandboxTest.withDemo { client in
             let path = "/v2/connections/gx-weekly-deals/user_connection"
-            let malformed = try await client.request("PUT", path, token: SandboxTest.carolToken, body: Data("{nope".utf8))
+            let malformed = try await client.request(
+                "PUT", path, token: SandboxTest.carolToken, body: Data("{nope".utf8))
             #expect(malformed.status == 400)
             #expect(malformed.errorCode == "invalid_parameters")
 
@@ -152,34 +170,60 @@ struct SandboxUserConnectionTests {
 
             let unknownField = try await client.put(
                 path, token: SandboxTest.carolToken,
-                json: ["user_features": [[
-                    "feature_id": "weekly-deals-email",
-                    "user_feature_triggers": [["feature_trigger_id": "ft-weekly-deals",
-                                               "user_fields": [["field_id": "store", "value": "store-923-market"],
-                                                               ["field_id": "color", "value": "red"]]]],
-                ]]])
+                json: [
+                    "user_features": [
+                        [
+                            "feature_id": "weekly-deals-email",
+                            "user_feature_triggers": [
+                                [
+                                    "feature_trigger_id": "ft-weekly-deals",
+                                    "user_fields": [
+                                        ["field_id": "store", "value": "store-923-market"],
+                                        ["field_id": "color", "value": "red"],
+                                    ],
+                                ]
+                            ],
+                        ]
+                    ]
+                ])
             #expect(unknownField.status == 422)
-            #expect(try unknownField.json["details"]?[0]?["parameter"]
-                == "user_features[0].user_feature_triggers[0].user_fields[1].field_id")
+            #expect(
+                try unknownField.json["details"]?[0]?["parameter"]
+                    == "user_features[0].user_feature_triggers[0].user_fields[1].field_id")
 
             let unknownStep = try await client.put(
                 path, token: SandboxTest.carolToken,
-                json: ["user_features": [["feature_id": "weekly-deals-email",
-                                          "user_feature_triggers": [["feature_trigger_id": "ft-nope"]]]]])
+                json: [
+                    "user_features": [
+                        [
+                            "feature_id": "weekly-deals-email",
+                            "user_feature_triggers": [["feature_trigger_id": "ft-nope"]],
+                        ]
+                    ]
+                ])
             #expect(unknownStep.status == 422)
 
             let badOption = try await client.put(
                 path, token: SandboxTest.carolToken,
-                json: ["user_features": [[
-                    "feature_id": "weekly-deals-email",
-                    "user_feature_triggers": [["feature_trigger_id": "ft-weekly-deals",
-                                               "user_fields": [["field_id": "store", "value": "store-moon"]]]],
-                ]]])
+                json: [
+                    "user_features": [
+                        [
+                            "feature_id": "weekly-deals-email",
+                            "user_feature_triggers": [
+                                [
+                                    "feature_trigger_id": "ft-weekly-deals",
+                                    "user_fields": [["field_id": "store", "value": "store-moon"]],
+                                ]
+                            ],
+                        ]
+                    ]
+                ])
             #expect(badOption.status == 422)
 
             // Nothing was stored for carol.
-            #expect(try await client.get("/v2/connections/gx-weekly-deals", token: SandboxTest.carolToken)
-                .json["user_status"] == "never_enabled")
+            #expect(
+                try await client.get("/v2/connections/gx-weekly-deals", token: SandboxTest.carolToken)
+                    .json["user_status"] == "never_enabled")
         }
     }
 
@@ -207,8 +251,9 @@ struct SandboxUserConnectionTests {
             let byUser = try await client.post(path, token: SandboxTest.aliceToken)
             #expect(byUser.status == 204)
             #expect(byUser.data.isEmpty)
-            let byService = try await client.post(path, query: ["user_id": "gx-user-1002"],
-                                                  serviceKey: SandboxTest.serviceKey)
+            let byService = try await client.post(
+                path, query: ["user_id": "gx-user-1002"],
+                serviceKey: SandboxTest.serviceKey)
             #expect(byService.status == 204)
             #expect(try await client.post(path).status == 401)
             #expect(try await client.post(path, token: SandboxTest.carolToken).status == 404)

@@ -15,21 +15,24 @@ struct SecretRedactionTests {
         let sdkLines = LineCollector()
         var logger = Logger(label: "sandbox-secrets") { _ in CollectingLogHandler(collector: sandboxLines) }
         logger.logLevel = .trace
-        let minted = LineCollector()   // user tokens obtained during the run
+        let minted = LineCollector()  // user tokens obtained during the run
         var descriptions: [String] = []
 
         let collected = try await LegacyFixture.withSandbox(logger: logger) { url -> [String] in
             var texts: [String] = []
             let log: @Sendable (String) -> Void = { sdkLines.append($0) }
-            let client = try ConnectServiceClient(serviceKey: SandboxTest.serviceKey,
-                                                  baseURL: url.appendingPathComponent("v2"), logHandler: log)
+            let client = try ConnectServiceClient(
+                serviceKey: SandboxTest.serviceKey,
+                baseURL: url.appendingPathComponent("v2"), logHandler: log)
             texts.append(client.description)
-            let exchanged = try await client.exchangeUserToken(userId: "gx-user-1001", accessToken: "gx-access-token-alice")
+            let exchanged = try await client.exchangeUserToken(
+                userId: "gx-user-1001", accessToken: "gx-access-token-alice")
             minted.append(exchanged)
             _ = try await client.fetchUser(userId: "gx-user-1001")
             let deals = try await client.fetchConnection(id: "gx-weekly-deals", userId: "gx-user-1001")
             if let trigger = deals.features.first?.triggers.first {
-                _ = try await client.fetchFieldOptions(connectionId: deals.id, for: .init(trigger), userId: "gx-user-1001")
+                _ = try await client.fetchFieldOptions(
+                    connectionId: deals.id, for: .init(trigger), userId: "gx-user-1001")
             }
             try await client.refreshUserConnection(connectionId: deals.id, userId: "gx-user-1001")
             do throws(ConnectServiceClient.Error) {
@@ -41,7 +44,8 @@ struct SecretRedactionTests {
 
             // The partner backend (which itself uses ConnectServiceClient against the sandbox).
             let partner = try await Client(base: url).request(
-                "POST", "partner/grocery_express/api/user_token", headers: ["Authorization": "Bearer gx-access-token-bob"])
+                "POST", "partner/grocery_express/api/user_token",
+                headers: ["Authorization": "Bearer gx-access-token-bob"])
             let bobToken = try #require(try partner.json["user_token"]?.stringValue)
             minted.append(bobToken)
 
@@ -59,7 +63,7 @@ struct SecretRedactionTests {
                 _ = try await manager.setStatus(true, forAppletId: "gx-weekly-deals")
                 _ = try await manager.fetchCurrentUser()
                 do throws(ConnectAPIError) {
-                    _ = try await manager.setStatus(true, forAppletId: "gx-store-visits")   // never enabled: 404
+                    _ = try await manager.setStatus(true, forAppletId: "gx-store-visits")  // never enabled: 404
                 } catch {
                     texts.append(error.description)
                 }
@@ -76,7 +80,8 @@ struct SecretRedactionTests {
         }
         descriptions.append(contentsOf: collected)
 
-        let secrets = [SandboxTest.serviceKey, SandboxTest.aliceToken, SandboxTest.bobToken, SandboxTest.carolToken]
+        let secrets =
+            [SandboxTest.serviceKey, SandboxTest.aliceToken, SandboxTest.bobToken, SandboxTest.carolToken]
             + minted.lines
         #expect(minted.lines.count == 2)
         #expect(!sandboxLines.lines.isEmpty, "the sandbox logged nothing: the capture is broken")
@@ -84,7 +89,10 @@ struct SecretRedactionTests {
         let everything = sandboxLines.lines + sdkLines.lines + descriptions
         for secret in secrets {
             let leaks = everything.filter { $0.contains(secret) }
-            #expect(leaks.isEmpty, "a secret appears in \(leaks.count) line(s), e.g. \(leaks.first.map { $0.replacingOccurrences(of: secret, with: "<SECRET>") } ?? "")")
+            #expect(
+                leaks.isEmpty,
+                "a secret appears in \(leaks.count) line(s), e.g. \(leaks.first.map { $0.replacingOccurrences(of: secret, with: "<SECRET>") } ?? "")"
+            )
         }
         // The partner access tokens (user sessions) stay out of the logs too.
         #expect(!everything.contains { $0.contains("gx-access-token-") })

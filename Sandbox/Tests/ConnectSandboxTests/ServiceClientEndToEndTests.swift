@@ -7,8 +7,10 @@ import Testing
 /// Every `ConnectServiceClient` call against the sandbox's service-key endpoints, and the example partner backend.
 @Suite("ConnectServiceClient and the partner backend against the sandbox")
 struct ServiceClientEndToEndTests {
-    static func client(_ url: URL, key: String = SandboxTest.serviceKey,
-                       logHandler: (@Sendable (String) -> Void)? = nil) throws -> ConnectServiceClient {
+    static func client(
+        _ url: URL, key: String = SandboxTest.serviceKey,
+        logHandler: (@Sendable (String) -> Void)? = nil
+    ) throws -> ConnectServiceClient {
         try ConnectServiceClient(serviceKey: key, baseURL: url.appendingPathComponent("v2"), logHandler: logHandler)
     }
 
@@ -31,18 +33,21 @@ struct ServiceClientEndToEndTests {
             #expect(deals.status == .disabled)
             #expect(try await client.fetchConnection(id: "gx-weekly-deals", userId: "gx-user-1001").status == .enabled)
             // Unpublished Connections are visible to their own service's key.
-            #expect(try await client.fetchConnection(id: "gx-early-access", userId: "gx-user-1001").id == "gx-early-access")
+            #expect(
+                try await client.fetchConnection(id: "gx-early-access", userId: "gx-user-1001").id == "gx-early-access")
 
             // GET .../triggers/{id}/field_options?user_id=
             let trigger = try #require(deals.features.first?.triggers.first)
-            let options = try await client.fetchFieldOptions(connectionId: deals.id, for: .init(trigger), userId: "gx-user-1002")
+            let options = try await client.fetchFieldOptions(
+                connectionId: deals.id, for: .init(trigger), userId: "gx-user-1002")
             let stores = try #require(options.options["store"])
             #expect(!stores.isEmpty)
 
             // PUT .../user_connection?user_id=
             var update = UserConnectionUpdate.defaults(for: deals)
             update.features[0].triggers[0].userFields = [.init(fieldId: "store", value: .choice(stores[0]))]
-            let updated = try #require(try await client.updateUserConnection(connectionId: deals.id, userId: "gx-user-1002", update: update))
+            let updated = try #require(
+                try await client.updateUserConnection(connectionId: deals.id, userId: "gx-user-1002", update: update))
             #expect(updated.status == .enabled)
 
             // POST .../user_connection/refresh?user_id=
@@ -65,14 +70,26 @@ struct ServiceClientEndToEndTests {
                 }
             }
             // Not linked to an IFTTT user.
-            #expect(await status { _ = try await client.fetchConnection(id: "gx-weekly-deals", userId: "gx-user-1003") } == nil)
-            #expect(await status { try await client.refreshUserConnection(connectionId: "gx-weekly-deals", userId: "gx-user-1003") } == 404)
+            #expect(
+                await status { _ = try await client.fetchConnection(id: "gx-weekly-deals", userId: "gx-user-1003") }
+                    == nil)
+            #expect(
+                await status {
+                    try await client.refreshUserConnection(connectionId: "gx-weekly-deals", userId: "gx-user-1003")
+                } == 404)
             // The user has no configuration to refresh.
-            #expect(await status { try await client.refreshUserConnection(connectionId: "gx-store-visits", userId: "gx-user-1001") } == 404)
-            #expect(await status { _ = try await client.fetchConnection(id: "no-such-connection", userId: "gx-user-1001") } == 404)
+            #expect(
+                await status {
+                    try await client.refreshUserConnection(connectionId: "gx-store-visits", userId: "gx-user-1001")
+                } == 404)
+            #expect(
+                await status { _ = try await client.fetchConnection(id: "no-such-connection", userId: "gx-user-1001") }
+                    == 404)
             let wrong = try Self.client(url, key: "wrong-service-key")
             #expect(await status { _ = try await wrong.fetchUser() } == 401)
-            #expect(await status { _ = try await wrong.fetchConnection(id: "gx-weekly-deals", userId: "gx-user-1001") } == 401)
+            #expect(
+                await status { _ = try await wrong.fetchConnection(id: "gx-weekly-deals", userId: "gx-user-1001") }
+                    == 401)
         }
     }
 
@@ -93,8 +110,11 @@ struct ServiceClientEndToEndTests {
 
             #expect(try await http.request("POST", path, headers: ["Authorization": "Bearer nope"]).status == 401)
             #expect(try await http.request("POST", path).status == 401)
-            #expect(try await http.request("POST", "partner/location/api/user_token",
-                                           headers: ["Authorization": "Bearer gx-access-token-alice"]).status == 404)
+            #expect(
+                try await http.request(
+                    "POST", "partner/location/api/user_token",
+                    headers: ["Authorization": "Bearer gx-access-token-alice"]
+                ).status == 404)
         }
     }
 }

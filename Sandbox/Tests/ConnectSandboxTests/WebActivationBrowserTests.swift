@@ -8,12 +8,11 @@ import Testing
 import FoundationNetworking
 #endif
 
-
-
 /// The SDK's activation through the sandbox's web pages in headless Chromium, driven over WebDriver; the redirect
 /// reaches the SDK's loopback receiver. Every flow runs against both `--redirect-state` modes.
-@Suite("Web activation in a real browser", .serialized,
-       .enabled(if: ChromeDriver.isAvailable, "needs chromedriver and Chromium (scripts/bootstrap.sh installs them)"))
+@Suite(
+    "Web activation in a real browser", .serialized,
+    .enabled(if: ChromeDriver.isAvailable, "needs chromedriver and Chromium (scripts/bootstrap.sh installs them)"))
 struct WebActivationBrowserTests {
     /// Whether the SDK completes a flow whose redirect carries no `state` (after verifying it with IFTTT): true since
     /// the SDK side of issue 10 (`RedirectStatePolicy`) is in. With `false`, the `ignore`-mode tests would check only
@@ -38,9 +37,10 @@ struct WebActivationBrowserTests {
     /// Starts an activation of `connectionId` for `email`, opens the URL the SDK built in the browser, lets `drive`
     /// go through the pages, and returns what the delegate and `connect` reported.
     @MainActor
-    static func activate(_ url: URL, _ connectionId: String, email: String, oauthCode: String, skipConfiguration: Bool = false,
-                         mode: RedirectStateMode, drive: @escaping @Sendable (WebDriverSession) async throws -> Void) async throws -> Outcome
-    {
+    static func activate(
+        _ url: URL, _ connectionId: String, email: String, oauthCode: String, skipConfiguration: Bool = false,
+        mode: RedirectStateMode, drive: @escaping @Sendable (WebDriverSession) async throws -> Void
+    ) async throws -> Outcome {
         let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
         defer { receiver.stop() }
         let opener = RecordingURLOpener()
@@ -58,14 +58,16 @@ struct WebActivationBrowserTests {
             delegate: delegate, configuration: configuration)
         let flow = Task { @MainActor in
             do throws(ConnectButtonControllerError) {
-                return Result<ConnectionActivation, ConnectButtonControllerError>.success(try await controller.connect(email: email))
+                return Result<ConnectionActivation, ConnectButtonControllerError>.success(
+                    try await controller.connect(email: email))
             } catch {
                 return .failure(error)
             }
         }
         let activationURL = try await opener.next()
-        let redirect = try await browse(activationURL, receiver: receiver, waitsForTheSDK: Outcome.sdkChecked(mode), drive: drive,
-                                        onFailure: { controller.cancelActivation() })
+        let redirect = try await browse(
+            activationURL, receiver: receiver, waitsForTheSDK: Outcome.sdkChecked(mode), drive: drive,
+            onFailure: { controller.cancelActivation() })
         // An SDK that cannot complete without a state may keep waiting: end the flow after a grace period.
         let watchdog = Task { @MainActor in
             try await Task.sleep(for: .seconds(10))
@@ -74,14 +76,17 @@ struct WebActivationBrowserTests {
         let result = await flow.value
         watchdog.cancel()
         if Outcome.sdkChecked(mode) { #expect(receiver.isFinished) }
-        return Outcome(result: result, delegateResults: delegate.activations, activationURL: activationURL, redirect: redirect)
+        return Outcome(
+            result: result, delegateResults: delegate.activations, activationURL: activationURL, redirect: redirect)
     }
 
     /// Opens `url` in a new browser session, runs `drive`, waits until the browser followed the redirect to the
     /// loopback receiver (and, with `waitsForTheSDK`, the receiver took it), and returns that redirect URL.
-    static func browse(_ url: URL, receiver: LoopbackRedirectReceiver, waitsForTheSDK: Bool,
-                       drive: @escaping @Sendable (WebDriverSession) async throws -> Void,
-                       onFailure: @MainActor () -> Void) async throws -> URLComponents {
+    static func browse(
+        _ url: URL, receiver: LoopbackRedirectReceiver, waitsForTheSDK: Bool,
+        drive: @escaping @Sendable (WebDriverSession) async throws -> Void,
+        onFailure: @MainActor () -> Void
+    ) async throws -> URLComponents {
         let receiverPath = receiver.redirectURL.path
         do {
             return try await WebDriverSession.with { browser in
@@ -91,12 +96,16 @@ struct WebActivationBrowserTests {
                 // browser open until the receiver took the redirect.
                 let deadline = Date().addingTimeInterval(10)
                 while true {
-                    let atReceiver = (try? await browser.currentURL).flatMap { URL(string: $0) }.map {
-                        $0.host == "127.0.0.1" && $0.path == receiverPath
-                    } ?? false
+                    let atReceiver =
+                        (try? await browser.currentURL).flatMap { URL(string: $0) }.map {
+                            $0.host == "127.0.0.1" && $0.path == receiverPath
+                        } ?? false
                     if atReceiver, !waitsForTheSDK || receiver.isFinished { break }
                     guard Date() < deadline else {
-                        throw ChromeDriver.Failure(description: "the redirect did not reach the loopback receiver; the browser is on \(await browser.pagePath)")
+                        throw ChromeDriver.Failure(
+                            description:
+                                "the redirect did not reach the loopback receiver; the browser is on \(await browser.pagePath)"
+                        )
                     }
                     try await Task.sleep(for: .milliseconds(50))
                 }
@@ -130,7 +139,8 @@ struct WebActivationBrowserTests {
     @Sendable static func configureWeeklyDeals(_ browser: WebDriverSession) async throws {
         #expect(try await browser.waitForTitle("Configure ").hasPrefix("Configure "))
         try await browser.fill("input[name='field:weekly-deals-email:fa-email-deals:subject']", "Deals <this> week")
-        try await browser.click("select[name='field:weekly-deals-email:ft-weekly-deals:store'] option[value='store-2001-mission']")
+        try await browser.click(
+            "select[name='field:weekly-deals-email:ft-weekly-deals:store'] option[value='store-2001-mission']")
         try await browser.click("#save")
     }
 
@@ -163,7 +173,8 @@ struct WebActivationBrowserTests {
             connectButton: HeadlessConnectButton(),
             connectionConfiguration: ConnectionConfiguration(
                 connectionId: connectionId, suggestedUserEmail: "",
-                credentialProvider: ConnectionCredentials(userToken: token), redirectURL: URL(string: "http://127.0.0.1:1/ifttt/callback")!),
+                credentialProvider: ConnectionCredentials(userToken: token),
+                redirectURL: URL(string: "http://127.0.0.1:1/ifttt/callback")!),
             delegate: delegate, configuration: configuration)
         let connection = try await controller.disconnect()
         return (connection, delegate.deactivations.count)
@@ -172,8 +183,10 @@ struct WebActivationBrowserTests {
     @Test(arguments: RedirectStateMode.allCases)
     func existingUserSignsInAuthorizesConfiguresAndDisconnectsLater(mode: RedirectStateMode) async throws {
         try await withSandbox(redirectState: mode) { url, network in
-            let outcome = try await Self.activate(url, "gx-store-visits", email: "alice@example.com",
-                                                  oauthCode: "gx-oauth-code-alice", mode: mode) { browser in
+            let outcome = try await Self.activate(
+                url, "gx-store-visits", email: "alice@example.com",
+                oauthCode: "gx-oauth-code-alice", mode: mode
+            ) { browser in
                 #expect(try await browser.value("#email") == "alice@example.com")
                 try await Self.signIn(browser, password: "alice-password")
                 #expect(try await browser.waitForTitle("Authorize Grocery Express") == "Authorize Grocery Express")
@@ -182,11 +195,14 @@ struct WebActivationBrowserTests {
                 try await browser.fill("input[name='field:store-visit-log:ft-store-visit:location:radius']", "250")
                 try await browser.click("#save")
             }
-            #expect(outcome.activationURL.absoluteString.hasPrefix(url.appendingPathComponent("access/api/gx-store-visits").absoluteString + "?"))
+            #expect(
+                outcome.activationURL.absoluteString.hasPrefix(
+                    url.appendingPathComponent("access/api/gx-store-visits").absoluteString + "?"))
             let token = try Self.expectCompleted(outcome, mode: mode)
             let me = try await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: token))
             #expect(me.login == "alice")
-            let fetched = try await network.fetchConnection(for: "gx-store-visits", credentialProvider: ConnectionCredentials(userToken: token))
+            let fetched = try await network.fetchConnection(
+                for: "gx-store-visits", credentialProvider: ConnectionCredentials(userToken: token))
             #expect(fetched.status == .enabled)
             #expect(fetched.locationRegions.first?.radius == 250)
 
@@ -194,14 +210,19 @@ struct WebActivationBrowserTests {
             let (disconnected, deactivations) = try await Self.disconnect(url, "gx-store-visits", token: token)
             #expect(disconnected.status == .disabled)
             #expect(deactivations == 1)
-            #expect(try await network.fetchConnection(for: "gx-store-visits", credentialProvider: ConnectionCredentials(userToken: token)).status == .disabled)
+            #expect(
+                try await network.fetchConnection(
+                    for: "gx-store-visits", credentialProvider: ConnectionCredentials(userToken: token)
+                ).status == .disabled)
         }
     }
 
     @Test(arguments: RedirectStateMode.allCases)
     func newUserWithoutACodeGoesThroughThePartnerSignIn(mode: RedirectStateMode) async throws {
         try await withSandbox(redirectState: mode) { url, network in
-            let outcome = try await Self.activate(url, "gx-weekly-deals", email: "new.person@example.com", oauthCode: "", mode: mode) { browser in
+            let outcome = try await Self.activate(
+                url, "gx-weekly-deals", email: "new.person@example.com", oauthCode: "", mode: mode
+            ) { browser in
                 #expect(try await browser.title == "Create your IFTTT account")
                 #expect(try await browser.value("#email") == "new.person@example.com")
                 try await browser.fill("#password", "a new password")
@@ -211,47 +232,59 @@ struct WebActivationBrowserTests {
                 try await Self.partnerSignIn(browser, login: "dave", password: "wrong")
                 #expect(try await browser.source.contains("not correct"))
                 try await Self.partnerSignIn(browser, login: "dave", password: "gx-dave-password")
-                try await browser.click("#save")     // required fields missing: the page says so
+                try await browser.click("#save")  // required fields missing: the page says so
                 #expect(try await browser.source.contains("is missing"))
                 try await Self.configureWeeklyDeals(browser)
             }
             #expect(outcome.activationURL.query?.contains("sdk_create_account=true") == true)
             #expect(outcome.activationURL.query?.contains("code=") == false)
             let token = try Self.expectCompleted(outcome, mode: mode)
-            #expect(try await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: token)).login == "newperson")
-            let connection = try await network.fetchConnection(for: "gx-weekly-deals", credentialProvider: ConnectionCredentials(userToken: token))
+            #expect(
+                try await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: token)).login
+                    == "newperson")
+            let connection = try await network.fetchConnection(
+                for: "gx-weekly-deals", credentialProvider: ConnectionCredentials(userToken: token))
             #expect(connection.status == .enabled)
             // dave's Grocery Express account is now linked to the new user.
-            let exchange = try await Client(base: url).post("/v2/user_token", query: ["user_id": "gx-user-1003", "access_token": "gx-access-token-dave"],
-                                                            serviceKey: Demo.serviceKey)
+            let exchange = try await Client(base: url).post(
+                "/v2/user_token", query: ["user_id": "gx-user-1003", "access_token": "gx-access-token-dave"],
+                serviceKey: Demo.serviceKey)
             let exchanged = try #require(try exchange.json["user_token"]?.stringValue)
-            #expect(try await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: exchanged)).login == "newperson")
+            #expect(
+                try await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: exchanged)).login
+                    == "newperson")
         }
     }
 
     @Test(arguments: RedirectStateMode.allCases)
     func newUserWithACodeCreatesAnAccountAndFillsTheFields(mode: RedirectStateMode) async throws {
         try await withSandbox(redirectState: mode) { url, network in
-            let outcome = try await Self.activate(url, "gx-weekly-deals", email: "new.person@example.com",
-                                                  oauthCode: "gx-oauth-code-dave", mode: mode) { browser in
+            let outcome = try await Self.activate(
+                url, "gx-weekly-deals", email: "new.person@example.com",
+                oauthCode: "gx-oauth-code-dave", mode: mode
+            ) { browser in
                 #expect(try await browser.title == "Create your IFTTT account")
                 try await browser.fill("#password", "a new password")
                 try await browser.click("#submit")
-                try await browser.click("#submit")   // authorize with the code: no partner sign-in
+                try await browser.click("#submit")  // authorize with the code: no partner sign-in
                 try await Self.configureWeeklyDeals(browser)
             }
             let token = try Self.expectCompleted(outcome, mode: mode)
-            #expect(try await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: token)).login == "newperson")
+            #expect(
+                try await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: token)).login
+                    == "newperson")
         }
     }
 
     @Test(arguments: RedirectStateMode.allCases)
     func skipConfigLeavesItPendingUntilUpdatedThroughTheAPI(mode: RedirectStateMode) async throws {
         try await withSandbox(redirectState: mode) { url, _ in
-            let outcome = try await Self.activate(url, "gx-arrive-store", email: "bob@example.com",
-                                                  oauthCode: "gx-oauth-code-bob", skipConfiguration: true, mode: mode) { browser in
+            let outcome = try await Self.activate(
+                url, "gx-arrive-store", email: "bob@example.com",
+                oauthCode: "gx-oauth-code-bob", skipConfiguration: true, mode: mode
+            ) { browser in
                 try await Self.signIn(browser, password: "bob-password")
-                try await browser.click("#submit")   // authorize; no configuration page
+                try await browser.click("#submit")  // authorize; no configuration page
             }
             #expect(outcome.activationURL.query?.contains("skip_config=true") == true)
             let token = try Self.expectCompleted(outcome, mode: mode)
@@ -260,14 +293,29 @@ struct WebActivationBrowserTests {
             #expect(try pending.json["user_status"]?.stringValue == "enabled")
             #expect(try pending.json["user_connection"]?["pending"] == .bool(true))
             // The trigger's location is a required, visible field: the update has to give it.
-            let update: SandboxJSON = ["user_features": [[
-                "feature_id": "arrive-show-list", "enabled": true,
-                "user_feature_triggers": [["feature_trigger_id": "ft-arrive-store",
-                                           "user_fields": [["field_id": "location",
-                                                            "value": ["latitude": 37.784, "longitude": -122.4075, "radius": 200,
-                                                                      "address": "923 Market St, San Francisco"]]]]],
-            ]]]
-            let updated = try await client.put("/v2/connections/gx-arrive-store/user_connection", token: token, json: update)
+            let update: SandboxJSON = [
+                "user_features": [
+                    [
+                        "feature_id": "arrive-show-list", "enabled": true,
+                        "user_feature_triggers": [
+                            [
+                                "feature_trigger_id": "ft-arrive-store",
+                                "user_fields": [
+                                    [
+                                        "field_id": "location",
+                                        "value": [
+                                            "latitude": 37.784, "longitude": -122.4075, "radius": 200,
+                                            "address": "923 Market St, San Francisco",
+                                        ],
+                                    ]
+                                ],
+                            ]
+                        ],
+                    ]
+                ]
+            ]
+            let updated = try await client.put(
+                "/v2/connections/gx-arrive-store/user_connection", token: token, json: update)
             #expect(updated.status == 200)
             #expect(try updated.json["user_connection"]?["pending"] == nil)
             let after = try await client.get("/v2/connections/gx-arrive-store", token: token)
@@ -278,8 +326,10 @@ struct WebActivationBrowserTests {
     @Test(arguments: RedirectStateMode.allCases)
     func cancellingTheConfigurationReportsIt(mode: RedirectStateMode) async throws {
         try await withSandbox(redirectState: mode) { url, _ in
-            let outcome = try await Self.activate(url, "gx-arrive-store", email: "carol@example.com",
-                                                  oauthCode: "gx-oauth-code-dave", mode: mode) { browser in
+            let outcome = try await Self.activate(
+                url, "gx-arrive-store", email: "carol@example.com",
+                oauthCode: "gx-oauth-code-dave", mode: mode
+            ) { browser in
                 try await Self.signIn(browser, password: "carol-password")
                 try await browser.click("#submit")
                 try await browser.click("#cancel")
@@ -296,8 +346,10 @@ struct WebActivationBrowserTests {
     @Test(arguments: RedirectStateMode.allCases)
     func accountCreationFailureIsReported(mode: RedirectStateMode) async throws {
         try await withSandbox(redirectState: mode) { url, _ in
-            let outcome = try await Self.activate(url, "gx-arrive-store", email: "someone@fail.example",
-                                                  oauthCode: "gx-oauth-code-dave", mode: mode) { browser in
+            let outcome = try await Self.activate(
+                url, "gx-arrive-store", email: "someone@fail.example",
+                oauthCode: "gx-oauth-code-dave", mode: mode
+            ) { browser in
                 try await browser.fill("#password", "whatever")
                 try await browser.click("#submit")
             }
@@ -315,37 +367,48 @@ struct WebActivationBrowserTests {
     @Test(arguments: RedirectStateMode.allCases)
     func theConnectCommandWithoutACodeCompletesThroughThePartnerSignIn(mode: RedirectStateMode) async throws {
         try await withSandbox(redirectState: mode) { url, network in
-            let parsed = try IFTTTConnectCommand.parseAsRoot(["connect", "gx-weekly-deals", "--email", "new@example.com",
-                                                              "--no-browser", "--api", url.absoluteString])
+            let parsed = try IFTTTConnectCommand.parseAsRoot([
+                "connect", "gx-weekly-deals", "--email", "new@example.com",
+                "--no-browser", "--api", url.absoluteString,
+            ])
             let command = try #require(parsed as? ConnectCommand)
             #expect(command.request.oauthCode.isEmpty)
             let opener = await RecordingURLOpener()
-            let activation = Task { @MainActor in await ConnectCommand.activate(command.request, root: url, opener: opener) }
+            let activation = Task { @MainActor in
+                await ConnectCommand.activate(command.request, root: url, opener: opener)
+            }
             let activationURL = try await opener.next()
             let redirect = try await WebDriverSession.with { browser in
                 try await browser.navigate(to: activationURL)
                 #expect(try await browser.title == "Create your IFTTT account")
                 try await browser.fill("#password", "new password")
                 try await browser.click("#submit")
-                try await browser.click("#submit")   // authorize: no code, so Grocery Express's sign-in follows
+                try await browser.click("#submit")  // authorize: no code, so Grocery Express's sign-in follows
                 try await Self.partnerSignIn(browser, login: "dave", password: "gx-dave-password")
                 try await Self.configureWeeklyDeals(browser)
                 let deadline = Date().addingTimeInterval(10)
                 while true {
                     let current = try await browser.currentURL
                     if current.contains("/ifttt/callback"), let parts = URLComponents(string: current) { return parts }
-                    guard Date() < deadline else { throw ChromeDriver.Failure(description: "no redirect to the CLI's receiver") }
+                    guard Date() < deadline else {
+                        throw ChromeDriver.Failure(description: "no redirect to the CLI's receiver")
+                    }
                     try await Task.sleep(for: .milliseconds(50))
                 }
             }
             #expect(redirect.queryItems?.first { $0.name == "next_step" }?.value == "complete")
             #expect((redirect.queryItems?.contains { $0.name == "state" } ?? false) == (mode == .echo))
-            let watchdog = Task { try await Task.sleep(for: .seconds(10)); activation.cancel() }
+            let watchdog = Task {
+                try await Task.sleep(for: .seconds(10))
+                activation.cancel()
+            }
             let result = await activation.value
             watchdog.cancel()
             if Outcome.sdkChecked(mode) {
                 let token = try #require(try result.get().userToken)
-                #expect(try await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: token)).login == "new")
+                #expect(
+                    try await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: token)).login
+                        == "new")
             }
         }
     }

@@ -7,8 +7,10 @@ import FoundationNetworking
 
 /// Returns redirects instead of following them.
 final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
-    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
-                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+    ) {
         completionHandler(nil)
     }
 }
@@ -20,17 +22,24 @@ struct WebActivationPageTests {
 
     static func query(_ items: [(String, String)]) -> String {
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
-        return items.map { "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)" }
-            .joined(separator: "&")
+        return items.map {
+            "\($0.0.addingPercentEncoding(withAllowedCharacters: allowed)!)=\($0.1.addingPercentEncoding(withAllowedCharacters: allowed)!)"
+        }
+        .joined(separator: "&")
     }
 
-    static func get(_ base: URL, _ path: String, _ items: [(String, String)]) async throws -> (Int, String, HTTPURLResponse) {
-        let (data, response) = try await session.data(from: URL(string: base.absoluteString + path + "?" + query(items))!)
+    static func get(_ base: URL, _ path: String, _ items: [(String, String)]) async throws -> (
+        Int, String, HTTPURLResponse
+    ) {
+        let (data, response) = try await session.data(
+            from: URL(string: base.absoluteString + path + "?" + query(items))!)
         let http = try #require(response as? HTTPURLResponse)
         return (http.statusCode, String(decoding: data, as: UTF8.self), http)
     }
 
-    static func post(_ base: URL, _ path: String, _ items: [(String, String)]) async throws -> (Int, String, HTTPURLResponse) {
+    static func post(_ base: URL, _ path: String, _ items: [(String, String)]) async throws -> (
+        Int, String, HTTPURLResponse
+    ) {
         var request = URLRequest(url: URL(string: base.absoluteString + path)!)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
@@ -45,23 +54,30 @@ struct WebActivationPageTests {
         return String(html[range.upperBound...].prefix { $0 != "\"" })
     }
 
-    static let flow: [(String, String)] = [("sdk_return_to", "http://127.0.0.1:4567/ifttt/callback"), ("state", "s+t/a=te"),
-                                           ("email", "alice@example.com"), ("code", "gx-oauth-code-alice")]
+    static let flow: [(String, String)] = [
+        ("sdk_return_to", "http://127.0.0.1:4567/ifttt/callback"), ("state", "s+t/a=te"),
+        ("email", "alice@example.com"), ("code", "gx-oauth-code-alice"),
+    ]
 
     @Test func refusesReturnURLsThatAreNotLoopbackOrARegisteredScheme() async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { url in
-            for target in ["https://evil.example/steal", "http://evil.example:4567/cb", "javascript:alert(1)", "evilapp://cb",
-                           "http://127.0.0.1.evil.example/cb", "//evil.example/cb"] {
-                let (status, html, _) = try await Self.get(url, "/access/api/gx-arrive-store", [("sdk_return_to", target), ("state", "x")])
+            for target in [
+                "https://evil.example/steal", "http://evil.example:4567/cb", "javascript:alert(1)", "evilapp://cb",
+                "http://127.0.0.1.evil.example/cb", "//evil.example/cb",
+            ] {
+                let (status, html, _) = try await Self.get(
+                    url, "/access/api/gx-arrive-store", [("sdk_return_to", target), ("state", "x")])
                 #expect(status == 400, "\(target)")
                 #expect(html.contains("loopback"))
             }
             for target in ["http://localhost:9/cb", "http://[::1]:80/cb", "groceryexpress://ifttt/callback"] {
-                let (status, _, _) = try await Self.get(url, "/access/api/gx-arrive-store", [("sdk_return_to", target), ("state", "x")])
+                let (status, _, _) = try await Self.get(
+                    url, "/access/api/gx-arrive-store", [("sdk_return_to", target), ("state", "x")])
                 #expect(status == 200, "\(target)")
             }
             // No state: IFTTT's own SDKs never send one.
-            let (noState, _, _) = try await Self.get(url, "/access/api/gx-arrive-store", [("sdk_return_to", "http://127.0.0.1:9/cb")])
+            let (noState, _, _) = try await Self.get(
+                url, "/access/api/gx-arrive-store", [("sdk_return_to", "http://127.0.0.1:9/cb")])
             #expect(noState == 200)
             let (unknown, _, _) = try await Self.get(url, "/access/api/nope", Self.flow)
             #expect(unknown == 404)
@@ -73,8 +89,9 @@ struct WebActivationPageTests {
     @Test func escapesEverythingFromTheQuery() async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { url in
             let evil = "\"><script>alert(1)</script>"
-            let (status, html, response) = try await Self.get(url, "/access/api/gx-arrive-store",
-                                                              Self.flow.map { $0.0 == "email" ? ($0.0, evil) : $0 } + [("locale", evil)])
+            let (status, html, response) = try await Self.get(
+                url, "/access/api/gx-arrive-store",
+                Self.flow.map { $0.0 == "email" ? ($0.0, evil) : $0 } + [("locale", evil)])
             #expect(status == 200)
             #expect(!html.contains("<script>"))
             #expect(html.contains("&quot;&gt;&lt;script&gt;"))
@@ -89,21 +106,27 @@ struct WebActivationPageTests {
             let (started, startHTML, _) = try await Self.get(url, "/access/api/gx-store-visits", Self.flow)
             #expect(started == 200)
             let session = try #require(Self.hiddenValue("activation_session", in: startHTML))
-            #expect(!startHTML.contains("name=\"sdk_return_to\""))   // the flow's parameters stay on the server
-            let (wrong, wrongHTML, _) = try await Self.post(url, "/access/api/gx-store-visits/sign_in",
-                                                            [("activation_session", session), ("email", "alice@example.com"), ("password", "nope")])
+            #expect(!startHTML.contains("name=\"sdk_return_to\""))  // the flow's parameters stay on the server
+            let (wrong, wrongHTML, _) = try await Self.post(
+                url, "/access/api/gx-store-visits/sign_in",
+                [("activation_session", session), ("email", "alice@example.com"), ("password", "nope")])
             #expect(wrong == 401)
             #expect(wrongHTML.contains("not correct"))
-            let (_, authorize, _) = try await Self.post(url, "/access/api/gx-store-visits/sign_in",
-                                                        [("activation_session", session), ("email", "alice@example.com"), ("password", "alice-password")])
+            let (_, authorize, _) = try await Self.post(
+                url, "/access/api/gx-store-visits/sign_in",
+                [("activation_session", session), ("email", "alice@example.com"), ("password", "alice-password")])
             #expect(Self.hiddenValue("activation_session", in: authorize) == session)
-            let (_, configure, _) = try await Self.post(url, "/access/api/gx-store-visits/authorize", [("activation_session", session)])
+            let (_, configure, _) = try await Self.post(
+                url, "/access/api/gx-store-visits/authorize", [("activation_session", session)])
             #expect(configure.contains("id=\"save\""))
-            let (status, _, response) = try await Self.post(url, "/access/api/gx-store-visits/configure", [
-                ("activation_session", session), ("enabled:store-visit-log", "on"), ("action", "save"),
-                ("field:store-visit-log:ft-store-visit:location:lat", "37.7"), ("field:store-visit-log:ft-store-visit:location:lng", "-122.4"),
-                ("field:store-visit-log:ft-store-visit:location:radius", "300"),
-            ])
+            let (status, _, response) = try await Self.post(
+                url, "/access/api/gx-store-visits/configure",
+                [
+                    ("activation_session", session), ("enabled:store-visit-log", "on"), ("action", "save"),
+                    ("field:store-visit-log:ft-store-visit:location:lat", "37.7"),
+                    ("field:store-visit-log:ft-store-visit:location:lng", "-122.4"),
+                    ("field:store-visit-log:ft-store-visit:location:radius", "300"),
+                ])
             #expect(status == 303)
             let location = try #require(response.value(forHTTPHeaderField: "Location"))
             let parts = try #require(URLComponents(string: location))
@@ -113,7 +136,8 @@ struct WebActivationPageTests {
             #expect(items.first { $0.name == "state" }?.value == "s+t/a=te")
             #expect(items.first { $0.name == "next_step" }?.value == "complete")
             // The session ends with the flow.
-            let (again, _, _) = try await Self.post(url, "/access/api/gx-store-visits/configure", [("activation_session", session), ("action", "save")])
+            let (again, _, _) = try await Self.post(
+                url, "/access/api/gx-store-visits/configure", [("activation_session", session), ("action", "save")])
             #expect(again == 400)
         }
     }

@@ -8,16 +8,21 @@ import Foundation
 actor ChromeDriver {
     /// Whether chromedriver and Chromium are installed, so the browser tests can run.
     static var isAvailable: Bool {
-        executable("chromedriver") != nil && browserBinary != nil && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
+        executable("chromedriver") != nil && browserBinary != nil
+            && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
     }
 
     static var browserBinary: String? {
-        ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome"].first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     static func executable(_ name: String) -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first {
+            FileManager.default.isExecutableFile(atPath: $0)
+        }
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -33,7 +38,9 @@ actor ChromeDriver {
 
     private func start() throws -> URL {
         if let started { return started }
-        guard let path = Self.executable("chromedriver") else { throw Failure(description: "chromedriver is not installed") }
+        guard let path = Self.executable("chromedriver") else {
+            throw Failure(description: "chromedriver is not installed")
+        }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["--port=0", "--log-level=SEVERE"]
@@ -51,7 +58,7 @@ actor ChromeDriver {
             text += String(decoding: chunk, as: UTF8.self)
         }
         guard let range = text.range(of: "started successfully on port "),
-              let port = Int(text[range.upperBound...].prefix { $0.isNumber })
+            let port = Int(text[range.upperBound...].prefix { $0.isNumber })
         else { throw Failure(description: "chromedriver did not report its port: \(text)") }
         let url = URL(string: "http://127.0.0.1:\(port)")!
         self.process = process
@@ -106,11 +113,13 @@ struct WebDriverSession: Sendable {
                     "pageLoadStrategy": "normal",
                     "goog:chromeOptions": [
                         "binary": ChromeDriver.browserBinary ?? "/usr/bin/chromium",
-                        "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                                 "--no-first-run", "--disable-extensions", "--window-size=800,900"],
+                        "args": [
+                            "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                            "--no-first-run", "--disable-extensions", "--window-size=800,900",
+                        ],
                     ] as [String: Any],
-                ] as [String: Any],
-            ],
+                ] as [String: Any]
+            ]
         ]
         let value = try await call(base, "POST", "/session", capabilities)
         guard let id = (value as? [String: Any])?["sessionId"] as? String else {
@@ -173,12 +182,15 @@ struct WebDriverSession: Sendable {
     func element(_ selector: String, timeout: Double = 10) async throws -> String {
         let deadline = Date().addingTimeInterval(timeout)
         while true {
-            let value = try await Self.call(base, "POST", "/session/\(id)/elements", ["using": "css selector", "value": selector])
-            if let element = ((value as? [any Sendable])?.first as? [String: any Sendable])?[Self.elementKey] as? String {
+            let value = try await Self.call(
+                base, "POST", "/session/\(id)/elements", ["using": "css selector", "value": selector])
+            if let element = ((value as? [any Sendable])?.first as? [String: any Sendable])?[Self.elementKey] as? String
+            {
                 return element
             }
             guard Date() < deadline else {
-                throw ChromeDriver.Failure(description: "no element \(selector) on \(await pagePath) within \(timeout) s")
+                throw ChromeDriver.Failure(
+                    description: "no element \(selector) on \(await pagePath) within \(timeout) s")
             }
             try await Task.sleep(for: .milliseconds(50))
         }
@@ -194,7 +206,8 @@ struct WebDriverSession: Sendable {
     /// The `value` property of the input matching `selector`.
     func value(_ selector: String) async throws -> String {
         let element = try await element(selector)
-        return try await Self.call(base, "GET", "/session/\(id)/element/\(element)/property/value", nil) as? String ?? ""
+        return try await Self.call(base, "GET", "/session/\(id)/element/\(element)/property/value", nil) as? String
+            ?? ""
     }
 
     /// Clicks the element matching `selector` (a submit button waits for the next page to load).
@@ -208,14 +221,17 @@ struct WebDriverSession: Sendable {
     /// Each command runs `/usr/bin/curl`: on Linux, URLSession (libcurl through FoundationNetworking) rejects
     /// chromedriver's responses with "Failed writing header", while the curl command line reads them fine.
     @discardableResult
-    static func call(_ base: URL, _ method: String, _ path: String, _ body: [String: Any]?) async throws -> (any Sendable)? {
+    static func call(_ base: URL, _ method: String, _ path: String, _ body: [String: Any]?) async throws -> (
+        any Sendable
+    )? {
         let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) }
         let (status, data) = try await curl(method: method, url: base.absoluteString + path, body: payload)
         let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any]
         let value = object?["value"]
         if status >= 400 || object == nil {
             let error = (value as? [String: Any])?["error"] as? String ?? "HTTP \(status)"
-            let message = (value as? [String: Any])?["message"] as? String ?? String(decoding: data.prefix(300), as: UTF8.self)
+            let message =
+                (value as? [String: Any])?["message"] as? String ?? String(decoding: data.prefix(300), as: UTF8.self)
             throw ChromeDriver.Failure(description: "WebDriver \(method) \(path): \(error) \(message.prefix(300))")
         }
         return sendable(value)
@@ -247,11 +263,12 @@ struct WebDriverSession: Sendable {
                     let message = errors.fileHandleForReading.readDataToEndOfFile()
                     process.waitUntilExit()
                     guard process.terminationStatus == 0,
-                          let newline = data.lastIndex(of: UInt8(ascii: "\n")),
-                          let status = Int(String(decoding: data[(newline + 1)...], as: UTF8.self))
+                        let newline = data.lastIndex(of: UInt8(ascii: "\n")),
+                        let status = Int(String(decoding: data[(newline + 1)...], as: UTF8.self))
                     else {
-                        throw ChromeDriver.Failure(description: "curl \(method) \(url) exited \(process.terminationStatus): "
-                                                   + String(decoding: message.prefix(300), as: UTF8.self))
+                        throw ChromeDriver.Failure(
+                            description: "curl \(method) \(url) exited \(process.terminationStatus): "
+                                + String(decoding: message.prefix(300), as: UTF8.self))
                     }
                     continuation.resume(returning: (status, Data(data[..<newline])))
                 } catch {

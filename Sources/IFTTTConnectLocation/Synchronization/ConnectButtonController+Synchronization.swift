@@ -54,10 +54,14 @@ extension ConnectButtonController {
     /// - Parameters:
     ///   - credentials: the user token and invite code; `nil` keeps the saved ones.
     ///   - lifecycleSynchronizationOptions: the lifecycle events that run a synchronization; default ``ApplicationLifecycleSynchronizationOptions/all``.
-    public nonisolated static func setup(with credentials: (any ConnectionCredentialProvider)?,
-                                         lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions = .all) {
+    public nonisolated static func setup(
+        with credentials: (any ConnectionCredentialProvider)?,
+        lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions = .all
+    ) {
         let values = credentials.map(snapshot)
-        synchronizer.submit { await $0.setup(with: values, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions) }
+        synchronizer.submit {
+            await $0.setup(with: values, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions)
+        }
     }
 
     /// Activates location monitoring and synchronization, adding `connections` (ids) when known. May be called
@@ -67,9 +71,13 @@ extension ConnectButtonController {
     ///   - ids: Connection ids to monitor; `nil` adds none.
     ///   - lifecycleSynchronizationOptions: the lifecycle events that run a synchronization; default
     ///     ``ApplicationLifecycleSynchronizationOptions/all``.
-    public nonisolated static func activate(connections ids: [String]? = nil,
-                                            lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions = .all) {
-        synchronizer.submit { await $0.activate(connections: ids, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions) }
+    public nonisolated static func activate(
+        connections ids: [String]? = nil,
+        lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions = .all
+    ) {
+        synchronizer.submit {
+            await $0.activate(connections: ids, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions)
+        }
     }
 
     /// Deactivates location monitoring and synchronization: stops the SDK's geofences and forgets the stored
@@ -107,9 +115,13 @@ extension ConnectButtonController {
     /// - Parameters:
     ///   - launchHandler: called when the system launches the task, on a serial background queue (as in 2.8).
     ///   - expirationHandler: called when the task's time runs out, on the same serial queue.
-    public nonisolated static func setBackgroundProcessClosures(launchHandler: VoidClosure?, expirationHandler: VoidClosure?) {
+    public nonisolated static func setBackgroundProcessClosures(
+        launchHandler: VoidClosure?, expirationHandler: VoidClosure?
+    ) {
         let launch = launchHandler.map { handler in HostCallback<Void>({ _ in handler() }, on: backgroundProcessQueue) }
-        let expiration = expirationHandler.map { handler in HostCallback<Void>({ _ in handler() }, on: backgroundProcessQueue) }
+        let expiration = expirationHandler.map { handler in
+            HostCallback<Void>({ _ in handler() }, on: backgroundProcessQueue)
+        }
         synchronizer.hooks.update {
             $0.backgroundLaunch = launch?.voidClosure
             $0.backgroundExpiration = expiration?.voidClosure
@@ -199,7 +211,8 @@ extension ConnectButtonController {
 
     /// Reads a credential provider's values once, so only plain values cross threads.
     private nonisolated static func snapshot(_ provider: any ConnectionCredentialProvider) -> ConnectionCredentials {
-        ConnectionCredentials(oauthCode: provider.oauthCode, userToken: provider.userToken, inviteCode: provider.inviteCode)
+        ConnectionCredentials(
+            oauthCode: provider.oauthCode, userToken: provider.userToken, inviteCode: provider.inviteCode)
     }
 
     /// Installs the Connect Button outcome observer and the lifecycle observation on the main thread: at once
@@ -303,7 +316,9 @@ extension ConnectButtonController {
     ///
     /// - Parameter backgroundFetchCompletion: called exactly once with the result, on the main thread, also
     ///   when synchronization is not active.
-    public nonisolated static func didReceiveSilentRemoteNotification(backgroundFetchCompletion: ((SynchronizationResult) -> Void)?) {
+    public nonisolated static func didReceiveSilentRemoteNotification(
+        backgroundFetchCompletion: ((SynchronizationResult) -> Void)?
+    ) {
         let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
         synchronizer.submit { await $0.synchronize(source: .silentPushNotification) { callback?($0) } }
     }
@@ -312,7 +327,9 @@ extension ConnectButtonController {
     ///
     /// - Parameter backgroundFetchCompletion: called exactly once with the result, on the main thread, also
     ///   when synchronization is not active.
-    public nonisolated static func performFetchWithCompletionHandler(backgroundFetchCompletion: ((SynchronizationResult) -> Void)?) {
+    public nonisolated static func performFetchWithCompletionHandler(
+        backgroundFetchCompletion: ((SynchronizationResult) -> Void)?
+    ) {
         let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
         synchronizer.submit { await $0.synchronize(source: .backgroundFetch) { callback?($0) } }
     }

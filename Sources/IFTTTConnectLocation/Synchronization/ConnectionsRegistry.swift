@@ -39,12 +39,15 @@ public struct StoredConnection: Sendable, Hashable, Codable, Identifiable {
         self.id = connection.id
         self.status = connection.status.rawValue
         self.regions = connection.locationRegions.map {
-            Region(triggerSubscriptionId: $0.triggerSubscriptionId, latitude: $0.latitude, longitude: $0.longitude,
-                   radius: $0.radius, transitions: $0.transitions.rawValue)
+            Region(
+                triggerSubscriptionId: $0.triggerSubscriptionId, latitude: $0.latitude, longitude: $0.longitude,
+                radius: $0.radius, transitions: $0.transitions.rawValue)
         }
-        self.hasLocationTriggers = !regions.isEmpty || connection.features.contains { feature in
-            feature.triggers.contains { trigger in trigger.fields.contains { $0.type?.isLocation == true } }
-        }
+        self.hasLocationTriggers =
+            !regions.isEmpty
+            || connection.features.contains { feature in
+                feature.triggers.contains { trigger in trigger.fields.contains { $0.type?.isLocation == true } }
+            }
     }
 
     /// Whether automatic synchronization fetches this Connection: it has location triggers, or it was never fetched.
@@ -54,10 +57,12 @@ public struct StoredConnection: Sendable, Hashable, Codable, Identifiable {
     public func geofences(radiusLimits: RadiusLimits) -> [Geofence] {
         guard status == Connection.Status.enabled.rawValue else { return [] }
         return regions.map {
-            Geofence(LocationRegion(triggerSubscriptionId: $0.triggerSubscriptionId, connectionId: id, latitude: $0.latitude,
-                                    longitude: $0.longitude, radius: $0.radius,
-                                    transitions: LocationTransitions(rawValue: $0.transitions)),
-                     radiusLimits: radiusLimits)
+            Geofence(
+                LocationRegion(
+                    triggerSubscriptionId: $0.triggerSubscriptionId, connectionId: id, latitude: $0.latitude,
+                    longitude: $0.longitude, radius: $0.radius,
+                    transitions: LocationTransitions(rawValue: $0.transitions)),
+                radiusLimits: radiusLimits)
         }
     }
 }
@@ -90,7 +95,8 @@ struct ConnectionsRegistry {
     /// decides as before.
     mutating func load() {
         guard let data = try? ProtectedFile.read(url),
-              let file = File(fast: data) ?? (try? JSONDecoder().decode(File.self, from: data)) else { return }
+            let file = File(fast: data) ?? (try? JSONDecoder().decode(File.self, from: data))
+        else { return }
         isActive = file.active
         connections = [:]
         order = []
@@ -148,7 +154,9 @@ struct ConnectionsRegistry {
     func save() throws(LocationError) {
         let file = File(active: isActive, connections: all)
         let data: Data
-        do { data = try JSONEncoder().encode(file) } catch { throw LocationError(.storage, "cannot encode the Connections") }
+        do { data = try JSONEncoder().encode(file) } catch {
+            throw LocationError(.storage, "cannot encode the Connections")
+        }
         try ProtectedFile.write(data, to: url)
     }
 }
@@ -158,13 +166,15 @@ extension ConnectionsRegistry.File {
     /// for anything else.
     init?(fast data: Data) {
         guard case .object(let root)? = try? JSONParser(maximumBytes: Int.max).parse(data),
-              case .number(let version)? = root["version"], case .bool(let active)? = root["active"],
-              case .array(let items)? = root["connections"] else { return nil }
+            case .number(let version)? = root["version"], case .bool(let active)? = root["active"],
+            case .array(let items)? = root["connections"]
+        else { return nil }
         var connections: [StoredConnection] = []
         connections.reserveCapacity(items.count)
         for item in items {
             guard case .object(let object) = item, case .string(let id)? = object["id"],
-                  case .string(let status)? = object["status"], case .array(let regionItems)? = object["regions"] else { return nil }
+                case .string(let status)? = object["status"], case .array(let regionItems)? = object["regions"]
+            else { return nil }
             var stored = StoredConnection(id: id)
             stored.status = status
             switch object["hasLocationTriggers"] {
@@ -174,12 +184,18 @@ extension ConnectionsRegistry.File {
             }
             stored.regions.reserveCapacity(regionItems.count)
             for regionItem in regionItems {
-                guard case .object(let region) = regionItem, case .string(let trigger)? = region["triggerSubscriptionId"],
-                      case .number(let latitude)? = region["latitude"], case .number(let longitude)? = region["longitude"],
-                      case .number(let radius)? = region["radius"], case .number(let transitions)? = region["transitions"],
-                      let bits = Int(exactly: transitions) else { return nil }
-                stored.regions.append(StoredConnection.Region(triggerSubscriptionId: trigger, latitude: latitude,
-                                                              longitude: longitude, radius: radius, transitions: bits))
+                guard case .object(let region) = regionItem,
+                    case .string(let trigger)? = region["triggerSubscriptionId"],
+                    case .number(let latitude)? = region["latitude"],
+                    case .number(let longitude)? = region["longitude"],
+                    case .number(let radius)? = region["radius"],
+                    case .number(let transitions)? = region["transitions"],
+                    let bits = Int(exactly: transitions)
+                else { return nil }
+                stored.regions.append(
+                    StoredConnection.Region(
+                        triggerSubscriptionId: trigger, latitude: latitude,
+                        longitude: longitude, radius: radius, transitions: bits))
             }
             connections.append(stored)
         }
@@ -206,7 +222,8 @@ public final class GeofenceToggleStore: @unchecked Sendable {
 
     private func loaded() -> [String: Bool] {
         if let values { return values }
-        let read = (try? ProtectedFile.read(url)).flatMap { try? JSONDecoder().decode([String: Bool].self, from: $0) } ?? [:]
+        let read =
+            (try? ProtectedFile.read(url)).flatMap { try? JSONDecoder().decode([String: Bool].self, from: $0) } ?? [:]
         values = read
         return read
     }
@@ -227,7 +244,9 @@ public final class GeofenceToggleStore: @unchecked Sendable {
         guard current[connectionId] ?? true != enabled else { return false }
         current[connectionId] = enabled
         let data: Data
-        do { data = try JSONEncoder().encode(current) } catch { throw LocationError(.storage, "cannot encode the geofence switches") }
+        do { data = try JSONEncoder().encode(current) } catch {
+            throw LocationError(.storage, "cannot encode the geofence switches")
+        }
         try ProtectedFile.write(data, to: url)
         values = current
         return true

@@ -51,16 +51,18 @@ final class ApplicationLifecycleObservation: @unchecked Sendable {
     @MainActor
     init() {
         let center = NotificationCenter.default
-        tokens.append(center.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { _ in
-            MainActor.assumeIsolated { ConnectButtonController.synchronizer.applicationDidBecomeActive() }
-        })
-        tokens.append(center.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: .main) { _ in
-            MainActor.assumeIsolated { ConnectButtonController.synchronizer.applicationDidEnterBackground() }
-        })
+        tokens.append(
+            center.addObserver(forName: UIApplication.didBecomeActiveNotification, object: nil, queue: .main) { _ in
+                MainActor.assumeIsolated { ConnectButtonController.synchronizer.applicationDidBecomeActive() }
+            })
+        tokens.append(
+            center.addObserver(forName: UIApplication.didEnterBackgroundNotification, object: nil, queue: .main) { _ in
+                MainActor.assumeIsolated { ConnectButtonController.synchronizer.applicationDidEnterBackground() }
+            })
     }
 
     deinit {
-        tokens.forEach { NotificationCenter.default.removeObserver($0) }
+        for token in tokens { NotificationCenter.default.removeObserver(token) }
     }
 }
 
@@ -81,9 +83,13 @@ extension ConnectButtonController {
     /// main thread. Callable from any thread.
     ///
     /// - Parameter backgroundFetchCompletion: the system's completion handler.
-    public nonisolated static func didReceiveSilentRemoteNotification(backgroundFetchCompletion: ((UIBackgroundFetchResult) -> Void)?) {
+    public nonisolated static func didReceiveSilentRemoteNotification(
+        backgroundFetchCompletion: ((UIBackgroundFetchResult) -> Void)?
+    ) {
         let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
-        synchronizer.submit { await $0.synchronize(source: .silentPushNotification) { callback?($0.backgroundFetchResult) } }
+        synchronizer.submit {
+            await $0.synchronize(source: .silentPushNotification) { callback?($0.backgroundFetchResult) }
+        }
     }
 
     /// Runs a synchronization for a background fetch; pass the completion handler of
@@ -91,7 +97,9 @@ extension ConnectButtonController {
     /// Callable from any thread.
     ///
     /// - Parameter backgroundFetchCompletion: the system's completion handler.
-    public nonisolated static func performFetchWithCompletionHandler(backgroundFetchCompletion: ((UIBackgroundFetchResult) -> Void)?) {
+    public nonisolated static func performFetchWithCompletionHandler(
+        backgroundFetchCompletion: ((UIBackgroundFetchResult) -> Void)?
+    ) {
         let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
         synchronizer.submit { await $0.synchronize(source: .backgroundFetch) { callback?($0.backgroundFetchResult) } }
     }

@@ -31,7 +31,9 @@ public struct FileSecureStore: SecureStore {
     }
 
     private func url(for key: String) -> URL {
-        let safe = key.unicodeScalars.map { CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "." ? String($0) : "-" }.joined()
+        let safe = key.unicodeScalars.map {
+            CharacterSet.alphanumerics.contains($0) || $0 == "_" || $0 == "." ? String($0) : "-"
+        }.joined()
         return directory.appendingPathComponent(safe + ".secret")
     }
 
@@ -40,7 +42,8 @@ public struct FileSecureStore: SecureStore {
         let file = url(for: key)
         guard FileManager.default.fileExists(atPath: file.path) else { return nil }
         do { return try Data(contentsOf: file) } catch {
-            throw LocationError(.storage, "cannot read a secret (\((error as NSError).domain) \((error as NSError).code))")
+            throw LocationError(
+                .storage, "cannot read a secret (\((error as NSError).domain) \((error as NSError).code))")
         }
     }
 
@@ -50,7 +53,8 @@ public struct FileSecureStore: SecureStore {
         guard let data else {
             if FileManager.default.fileExists(atPath: file.path) {
                 do { try FileManager.default.removeItem(at: file) } catch {
-                    throw LocationError(.storage, "cannot delete a secret (\((error as NSError).domain) \((error as NSError).code))")
+                    throw LocationError(
+                        .storage, "cannot delete a secret (\((error as NSError).domain) \((error as NSError).code))")
                 }
             }
             return
@@ -73,7 +77,10 @@ public struct KeychainSecureStore: SecureStore {
     }
 
     private func query(_ key: String) -> [String: Any] {
-        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: key]
+        [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: key,
+        ]
     }
 
     /// `SecItemCopyMatching`.
@@ -99,8 +106,10 @@ public struct KeychainSecureStore: SecureStore {
             }
             return
         }
-        let attributes: [String: Any] = [kSecValueData as String: data,
-                                         kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly]
+        let attributes: [String: Any] = [
+            kSecValueData as String: data,
+            kSecAttrAccessible as String: kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly,
+        ]
         var status = SecItemUpdate(query(key) as CFDictionary, attributes as CFDictionary)
         if status == errSecItemNotFound {
             var add = query(key)
@@ -117,23 +126,29 @@ enum ProtectedFile {
     static func write(_ data: Data, to url: URL) throws(LocationError) {
         let directory = url.deletingLastPathComponent()
         do {
-            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
             try data.write(to: url, options: .atomic)
             try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path)
         } catch {
-            throw LocationError(.storage, "cannot write \(url.lastPathComponent) (\((error as NSError).domain) \((error as NSError).code))")
+            throw LocationError(
+                .storage,
+                "cannot write \(url.lastPathComponent) (\((error as NSError).domain) \((error as NSError).code))")
         }
         #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS) || IFTTT_APPLE_STUB_CHECK
-        try? FileManager.default.setAttributes([.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
-                                               ofItemAtPath: url.path)
+        try? FileManager.default.setAttributes(
+            [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
+            ofItemAtPath: url.path)
         #endif
     }
 
     static func read(_ url: URL) throws(LocationError) -> Data? {
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         do { return try Data(contentsOf: url) } catch {
-            throw LocationError(.storage, "cannot read \(url.lastPathComponent) (\((error as NSError).domain) \((error as NSError).code))")
+            throw LocationError(
+                .storage,
+                "cannot read \(url.lastPathComponent) (\((error as NSError).domain) \((error as NSError).code))")
         }
     }
 }
@@ -162,7 +177,9 @@ struct CredentialVault {
     }
 
     private func installationId(create: Bool) -> String? {
-        if let data = try? ProtectedFile.read(installationFile), let id = String(data: data, encoding: .utf8), !id.isEmpty {
+        if let data = try? ProtectedFile.read(installationFile), let id = String(data: data, encoding: .utf8),
+            !id.isEmpty
+        {
             return id
         }
         guard create else { return nil }
@@ -179,7 +196,7 @@ struct CredentialVault {
             if saved.installation == installationId(create: false) {
                 value = saved
             } else {
-                try? store.setData(nil, for: Self.key)   // left by an earlier installation
+                try? store.setData(nil, for: Self.key)  // left by an earlier installation
             }
         }
         cached = .some(value)
@@ -192,9 +209,12 @@ struct CredentialVault {
             try clear()
             return
         }
-        let saved = Saved(installation: installationId(create: true) ?? "", userToken: userToken, inviteCode: inviteCode)
+        let saved = Saved(
+            installation: installationId(create: true) ?? "", userToken: userToken, inviteCode: inviteCode)
         let data: Data
-        do { data = try JSONEncoder().encode(saved) } catch { throw LocationError(.storage, "cannot encode credentials") }
+        do { data = try JSONEncoder().encode(saved) } catch {
+            throw LocationError(.storage, "cannot encode credentials")
+        }
         try store.setData(data, for: Self.key)
         cached = .some(saved)
     }

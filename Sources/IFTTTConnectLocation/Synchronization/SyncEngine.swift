@@ -114,7 +114,7 @@ public struct SyncEngine: Sendable {
         case .requested(let ticket, let source):
             return request(ticket, source)
         case .runFinished(let id, let outcome):
-            guard let run = running, run.plan.id == id else { return [] }   // stopped or deactivated earlier
+            guard let run = running, run.plan.id == id else { return [] }  // stopped or deactivated earlier
             running = nil
             switch outcome {
             case .finished(let result):
@@ -137,7 +137,7 @@ public struct SyncEngine: Sendable {
         guard isActive else { return [.complete(ticket, .noData)] }
         switch source {
         case .appDidBecomeActive where !lifecycleOptions.contains(.applicationDidBecomeActive),
-             .appDidEnterBackground where !lifecycleOptions.contains(.applicationDidEnterBackground):
+            .appDidEnterBackground where !lifecycleOptions.contains(.applicationDidEnterBackground):
             return [.complete(ticket, .noData)]
         default:
             break
@@ -154,14 +154,18 @@ public struct SyncEngine: Sendable {
     private mutating func startRun(tickets: [Ticket], sources: Set<SynchronizationSource>) -> [Effect] {
         waiting = []
         waitingSources = []
-        let plan = Plan(id: nextRunId, refreshConnections: sources.contains { !$0.carriesFreshConnection }, sources: sources)
+        let plan = Plan(
+            id: nextRunId, refreshConnections: sources.contains { !$0.carriesFreshConnection }, sources: sources)
         nextRunId += 1
         running = Run(plan: plan, tickets: tickets)
         return [.startRun(plan)]
     }
 
     private mutating func takeWaiting() -> [Ticket] {
-        defer { waiting = []; waitingSources = [] }
+        defer {
+            waiting = []
+            waitingSources = []
+        }
         return waiting
     }
 

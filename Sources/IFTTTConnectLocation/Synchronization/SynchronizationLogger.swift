@@ -49,7 +49,9 @@ public final class SynchronizationLogger: @unchecked Sendable {
         var result = secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "<redacted>") }
         var searchStart = result.startIndex
         while let range = result.range(of: "Bearer ", options: .caseInsensitive, range: searchStart..<result.endIndex) {
-            let end = result[range.upperBound...].firstIndex { $0 == " " || $0 == "\"" || $0 == "," || $0 == "\n" } ?? result.endIndex
+            let end =
+                result[range.upperBound...].firstIndex { $0 == " " || $0 == "\"" || $0 == "," || $0 == "\n" }
+                ?? result.endIndex
             result.replaceSubrange(range.upperBound..<end, with: "<redacted>")
             searchStart = result.index(range.upperBound, offsetBy: "<redacted>".count)
         }

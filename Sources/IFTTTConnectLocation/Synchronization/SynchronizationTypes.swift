@@ -37,7 +37,9 @@ public struct ApplicationLifecycleSynchronizationOptions: OptionSet, Sendable, H
     /// Synchronize when the app becomes active.
     public static let applicationDidBecomeActive = ApplicationLifecycleSynchronizationOptions(rawValue: 1 << 1)
     /// Both lifecycle events.
-    public static let all: ApplicationLifecycleSynchronizationOptions = [.applicationDidEnterBackground, .applicationDidBecomeActive]
+    public static let all: ApplicationLifecycleSynchronizationOptions = [
+        .applicationDidEnterBackground, .applicationDidBecomeActive,
+    ]
     /// No lifecycle event.
     public static let none: ApplicationLifecycleSynchronizationOptions = []
 }

@@ -65,20 +65,22 @@ public actor Synchronizer {
         public var dwellTime: TimeInterval = 0
 
         /// Creates a configuration; everything but the region monitor has a production default.
-        public init(regionMonitor: any RegionMonitor,
-                    storageDirectory: URL = Configuration.defaultStorageDirectory,
-                    transport: (any HTTPTransport)? = nil,
-                    connectBaseURL: URL = ConnectionNetworkController.Configuration.productionConnectURL,
-                    locationBaseURL: URL = ConnectionNetworkController.Configuration.productionLocationURL,
-                    anonymousId: String? = nil,
-                    secureStore: (any SecureStore)? = nil,
-                    taskScheduler: (any TaskScheduler)? = nil,
-                    permissionRequester: (@Sendable () async -> Void)? = nil,
-                    now: @escaping @Sendable () -> Date = { Date() },
-                    random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-                    upload: UploadScheduler.Configuration = .init(),
-                    regions: RegionSelector.Configuration = .init(),
-                    backgroundTaskInterval: TimeInterval = 3600) {
+        public init(
+            regionMonitor: any RegionMonitor,
+            storageDirectory: URL = Configuration.defaultStorageDirectory,
+            transport: (any HTTPTransport)? = nil,
+            connectBaseURL: URL = ConnectionNetworkController.Configuration.productionConnectURL,
+            locationBaseURL: URL = ConnectionNetworkController.Configuration.productionLocationURL,
+            anonymousId: String? = nil,
+            secureStore: (any SecureStore)? = nil,
+            taskScheduler: (any TaskScheduler)? = nil,
+            permissionRequester: (@Sendable () async -> Void)? = nil,
+            now: @escaping @Sendable () -> Date = { Date() },
+            random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+            upload: UploadScheduler.Configuration = .init(),
+            regions: RegionSelector.Configuration = .init(),
+            backgroundTaskInterval: TimeInterval = 3600
+        ) {
             self.regionMonitor = regionMonitor
             self.storageDirectory = storageDirectory
             self.transport = transport
@@ -97,7 +99,8 @@ public actor Synchronizer {
 
         /// `<Application Support>/IFTTTConnectLocation`, computed without touching the disk.
         public static var defaultStorageDirectory: URL {
-            let base = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+            let base =
+                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
                 ?? FileManager.default.temporaryDirectory
             return base.appendingPathComponent("IFTTTConnectLocation", isDirectory: true)
         }
@@ -149,8 +152,9 @@ public actor Synchronizer {
         self.configuration = configuration
         self.geofenceToggles = GeofenceToggleStore(directory: configuration.storageDirectory)
         self.registry = ConnectionsRegistry(directory: configuration.storageDirectory)
-        self.vault = CredentialVault(store: configuration.secureStore ?? Self.platformSecureStore(configuration.storageDirectory),
-                                     directory: configuration.storageDirectory)
+        self.vault = CredentialVault(
+            store: configuration.secureStore ?? Self.platformSecureStore(configuration.storageDirectory),
+            directory: configuration.storageDirectory)
         let (stream, continuation) = AsyncStream.makeStream(of: (@Sendable (isolated Synchronizer) async -> Void).self)
         self.commands = continuation
         Task { [weak self] in
@@ -216,10 +220,13 @@ public actor Synchronizer {
     /// initializer options (Location.md's `setupSDKBackgroundProcess()`).
     public nonisolated func enableSDKBackgroundProcess() {
         if let scheduler = configuration.taskScheduler, backgroundRegistration.claim() {
-            let registered = scheduler.register(identifier: Configuration.backgroundTaskIdentifier) { [weak self] task in
+            let registered = scheduler.register(identifier: Configuration.backgroundTaskIdentifier) {
+                [weak self] task in
                 self?.handleBackgroundTask(task)
             }
-            if !registered { logger.log("the background task could not be registered; is it in BGTaskSchedulerPermittedIdentifiers?") }
+            if !registered {
+                logger.log("the background task could not be registered; is it in BGTaskSchedulerPermittedIdentifiers?")
+            }
         }
         submit { $0.options.enableSDKBackgroundProcess = true }
     }
@@ -249,7 +256,8 @@ public actor Synchronizer {
         networkConfiguration = network
         let store = openStore()
         session = LocationMonitoringSession(
-            monitor: configuration.regionMonitor, store: store, configuration: configuration.regions, now: configuration.now,
+            monitor: configuration.regionMonitor, store: store, configuration: configuration.regions,
+            now: configuration.now,
             openStore: { [weak self] in await self?.openStore() }, dwellTime: configuration.dwellTime,
             onEvent: { [weak self] event in self?.submit { $0.recorded(event) } },
             onError: { error in logger.log("a crossing could not be recorded: \(error)") },
@@ -265,8 +273,10 @@ public actor Synchronizer {
     ///   - credentials: the user token and invite code to save; `nil` keeps the saved ones. A provider whose
     ///     token and invite code are both `nil` deletes them.
     ///   - lifecycleSynchronizationOptions: the lifecycle events that run a synchronization.
-    public func setup(with credentials: (any ConnectionCredentialProvider)?,
-                      lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions = .all) async {
+    public func setup(
+        with credentials: (any ConnectionCredentialProvider)?,
+        lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions = .all
+    ) async {
         await start()
         if let credentials { await save(credentials) }
         perform(engine.handle(.lifecycleOptionsChanged(lifecycleSynchronizationOptions)))
@@ -278,8 +288,10 @@ public actor Synchronizer {
     /// - Parameters:
     ///   - connections: Connection ids to add; `nil` adds none.
     ///   - lifecycleSynchronizationOptions: when given, the lifecycle events that run a synchronization from now on.
-    public func activate(connections: [String]? = nil,
-                         lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions? = nil) async {
+    public func activate(
+        connections: [String]? = nil,
+        lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions? = nil
+    ) async {
         await start()
         if let lifecycleSynchronizationOptions {
             perform(engine.handle(.lifecycleOptionsChanged(lifecycleSynchronizationOptions)))
@@ -327,7 +339,9 @@ public actor Synchronizer {
     /// Requests a synchronization; `completion` is called exactly once, with the result of the run that
     /// served the request (several requests during a run share the next one), or at once when synchronization
     /// is inactive. It is called on the synchronizer's executor, not on the main thread.
-    public func synchronize(source: SynchronizationSource, completion: (@Sendable (SynchronizationResult) -> Void)?) async {
+    public func synchronize(source: SynchronizationSource, completion: (@Sendable (SynchronizationResult) -> Void)?)
+        async
+    {
         await start()
         request(source, completion: completion)
     }
@@ -396,7 +410,10 @@ public actor Synchronizer {
             request(.connectionDisabled, completion: nil)
         case .connectionShown(let connection, _):
             let stored = StoredConnection(connection)
-            guard registry.connections[connection.id] != nil || (connection.status == .enabled && stored.hasLocationTriggers == true) else { return }
+            guard
+                registry.connections[connection.id] != nil
+                    || (connection.status == .enabled && stored.hasLocationTriggers == true)
+            else { return }
             guard store(stored) else { return }
             await applyGeofences()
             request(.connectionShown, completion: nil)
@@ -429,7 +446,9 @@ public actor Synchronizer {
         for effect in effects {
             switch effect {
             case .startRun(let plan):
-                logger.log("synchronization \(plan.id) started (\(plan.sources.map(\.rawValue).sorted().joined(separator: ", ")))")
+                logger.log(
+                    "synchronization \(plan.id) started (\(plan.sources.map(\.rawValue).sorted().joined(separator: ", ")))"
+                )
                 runs[plan.id] = Task {
                     let outcome = await self.execute(plan)
                     self.finish(plan.id, outcome)
@@ -462,7 +481,9 @@ public actor Synchronizer {
         let stored = await session?.retryStorage() ?? (openStore() != nil)
         let cannotStore = store == nil || !stored
         if cannotStore {
-            logger.log("synchronization fails: crossings cannot be stored (\(storeError.map { "\($0)" } ?? "the store refused a crossing"))")
+            logger.log(
+                "synchronization fails: crossings cannot be stored (\(storeError.map { "\($0)" } ?? "the store refused a crossing"))"
+            )
         }
         guard let saved = vault.read(), let token = saved.userToken, !token.isEmpty else {
             logger.log("no user token saved: nothing to synchronize")
@@ -520,11 +541,14 @@ public actor Synchronizer {
     private func applyGeofences() async {
         guard let session else { return }
         let limits = configuration.regions.radiusLimits
-        let fences = engine.isActive
+        let fences =
+            engine.isActive
             ? registry.all.filter { geofenceToggles.isEnabled($0.id) }.flatMap { $0.geofences(radiusLimits: limits) }
             : []
         await session.update(geofences: fences)
-        if options.showPermissionsPrompts, !fences.isEmpty, !permissionsRequested, let requester = configuration.permissionRequester {
+        if options.showPermissionsPrompts, !fences.isEmpty, !permissionsRequested,
+            let requester = configuration.permissionRequester
+        {
             permissionsRequested = true
             await requester()
         }
@@ -539,7 +563,9 @@ public actor Synchronizer {
 
     private func uploadProgress(_ progress: LocationUploader.Progress) {
         let now = configuration.now()
-        func delay(_ event: RegionEvent) -> TimeInterval { now.timeIntervalSince(eventDates[event.recordId] ?? event.occurredAt) }
+        func delay(_ event: RegionEvent) -> TimeInterval {
+            now.timeIntervalSince(eventDates[event.recordId] ?? event.occurredAt)
+        }
         let reports: [LocationEvent]
         switch progress {
         case .attempted(let batch):
@@ -559,7 +585,9 @@ public actor Synchronizer {
             }
             for letter in letters {
                 eventDates[letter.event.recordId] = nil
-                logger.log("the server refused the \(letter.event.transition.rawValue) of \(letter.event.triggerSubscriptionId) (\(letter.rejection.statusCode): \(letter.rejection.reason)); it was moved to the dead-letter area")
+                logger.log(
+                    "the server refused the \(letter.event.transition.rawValue) of \(letter.event.triggerSubscriptionId) (\(letter.rejection.statusCode): \(letter.rejection.reason)); it was moved to the dead-letter area"
+                )
             }
         }
         hooks.value.locationEvents?(reports)
@@ -571,22 +599,30 @@ public actor Synchronizer {
         if let store { return store }
         let logger = self.logger
         do {
-            let store = try LocationEventStore(directory: configuration.storageDirectory, logHandler: { logger.log($0) })
+            let store = try LocationEventStore(
+                directory: configuration.storageDirectory, logHandler: { logger.log($0) })
             self.store = store
             if storeError != nil { logger.log("the event store opened") }
             storeError = nil
-            let network = networkConfiguration ?? ConnectionNetworkController.Configuration(
-                transport: configuration.transport ?? URLSessionTransport(), connectBaseURL: configuration.connectBaseURL,
-                locationBaseURL: configuration.locationBaseURL, anonymousId: configuration.anonymousId ?? AnonymousIdentifierStore.current,
-                callbackQueue: nil)
-            uploader = LocationUploader(store: store, configuration: .init(network: network, scheduler: configuration.upload),
-                                        tokenProvider: { [weak self] in await self?.currentToken() },
-                                        now: configuration.now, random: configuration.random,
-                                        progressHandler: { [weak self] progress in await self?.uploadProgress(progress) })
+            let network =
+                networkConfiguration
+                ?? ConnectionNetworkController.Configuration(
+                    transport: configuration.transport ?? URLSessionTransport(),
+                    connectBaseURL: configuration.connectBaseURL,
+                    locationBaseURL: configuration.locationBaseURL,
+                    anonymousId: configuration.anonymousId ?? AnonymousIdentifierStore.current,
+                    callbackQueue: nil)
+            uploader = LocationUploader(
+                store: store, configuration: .init(network: network, scheduler: configuration.upload),
+                tokenProvider: { [weak self] in await self?.currentToken() },
+                now: configuration.now, random: configuration.random,
+                progressHandler: { [weak self] progress in await self?.uploadProgress(progress) })
             return store
         } catch {
             if storeError != error {
-                logger.log("the event store cannot be opened (\(error)); crossings wait in memory and synchronization fails until it opens")
+                logger.log(
+                    "the event store cannot be opened (\(error)); crossings wait in memory and synchronization fails until it opens"
+                )
             }
             storeError = error
             return nil
@@ -630,10 +666,13 @@ public actor Synchronizer {
             scheduler.cancel(identifier: Configuration.backgroundTaskIdentifier)
             return
         }
-        let request = BackgroundTaskRequest(identifier: Configuration.backgroundTaskIdentifier,
-                                            earliestBeginDate: configuration.now().addingTimeInterval(configuration.backgroundTaskInterval),
-                                            requiresNetworkConnectivity: true, requiresExternalPower: false)
-        do { try scheduler.submit(request) } catch { logger.log("the background task could not be submitted: \(error)") }
+        let request = BackgroundTaskRequest(
+            identifier: Configuration.backgroundTaskIdentifier,
+            earliestBeginDate: configuration.now().addingTimeInterval(configuration.backgroundTaskInterval),
+            requiresNetworkConnectivity: true, requiresExternalPower: false)
+        do { try scheduler.submit(request) } catch {
+            logger.log("the background task could not be submitted: \(error)")
+        }
     }
 
     /// Runs a synchronization for a background task the system launched; the task is completed exactly once,

@@ -12,7 +12,9 @@ public struct BackgroundTaskRequest: Sendable, Hashable {
     public var requiresExternalPower: Bool
 
     /// Creates a request.
-    public init(identifier: String, earliestBeginDate: Date, requiresNetworkConnectivity: Bool, requiresExternalPower: Bool) {
+    public init(
+        identifier: String, earliestBeginDate: Date, requiresNetworkConnectivity: Bool, requiresExternalPower: Bool
+    ) {
         self.identifier = identifier
         self.earliestBeginDate = earliestBeginDate
         self.requiresNetworkConnectivity = requiresNetworkConnectivity

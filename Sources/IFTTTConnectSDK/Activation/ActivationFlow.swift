@@ -147,7 +147,8 @@ struct ActivationFlow: Sendable, Equatable {
         case .waitingToRetry(_, let until), .activationComplete(let until), .disconnected(let until): return until
         case .enterEmail(_, let until): return until
         case .appHandoff(_, _, let opensAt): return opensAt
-        case .activateConnection(_, _, .creatingAccount(let until)), .activateConnection(_, _, .continueToService(let until)):
+        case .activateConnection(_, _, .creatingAccount(let until)),
+            .activateConnection(_, _, .continueToService(let until)):
             return until
         default: return nil
         }
@@ -213,7 +214,8 @@ struct ActivationFlow: Sendable, Equatable {
             step = .initial
             return [.funnel(.appHandoffBackgrounded)]
 
-        case (.webSessionEnded(let id, let end), .activateConnection(let attempt, _, .open)) where id == attempt.sessionId:
+        case (.webSessionEnded(let id, let end), .activateConnection(let attempt, _, .open))
+        where id == attempt.sessionId:
             switch end {
             case .cancelled: return fail(.canceled)
             case .failed(let error): return fail(error)
@@ -232,7 +234,10 @@ struct ActivationFlow: Sendable, Equatable {
                 return [.funnel(.deactivated), .reportDeactivation(.success(disabled)), .scheduleTick(at: until)]
             case .failure(let error):
                 step = .connected
-                return [.funnel(.deactivationFailed(.networkError(error))), .reportDeactivation(.failure(.networkError(error)))]
+                return [
+                    .funnel(.deactivationFailed(.networkError(error))),
+                    .reportDeactivation(.failure(.networkError(error))),
+                ]
             }
 
         case (.cancel, .enterEmail), (.cancel, .identifyUser), (.cancel, .appHandoff), (.cancel, .activateConnection):
@@ -330,8 +335,9 @@ struct ActivationFlow: Sendable, Equatable {
     }
 
     private mutating func openWebSession(_ attempt: Attempt, user: ActivationUser) -> [Effect] {
-        let url = urls.webActivationURL(user: user, credentials: attempt.credentials, state: attempt.nonce,
-                                        installedMailApps: attempt.installedMailApps)
+        let url = urls.webActivationURL(
+            user: user, credentials: attempt.credentials, state: attempt.nonce,
+            installedMailApps: attempt.installedMailApps)
         pending = attempt
         step = .activateConnection(attempt, user, .open)
         return [.awaitRedirect(attempt.nonce), .funnel(.webSessionStarted), .startWebSession(attempt.sessionId, url)]

@@ -28,10 +28,12 @@ public struct ActivationTiming: Sendable, Hashable {
     ///   - disconnectedDuration: Seconds "disconnected" is shown.
     ///   - invalidEmailDuration: Seconds the invalid-email message is shown.
     ///   - loadRetryDelays: Seconds before each retry of loading the Connection.
-    public init(appHandoffDelay: TimeInterval = 1, creatingAccountDuration: TimeInterval = 1.5,
-                continueToServiceDuration: TimeInterval = 2, activationCompleteDuration: TimeInterval = 3.5,
-                disconnectedDuration: TimeInterval = 2, invalidEmailDuration: TimeInterval = 2,
-                loadRetryDelays: [TimeInterval] = [2, 4, 8]) {
+    public init(
+        appHandoffDelay: TimeInterval = 1, creatingAccountDuration: TimeInterval = 1.5,
+        continueToServiceDuration: TimeInterval = 2, activationCompleteDuration: TimeInterval = 3.5,
+        disconnectedDuration: TimeInterval = 2, invalidEmailDuration: TimeInterval = 2,
+        loadRetryDelays: [TimeInterval] = [2, 4, 8]
+    ) {
         self.appHandoffDelay = appHandoffDelay
         self.creatingAccountDuration = creatingAccountDuration
         self.continueToServiceDuration = continueToServiceDuration
@@ -45,9 +47,10 @@ public struct ActivationTiming: Sendable, Hashable {
     public static let standard = ActivationTiming()
 
     /// No pauses (loading is still retried three times, at once).
-    public static let immediate = ActivationTiming(appHandoffDelay: 0, creatingAccountDuration: 0, continueToServiceDuration: 0,
-                                                   activationCompleteDuration: 0, disconnectedDuration: 0,
-                                                   invalidEmailDuration: 0, loadRetryDelays: [0, 0, 0])
+    public static let immediate = ActivationTiming(
+        appHandoffDelay: 0, creatingAccountDuration: 0, continueToServiceDuration: 0,
+        activationCompleteDuration: 0, disconnectedDuration: 0,
+        invalidEmailDuration: 0, loadRetryDelays: [0, 0, 0])
 
     /// `seconds` as whole milliseconds, never negative.
     static func milliseconds(_ seconds: TimeInterval) -> UInt64 {
@@ -59,8 +62,9 @@ public struct ActivationTiming: Sendable, Hashable {
 extension Connection {
     /// The same Connection with another status.
     func withStatus(_ status: Status) -> Connection {
-        (try? Connection(id: id, name: name, description: description, url: url, status: status, services: services,
-                         coverImages: coverImages, valuePropositions: valuePropositions, features: features,
-                         userConnection: userConnection, enabledCount: enabledCount)) ?? self
+        (try? Connection(
+            id: id, name: name, description: description, url: url, status: status, services: services,
+            coverImages: coverImages, valuePropositions: valuePropositions, features: features,
+            userConnection: userConnection, enabledCount: enabledCount)) ?? self
     }
 }

@@ -20,7 +20,9 @@ struct ActivationURLBuilder: Sendable, Hashable {
     /// `https://ifttt.com/access/api`.
     static let productionWebActivationBaseURL = URL(string: "https://ifttt.com/access/api")!
     /// The mail apps offered to existing users, in the order the web flow lists them.
-    static let mailAppSchemes = ["message://", "googlegmail://", "ms-outlook://", "ymail://", "airmail://", "readdle-spark://"]
+    static let mailAppSchemes = [
+        "message://", "googlegmail://", "ms-outlook://", "ymail://", "airmail://", "readdle-spark://",
+    ]
 
     var connectionId: String
     var redirectURL: URL
@@ -49,7 +51,9 @@ struct ActivationURLBuilder: Sendable, Hashable {
     }
 
     /// The web activation URL: common items, the user, `sdk_create_account` or the mail apps, `code`.
-    func webActivationURL(user: ActivationUser, credentials: Credentials, state: RedirectNonce, installedMailApps: [String]) -> URL {
+    func webActivationURL(
+        user: ActivationUser, credentials: Credentials, state: RedirectNonce, installedMailApps: [String]
+    ) -> URL {
         var items = commonItems(credentials: credentials, state: state)
         items.append(userItem(user))
         if user.isNew {
@@ -88,7 +92,9 @@ struct ActivationURLBuilder: Sendable, Hashable {
         var text = base.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
         text += "/" + APIRequest.percentEncode(connectionId)
-        text += "?" + items.map { APIRequest.percentEncode($0.0) + "=" + APIRequest.percentEncode($0.1) }.joined(separator: "&")
+        text +=
+            "?"
+            + items.map { APIRequest.percentEncode($0.0) + "=" + APIRequest.percentEncode($0.1) }.joined(separator: "&")
         return URL(string: text) ?? base
     }
 }

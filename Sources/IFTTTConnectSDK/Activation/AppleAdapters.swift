@@ -33,7 +33,9 @@ import AuthenticationServices
 
 /// Shows the activation page in an `ASWebAuthenticationSession` (shared cookies, not ephemeral).
 @MainActor
-public final class SystemWebAuthenticationSession: NSObject, WebAuthenticationSession, ASWebAuthenticationPresentationContextProviding {
+public final class SystemWebAuthenticationSession: NSObject, WebAuthenticationSession,
+    ASWebAuthenticationPresentationContextProviding
+{
     private let anchor: @MainActor () -> ASPresentationAnchor?
     private var session: ASWebAuthenticationSession?
 
@@ -50,14 +52,17 @@ public final class SystemWebAuthenticationSession: NSObject, WebAuthenticationSe
     ///   - url: The web activation URL.
     ///   - callbackURLScheme: The custom scheme the session catches, or `nil`.
     ///   - completion: Called once when the session ends by itself.
-    public func start(url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void) {
+    public func start(
+        url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void
+    ) {
         guard anchor() != nil else {
             completion(.presentationAnchorUnavailable)
             return
         }
         // `@Sendable` keeps the handler nonisolated: in Swift 6 a closure written here would otherwise be inferred
         // main-actor isolated, and AuthenticationServices does not promise to call it on the main thread.
-        let session = ASWebAuthenticationSession(url: url, callbackURLScheme: callbackURLScheme) { @Sendable [weak self] callbackURL, error in
+        let session = ASWebAuthenticationSession(url: url, callbackURLScheme: callbackURLScheme) {
+            @Sendable [weak self] callbackURL, error in
             let result: WebAuthenticationSessionResult
             if let callbackURL {
                 result = .callback(callbackURL)

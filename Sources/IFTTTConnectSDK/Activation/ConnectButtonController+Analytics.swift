@@ -28,9 +28,12 @@ extension ConnectButtonController {
     /// Turns a funnel event into the analytics events of spec §5.3 and queues them.
     func trackAnalytics(_ kind: ActivationFunnelEvent.Kind, connection: Connection?) {
         if case .activationStarted = kind { analyticsPriorStatus = connection?.status }
-        let events = Self.analyticsEvents(for: kind, connection: connection, connectionId: connectionConfiguration.connectionId,
-                                          priorStatus: analyticsPriorStatus, hostName: Self.hostName, at: Date())
-        guard !events.isEmpty, AnalyticsSwitch.shared.isEnabled || configuration.analyticsUploader != nil else { return }
+        let events = Self.analyticsEvents(
+            for: kind, connection: connection, connectionId: connectionConfiguration.connectionId,
+            priorStatus: analyticsPriorStatus, hostName: Self.hostName, at: Date())
+        guard !events.isEmpty, AnalyticsSwitch.shared.isEnabled || configuration.analyticsUploader != nil else {
+            return
+        }
         let uploader = analyticsUploader
         let previous = analyticsTail
         analyticsTail = Task {
@@ -62,16 +65,24 @@ extension ConnectButtonController {
     ///   - hostName: The host app's name, the impression's location id.
     ///   - time: The events' timestamp.
     /// - Returns: The events, possibly none.
-    public nonisolated static func analyticsEvents(for kind: ActivationFunnelEvent.Kind, connection: Connection?, connectionId: String,
-                                            priorStatus: Connection.Status? = nil, hostName: String?, at time: Date) -> [AnalyticsEvent] {
+    public nonisolated static func analyticsEvents(
+        for kind: ActivationFunnelEvent.Kind, connection: Connection?, connectionId: String,
+        priorStatus: Connection.Status? = nil, hostName: String?, at time: Date
+    ) -> [AnalyticsEvent] {
         switch kind {
         case .impression:
             return connection.map { [.impression(of: $0, hostName: hostName, at: time)] } ?? []
         case .activationStarted, .deactivationStarted:
-            let object = connection.map(AnalyticsEvent.Object.connection) ?? AnalyticsEvent.Object(type: "connection", id: connectionId)
+            let object =
+                connection.map(AnalyticsEvent.Object.connection)
+                ?? AnalyticsEvent.Object(type: "connection", id: connectionId)
             return [.click(object, connectionId: connectionId, at: time)]
         case .emailRequested:
-            return [AnalyticsEvent(name: .impression, timestamp: time, location: .connectButton(connectionId), object: .connectionEmail)]
+            return [
+                AnalyticsEvent(
+                    name: .impression, timestamp: time, location: .connectButton(connectionId), object: .connectionEmail
+                )
+            ]
         case .userLookupStarted(byToken: false):
             return [.click(.connectionEmail, connectionId: connectionId, at: time)]
         case .activated:

@@ -15,8 +15,8 @@ extension ConnectButtonController {
         /// Shows the activation web page. `nil` (the default) means `ASWebAuthenticationSession` on iOS and
         /// macOS and ``BrowserWebAuthenticationSession`` elsewhere.
         public var webAuthenticationSession: (any WebAuthenticationSession)?
-        /// The clock for the flow's pauses. Default: ``SystemActivationClock``.
-        public var clock: any ActivationClock
+        /// The clock for the flow's pauses. Default: ``SystemConnectClock``.
+        public var clock: any ConnectClock
 
         // MARK: - Options
 
@@ -50,14 +50,16 @@ extension ConnectButtonController {
         ///   - appHandoffBaseURL: The IFTTT app hand-off base.
         ///   - webActivationBaseURL: The web activation base.
         ///   - logHandler: Receives log lines without secrets.
-        public init(networkController: ConnectionNetworkController = ConnectionNetworkController(),
-                    urlOpener: (any URLOpener)? = nil,
-                    webAuthenticationSession: (any WebAuthenticationSession)? = nil,
-                    clock: any ActivationClock = SystemActivationClock(),
-                    timing: ActivationTiming = .standard,
-                    appHandoffBaseURL: URL = URL(string: "ifttt-handoff-v1://connections")!,
-                    webActivationBaseURL: URL = URL(string: "https://ifttt.com/access/api")!,
-                    logHandler: (@Sendable (String) -> Void)? = nil) {
+        public init(
+            networkController: ConnectionNetworkController = ConnectionNetworkController(),
+            urlOpener: (any URLOpener)? = nil,
+            webAuthenticationSession: (any WebAuthenticationSession)? = nil,
+            clock: any ConnectClock = SystemConnectClock(),
+            timing: ActivationTiming = .standard,
+            appHandoffBaseURL: URL = URL(string: "ifttt-handoff-v1://connections")!,
+            webActivationBaseURL: URL = URL(string: "https://ifttt.com/access/api")!,
+            logHandler: (@Sendable (String) -> Void)? = nil
+        ) {
             self.networkController = networkController
             self.urlOpener = urlOpener
             self.webAuthenticationSession = webAuthenticationSession
@@ -75,9 +77,12 @@ extension ConnectButtonController {
         ///   - baseURL: The sandbox's root URL.
         ///   - transport: The HTTP transport.
         /// - Returns: The configuration.
-        public static func sandbox(_ baseURL: URL, transport: any HTTPTransport = URLSessionTransport()) -> Configuration {
-            Configuration(networkController: ConnectionNetworkController(configuration: .sandbox(baseURL, transport: transport)),
-                          webActivationBaseURL: baseURL.appendingPathComponent("access").appendingPathComponent("api"))
+        public static func sandbox(_ baseURL: URL, transport: any HTTPTransport = URLSessionTransport())
+            -> Configuration
+        {
+            Configuration(
+                networkController: ConnectionNetworkController(configuration: .sandbox(baseURL, transport: transport)),
+                webActivationBaseURL: baseURL.appendingPathComponent("access").appendingPathComponent("api"))
         }
     }
 }

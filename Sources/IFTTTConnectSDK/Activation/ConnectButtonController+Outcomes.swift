@@ -19,7 +19,8 @@ extension ConnectButtonController {
     /// The credentials of this controller's configuration, as plain values.
     var outcomeCredentials: ConnectionCredentials {
         let provider = connectionConfiguration.credentialProvider
-        return ConnectionCredentials(oauthCode: provider.oauthCode, userToken: provider.userToken, inviteCode: provider.inviteCode)
+        return ConnectionCredentials(
+            oauthCode: provider.oauthCode, userToken: provider.userToken, inviteCode: provider.inviteCode)
     }
 
     /// Forwards an outcome to ``outcomeObserver``.

@@ -49,7 +49,8 @@ public final class ConnectButtonController {
     private let opener: any URLOpener
     private var webSession: (any WebAuthenticationSession)?
     private var subscribers: [UUID: AsyncStream<ActivationFunnelEvent>.Continuation] = [:]
-    private var activationWaiters: [CheckedContinuation<Result<ConnectionActivation, ConnectButtonControllerError>, Never>] = []
+    private var activationWaiters:
+        [CheckedContinuation<Result<ConnectionActivation, ConnectButtonControllerError>, Never>] = []
     private var deactivationWaiters: [CheckedContinuation<Result<Connection, ConnectButtonControllerError>, Never>] = []
     private var loadWaiters: [CheckedContinuation<Void, Never>] = []
     private var lastShown: ConnectButtonStep?
@@ -73,11 +74,14 @@ public final class ConnectButtonController {
     ///   - connectionConfiguration: The Connection, the user and the redirect URL.
     ///   - locale: The locale sent to IFTTT; default ``determineLocale()``.
     ///   - delegate: Receives the results; held weakly.
-    public convenience init(connectButton: any ConnectButtonPresenting, connectionConfiguration: ConnectionConfiguration,
-                            locale: Locale = ConnectButtonController.determineLocale(),
-                            delegate: (any ConnectButtonControllerDelegate)?) {
-        self.init(connectButton: connectButton, connectionConfiguration: connectionConfiguration, locale: locale,
-                  delegate: delegate, configuration: Configuration())
+    public convenience init(
+        connectButton: any ConnectButtonPresenting, connectionConfiguration: ConnectionConfiguration,
+        locale: Locale = ConnectButtonController.determineLocale(),
+        delegate: (any ConnectButtonControllerDelegate)?
+    ) {
+        self.init(
+            connectButton: connectButton, connectionConfiguration: connectionConfiguration, locale: locale,
+            delegate: delegate, configuration: Configuration())
     }
 
     /// Creates a controller and starts loading the Connection if needed.
@@ -88,9 +92,11 @@ public final class ConnectButtonController {
     ///   - locale: The locale sent to IFTTT.
     ///   - delegate: Receives the results; held weakly.
     ///   - configuration: The network, system adapters, clock, timing and logging.
-    public init(connectButton: any ConnectButtonPresenting, connectionConfiguration: ConnectionConfiguration,
-                locale: Locale = ConnectButtonController.determineLocale(),
-                delegate: (any ConnectButtonControllerDelegate)?, configuration: Configuration) {
+    public init(
+        connectButton: any ConnectButtonPresenting, connectionConfiguration: ConnectionConfiguration,
+        locale: Locale = ConnectButtonController.determineLocale(),
+        delegate: (any ConnectButtonControllerDelegate)?, configuration: Configuration
+    ) {
         self.presenter = connectButton
         #if canImport(UIKit) && !os(watchOS)
         self.button = connectButton as? ConnectButton ?? ConnectButton()
@@ -107,9 +113,11 @@ public final class ConnectButtonController {
             skipConfiguration: connectionConfiguration.skipConnectionConfiguration,
             localeIdentifier: locale.identifier.replacingOccurrences(of: "_", with: "-"),
             anonymousId: configuration.networkController.configuration.anonymousId,
-            appHandoffBaseURL: configuration.appHandoffBaseURL, webActivationBaseURL: configuration.webActivationBaseURL)
-        self.flow = ActivationFlow(urls: urls, timing: configuration.timing, connection: connectionConfiguration.connection,
-                                   sessionId: UUID())
+            appHandoffBaseURL: configuration.appHandoffBaseURL, webActivationBaseURL: configuration.webActivationBaseURL
+        )
+        self.flow = ActivationFlow(
+            urls: urls, timing: configuration.timing, connection: connectionConfiguration.connection,
+            sessionId: UUID())
         self.connection = connectionConfiguration.connection
         if matcher == nil { log("the redirect URL has a query or fragment, or no scheme: no redirect can match it") }
         connectButton.actionHandler = { [weak self] action in self?.buttonAction(action) }
@@ -254,25 +262,30 @@ public final class ConnectButtonController {
             appInstalled: handoffScheme.map(opener.canOpen) ?? false,
             hasUserToken: provider.userToken?.isEmpty == false,
             credentials: .init(oauthCode: provider.oauthCode, inviteCode: provider.inviteCode),
-            installedMailApps: ActivationURLBuilder.mailAppSchemes.filter { URL(string: $0).map(opener.canOpen) ?? false })
+            installedMailApps: ActivationURLBuilder.mailAppSchemes.filter {
+                URL(string: $0).map(opener.canOpen) ?? false
+            })
     }
 
     private func send(_ event: ActivationFlow.Event) {
         let effects = flow.handle(event, now: now)
         connection = flow.connection
-        if case .connectionLoaded(_, .success(let loaded)) = event { reportOutcome(.connectionShown(loaded, credentials: outcomeCredentials)) }
+        if case .connectionLoaded(_, .success(let loaded)) = event {
+            reportOutcome(.connectionShown(loaded, credentials: outcomeCredentials))
+        }
         if effects.isEmpty && lastShown != nil { return }
         log("\(event.logName) -> \(flow.visibleStep)")
         if lastShown != flow.visibleStep {
             lastShown = flow.visibleStep
-            presenter.show(flow.visibleStep, connection: connection, suggestedEmail: connectionConfiguration.suggestedUserEmail)
+            presenter.show(
+                flow.visibleStep, connection: connection, suggestedEmail: connectionConfiguration.suggestedUserEmail)
         }
         switch flow.step {
         case .loading, .waitingToRetry: break
         default:
             let waiters = loadWaiters
             loadWaiters = []
-            waiters.forEach { $0.resume() }
+            for waiter in waiters { waiter.resume() }
         }
         for effect in effects { perform(effect) }
     }
@@ -287,14 +300,16 @@ public final class ConnectButtonController {
             Task { [weak self] in
                 let result: Result<Connection, ConnectAPIError>
                 do throws(ConnectAPIError) {
-                    result = .success(try await network.fetchConnection(for: config.connectionId, credentialProvider: credentials))
+                    result = .success(
+                        try await network.fetchConnection(for: config.connectionId, credentialProvider: credentials))
                 } catch {
                     result = .failure(error)
                 }
                 self?.send(.connectionLoaded(retry: retry, result))
             }
         case .scheduleTick(let at):
-            let clock = configuration.clock, deadline = origin + at
+            let clock = configuration.clock
+            let deadline = origin + at
             Task { [weak self] in
                 try? await clock.sleep(untilMilliseconds: deadline)
                 self?.send(.tick)
@@ -310,7 +325,8 @@ public final class ConnectButtonController {
                 return
             }
             // Weakly held: a controller released while it waits is freed, and its entry goes with it.
-            configuration.registry.register(matcher, nonce: nonce, owner: self, verifier: redirectVerifier()) { [weak self] outcome in
+            configuration.registry.register(matcher, nonce: nonce, owner: self, verifier: redirectVerifier()) {
+                [weak self] outcome in
                 Task { @MainActor [weak self] in self?.send(.redirectReceived(nonce, outcome)) }
             }
         case .stopAwaitingRedirect(let nonce):
@@ -328,7 +344,9 @@ public final class ConnectButtonController {
             Task { [weak self] in
                 let result: Result<Connection, ConnectAPIError>
                 do throws(ConnectAPIError) {
-                    result = .success(try await network.disconnectConnection(with: config.connectionId, credentialProvider: credentials))
+                    result = .success(
+                        try await network.disconnectConnection(
+                            with: config.connectionId, credentialProvider: credentials))
                 } catch {
                     result = .failure(error)
                 }
@@ -337,19 +355,24 @@ public final class ConnectButtonController {
         case .reportActivation(let result):
             log("activation finished: \(result.logText)")
             delegate?.connectButtonController(self, didFinishActivationWithResult: result)
-            if case .success(let activation) = result { reportOutcome(.activated(activation, credentials: outcomeCredentials)) }
+            if case .success(let activation) = result {
+                reportOutcome(.activated(activation, credentials: outcomeCredentials))
+            }
             let waiters = activationWaiters
             activationWaiters = []
-            waiters.forEach { $0.resume(returning: result) }
+            for waiter in waiters { waiter.resume(returning: result) }
         case .reportDeactivation(let result):
             log("deactivation finished: \(result.logText)")
             delegate?.connectButtonController(self, didFinishDeactivationWithResult: result)
-            if case .success(let connection) = result { reportOutcome(.deactivated(connection, credentials: outcomeCredentials)) }
+            if case .success(let connection) = result {
+                reportOutcome(.deactivated(connection, credentials: outcomeCredentials))
+            }
             let waiters = deactivationWaiters
             deactivationWaiters = []
-            waiters.forEach { $0.resume(returning: result) }
+            for waiter in waiters { waiter.resume(returning: result) }
         case .funnel(let kind):
-            let event = ActivationFunnelEvent(sessionId: flow.sessionId, kind: kind, step: flow.visibleStep, elapsedMilliseconds: now)
+            let event = ActivationFunnelEvent(
+                sessionId: flow.sessionId, kind: kind, step: flow.visibleStep, elapsedMilliseconds: now)
             log("funnel \(event)")
             for continuation in subscribers.values { continuation.yield(event) }
             trackAnalytics(kind, connection: connection)
@@ -361,7 +384,8 @@ public final class ConnectButtonController {
         webSession = web
         let scheme = connectionConfiguration.redirectURL.scheme?.lowercased()
         let callbackScheme = (scheme == "http" || scheme == "https") ? nil : scheme
-        let handler = ConnectionRedirectHandler(redirectURL: connectionConfiguration.redirectURL, registry: configuration.registry)
+        let handler = ConnectionRedirectHandler(
+            redirectURL: connectionConfiguration.redirectURL, registry: configuration.registry)
         web.start(url: url, callbackURLScheme: callbackScheme) { [weak self] result in
             switch result {
             case .callback(let callback):
@@ -388,18 +412,22 @@ public final class ConnectButtonController {
     private func redirectVerifier() -> RedirectVerifier? {
         guard connectionConfiguration.redirectStatePolicy == .verifyWhenMissing else { return nil }
         let provider = connectionConfiguration.credentialProvider
-        return RedirectVerifier(network: configuration.networkController, connectionId: connectionConfiguration.connectionId,
-                                inviteCode: provider.inviteCode, startingToken: provider.userToken.flatMap { $0.isEmpty ? nil : $0 },
-                                knownLogin: flow.pending?.knownLogin, userVerifier: connectionConfiguration.redirectUserVerifier,
-                                logHandler: configuration.logHandler)
+        return RedirectVerifier(
+            network: configuration.networkController, connectionId: connectionConfiguration.connectionId,
+            inviteCode: provider.inviteCode, startingToken: provider.userToken.flatMap { $0.isEmpty ? nil : $0 },
+            knownLogin: flow.pending?.knownLogin, userVerifier: connectionConfiguration.redirectUserVerifier,
+            logHandler: configuration.logHandler)
     }
 
-    private static func lookUp(_ method: ActivationFlow.LookupMethod, network: ConnectionNetworkController,
-                               credentials: ConnectionCredentials) async -> Result<ActivationUser, ConnectButtonControllerError> {
+    private static func lookUp(
+        _ method: ActivationFlow.LookupMethod, network: ConnectionNetworkController,
+        credentials: ConnectionCredentials
+    ) async -> Result<ActivationUser, ConnectButtonControllerError> {
         do throws(ConnectAPIError) {
             switch method {
             case .token:
-                guard let login = try await network.fetchUser(credentialProvider: credentials).login, !login.isEmpty else {
+                guard let login = try await network.fetchUser(credentialProvider: credentials).login, !login.isEmpty
+                else {
                     return .failure(.unknownResponse)
                 }
                 return .success(.username(login))
@@ -423,7 +451,8 @@ extension ActivationFlow.Event {
     var logName: String {
         switch self {
         case .start: return "start"
-        case .connectionLoaded(let retry, let result): return "connectionLoaded(retry: \(retry), \(result.isSuccess ? "ok" : "failed"))"
+        case .connectionLoaded(let retry, let result):
+            return "connectionLoaded(retry: \(retry), \(result.isSuccess ? "ok" : "failed"))"
         case .retryLoading: return "retryLoading"
         case .tick: return "tick"
         case .toggle: return "toggle"

@@ -15,16 +15,18 @@ public protocol ConnectButtonControllerDelegate: AnyObject {
     /// - Parameters:
     ///   - connectButtonController: The controller.
     ///   - result: The activation, or why it failed.
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>)
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>)
 
     /// A deactivation finished.
     ///
     /// - Parameters:
     ///   - connectButtonController: The controller.
     ///   - result: The Connection, now disabled, or why turning it off failed.
-    func connectButtonController(_ connectButtonController: ConnectButtonController,
-                                 didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>)
+    func connectButtonController(
+        _ connectButtonController: ConnectButtonController,
+        didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>)
 
     #if canImport(UIKit) && !os(watchOS)
     /// The view controller that contains the Connect Button (2.8: it presented Safari before iOS 13; the About

@@ -48,8 +48,10 @@ public struct ConnectionConfiguration {
     ///   - credentialProvider: The codes and tokens for IFTTT.
     ///   - redirectURL: The redirect URL registered on the IFTTT Platform.
     ///   - skipConnectionConfiguration: Whether IFTTT skips its configuration screen; default `false`.
-    public init(connectionId: String, suggestedUserEmail: String, credentialProvider: any ConnectionCredentialProvider,
-                redirectURL: URL, skipConnectionConfiguration: Bool = false) {
+    public init(
+        connectionId: String, suggestedUserEmail: String, credentialProvider: any ConnectionCredentialProvider,
+        redirectURL: URL, skipConnectionConfiguration: Bool = false
+    ) {
         self.connectionId = connectionId
         self.connection = nil
         self.suggestedUserEmail = suggestedUserEmail
@@ -66,8 +68,10 @@ public struct ConnectionConfiguration {
     ///   - credentialProvider: The codes and tokens for IFTTT.
     ///   - redirectURL: The redirect URL registered on the IFTTT Platform.
     ///   - skipConnectionConfiguration: Whether IFTTT skips its configuration screen; default `false`.
-    public init(connection: Connection, suggestedUserEmail: String, credentialProvider: any ConnectionCredentialProvider,
-                redirectURL: URL, skipConnectionConfiguration: Bool = false) {
+    public init(
+        connection: Connection, suggestedUserEmail: String, credentialProvider: any ConnectionCredentialProvider,
+        redirectURL: URL, skipConnectionConfiguration: Bool = false
+    ) {
         self.connectionId = connection.id
         self.connection = connection
         self.suggestedUserEmail = suggestedUserEmail
@@ -85,10 +89,13 @@ public struct ConnectionConfiguration {
     ///   - credentialProvider: The codes and tokens for IFTTT.
     ///   - connectAuthorizationRedirectURL: The redirect URL registered on the IFTTT Platform.
     ///   - skipConnectionConfiguration: Whether IFTTT skips its configuration screen; default `false`.
-    public init(connectionId: String, suggestedUserEmail: String, credentialProvider: any ConnectionCredentialProvider,
-                connectAuthorizationRedirectURL: URL, skipConnectionConfiguration: Bool = false) {
-        self.init(connectionId: connectionId, suggestedUserEmail: suggestedUserEmail, credentialProvider: credentialProvider,
-                  redirectURL: connectAuthorizationRedirectURL, skipConnectionConfiguration: skipConnectionConfiguration)
+    public init(
+        connectionId: String, suggestedUserEmail: String, credentialProvider: any ConnectionCredentialProvider,
+        connectAuthorizationRedirectURL: URL, skipConnectionConfiguration: Bool = false
+    ) {
+        self.init(
+            connectionId: connectionId, suggestedUserEmail: suggestedUserEmail, credentialProvider: credentialProvider,
+            redirectURL: connectAuthorizationRedirectURL, skipConnectionConfiguration: skipConnectionConfiguration)
     }
 
     /// Creates a configuration for a Connection you fetched already, with the redirect URL under the label the
@@ -100,9 +107,12 @@ public struct ConnectionConfiguration {
     ///   - credentialProvider: The codes and tokens for IFTTT.
     ///   - connectAuthorizationRedirectURL: The redirect URL registered on the IFTTT Platform.
     ///   - skipConnectionConfiguration: Whether IFTTT skips its configuration screen; default `false`.
-    public init(connection: Connection, suggestedUserEmail: String, credentialProvider: any ConnectionCredentialProvider,
-                connectAuthorizationRedirectURL: URL, skipConnectionConfiguration: Bool = false) {
-        self.init(connection: connection, suggestedUserEmail: suggestedUserEmail, credentialProvider: credentialProvider,
-                  redirectURL: connectAuthorizationRedirectURL, skipConnectionConfiguration: skipConnectionConfiguration)
+    public init(
+        connection: Connection, suggestedUserEmail: String, credentialProvider: any ConnectionCredentialProvider,
+        connectAuthorizationRedirectURL: URL, skipConnectionConfiguration: Bool = false
+    ) {
+        self.init(
+            connection: connection, suggestedUserEmail: suggestedUserEmail, credentialProvider: credentialProvider,
+            redirectURL: connectAuthorizationRedirectURL, skipConnectionConfiguration: skipConnectionConfiguration)
     }
 }

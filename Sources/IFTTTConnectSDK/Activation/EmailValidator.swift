@@ -29,9 +29,10 @@ public enum EmailValidator {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         let bytes = Array(trimmed.utf8)
         guard bytes.count <= 254, let at = bytes.firstIndex(of: UInt8(ascii: "@")),
-              bytes.lastIndex(of: UInt8(ascii: "@")) == at
+            bytes.lastIndex(of: UInt8(ascii: "@")) == at
         else { return nil }
-        let local = bytes[..<at], domain = bytes[(at + 1)...]
+        let local = bytes[..<at]
+        let domain = bytes[(at + 1)...]
         guard isValidLocalPart(local), isValidDomain(domain) else { return nil }
         return trimmed
     }
@@ -66,7 +67,7 @@ public enum EmailValidator {
         let hyphen = UInt8(ascii: "-")
         for label in labels {
             guard (1...63).contains(label.count), label.first != hyphen, label.last != hyphen,
-                  label.allSatisfy({ isAlphanumeric($0) || $0 == hyphen })
+                label.allSatisfy({ isAlphanumeric($0) || $0 == hyphen })
             else { return false }
         }
         guard let last = labels.last, last.count >= 2, last.allSatisfy(isLetter) else { return false }

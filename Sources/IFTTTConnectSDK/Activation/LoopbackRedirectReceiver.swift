@@ -88,7 +88,9 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
         address.sin_len = UInt8(MemoryLayout<sockaddr_in>.size)
         #endif
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 64) == 0, Self.setNonBlocking(fd) else {
             let code = errno
@@ -167,7 +169,10 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
 
     /// One connection, owned by the serving thread.
     private final class Client {
-        enum Phase { case reading, verifying, writing(finishes: Bool) }
+        enum Phase {
+            case reading, verifying
+            case writing(finishes: Bool)
+        }
         let id: Int
         let fd: Int32
         var deadline: UInt64
@@ -209,7 +214,7 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
         var nextId = 0
         var finishing = false
         defer {
-            clients.forEach { $0.close() }
+            for client in clients { client.close() }
             // The wake-up pipe stays open until stop(), so writing to it can never raise SIGPIPE.
             close(listener)
             lock.lock()
@@ -228,27 +233,39 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
             if stop { return }
             for (id, accepted) in decided {
                 if accepted { finishing = true }
-                guard let client = clients.first(where: { $0.id == id }), case .verifying = client.phase else { continue }
+                guard let client = clients.first(where: { $0.id == id }), case .verifying = client.phase else {
+                    continue
+                }
                 if accepted {
-                    respond(client, status: "200 OK", body: "You're connected. You can close this window and return to the app.", finishes: true)
+                    respond(
+                        client, status: "200 OK",
+                        body: "You're connected. You can close this window and return to the app.", finishes: true)
                 } else {
-                    respond(client, status: "400 Bad Request", body: "This link is not a valid IFTTT redirect for this app.")
+                    respond(
+                        client, status: "400 Bad Request", body: "This link is not a valid IFTTT redirect for this app."
+                    )
                 }
             }
             let now = Self.nowMilliseconds
             for client in clients where !client.closed && client.deadline <= now {
                 switch client.phase {
                 case .reading, .writing: client.close()
-                case .verifying: respond(client, status: "503 Service Unavailable", body: "The redirect could not be verified in time.")
+                case .verifying:
+                    respond(
+                        client, status: "503 Service Unavailable", body: "The redirect could not be verified in time.")
                 }
             }
             clients.removeAll { $0.closed }
-            if finishing && !clients.contains(where: { if case .writing(true) = $0.phase { return true } else { return false } }) {
+            if finishing
+                && !clients.contains(where: { if case .writing(true) = $0.phase { return true } else { return false } })
+            {
                 return
             }
 
-            var fds = [pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
-                       pollfd(fd: listener, events: finishing ? 0 : Int16(POLLIN), revents: 0)]
+            var fds = [
+                pollfd(fd: wakeRead, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: listener, events: finishing ? 0 : Int16(POLLIN), revents: 0),
+            ]
             for client in clients {
                 let events: Int16
                 switch client.phase {
@@ -334,7 +351,8 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
     /// The index just after the `\r\n\r\n` that ends the header block, if it arrived.
     private static func headerEnd(_ data: [UInt8]) -> Int? {
         guard data.count >= 4 else { return nil }
-        for index in 0...(data.count - 4) where data[index] == 13 && data[index + 1] == 10 && data[index + 2] == 13 && data[index + 3] == 10 {
+        for index in 0...(data.count - 4)
+        where data[index] == 13 && data[index + 1] == 10 && data[index + 2] == 13 && data[index + 3] == 10 {
             return index + 4
         }
         return nil
@@ -345,8 +363,8 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
         let requestLine = head.split(separator: "\r\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let parts = requestLine.split(separator: " ")
         guard parts.count == 3, parts[0] == "GET", parts[1].hasPrefix("/"),
-              let url = URL(string: "http://127.0.0.1:\(port)\(parts[1])"),
-              URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath == expectedPath
+            let url = URL(string: "http://127.0.0.1:\(port)\(parts[1])"),
+            URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath == expectedPath
         else {
             respond(client, status: "404 Not Found", body: "Not found.")
             return
@@ -359,10 +377,12 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
 
     /// Starts writing a small HTML response; the connection closes once it is sent.
     private func respond(_ client: Client, status: String, body: String, finishes: Bool = false) {
-        let html = "<!doctype html><html><head><meta charset=\"utf-8\"><title>IFTTT</title></head>"
+        let html =
+            "<!doctype html><html><head><meta charset=\"utf-8\"><title>IFTTT</title></head>"
             + "<body style=\"font-family: sans-serif; text-align: center; margin-top: 4em\"><p>\(body)</p></body></html>"
         let bytes = Array(html.utf8)
-        let head = "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(bytes.count)\r\n"
+        let head =
+            "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(bytes.count)\r\n"
             + "Cache-Control: no-store\r\nReferrer-Policy: no-referrer\r\nConnection: close\r\n\r\n"
         client.output = Array(head.utf8) + bytes
         client.sent = 0
@@ -380,7 +400,9 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
         #endif
         while client.sent < client.output.count {
             let start = client.sent
-            let sent = client.output.withUnsafeBytes { send(client.fd, $0.baseAddress! + start, client.output.count - start, flags) }
+            let sent = client.output.withUnsafeBytes {
+                send(client.fd, $0.baseAddress! + start, client.output.count - start, flags)
+            }
             if sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) { return }
             if sent < 0 && errno == EINTR { continue }
             guard sent > 0 else { break }

@@ -24,7 +24,8 @@ struct RedirectNonce: Sendable, Hashable, CustomStringConvertible, CustomReflect
 
     /// Compares in time independent of where the first difference is.
     func matches(_ candidate: String) -> Bool {
-        let a = Array(value.utf8), b = Array(candidate.utf8)
+        let a = Array(value.utf8)
+        let b = Array(candidate.utf8)
         guard a.count == b.count else { return false }
         var difference: UInt8 = 0
         for index in a.indices { difference |= a[index] ^ b[index] }

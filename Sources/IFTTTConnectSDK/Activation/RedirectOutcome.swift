@@ -33,8 +33,8 @@ struct RedirectURLMatcher: Sendable, Hashable {
     /// Creates a matcher for `redirectURL`; `nil` when the URL has no scheme or has a query or fragment.
     init?(redirectURL: URL) {
         guard let parts = URLComponents(url: redirectURL, resolvingAgainstBaseURL: false),
-              let scheme = parts.scheme, !scheme.isEmpty,
-              parts.percentEncodedQuery == nil, parts.percentEncodedFragment == nil
+            let scheme = parts.scheme, !scheme.isEmpty,
+            parts.percentEncodedQuery == nil, parts.percentEncodedFragment == nil
         else { return nil }
         self.scheme = scheme
         authority = Self.writtenAuthority(of: redirectURL.absoluteString)
@@ -69,19 +69,19 @@ struct RedirectURLMatcher: Sendable, Hashable {
     func candidate(for url: URL) -> Candidate? {
         let text = url.absoluteString
         guard text.utf8.count <= Self.maximumLength,
-              Self.writtenAuthority(of: text) == authority,
-              let parts = URLComponents(string: text),
-              parts.scheme == scheme, parts.percentEncodedUser == user, parts.percentEncodedPassword == password,
-              parts.percentEncodedHost == host, parts.port == port, parts.percentEncodedPath == path,
-              parts.percentEncodedFragment == nil,
-              let items = parts.percentEncodedQueryItems, !items.isEmpty, items.count <= Self.maximumQueryItems
+            Self.writtenAuthority(of: text) == authority,
+            let parts = URLComponents(string: text),
+            parts.scheme == scheme, parts.percentEncodedUser == user, parts.percentEncodedPassword == password,
+            parts.percentEncodedHost == host, parts.port == port, parts.percentEncodedPath == path,
+            parts.percentEncodedFragment == nil,
+            let items = parts.percentEncodedQueryItems, !items.isEmpty, items.count <= Self.maximumQueryItems
         else { return nil }
         var values: [String: String] = [:]
         for item in items {
             // Parameter names are compared as sent: `%73tate` or `State` is not `state`.
             guard ["state", "next_step", "user_token", "error_type"].contains(item.name) else { continue }
             guard values[item.name] == nil, let raw = item.value, let value = raw.removingPercentEncoding,
-                  !value.isEmpty, value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
+                !value.isEmpty, value.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F })
             else { return nil }
             values[item.name] = value
         }

@@ -47,13 +47,17 @@ final class RedirectRegistry: @unchecked Sendable {
     ///   - owner: When given, the entry is dropped once `owner` is released (held weakly).
     ///   - verifier: When given, a redirect without `state` may finish the attempt after passing it.
     ///   - deliver: Receives the accepted outcome, once.
-    func register(_ matcher: RedirectURLMatcher, nonce: RedirectNonce, owner: AnyObject? = nil, verifier: RedirectVerifier? = nil,
-                  deliver: @escaping @Sendable (RedirectOutcome) -> Void) {
+    func register(
+        _ matcher: RedirectURLMatcher, nonce: RedirectNonce, owner: AnyObject? = nil, verifier: RedirectVerifier? = nil,
+        deliver: @escaping @Sendable (RedirectOutcome) -> Void
+    ) {
         lock.lock()
         defer { lock.unlock() }
         prune()
         pending.removeAll { $0.nonce == nonce }
-        pending.append(Pending(matcher: matcher, nonce: nonce, owner: owner.map(WeakOwner.init), verifier: verifier, deliver: deliver))
+        pending.append(
+            Pending(
+                matcher: matcher, nonce: nonce, owner: owner.map(WeakOwner.init), verifier: verifier, deliver: deliver))
     }
 
     /// Stops waiting for `nonce`.
@@ -98,7 +102,9 @@ final class RedirectRegistry: @unchecked Sendable {
             verdict(false)
             return false
         }
-        guard let state = candidate.state else { return submitWithoutState(candidate.outcome, for: matcher, verdict: verdict) }
+        guard let state = candidate.state else {
+            return submitWithoutState(candidate.outcome, for: matcher, verdict: verdict)
+        }
         let deliver: (@Sendable (RedirectOutcome) -> Void)?
         lock.lock()
         prune()
@@ -124,8 +130,10 @@ final class RedirectRegistry: @unchecked Sendable {
 
     // MARK: - Without state
 
-    private func submitWithoutState(_ outcome: RedirectOutcome, for matcher: RedirectURLMatcher,
-                                    verdict: @escaping @Sendable (Bool) -> Void) -> Bool {
+    private func submitWithoutState(
+        _ outcome: RedirectOutcome, for matcher: RedirectURLMatcher,
+        verdict: @escaping @Sendable (Bool) -> Void
+    ) -> Bool {
         lock.lock()
         prune()
         let eligible = pending.indices.filter { pending[$0].matcher == matcher && pending[$0].verifier != nil }
@@ -155,7 +163,9 @@ final class RedirectRegistry: @unchecked Sendable {
         let busy = jobs.isEmpty ? eligible.compactMap { pending[$0].verifier } : []
         lock.unlock()
         guard !jobs.isEmpty else {
-            busy.forEach { $0.log("a redirect without state was refused: too many verifications in progress") }
+            for handler in busy {
+                handler.log("a redirect without state was refused: too many verifications in progress")
+            }
             verdict(false)
             return false
         }
@@ -170,7 +180,9 @@ final class RedirectRegistry: @unchecked Sendable {
                     return pending.remove(at: index).deliver
                 }
                 if let refusal, !accepted { verifier.log("a redirect without state was refused: \(refusal.rawValue)") }
-                if refusal == nil, !accepted, deliver == nil { verifier.log("a verified redirect without state came after the flow stopped waiting") }
+                if refusal == nil, !accepted, deliver == nil {
+                    verifier.log("a verified redirect without state came after the flow stopped waiting")
+                }
                 if let deliver {
                     accepted = true
                     deliver(outcome)

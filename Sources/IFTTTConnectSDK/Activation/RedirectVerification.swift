@@ -43,7 +43,9 @@ public struct RedirectedUser: Sendable, Hashable, CustomStringConvertible, Custo
     }
 
     /// Names the login and the Connection, never the token.
-    public var description: String { "RedirectedUser(login: \(login), connection: \(connectionId), userToken: <redacted>)" }
+    public var description: String {
+        "RedirectedUser(login: \(login), connection: \(connectionId), userToken: <redacted>)"
+    }
 
     /// Keeps the token out of `dump` and reflection.
     public var customMirror: Mirror { Mirror(self, children: ["login": login, "connectionId": connectionId]) }
@@ -94,14 +96,17 @@ struct RedirectVerifier: Sendable {
         }
         let user: User
         do throws(ConnectAPIError) {
-            user = try await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: token, inviteCode: inviteCode))
+            user = try await network.fetchUser(
+                credentialProvider: ConnectionCredentials(userToken: token, inviteCode: inviteCode))
         } catch {
             return .tokenRejected
         }
         guard user.authenticationLevel == .user, let login = user.login, !login.isEmpty else { return .notAUser }
         if let knownLogin, knownLogin != login { return .otherUser }
         guard await connectionIsOn(token: token) else { return .connectionNotOn }
-        if let userVerifier, await !userVerifier(RedirectedUser(userToken: token, login: login, connectionId: connectionId)) {
+        if let userVerifier,
+            await !userVerifier(RedirectedUser(userToken: token, login: login, connectionId: connectionId))
+        {
             return .integratorRefused
         }
         return nil
@@ -113,8 +118,8 @@ struct RedirectVerifier: Sendable {
         let credentials = ConnectionCredentials(userToken: token, inviteCode: inviteCode)
         let request = Connection.Request.fetchConnection(for: connectionId, credentialProvider: credentials).apiRequest
         guard let response = try? await network.send(request),
-              let json = try? JSONParser().parse(response.body),
-              json["id"]?.stringValue == connectionId
+            let json = try? JSONParser().parse(response.body),
+            json["id"]?.stringValue == connectionId
         else { return false }
         if json["user_status"]?.stringValue == Connection.Status.enabled.rawValue { return true }
         return json["user_connection"]?["pending"]?.boolValue == true

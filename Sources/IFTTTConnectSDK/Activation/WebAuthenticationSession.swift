@@ -23,7 +23,8 @@ public protocol WebAuthenticationSession: AnyObject, Sendable {
     ///   - callbackURLScheme: The redirect URL's scheme when it is a custom scheme the session may catch;
     ///     `nil` for `http` and `https` redirects.
     ///   - completion: Called when the session ends without ``dismiss()``.
-    func start(url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void)
+    func start(
+        url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void)
     /// Closes the session after the redirect arrived another way. `completion` is not called afterwards.
     func dismiss()
 }
@@ -48,7 +49,9 @@ public final class BrowserWebAuthenticationSession: WebAuthenticationSession {
     ///   - url: The web activation URL.
     ///   - callbackURLScheme: Ignored: a browser cannot hand the redirect back.
     ///   - completion: Called only when opening failed.
-    public func start(url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void) {
+    public func start(
+        url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void
+    ) {
         let opener = self.opener
         Task { @MainActor in
             if await !opener.open(url) { completion(.failed) }

@@ -28,7 +28,8 @@ extension ConnectColor {
 
     /// The WCAG 2 contrast ratio between this colour and `other`, from 1 (same) to 21 (black on white).
     public func contrastRatio(with other: ConnectColor) -> Double {
-        let a = relativeLuminance, b = other.relativeLuminance
+        let a = relativeLuminance
+        let b = other.relativeLuminance
         return (max(a, b) + 0.05) / (min(a, b) + 0.05)
     }
 }

@@ -80,7 +80,8 @@ public struct ConnectAboutPage: Sendable, Hashable {
         title = .wordmarked(l10n.format(.aboutTitle, primary.shortName, connecting.shortName), color: .white)
         titleURL = connection.url
         primaryService = ServiceBadge(name: primary.shortName, iconURL: primary.monochromeIconURL, url: primary.pageURL)
-        connectingService = ServiceBadge(name: connecting.shortName, iconURL: connecting.monochromeIconURL, url: connecting.pageURL)
+        connectingService = ServiceBadge(
+            name: connecting.shortName, iconURL: connecting.monochromeIconURL, url: connecting.pageURL)
         benefits = [
             Benefit(kind: .connect, text: l10n.string(.aboutConnect)),
             Benefit(kind: .control, text: l10n.string(.aboutControl)),

@@ -33,8 +33,12 @@ extension ConnectButtonAppearance {
         let brandBackground = brand ?? styleBackground
         let textOnBrand = brand.map(Self.textColor(on:)) ?? scheme.labelColor
 
-        func label(_ key: ConnectStringKey, _ insets: Insets = .standard, color: ConnectColor? = nil, _ args: String...) -> Label {
-            Label(text: ConnectLocalization.format(l10n.string(key), args), color: color ?? scheme.labelColor, insets: insets)
+        func label(_ key: ConnectStringKey, _ insets: Insets = .standard, color: ConnectColor? = nil, _ args: String...)
+            -> Label
+        {
+            Label(
+                text: ConnectLocalization.format(l10n.string(key), args), color: color ?? scheme.labelColor,
+                insets: insets)
         }
         func progressBar(from start: Double, to target: Double, duration: Double, branded: Bool) -> Progress {
             let color = branded && brand != nil ? brandBackground.contrasting() : scheme.neutralProgressColor
@@ -54,9 +58,11 @@ extension ConnectButtonAppearance {
             } else {
                 icon = .none
             }
-            return Knob(position: position, frame: frame, color: color, icon: icon,
-                        iconFrame: ConnectButtonRect(x: frame.midX - size / 2, y: frame.midY - size / 2, width: size, height: size),
-                        shadowOpacity: 0.25)
+            return Knob(
+                position: position, frame: frame, color: color, icon: icon,
+                iconFrame: ConnectButtonRect(
+                    x: frame.midX - size / 2, y: frame.midY - size / 2, width: size, height: size),
+                shadowOpacity: 0.25)
         }
 
         let shortName = service?.shortName ?? ""
@@ -99,9 +105,10 @@ extension ConnectButtonAppearance {
             let fieldX = ConnectButtonGeometry.standardLabelInset
             emailValue = EmailField(
                 text: email, placeholder: l10n.string(.emailPlaceholder),
-                frame: ConnectButtonRect(x: fieldX, y: ConnectButtonGeometry.knobInset,
-                                         width: max(0, confirm.x - fieldX - 8),
-                                         height: ConnectButtonGeometry.height - 2 * ConnectButtonGeometry.knobInset),
+                frame: ConnectButtonRect(
+                    x: fieldX, y: ConnectButtonGeometry.knobInset,
+                    width: max(0, confirm.x - fieldX - 8),
+                    height: ConnectButtonGeometry.height - 2 * ConnectButtonGeometry.knobInset),
                 textColor: ConnectButtonPalette.mediumGrey, fontSize: ConnectButtonGeometry.emailFontSize,
                 confirmFrame: confirm, confirmColor: confirmColor,
                 confirmGlyphColor: Self.textColor(on: confirmColor),
@@ -136,9 +143,11 @@ extension ConnectButtonAppearance {
         case .checkmark:
             background = brandBackground
             let d = ConnectButtonGeometry.checkmarkDiameter
-            checkmarkValue = Checkmark(frame: ConnectButtonRect(x: geometry.width / 2 - d / 2, y: ConnectButtonGeometry.height / 2 - d / 2,
-                                                                width: d, height: d),
-                                       color: textOnBrand, drawDuration: 0.75 + 0.3)
+            checkmarkValue = Checkmark(
+                frame: ConnectButtonRect(
+                    x: geometry.width / 2 - d / 2, y: ConnectButtonGeometry.height / 2 - d / 2,
+                    width: d, height: d),
+                color: textOnBrand, drawDuration: 0.75 + 0.3)
             transition.hold = 1.5
             transition.next = .connected
         case .connected:
@@ -166,9 +175,11 @@ extension ConnectButtonAppearance {
         self.progress = progressValue
         self.emailField = emailValue
         self.checkmark = checkmarkValue
-        self.footer = showsFooter
-            ? Footer(kind: footerKind, text: Self.footerText(footerKind, state: state, localization: l10n, scheme: scheme),
-                     frame: geometry.footerFrame, fontSize: ConnectButtonGeometry.footerFontSize, action: footerAction)
+        self.footer =
+            showsFooter
+            ? Footer(
+                kind: footerKind, text: Self.footerText(footerKind, state: state, localization: l10n, scheme: scheme),
+                frame: geometry.footerFrame, fontSize: ConnectButtonGeometry.footerFontSize, action: footerAction)
             : nil
         self.transition = transition
         self.isInteractive = interactive
@@ -183,11 +194,14 @@ extension ConnectButtonAppearance {
     }
 
     /// Creates the appearance for a `Locale` (see ``ConnectLocalization`` for the fallbacks).
-    public init(state: ConnectButtonVisualState, connection: Connection?, locale: Locale,
-                style: ConnectButtonStyle = .light, hostAppearance: ConnectButtonColorScheme = .light,
-                width: Double = ConnectButtonGeometry.maximumWidth) {
-        self.init(state: state, connection: connection, localization: ConnectLocalization(locale: locale),
-                  style: style, hostAppearance: hostAppearance, width: width)
+    public init(
+        state: ConnectButtonVisualState, connection: Connection?, locale: Locale,
+        style: ConnectButtonStyle = .light, hostAppearance: ConnectButtonColorScheme = .light,
+        width: Double = ConnectButtonGeometry.maximumWidth
+    ) {
+        self.init(
+            state: state, connection: connection, localization: ConnectLocalization(locale: locale),
+            style: style, hostAppearance: hostAppearance, width: width)
     }
 
     /// White text on dark fills, near-black text on light ones (relative luminance above 0.5).
@@ -196,8 +210,10 @@ extension ConnectButtonAppearance {
     }
 
     /// The footer's styled text. The email step shows its "learn more" link once (the original repeated it).
-    static func footerText(_ kind: Footer.Kind, state: ConnectButtonVisualState, localization l10n: ConnectLocalization,
-                           scheme: ConnectButtonColorScheme) -> StyledText {
+    static func footerText(
+        _ kind: Footer.Kind, state: ConnectButtonVisualState, localization l10n: ConnectLocalization,
+        scheme: ConnectButtonColorScheme
+    ) -> StyledText {
         let grey = ConnectButtonPalette.footer
         switch kind {
         case .worksWithIFTTT:
@@ -206,7 +222,9 @@ extension ConnectButtonAppearance {
             return StyledText.wordmarked(l10n.string(.footerEmailPrefix), color: grey)
                 .appending(StyledText(runs: [.init(text: l10n.string(.footerEmailLink), kind: .link, color: grey)]))
         case .emailInvalid:
-            return StyledText(runs: [.init(text: l10n.string(.footerEmailInvalid), kind: .plain, color: scheme.errorColor)])
+            return StyledText(runs: [
+                .init(text: l10n.string(.footerEmailInvalid), kind: .plain, color: scheme.errorColor)
+            ])
         case .creatingAccount:
             var email = ""
             if case .creatingAccount(let value) = state { email = value }

@@ -60,8 +60,10 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         public var pulse: Pulse?
 
         /// Creates a label.
-        public init(text: String, color: ConnectColor, insets: Insets, fontSize: Double = ConnectButtonGeometry.labelFontSize,
-                    minimumScaleFactor: Double = 0.5, pulse: Pulse? = nil) {
+        public init(
+            text: String, color: ConnectColor, insets: Insets, fontSize: Double = ConnectButtonGeometry.labelFontSize,
+            minimumScaleFactor: Double = 0.5, pulse: Pulse? = nil
+        ) {
             self.text = text
             self.color = color
             self.insets = insets
@@ -85,14 +87,17 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         }
 
         /// 36 pt on both sides.
-        public static let standard = Insets(left: ConnectButtonGeometry.standardLabelInset,
-                                            right: ConnectButtonGeometry.standardLabelInset)
+        public static let standard = Insets(
+            left: ConnectButtonGeometry.standardLabelInset,
+            right: ConnectButtonGeometry.standardLabelInset)
         /// Clear of a knob on the left.
-        public static let avoidingLeftKnob = Insets(left: ConnectButtonGeometry.knobLabelInset,
-                                                    right: ConnectButtonGeometry.standardLabelInset)
+        public static let avoidingLeftKnob = Insets(
+            left: ConnectButtonGeometry.knobLabelInset,
+            right: ConnectButtonGeometry.standardLabelInset)
         /// Clear of a knob on the right.
-        public static let avoidingRightKnob = Insets(left: ConnectButtonGeometry.standardLabelInset,
-                                                     right: ConnectButtonGeometry.knobLabelInset)
+        public static let avoidingRightKnob = Insets(
+            left: ConnectButtonGeometry.standardLabelInset,
+            right: ConnectButtonGeometry.knobLabelInset)
     }
 
     /// A repeating opacity animation.
@@ -235,6 +240,7 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         public var next: ConnectButtonVisualState?
 
         /// The default change: 0.4 s, ease-in-out, label fading in from half way.
-        public static let standard = Transition(duration: 0.4, curve: .easeInOut, labelFadeInStart: 0.5, hold: nil, next: nil)
+        public static let standard = Transition(
+            duration: 0.4, curve: .easeInOut, labelFadeInStart: 0.5, hold: nil, next: nil)
     }
 }

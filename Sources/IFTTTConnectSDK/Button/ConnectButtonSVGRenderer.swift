@@ -59,21 +59,26 @@ public enum ConnectButtonSVGRenderer {
         svg += "  <desc>Connect Button, state \(appearance.state.name), style \(appearance.style.rawValue), "
         svg += "\(appearance.colorScheme.rawValue) host, \(appearance.localization)</desc>\n"
         svg += "  <defs>\n"
-        svg += "    <clipPath id=\"\(id)-pill\"><rect x=\"0\" y=\"0\" width=\"\(n(g.width))\" height=\"\(n(h))\" rx=\"\(n(h / 2))\"/></clipPath>\n"
+        svg +=
+            "    <clipPath id=\"\(id)-pill\"><rect x=\"0\" y=\"0\" width=\"\(n(g.width))\" height=\"\(n(h))\" rx=\"\(n(h / 2))\"/></clipPath>\n"
         if let knob = appearance.knob {
             svg += "    <filter id=\"\(id)-shadow\" x=\"-50%\" y=\"-50%\" width=\"200%\" height=\"200%\">"
             svg += "<feGaussianBlur in=\"SourceAlpha\" stdDeviation=\"3\"/><feOffset dx=\"0\" dy=\"3\"/>"
-            svg += "<feComponentTransfer><feFuncA type=\"linear\" slope=\"\(n(knob.shadowOpacity))\"/></feComponentTransfer>"
+            svg +=
+                "<feComponentTransfer><feFuncA type=\"linear\" slope=\"\(n(knob.shadowOpacity))\"/></feComponentTransfer>"
             svg += "<feMerge><feMergeNode/><feMergeNode in=\"SourceGraphic\"/></feMerge></filter>\n"
         }
         svg += "  </defs>\n"
         if options.drawsHostBackground {
-            svg += "  <rect width=\"100%\" height=\"100%\" fill=\"\(appearance.colorScheme.hostBackgroundColor.hex)\"/>\n"
+            svg +=
+                "  <rect width=\"100%\" height=\"100%\" fill=\"\(appearance.colorScheme.hostBackgroundColor.hex)\"/>\n"
         }
         svg += "  <g transform=\"translate(\(n(pad)) \(n(pad)))\">\n"
-        svg += "    <rect class=\"pill\" x=\"0\" y=\"0\" width=\"\(n(g.width))\" height=\"\(n(h))\" rx=\"\(n(h / 2))\" fill=\"\(appearance.backgroundColor.hex)\"/>\n"
+        svg +=
+            "    <rect class=\"pill\" x=\"0\" y=\"0\" width=\"\(n(g.width))\" height=\"\(n(h))\" rx=\"\(n(h / 2))\" fill=\"\(appearance.backgroundColor.hex)\"/>\n"
         if let progress = appearance.progress, progress.fraction > 0 {
-            svg += "    <rect class=\"progress\" x=\"0\" y=\"0\" width=\"\(n(g.width * progress.fraction))\" height=\"\(n(h))\""
+            svg +=
+                "    <rect class=\"progress\" x=\"0\" y=\"0\" width=\"\(n(g.width * progress.fraction))\" height=\"\(n(h))\""
             svg += " fill=\"\(progress.color.hex)\" clip-path=\"url(#\(id)-pill)\"/>\n"
         }
         if let label = appearance.label { svg += labelSVG(label, width: g.width) }
@@ -89,33 +94,40 @@ public enum ConnectButtonSVGRenderer {
 
     static func labelSVG(_ label: ConnectButtonAppearance.Label, width: Double) -> String {
         let available = max(1, width - label.insets.left - label.insets.right)
-        let fit = fitting(label.text, fontSize: label.fontSize, minimumScale: label.minimumScaleFactor,
-                          available: available, weight: .bold)
+        let fit = fitting(
+            label.text, fontSize: label.fontSize, minimumScale: label.minimumScaleFactor,
+            available: available, weight: .bold)
         let x = label.insets.left + available / 2
         let y = ConnectButtonGeometry.height / 2 + fit.size * 0.35
-        var s = "    <text class=\"label\" x=\"\(n(x))\" y=\"\(n(y))\" text-anchor=\"middle\" font-family=\"\(fontFamily)\""
+        var s =
+            "    <text class=\"label\" x=\"\(n(x))\" y=\"\(n(y))\" text-anchor=\"middle\" font-family=\"\(fontFamily)\""
         s += " font-size=\"\(n(fit.size))\" font-weight=\"700\" fill=\"\(label.color.hex)\""
         if fit.compress { s += " textLength=\"\(n(available))\" lengthAdjust=\"spacingAndGlyphs\"" }
         s += ">\(escape(label.text))"
         if let pulse = label.pulse {
-            s += "<animate attributeName=\"opacity\" values=\"1;\(n(pulse.minimumOpacity));1\" dur=\"\(n(pulse.period))s\" repeatCount=\"indefinite\"/>"
+            s +=
+                "<animate attributeName=\"opacity\" values=\"1;\(n(pulse.minimumOpacity));1\" dur=\"\(n(pulse.period))s\" repeatCount=\"indefinite\"/>"
         }
         return s + "</text>\n"
     }
 
     static func knobSVG(_ knob: ConnectButtonAppearance.Knob, id: String) -> String {
         let f = knob.frame
-        var s = "    <circle class=\"knob\" cx=\"\(n(f.midX))\" cy=\"\(n(f.midY))\" r=\"\(n(f.width / 2))\" fill=\"\(knob.color.hex)\""
+        var s =
+            "    <circle class=\"knob\" cx=\"\(n(f.midX))\" cy=\"\(n(f.midY))\" r=\"\(n(f.width / 2))\" fill=\"\(knob.color.hex)\""
         s += " filter=\"url(#\(id)-shadow)\"/>\n"
         let i = knob.iconFrame
         switch knob.icon {
         case .image(let url):
-            s += "    <image class=\"icon\" x=\"\(n(i.x))\" y=\"\(n(i.y))\" width=\"\(n(i.width))\" height=\"\(n(i.height))\""
+            s +=
+                "    <image class=\"icon\" x=\"\(n(i.x))\" y=\"\(n(i.y))\" width=\"\(n(i.width))\" height=\"\(n(i.height))\""
             s += " xlink:href=\"\(escape(url.absoluteString))\" preserveAspectRatio=\"xMidYMid meet\"/>\n"
         case .monogram(let letter, let color):
             let size = i.height * 0.85
-            s += "    <text class=\"monogram\" x=\"\(n(i.midX))\" y=\"\(n(i.midY + size * 0.35))\" text-anchor=\"middle\""
-            s += " font-family=\"\(fontFamily)\" font-size=\"\(n(size))\" font-weight=\"700\" fill=\"\(color.hex)\">\(escape(letter))</text>\n"
+            s +=
+                "    <text class=\"monogram\" x=\"\(n(i.midX))\" y=\"\(n(i.midY + size * 0.35))\" text-anchor=\"middle\""
+            s +=
+                " font-family=\"\(fontFamily)\" font-size=\"\(n(size))\" font-weight=\"700\" fill=\"\(color.hex)\">\(escape(letter))</text>\n"
         case .none:
             break
         }
@@ -125,29 +137,39 @@ public enum ConnectButtonSVGRenderer {
     static func emailSVG(_ field: ConnectButtonAppearance.EmailField) -> String {
         let isPlaceholder = field.text.isEmpty
         let text = isPlaceholder ? field.placeholder : field.text
-        let fit = fitting(text, fontSize: field.fontSize, minimumScale: 0.7, available: field.frame.width, weight: .semibold)
+        let fit = fitting(
+            text, fontSize: field.fontSize, minimumScale: 0.7, available: field.frame.width, weight: .semibold)
         var s = "    <text class=\"email\" x=\"\(n(field.frame.x))\" y=\"\(n(field.frame.midY + fit.size * 0.35))\""
-        s += " font-family=\"\(fontFamily)\" font-size=\"\(n(fit.size))\" font-weight=\"600\" fill=\"\(field.textColor.hex)\""
+        s +=
+            " font-family=\"\(fontFamily)\" font-size=\"\(n(fit.size))\" font-weight=\"600\" fill=\"\(field.textColor.hex)\""
         if isPlaceholder { s += " fill-opacity=\"0.7\"" }
         if fit.compress { s += " textLength=\"\(n(field.frame.width))\" lengthAdjust=\"spacingAndGlyphs\"" }
         s += ">\(escape(text))</text>\n"
         let c = field.confirmFrame
         let r = c.height / 2
-        s += "    <path class=\"confirm\" d=\"M\(n(c.x)) \(n(c.y))H\(n(c.maxX - r))A\(n(r)) \(n(r)) 0 0 1 \(n(c.maxX - r)) \(n(c.maxY))H\(n(c.x))Z\""
+        s +=
+            "    <path class=\"confirm\" d=\"M\(n(c.x)) \(n(c.y))H\(n(c.maxX - r))A\(n(r)) \(n(r)) 0 0 1 \(n(c.maxX - r)) \(n(c.maxY))H\(n(c.x))Z\""
         s += " fill=\"\(field.confirmColor.hex)\"/>\n"
-        let cx = c.midX, cy = c.midY
-        s += "    <path class=\"confirm-arrow\" d=\"M\(n(cx - 10)) \(n(cy))H\(n(cx + 10))M\(n(cx + 3)) \(n(cy - 7))L\(n(cx + 10)) \(n(cy))L\(n(cx + 3)) \(n(cy + 7))\""
-        s += " fill=\"none\" stroke=\"\(field.confirmGlyphColor.hex)\" stroke-width=\"3\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+        let cx = c.midX
+        let cy = c.midY
+        s +=
+            "    <path class=\"confirm-arrow\" d=\"M\(n(cx - 10)) \(n(cy))H\(n(cx + 10))M\(n(cx + 3)) \(n(cy - 7))L\(n(cx + 10)) \(n(cy))L\(n(cx + 3)) \(n(cy + 7))\""
+        s +=
+            " fill=\"none\" stroke=\"\(field.confirmGlyphColor.hex)\" stroke-width=\"3\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
         return s
     }
 
     static func checkmarkSVG(_ checkmark: ConnectButtonAppearance.Checkmark) -> String {
         let f = checkmark.frame
-        let cx = f.midX, cy = f.midY
-        var s = "    <circle class=\"checkmark-circle\" cx=\"\(n(cx))\" cy=\"\(n(cy))\" r=\"\(n(f.width / 2 - 1.5))\" fill=\"none\""
+        let cx = f.midX
+        let cy = f.midY
+        var s =
+            "    <circle class=\"checkmark-circle\" cx=\"\(n(cx))\" cy=\"\(n(cy))\" r=\"\(n(f.width / 2 - 1.5))\" fill=\"none\""
         s += " stroke=\"\(checkmark.color.hex)\" stroke-width=\"3\"/>\n"
-        s += "    <path class=\"checkmark\" d=\"M\(n(cx - 9)) \(n(cy + 1))L\(n(cx - 3)) \(n(cy + 7))L\(n(cx + 10)) \(n(cy - 6))\" fill=\"none\""
-        s += " stroke=\"\(checkmark.color.hex)\" stroke-width=\"3.5\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+        s +=
+            "    <path class=\"checkmark\" d=\"M\(n(cx - 9)) \(n(cy + 1))L\(n(cx - 3)) \(n(cy + 7))L\(n(cx + 10)) \(n(cy - 6))\" fill=\"none\""
+        s +=
+            " stroke=\"\(checkmark.color.hex)\" stroke-width=\"3.5\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
         return s
     }
 
@@ -189,10 +211,15 @@ public enum ConnectButtonSVGRenderer {
             index += 1
         }
         let lines = [trimmed(first), trimmed(Array(words[index...]))].filter { !$0.isEmpty }
-        let widest = lines.map { line in estimatedWidth(line.map(\.text).joined(), fontSize: footer.fontSize, weight: .semibold) }.max() ?? 0
+        let widest =
+            lines.map { line in estimatedWidth(line.map(\.text).joined(), fontSize: footer.fontSize, weight: .semibold)
+            }.max() ?? 0
         guard widest > available else { return FooterLayout(lines: lines, fontSize: footer.fontSize, compress: false) }
         let scale = available / widest
-        if scale >= 0.8 { return FooterLayout(lines: lines, fontSize: (footer.fontSize * scale * 10).rounded(.down) / 10, compress: false) }
+        if scale >= 0.8 {
+            return FooterLayout(
+                lines: lines, fontSize: (footer.fontSize * scale * 10).rounded(.down) / 10, compress: false)
+        }
         return FooterLayout(lines: lines, fontSize: footer.fontSize * 0.8, compress: true)
     }
 
@@ -227,7 +254,8 @@ public enum ConnectButtonSVGRenderer {
         var s = ""
         for (index, line) in layout.lines.enumerated() {
             let y = f.y + (Double(index) + 0.5) * f.height + layout.fontSize * 0.35
-            s += "    <text class=\"footer\" x=\"\(n(f.midX))\" y=\"\(n(y))\" text-anchor=\"middle\" xml:space=\"preserve\""
+            s +=
+                "    <text class=\"footer\" x=\"\(n(f.midX))\" y=\"\(n(y))\" text-anchor=\"middle\" xml:space=\"preserve\""
             s += " font-family=\"\(fontFamily)\" font-size=\"\(n(layout.fontSize))\" font-weight=\"600\""
             if layout.compress { s += " textLength=\"\(n(f.width))\" lengthAdjust=\"spacingAndGlyphs\"" }
             s += ">"
@@ -283,7 +311,8 @@ public enum ConnectButtonSVGRenderer {
 
     /// The font size that fits `available`, not below `minimumScale`, and whether the text must also be compressed.
     static func fitting(_ text: String, fontSize: Double, minimumScale: Double, available: Double, weight: Weight)
-        -> (size: Double, compress: Bool) {
+        -> (size: Double, compress: Bool)
+    {
         let natural = estimatedWidth(text, fontSize: fontSize, weight: weight)
         guard natural > available, natural > 0 else { return (fontSize, false) }
         let scale = available / natural

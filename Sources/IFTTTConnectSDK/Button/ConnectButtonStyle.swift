@@ -33,7 +33,11 @@ public enum ConnectButtonColorScheme: String, Sendable, Hashable, CaseIterable {
     /// A typical host background, which renderers may draw behind the button.
     public var hostBackgroundColor: ConnectColor { self == .light ? .white : .black }
     /// The progress bar's colour when there is no service brand colour.
-    public var neutralProgressColor: ConnectColor { self == .light ? ConnectButtonPalette.grey : ConnectButtonPalette.lightGrey }
+    public var neutralProgressColor: ConnectColor {
+        self == .light ? ConnectButtonPalette.grey : ConnectButtonPalette.lightGrey
+    }
     /// The footer's error colour.
-    public var errorColor: ConnectColor { self == .light ? ConnectButtonPalette.errorLight : ConnectButtonPalette.errorDark }
+    public var errorColor: ConnectColor {
+        self == .light ? ConnectButtonPalette.errorLight : ConnectButtonPalette.errorDark
+    }
 }

@@ -73,9 +73,15 @@ private struct Scanner {
         case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)
         case UInt8(ascii: "["): return try parseArray(depth: depth + 1)
         case UInt8(ascii: "\""): return .string(try parseString())
-        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
-        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
-        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
         case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
         default: throw failure("unexpected character")
         }
@@ -104,7 +110,9 @@ private struct Scanner {
         }
         while true {
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else { throw failure("expected a key string") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw failure("expected a key string")
+            }
             let key = try parseString()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw failure("expected ':'") }
@@ -114,8 +122,14 @@ private struct Scanner {
             members.append(JSONObject.Member(key: key, value: value))
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end of input in object") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; return .object(JSONObject(storage: members)) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "}") {
+                index += 1
+                return .object(JSONObject(storage: members))
+            }
             throw failure("expected ',' or '}'")
         }
     }
@@ -136,8 +150,14 @@ private struct Scanner {
             items.append(try parseValue(depth: depth))
             skipWhitespace()
             guard index < bytes.count else { throw failure("unexpected end of input in array") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; return .array(items) }
+            if bytes[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            if bytes[index] == UInt8(ascii: "]") {
+                index += 1
+                return .array(items)
+            }
             throw failure("expected ',' or ']'")
         }
     }
@@ -145,7 +165,7 @@ private struct Scanner {
     mutating func parseString() throws(ConnectDecodingError) -> String {
         index += 1  // opening quote
         let start = index
-        var seen: UInt8 = 0   // every raw byte OR-ed together: bit 7 set means non-ASCII bytes to validate
+        var seen: UInt8 = 0  // every raw byte OR-ed together: bit 7 set means non-ASCII bytes to validate
         // Fast path: no escapes.
         while index < bytes.count {
             let byte = bytes[index]
@@ -193,7 +213,9 @@ private struct Scanner {
                 var scalar = try parseHex4()
                 if (0xD800...0xDBFF).contains(scalar) {
                     // A high surrogate must be followed by an escaped low surrogate.
-                    if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                    if index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"),
+                        bytes[index + 1] == UInt8(ascii: "u")
+                    {
                         index += 2
                         let low = try parseHex4()
                         guard (0xDC00...0xDFFF).contains(low) else { throw failure("invalid surrogate pair") }
@@ -216,11 +238,14 @@ private struct Scanner {
     /// Refuses a string whose raw bytes are not UTF-8 (RFC 8259 §8.1) instead of repairing it with U+FFFD, so
     /// the parser accepts exactly what JSONSerialization accepts. Escapes always produce valid UTF-8, so only
     /// strings with raw non-ASCII bytes (`needed`) are checked.
-    func validateUTF8<Bytes: Collection<UInt8>>(_ bytes: Bytes, at start: Int, needed: Bool) throws(ConnectDecodingError) {
+    func validateUTF8<Bytes: Collection<UInt8>>(_ bytes: Bytes, at start: Int, needed: Bool)
+        throws(ConnectDecodingError)
+    {
         guard needed else { return }
         let invalid = transcode(bytes.makeIterator(), from: UTF8.self, to: UTF8.self, stoppingOnError: true) { _ in }
         if invalid {
-            throw ConnectDecodingError(path: "$", reason: .malformedJSON(offset: start, detail: "invalid UTF-8 in string"))
+            throw ConnectDecodingError(
+                path: "$", reason: .malformedJSON(offset: start, detail: "invalid UTF-8 in string"))
         }
     }
 
@@ -245,7 +270,10 @@ private struct Scanner {
     mutating func parseNumber() throws(ConnectDecodingError) -> Double {
         let start = index
         var negative = false
-        if bytes[index] == UInt8(ascii: "-") { negative = true; index += 1 }
+        if bytes[index] == UInt8(ascii: "-") {
+            negative = true
+            index += 1
+        }
         guard index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) else {
             throw failure("invalid number")
         }
@@ -272,7 +300,9 @@ private struct Scanner {
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             isInteger = false
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             let exponentStart = index
             while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
             guard index > exponentStart else { throw failure("invalid number: no exponent digits") }

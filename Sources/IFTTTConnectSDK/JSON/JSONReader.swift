@@ -38,7 +38,8 @@ package struct JSONReader {
         case .string(let s): return s
         case .number(let d): return JSONValue.format(d)
         default:
-            throw ConnectDecodingError(path: "." + key, reason: .typeMismatch(expected: "string", found: value.typeName))
+            throw ConnectDecodingError(
+                path: "." + key, reason: .typeMismatch(expected: "string", found: value.typeName))
         }
     }
 
@@ -67,7 +68,8 @@ package struct JSONReader {
                 return URL(string: text)
             }
             let isLetter = (byte | 0x20) >= UInt8(ascii: "a") && (byte | 0x20) <= UInt8(ascii: "z")
-            let isOther = (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+")
+            let isOther =
+                (byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")) || byte == UInt8(ascii: "+")
                 || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
             guard isLetter || (sawLetter && isOther) else { return nil }
             sawLetter = true
@@ -79,7 +81,8 @@ package struct JSONReader {
     package func bool(_ key: String, default defaultValue: Bool) throws(ConnectDecodingError) -> Bool {
         guard let value = value(key) else { return defaultValue }
         guard let bool = value.boolValue else {
-            throw ConnectDecodingError(path: "." + key, reason: .typeMismatch(expected: "boolean", found: value.typeName))
+            throw ConnectDecodingError(
+                path: "." + key, reason: .typeMismatch(expected: "boolean", found: value.typeName))
         }
         return bool
     }
@@ -88,13 +91,16 @@ package struct JSONReader {
     package func optionalDouble(_ key: String) throws(ConnectDecodingError) -> Double? {
         guard let value = value(key) else { return nil }
         guard let number = value.doubleValue else {
-            throw ConnectDecodingError(path: "." + key, reason: .typeMismatch(expected: "number", found: value.typeName))
+            throw ConnectDecodingError(
+                path: "." + key, reason: .typeMismatch(expected: "number", found: value.typeName))
         }
         return number
     }
 
     /// An array whose elements are decoded by `element`; absent or `null` gives an empty array.
-    package func array<T>(_ key: String, _ element: (JSONValue) throws(ConnectDecodingError) -> T) throws(ConnectDecodingError) -> [T] {
+    package func array<T>(_ key: String, _ element: (JSONValue) throws(ConnectDecodingError) -> T)
+        throws(ConnectDecodingError) -> [T]
+    {
         guard let value = value(key) else { return [] }
         guard case .array(let items) = value else {
             throw ConnectDecodingError(path: "." + key, reason: .typeMismatch(expected: "array", found: value.typeName))
@@ -113,13 +119,17 @@ package struct JSONReader {
 
     /// An array whose elements are decoded by `element`, leaving out every element that lacks a key it
     /// requires (as the original SDK did); any other error still fails with the element's path.
-    package func arrayDroppingIncomplete<T>(_ key: String, _ element: (JSONValue) throws(ConnectDecodingError) -> T) throws(ConnectDecodingError) -> [T] {
+    package func arrayDroppingIncomplete<T>(_ key: String, _ element: (JSONValue) throws(ConnectDecodingError) -> T)
+        throws(ConnectDecodingError) -> [T]
+    {
         try arrayDropping(key, element).items
     }
 
     /// Like ``arrayDroppingIncomplete(_:_:)`` and also returns the first error of a left-out element, with
     /// its path.
-    package func arrayDropping<T>(_ key: String, _ element: (JSONValue) throws(ConnectDecodingError) -> T) throws(ConnectDecodingError) -> (items: [T], firstDropped: ConnectDecodingError?) {
+    package func arrayDropping<T>(_ key: String, _ element: (JSONValue) throws(ConnectDecodingError) -> T)
+        throws(ConnectDecodingError) -> (items: [T], firstDropped: ConnectDecodingError?)
+    {
         guard let value = value(key) else { return ([], nil) }
         guard case .array(let items) = value else {
             throw ConnectDecodingError(path: "." + key, reason: .typeMismatch(expected: "array", found: value.typeName))
@@ -141,7 +151,9 @@ package struct JSONReader {
     }
 
     /// Decodes a nested object, extending the error path with `key`.
-    package func nested<T>(_ key: String, _ body: (JSONValue) throws(ConnectDecodingError) -> T) throws(ConnectDecodingError) -> T? {
+    package func nested<T>(_ key: String, _ body: (JSONValue) throws(ConnectDecodingError) -> T)
+        throws(ConnectDecodingError) -> T?
+    {
         guard let value = value(key) else { return nil }
         do throws(ConnectDecodingError) {
             return try body(value)

@@ -53,9 +53,11 @@ public struct ConnectLocalization: Sendable, Hashable, CustomStringConvertible {
         for (index, name) in fallbackChain.enumerated() {
             if let value = LocalizationTables.shared.tables[name]?[key.rawValue] {
                 if index > 0 {
-                    LocalizationLogger.shared.log("no '\(fallbackChain[0])' text for '\(key.rawValue)'; using '\(name)'")
+                    LocalizationLogger.shared.log(
+                        "no '\(fallbackChain[0])' text for '\(key.rawValue)'; using '\(name)'")
                 } else if name == Self.baseLocalization, !Self.isEnglish(requestedIdentifier) {
-                    LocalizationLogger.shared.log("no translation for locale '\(requestedIdentifier)'; using English for '\(key.rawValue)'")
+                    LocalizationLogger.shared.log(
+                        "no translation for locale '\(requestedIdentifier)'; using English for '\(key.rawValue)'")
                 }
                 return value
             }
@@ -88,7 +90,8 @@ public struct ConnectLocalization: Sendable, Hashable, CustomStringConvertible {
         }
         switch tag.language {
         case "zh":
-            let traditional = tag.script == "Hant" || (tag.script == nil && ["TW", "HK", "MO"].contains(tag.region ?? ""))
+            let traditional =
+                tag.script == "Hant" || (tag.script == nil && ["TW", "HK", "MO"].contains(tag.region ?? ""))
             add(traditional ? "zh-Hant" : "zh-Hans")
         case "es":
             if let region = tag.region, region != "ES", latinAmericanRegions.contains(region) {
@@ -207,7 +210,8 @@ struct LanguageTag: Hashable {
             if part.count == 4, part.allSatisfy(\.isLetter), script == nil {
                 script = part.prefix(1).uppercased() + part.dropFirst().lowercased()
             } else if region == nil,
-                      (part.count == 2 && part.allSatisfy(\.isLetter)) || (part.count == 3 && part.allSatisfy(\.isNumber)) {
+                (part.count == 2 && part.allSatisfy(\.isLetter)) || (part.count == 3 && part.allSatisfy(\.isNumber))
+            {
                 region = part.uppercased()
             }
         }
@@ -239,8 +243,10 @@ final class LocalizationTables: Sendable {
                     .appendingPathComponent("Localizable.strings")
                 if FileManager.default.fileExists(atPath: url.path) { return url }
             }
-            if let url = bundle.url(forResource: "Localizable", withExtension: "strings", subdirectory: nil,
-                                    localization: folder) {
+            if let url = bundle.url(
+                forResource: "Localizable", withExtension: "strings", subdirectory: nil,
+                localization: folder)
+            {
                 return url
             }
         }

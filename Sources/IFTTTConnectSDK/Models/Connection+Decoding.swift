@@ -9,7 +9,9 @@ extension Connection {
     /// print(connection.primaryService.name, connection.status)
     /// ```
     /// - Throws: ``ConnectDecodingError`` naming the JSON path of the problem.
-    public static func decode(from data: Data, parser: JSONParser = JSONParser()) throws(ConnectDecodingError) -> Connection {
+    public static func decode(from data: Data, parser: JSONParser = JSONParser()) throws(ConnectDecodingError)
+        -> Connection
+    {
         try decode(json: parser.parse(data))
     }
 
@@ -27,7 +29,9 @@ extension Connection {
                 }
                 return first
             case let other?:
-                throw ConnectDecodingError(path: ".type", reason: .invalidValue("expected \"connection\" or \"list\", got \"\(other.prefix(40))\""))
+                throw ConnectDecodingError(
+                    path: ".type",
+                    reason: .invalidValue("expected \"connection\" or \"list\", got \"\(other.prefix(40))\""))
             }
         } catch {
             throw error.rooted()
@@ -35,7 +39,9 @@ extension Connection {
     }
 
     /// Decodes every Connection of a `{"type":"list","data":[...]}` envelope.
-    public static func decodeList(from data: Data, parser: JSONParser = JSONParser()) throws(ConnectDecodingError) -> [Connection] {
+    public static func decodeList(from data: Data, parser: JSONParser = JSONParser()) throws(ConnectDecodingError)
+        -> [Connection]
+    {
         try decodeList(json: parser.parse(data))
     }
 
@@ -68,16 +74,19 @@ extension Connection {
         guard services.contains(where: \.isPrimary) else {
             throw firstDropped ?? ConnectDecodingError(path: ".services", reason: .noPrimaryService)
         }
-        let coverImages: [CoverImage] = try reader.nested("cover_image") { value throws(ConnectDecodingError) in
-            guard case .object(let object) = value else {
-                throw ConnectDecodingError(path: "", reason: .typeMismatch(expected: "object", found: value.typeName))
-            }
-            return object.members.compactMap { member in
-                guard member.key.hasSuffix("w_url"), let width = Int(member.key.dropLast(5)), width > 0,
-                      let text = member.value.stringValue, let url = JSONReader.absoluteURL(text) else { return nil }
-                return CoverImage(width: width, url: url)
-            }
-        } ?? []
+        let coverImages: [CoverImage] =
+            try reader.nested("cover_image") { value throws(ConnectDecodingError) in
+                guard case .object(let object) = value else {
+                    throw ConnectDecodingError(
+                        path: "", reason: .typeMismatch(expected: "object", found: value.typeName))
+                }
+                return object.members.compactMap { member in
+                    guard member.key.hasSuffix("w_url"), let width = Int(member.key.dropLast(5)), width > 0,
+                        let text = member.value.stringValue, let url = JSONReader.absoluteURL(text)
+                    else { return nil }
+                    return CoverImage(width: width, url: url)
+                }
+            } ?? []
         let enabledCount = try reader.optionalDouble("enabled_count")
         try self.init(
             id: id,
@@ -115,8 +124,9 @@ extension Connection.Service {
 extension Connection.ValueProposition {
     init(json: JSONValue) throws(ConnectDecodingError) {
         let reader = try JSONReader(json)
-        self.init(description: try reader.optionalString("description") ?? "",
-                  iconURL: try reader.optionalURL("icon_url"))
+        self.init(
+            description: try reader.optionalString("description") ?? "",
+            iconURL: try reader.optionalURL("icon_url"))
     }
 }
 
@@ -130,9 +140,15 @@ extension Connection.Feature {
             iconURL: try reader.optionalURL("icon_url"),
             fieldOptionsURL: try reader.optionalURL("field_options_url"),
             fields: try reader.arrayDroppingIncomplete("fields", Connection.Field.init(json:)),
-            triggers: try reader.arrayDroppingIncomplete("feature_triggers") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .trigger) },
-            queries: try reader.arrayDroppingIncomplete("feature_queries") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .query) },
-            actions: try reader.arrayDroppingIncomplete("feature_actions") { value throws(ConnectDecodingError) in try Connection.Step(json: value, kind: .action) }
+            triggers: try reader.arrayDroppingIncomplete("feature_triggers") { value throws(ConnectDecodingError) in
+                try Connection.Step(json: value, kind: .trigger)
+            },
+            queries: try reader.arrayDroppingIncomplete("feature_queries") { value throws(ConnectDecodingError) in
+                try Connection.Step(json: value, kind: .query)
+            },
+            actions: try reader.arrayDroppingIncomplete("feature_actions") { value throws(ConnectDecodingError) in
+                try Connection.Step(json: value, kind: .action)
+            }
         )
     }
 }
@@ -191,9 +207,15 @@ extension UserFeature {
             // Only a JSON `true` turns a feature on, as ConnectSDK-iOS 2.8 reads it (missing, `"true"`: off).
             isEnabled: reader.value("enabled") == .bool(true),
             userFields: try reader.arrayDroppingIncomplete("user_fields", UserField.init(json:)),
-            triggers: try reader.arrayDroppingIncomplete("user_feature_triggers") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_trigger_id") },
-            queries: try reader.arrayDroppingIncomplete("user_feature_queries") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_query_id") },
-            actions: try reader.arrayDroppingIncomplete("user_feature_actions") { value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_action_id") }
+            triggers: try reader.arrayDroppingIncomplete("user_feature_triggers") {
+                value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_trigger_id")
+            },
+            queries: try reader.arrayDroppingIncomplete("user_feature_queries") { value throws(ConnectDecodingError) in
+                try UserFeatureStep(json: value, stepKey: "feature_query_id")
+            },
+            actions: try reader.arrayDroppingIncomplete("user_feature_actions") { value throws(ConnectDecodingError) in
+                try UserFeatureStep(json: value, stepKey: "feature_action_id")
+            }
         )
     }
 }
@@ -202,8 +224,9 @@ extension UserFeatureStep {
     init(json: JSONValue, stepKey: String) throws(ConnectDecodingError) {
         let reader = try JSONReader(json)
         // 2.8 reads only `id` (the trigger subscription id); the feature step id is optional.
-        self.init(id: try reader.string("id"), featureStepId: try reader.optionalString(stepKey),
-                  userFields: try reader.arrayDroppingIncomplete("user_fields", UserField.init(json:)))
+        self.init(
+            id: try reader.string("id"), featureStepId: try reader.optionalString(stepKey),
+            userFields: try reader.arrayDroppingIncomplete("user_fields", UserField.init(json:)))
     }
 }
 
@@ -211,7 +234,8 @@ extension UserField {
     init(json: JSONValue) throws(ConnectDecodingError) {
         let reader = try JSONReader(json)
         let type = try reader.optionalString("field_type").map(FieldType.init(rawValue:))
-        self.init(fieldId: try reader.string("field_id"), fieldType: type,
-                  value: FieldValue(json: reader.value("value") ?? .null, type: type))
+        self.init(
+            fieldId: try reader.string("field_id"), fieldType: type,
+            value: FieldValue(json: reader.value("value") ?? .null, type: type))
     }
 }

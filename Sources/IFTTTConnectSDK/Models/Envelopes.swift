@@ -53,8 +53,9 @@ public struct APIErrorPayload: Sendable, Hashable, CustomStringConvertible {
     /// Reads an error envelope; `nil` when the body is not one.
     public init?(data: Data) {
         guard let json = try? JSONParser(maximumBytes: 256 * 1024, maximumDepth: 16).parse(data),
-              case .object(let object) = json, object["type"]?.stringValue == "error",
-              let code = object["code"]?.stringValue else { return nil }
+            case .object(let object) = json, object["type"]?.stringValue == "error",
+            let code = object["code"]?.stringValue
+        else { return nil }
         self.code = String(code.prefix(200))
         self.message = String((object["message"]?.stringValue ?? "").prefix(1000))
         if case .array(let items)? = object["details"] {
@@ -112,9 +113,10 @@ public struct User: Sendable, Hashable {
     public static func decode(from data: Data) throws(ConnectDecodingError) -> User {
         do throws(ConnectDecodingError) {
             let reader = try JSONReader(JSONParser().parse(data))
-            return User(authenticationLevel: AuthenticationLevel(try reader.optionalString("authentication_level")),
-                        login: try reader.optionalString("user_login"),
-                        serviceId: try reader.optionalString("service_id"))
+            return User(
+                authenticationLevel: AuthenticationLevel(try reader.optionalString("authentication_level")),
+                login: try reader.optionalString("user_login"),
+                serviceId: try reader.optionalString("service_id"))
         } catch {
             throw error.rooted()
         }
@@ -139,18 +141,21 @@ public struct FieldOptions: Sendable, Hashable {
                 throw ConnectDecodingError(path: "", reason: .missingKey("options"))
             }
             guard case .object(let object) = value else {
-                throw ConnectDecodingError(path: ".options", reason: .typeMismatch(expected: "object", found: value.typeName))
+                throw ConnectDecodingError(
+                    path: ".options", reason: .typeMismatch(expected: "object", found: value.typeName))
             }
             var options: [String: [FieldValue.Choice]] = [:]
             for member in object.members {
                 guard case .array(let items) = member.value else {
-                    throw ConnectDecodingError(path: ".options.\(member.key)",
-                                               reason: .typeMismatch(expected: "array", found: member.value.typeName))
+                    throw ConnectDecodingError(
+                        path: ".options.\(member.key)",
+                        reason: .typeMismatch(expected: "array", found: member.value.typeName))
                 }
                 var choices: [FieldValue.Choice] = []
                 for (index, item) in items.enumerated() {
                     guard let choice = FieldValue.Choice(json: item) else {
-                        throw ConnectDecodingError(path: ".options.\(member.key)[\(index)]", reason: .missingKey("value"))
+                        throw ConnectDecodingError(
+                            path: ".options.\(member.key)[\(index)]", reason: .missingKey("value"))
                     }
                     choices.append(choice)
                 }

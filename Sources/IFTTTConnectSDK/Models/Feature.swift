@@ -119,8 +119,10 @@ extension Connection {
         public let defaultValue: FieldValue?
 
         /// Creates a field.
-        public init(id: String, label: String? = nil, type: FieldType? = nil, isRequired: Bool = false,
-                    isHidden: Bool = false, defaultValue: FieldValue? = nil) {
+        public init(
+            id: String, label: String? = nil, type: FieldType? = nil, isRequired: Bool = false,
+            isHidden: Bool = false, defaultValue: FieldValue? = nil
+        ) {
             self.id = id
             self.label = label
             self.type = type

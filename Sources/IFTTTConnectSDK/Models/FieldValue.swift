@@ -31,7 +31,8 @@ public enum FieldValue: Sendable, Hashable {
 
         init?(json: JSONValue) {
             guard case .object(let object) = json, let raw = object["value"], !raw.isNull,
-                  let value = try? JSONReader.string(raw, key: "value") else { return nil }
+                let value = try? JSONReader.string(raw, key: "value")
+            else { return nil }
             self.group = object["group"]?.stringValue
             self.label = object["label"]?.stringValue
             self.value = value
@@ -97,8 +98,10 @@ public struct LocationValue: Sendable, Hashable {
     public let zoom: Double?
 
     /// Creates a location value.
-    public init(latitude: Double, longitude: Double, radius: Double? = nil, address: String? = nil,
-                description: String? = nil, zoom: Double? = nil) {
+    public init(
+        latitude: Double, longitude: Double, radius: Double? = nil, address: String? = nil,
+        description: String? = nil, zoom: Double? = nil
+    ) {
         self.latitude = latitude
         self.longitude = longitude
         self.radius = radius
@@ -112,8 +115,9 @@ public struct LocationValue: Sendable, Hashable {
     init?(json: JSONValue) {
         guard case .object(let object) = json else { return nil }
         guard let latitude = (object["lat"] ?? object["latitude"])?.doubleValue,
-              let longitude = (object["lng"] ?? object["longitude"])?.doubleValue,
-              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+            let longitude = (object["lng"] ?? object["longitude"])?.doubleValue,
+            (-90...90).contains(latitude), (-180...180).contains(longitude)
+        else { return nil }
         self.latitude = latitude
         self.longitude = longitude
         let radius = object["radius"]?.doubleValue

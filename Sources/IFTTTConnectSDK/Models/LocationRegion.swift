@@ -29,8 +29,10 @@ public struct LocationRegion: Sendable, Hashable, Identifiable {
     public var id: String { identifier }
 
     /// Creates a region for a trigger subscription.
-    public init(triggerSubscriptionId: String, connectionId: String, latitude: Double, longitude: Double,
-                radius: Double, transitions: LocationTransitions) {
+    public init(
+        triggerSubscriptionId: String, connectionId: String, latitude: Double, longitude: Double,
+        radius: Double, transitions: LocationTransitions
+    ) {
         self.identifier = LocationRegion.identifierPrefix + triggerSubscriptionId
         self.triggerSubscriptionId = triggerSubscriptionId
         self.connectionId = connectionId
@@ -72,7 +74,9 @@ extension Connection {
             for trigger in userFeature.triggers where !trigger.id.isEmpty {
                 for field in trigger.userFields where field.fieldId == LocationRegion.locationFieldId {
                     guard let location = field.value.location, let radius = location.radius else { continue }
-                    let definedType = trigger.stepId.isEmpty ? nil
+                    let definedType =
+                        trigger.stepId.isEmpty
+                        ? nil
                         : definitions[trigger.stepId]?.fields.first(where: { $0.id == field.fieldId })?.type
                     let transitions = (field.fieldType ?? definedType)?.locationTransitions ?? [.enter, .exit]
                     let region = LocationRegion(

@@ -31,8 +31,10 @@ public struct UserFeature: Sendable, Hashable, Identifiable {
     public let actions: [UserFeatureStep]
 
     /// Creates a user feature.
-    public init(id: String, featureId: String, isEnabled: Bool = true, userFields: [UserField] = [],
-                triggers: [UserFeatureStep] = [], queries: [UserFeatureStep] = [], actions: [UserFeatureStep] = []) {
+    public init(
+        id: String, featureId: String, isEnabled: Bool = true, userFields: [UserField] = [],
+        triggers: [UserFeatureStep] = [], queries: [UserFeatureStep] = [], actions: [UserFeatureStep] = []
+    ) {
         self.id = id
         self.featureId = featureId
         self.isEnabled = isEnabled

@@ -48,8 +48,10 @@ extension Connection {
         /// Connection id, which names no Connection, gives a request for the `connections` collection.
         public var urlRequest: URLRequest {
             let base = ConnectionNetworkController.Configuration.productionConnectURL
-            let http = (try? ConnectionNetworkController.httpRequest(for: apiRequest, baseURL: base,
-                                                                    anonymousId: AnonymousIdentifierStore.current, timeout: 60))
+            let http =
+                (try? ConnectionNetworkController.httpRequest(
+                    for: apiRequest, baseURL: base,
+                    anonymousId: AnonymousIdentifierStore.current, timeout: 60))
                 ?? HTTPRequest(method: apiRequest.method, url: base.appendingPathComponent("connections"))
             var request = URLRequest(url: http.url)
             request.httpMethod = http.method
@@ -61,24 +63,32 @@ extension Connection {
         }
 
         /// Fetches a Connection, with the user's status when the provider has a user token.
-        public static func fetchConnection(for id: String, credentialProvider: any ConnectionCredentialProvider) -> Request {
+        public static func fetchConnection(for id: String, credentialProvider: any ConnectionCredentialProvider)
+            -> Request
+        {
             Request(connectionId: id, action: .fetch, credentialProvider: credentialProvider)
         }
 
         /// Turns a Connection off for the user (needs a user token).
-        public static func disconnectConnection(with id: String, credentialProvider: any ConnectionCredentialProvider) -> Request {
+        public static func disconnectConnection(with id: String, credentialProvider: any ConnectionCredentialProvider)
+            -> Request
+        {
             Request(connectionId: id, action: .disable, credentialProvider: credentialProvider)
         }
 
         /// Turns a disabled Connection back on for the user (needs a user token).
-        public static func enableConnection(with id: String, credentialProvider: any ConnectionCredentialProvider) -> Request {
+        public static func enableConnection(with id: String, credentialProvider: any ConnectionCredentialProvider)
+            -> Request
+        {
             Request(connectionId: id, action: .enable, credentialProvider: credentialProvider)
         }
 
         /// Replaces the user's configuration of a Connection, for example after the activation flow skipped
         /// configuration (needs a user token).
-        public static func updateUserConnection(with id: String, update: UserConnectionUpdate,
-                                                credentialProvider: any ConnectionCredentialProvider) -> Request {
+        public static func updateUserConnection(
+            with id: String, update: UserConnectionUpdate,
+            credentialProvider: any ConnectionCredentialProvider
+        ) -> Request {
             Request(connectionId: id, action: .updateUserConnection(update), credentialProvider: credentialProvider)
         }
 
@@ -92,8 +102,9 @@ extension Connection {
             case .enable:
                 return APIRequest(method: "POST", path: base + ["enable"], credentials: credentials)
             case .updateUserConnection(let update):
-                return APIRequest(method: "PUT", path: base + ["user_connection"], credentials: credentials,
-                                  body: Data(update.jsonValue.serialized().utf8))
+                return APIRequest(
+                    method: "PUT", path: base + ["user_connection"], credentials: credentials,
+                    body: Data(update.jsonValue.serialized().utf8))
             }
         }
     }
@@ -110,8 +121,11 @@ struct APIRequest: Sendable {
     var body: Data?
     var sdkHeaders = true
 
-    init(method: String, path: [String], query: [(String, String)] = [], credentials: (any ConnectionCredentialProvider)? = nil,
-         body: Data? = nil, sdkHeaders: Bool = true) {
+    init(
+        method: String, path: [String], query: [(String, String)] = [],
+        credentials: (any ConnectionCredentialProvider)? = nil,
+        body: Data? = nil, sdkHeaders: Bool = true
+    ) {
         self.method = method
         self.path = path
         self.query = query
@@ -126,7 +140,8 @@ struct APIRequest: Sendable {
 
     /// Every secret the request carries, for redaction.
     var secrets: [String] {
-        [userToken, inviteCode, serviceKey].compactMap { $0 }.filter { $0.count >= 4 } + query.map(\.1).filter { $0.count >= 8 }
+        [userToken, inviteCode, serviceKey].compactMap { $0 }.filter { $0.count >= 4 }
+            + query.map(\.1).filter { $0.count >= 8 }
     }
 
     /// Builds the URL under `base`, percent-encoding every path segment and query item strictly
@@ -141,7 +156,9 @@ struct APIRequest: Sendable {
             text += "/" + APIRequest.percentEncode(segment)
         }
         if !query.isEmpty {
-            text += "?" + query.map { APIRequest.percentEncode($0.0) + "=" + APIRequest.percentEncode($0.1) }
+            text +=
+                "?"
+                + query.map { APIRequest.percentEncode($0.0) + "=" + APIRequest.percentEncode($0.1) }
                 .joined(separator: "&")
         }
         guard let url = URL(string: text) else { throw .invalidRequest("could not build a URL") }

@@ -68,10 +68,13 @@ public final class ConnectionNetworkController: Sendable {
         }
 
         /// A configuration for a sandbox or other Connect API at `baseURL` (the server root, without `/v2`).
-        public static func sandbox(_ baseURL: URL, transport: any HTTPTransport = URLSessionTransport()) -> Configuration {
-            Configuration(transport: transport,
-                          connectBaseURL: baseURL.appendingPathComponent("v2"),
-                          locationBaseURL: baseURL.appendingPathComponent("v1"))
+        public static func sandbox(_ baseURL: URL, transport: any HTTPTransport = URLSessionTransport())
+            -> Configuration
+        {
+            Configuration(
+                transport: transport,
+                connectBaseURL: baseURL.appendingPathComponent("v2"),
+                locationBaseURL: baseURL.appendingPathComponent("v1"))
         }
     }
 
@@ -122,24 +125,33 @@ public final class ConnectionNetworkController: Sendable {
     }
 
     /// Fetches a Connection; with a user token the user's status and configuration are included.
-    public func fetchConnection(for id: String, credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> Connection {
+    public func fetchConnection(for id: String, credentialProvider: any ConnectionCredentialProvider)
+        async throws(ConnectAPIError) -> Connection
+    {
         try await start(request: .fetchConnection(for: id, credentialProvider: credentialProvider))
     }
 
     /// Turns a Connection off for the user and returns it as it now is.
-    public func disconnectConnection(with id: String, credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> Connection {
+    public func disconnectConnection(with id: String, credentialProvider: any ConnectionCredentialProvider)
+        async throws(ConnectAPIError) -> Connection
+    {
         try await start(request: .disconnectConnection(with: id, credentialProvider: credentialProvider))
     }
 
     /// Turns a disabled Connection back on for the user and returns it as it now is.
-    public func enableConnection(with id: String, credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> Connection {
+    public func enableConnection(with id: String, credentialProvider: any ConnectionCredentialProvider)
+        async throws(ConnectAPIError) -> Connection
+    {
         try await start(request: .enableConnection(with: id, credentialProvider: credentialProvider))
     }
 
     /// Replaces the user's configuration of a Connection and returns it as it now is.
-    public func updateUserConnection(with id: String, update: UserConnectionUpdate,
-                                     credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> Connection {
-        try await start(request: .updateUserConnection(with: id, update: update, credentialProvider: credentialProvider))
+    public func updateUserConnection(
+        with id: String, update: UserConnectionUpdate,
+        credentialProvider: any ConnectionCredentialProvider
+    ) async throws(ConnectAPIError) -> Connection {
+        try await start(
+            request: .updateUserConnection(with: id, update: update, credentialProvider: credentialProvider))
     }
 
     // MARK: Users
@@ -149,8 +161,9 @@ public final class ConnectionNetworkController: Sendable {
     public func lookUpAccount(email: String) async throws(ConnectAPIError) -> AccountLookup {
         let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidRequest("empty email") }
-        let response = try await send(APIRequest(method: "GET", path: ["account", "find"], query: [("email", trimmed)]),
-                                      acceptedStatuses: [204, 404])
+        let response = try await send(
+            APIRequest(method: "GET", path: ["account", "find"], query: [("email", trimmed)]),
+            acceptedStatuses: [204, 404])
         switch response.statusCode {
         case 204: return .existingUser
         case 404: return .newUser
@@ -169,20 +182,28 @@ public final class ConnectionNetworkController: Sendable {
     }
 
     /// Fetches the options of a step's fields, such as the stores a `COLLECTION_SELECT` offers.
-    public func fetchFieldOptions(connectionId: String, step: Connection.Step,
-                                  credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> FieldOptions {
-        try await fetchFieldOptions(path: ["connections", connectionId, step.kind.pathSegment, step.qualifiedTypeId, "field_options"],
-                                    credentialProvider: credentialProvider)
+    public func fetchFieldOptions(
+        connectionId: String, step: Connection.Step,
+        credentialProvider: any ConnectionCredentialProvider
+    ) async throws(ConnectAPIError) -> FieldOptions {
+        try await fetchFieldOptions(
+            path: ["connections", connectionId, step.kind.pathSegment, step.qualifiedTypeId, "field_options"],
+            credentialProvider: credentialProvider)
     }
 
     /// Fetches the options of a feature's own fields.
-    public func fetchFieldOptions(connectionId: String, feature: Connection.Feature,
-                                  credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> FieldOptions {
-        try await fetchFieldOptions(path: ["connections", connectionId, "features", feature.id, "field_options"],
-                                    credentialProvider: credentialProvider)
+    public func fetchFieldOptions(
+        connectionId: String, feature: Connection.Feature,
+        credentialProvider: any ConnectionCredentialProvider
+    ) async throws(ConnectAPIError) -> FieldOptions {
+        try await fetchFieldOptions(
+            path: ["connections", connectionId, "features", feature.id, "field_options"],
+            credentialProvider: credentialProvider)
     }
 
-    private func fetchFieldOptions(path: [String], credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> FieldOptions {
+    private func fetchFieldOptions(path: [String], credentialProvider: any ConnectionCredentialProvider)
+        async throws(ConnectAPIError) -> FieldOptions
+    {
         let response = try await send(APIRequest(method: "GET", path: path, credentials: credentialProvider))
         do throws(ConnectDecodingError) {
             return try FieldOptions.decode(from: response.body)
@@ -214,7 +235,9 @@ public final class ConnectionNetworkController: Sendable {
     public func start(request: Connection.Request, completion: @escaping CompletionHandler) -> Task<Void, Never> {
         let apiRequest = request.apiRequest
         return Task {
-            let response = await self.response(for: { () throws(ConnectAPIError) in try self.httpRequest(for: apiRequest) })
+            let response = await self.response(for: { () throws(ConnectAPIError) in
+                try self.httpRequest(for: apiRequest)
+            })
             await MainActor.run { completion(response) }
         }
     }
@@ -252,72 +275,103 @@ public final class ConnectionNetworkController: Sendable {
     static func httpRequest(from urlRequest: URLRequest, timeout: Int) -> HTTPRequest? {
         guard let url = urlRequest.url else { return nil }
         let seconds = urlRequest.timeoutInterval
-        return HTTPRequest(method: urlRequest.httpMethod ?? "GET", url: url, headers: urlRequest.allHTTPHeaderFields ?? [:],
-                           body: urlRequest.httpBody,
-                           timeout: seconds.isFinite && seconds >= 1 && seconds < 60 * 60 ? Int(seconds) : timeout)
+        return HTTPRequest(
+            method: urlRequest.httpMethod ?? "GET", url: url, headers: urlRequest.allHTTPHeaderFields ?? [:],
+            body: urlRequest.httpBody,
+            timeout: seconds.isFinite && seconds >= 1 && seconds < 60 * 60 ? Int(seconds) : timeout)
     }
 
     /// Completion-handler form of ``fetchConnection(for:credentialProvider:)``.
     @discardableResult
-    public func fetchConnection(for id: String, credentialProvider: any ConnectionCredentialProvider,
-                                completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+    public func fetchConnection(
+        for id: String, credentialProvider: any ConnectionCredentialProvider,
+        completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void
+    ) -> Task<Void, Never> {
         let credentialProvider = ConnectionCredentials(snapshotOf: credentialProvider)
-        return run({ () async throws(ConnectAPIError) in try await self.fetchConnection(for: id, credentialProvider: credentialProvider) }, completion)
+        return run(
+            { () async throws(ConnectAPIError) in
+                try await self.fetchConnection(for: id, credentialProvider: credentialProvider)
+            }, completion)
     }
 
     /// Completion-handler form of ``disconnectConnection(with:credentialProvider:)``.
     @discardableResult
-    public func disconnectConnection(with id: String, credentialProvider: any ConnectionCredentialProvider,
-                                     completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+    public func disconnectConnection(
+        with id: String, credentialProvider: any ConnectionCredentialProvider,
+        completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void
+    ) -> Task<Void, Never> {
         let credentialProvider = ConnectionCredentials(snapshotOf: credentialProvider)
-        return run({ () async throws(ConnectAPIError) in try await self.disconnectConnection(with: id, credentialProvider: credentialProvider) }, completion)
+        return run(
+            { () async throws(ConnectAPIError) in
+                try await self.disconnectConnection(with: id, credentialProvider: credentialProvider)
+            }, completion)
     }
 
     /// Completion-handler form of ``enableConnection(with:credentialProvider:)``.
     @discardableResult
-    public func enableConnection(with id: String, credentialProvider: any ConnectionCredentialProvider,
-                                 completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+    public func enableConnection(
+        with id: String, credentialProvider: any ConnectionCredentialProvider,
+        completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void
+    ) -> Task<Void, Never> {
         let credentialProvider = ConnectionCredentials(snapshotOf: credentialProvider)
-        return run({ () async throws(ConnectAPIError) in try await self.enableConnection(with: id, credentialProvider: credentialProvider) }, completion)
+        return run(
+            { () async throws(ConnectAPIError) in
+                try await self.enableConnection(with: id, credentialProvider: credentialProvider)
+            }, completion)
     }
 
     /// Completion-handler form of ``updateUserConnection(with:update:credentialProvider:)``.
     @discardableResult
-    public func updateUserConnection(with id: String, update: UserConnectionUpdate, credentialProvider: any ConnectionCredentialProvider,
-                                     completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+    public func updateUserConnection(
+        with id: String, update: UserConnectionUpdate, credentialProvider: any ConnectionCredentialProvider,
+        completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void
+    ) -> Task<Void, Never> {
         let credentialProvider = ConnectionCredentials(snapshotOf: credentialProvider)
-        return run({ () async throws(ConnectAPIError) in
-            try await self.updateUserConnection(with: id, update: update, credentialProvider: credentialProvider)
-        }, completion)
+        return run(
+            { () async throws(ConnectAPIError) in
+                try await self.updateUserConnection(with: id, update: update, credentialProvider: credentialProvider)
+            }, completion)
     }
 
     /// Completion-handler form of ``lookUpAccount(email:)``.
     @discardableResult
-    public func lookUpAccount(email: String,
-                              completion: @escaping @Sendable (Result<AccountLookup, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+    public func lookUpAccount(
+        email: String,
+        completion: @escaping @Sendable (Result<AccountLookup, ConnectAPIError>) -> Void
+    ) -> Task<Void, Never> {
         run({ () async throws(ConnectAPIError) in try await self.lookUpAccount(email: email) }, completion)
     }
 
     /// Completion-handler form of ``fetchUser(credentialProvider:)``.
     @discardableResult
-    public func fetchUser(credentialProvider: any ConnectionCredentialProvider,
-                          completion: @escaping @Sendable (Result<User, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+    public func fetchUser(
+        credentialProvider: any ConnectionCredentialProvider,
+        completion: @escaping @Sendable (Result<User, ConnectAPIError>) -> Void
+    ) -> Task<Void, Never> {
         let credentialProvider = ConnectionCredentials(snapshotOf: credentialProvider)
-        return run({ () async throws(ConnectAPIError) in try await self.fetchUser(credentialProvider: credentialProvider) }, completion)
+        return run(
+            { () async throws(ConnectAPIError) in try await self.fetchUser(credentialProvider: credentialProvider) },
+            completion)
     }
 
     /// Completion-handler form of ``fetchFieldOptions(connectionId:step:credentialProvider:)``.
     @discardableResult
-    public func fetchFieldOptions(connectionId: String, step: Connection.Step, credentialProvider: any ConnectionCredentialProvider,
-                                  completion: @escaping @Sendable (Result<FieldOptions, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+    public func fetchFieldOptions(
+        connectionId: String, step: Connection.Step, credentialProvider: any ConnectionCredentialProvider,
+        completion: @escaping @Sendable (Result<FieldOptions, ConnectAPIError>) -> Void
+    ) -> Task<Void, Never> {
         let credentialProvider = ConnectionCredentials(snapshotOf: credentialProvider)
-        return run({ () async throws(ConnectAPIError) in
-            try await self.fetchFieldOptions(connectionId: connectionId, step: step, credentialProvider: credentialProvider)
-        }, completion)
+        return run(
+            { () async throws(ConnectAPIError) in
+                try await self.fetchFieldOptions(
+                    connectionId: connectionId, step: step, credentialProvider: credentialProvider)
+            }, completion)
     }
 
-    private func run<T: Sendable>(_ operation: @escaping @Sendable () async throws(ConnectAPIError) -> T,
-                                  _ completion: @escaping @Sendable (Result<T, ConnectAPIError>) -> Void) -> Task<Void, Never> {
+    private func run<T: Sendable>(
+        _ operation: @escaping @Sendable () async throws(ConnectAPIError) -> T,
+        _ completion: @escaping @Sendable (Result<T, ConnectAPIError>) -> Void
+    ) -> Task<Void, Never> {
         Task {
             let result: Result<T, ConnectAPIError>
             do throws(ConnectAPIError) {
@@ -342,12 +396,15 @@ public final class ConnectionNetworkController: Sendable {
     /// Sends an API request and maps non-accepted statuses to typed errors.
     func send(_ request: APIRequest, acceptedStatuses: Set<Int> = []) async throws(ConnectAPIError) -> HTTPResponse {
         let httpRequest = try httpRequest(for: request)
-        return try await send(httpRequest, loggablePath: request.loggablePath, method: request.method,
-                              acceptedStatuses: acceptedStatuses, secrets: request.secrets)
+        return try await send(
+            httpRequest, loggablePath: request.loggablePath, method: request.method,
+            acceptedStatuses: acceptedStatuses, secrets: request.secrets)
     }
 
-    private func send(_ httpRequest: HTTPRequest, loggablePath: String, method: String, acceptedStatuses: Set<Int> = [],
-                      secrets: [String]? = nil) async throws(ConnectAPIError) -> HTTPResponse {
+    private func send(
+        _ httpRequest: HTTPRequest, loggablePath: String, method: String, acceptedStatuses: Set<Int> = [],
+        secrets: [String]? = nil
+    ) async throws(ConnectAPIError) -> HTTPResponse {
         let secrets = secrets ?? Self.secrets(of: httpRequest)
         let response: HTTPResponse
         do throws(ConnectAPIError) {
@@ -364,7 +421,8 @@ public final class ConnectionNetworkController: Sendable {
         case 401:
             throw .authenticationFailure(redacted(APIErrorPayload(data: response.body), secrets))
         default:
-            throw .apiError(statusCode: response.statusCode, payload: redacted(APIErrorPayload(data: response.body), secrets))
+            throw .apiError(
+                statusCode: response.statusCode, payload: redacted(APIErrorPayload(data: response.body), secrets))
         }
     }
 
@@ -383,11 +441,14 @@ public final class ConnectionNetworkController: Sendable {
     }
 
     func httpRequest(for request: APIRequest) throws(ConnectAPIError) -> HTTPRequest {
-        try Self.httpRequest(for: request, baseURL: configuration.connectBaseURL, anonymousId: configuration.anonymousId,
-                             timeout: configuration.timeout)
+        try Self.httpRequest(
+            for: request, baseURL: configuration.connectBaseURL, anonymousId: configuration.anonymousId,
+            timeout: configuration.timeout)
     }
 
-    static func httpRequest(for request: APIRequest, baseURL: URL, anonymousId: String, timeout: Int) throws(ConnectAPIError) -> HTTPRequest {
+    static func httpRequest(for request: APIRequest, baseURL: URL, anonymousId: String, timeout: Int)
+        throws(ConnectAPIError) -> HTTPRequest
+    {
         var headers: [String: String] = ["Accept": "application/json"]
         if request.sdkHeaders {
             headers["IFTTT-SDK-Version"] = SDKInfo.version
@@ -398,8 +459,9 @@ public final class ConnectionNetworkController: Sendable {
         if let invite = request.inviteCode { headers["IFTTT-Invite-Code"] = invite }
         if let key = request.serviceKey { headers["IFTTT-Service-Key"] = key }
         if request.body != nil { headers["Content-Type"] = "application/json" }
-        return HTTPRequest(method: request.method, url: try request.url(relativeTo: baseURL),
-                           headers: headers, body: request.body, timeout: timeout)
+        return HTTPRequest(
+            method: request.method, url: try request.url(relativeTo: baseURL),
+            headers: headers, body: request.body, timeout: timeout)
     }
 
     private func decodeConnection(_ response: HTTPResponse) throws(ConnectAPIError) -> Connection {
@@ -417,16 +479,19 @@ public final class ConnectionNetworkController: Sendable {
         func clean(_ text: String) -> String {
             secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "<redacted>") }
         }
-        return APIErrorPayload(code: clean(payload.code), message: clean(payload.message),
-                               details: payload.details.map { .init(parameter: $0.parameter.map(clean), message: clean($0.message)) })
+        return APIErrorPayload(
+            code: clean(payload.code), message: clean(payload.message),
+            details: payload.details.map { .init(parameter: $0.parameter.map(clean), message: clean($0.message)) })
     }
 }
 
 extension ConnectionNetworkController {
     /// Sends a service-key request for the server-side toolkit and returns the body of a 2xx response.
     /// The key goes only into the `IFTTT-Service-Key` header; errors and logs never contain it.
-    package func sendServiceRequest(method: String, path: [String], query: [(String, String)] = [],
-                                    serviceKey: String, body: Data? = nil) async throws(ConnectAPIError) -> Data {
+    package func sendServiceRequest(
+        method: String, path: [String], query: [(String, String)] = [],
+        serviceKey: String, body: Data? = nil
+    ) async throws(ConnectAPIError) -> Data {
         var request = APIRequest(method: method, path: path, query: query, body: body)
         request.serviceKey = serviceKey
         return try await send(request).body

@@ -8,8 +8,10 @@ extension ConnectionNetworkController {
     /// user token (`Authorization: Bearer`) and invite code, and returns the 2xx response. Non-2xx statuses
     /// become typed errors exactly as for the Connect API calls (401 is `authenticationFailure`), and any
     /// token, code or long query value a server echoes into an error is redacted.
-    package func sendUserRequest(method: String, path: [String], query: [(String, String)] = [],
-                                 userToken: String?, inviteCode: String?, body: Data? = nil) async throws(ConnectAPIError) -> HTTPResponse {
+    package func sendUserRequest(
+        method: String, path: [String], query: [(String, String)] = [],
+        userToken: String?, inviteCode: String?, body: Data? = nil
+    ) async throws(ConnectAPIError) -> HTTPResponse {
         var request = APIRequest(method: method, path: path, query: query, body: body)
         request.userToken = userToken.flatMap { $0.isEmpty ? nil : $0 }
         request.inviteCode = inviteCode.flatMap { $0.isEmpty ? nil : $0 }

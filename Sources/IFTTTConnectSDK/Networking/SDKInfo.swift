@@ -40,19 +40,23 @@ public struct AnonymousIdentifierStore: Sendable {
 
     /// The store in the default place: `<Application Support>/IFTTTConnectSDK/anonymous_id`.
     public static var standard: AnonymousIdentifierStore {
-        let base = (try? FileManager.default.url(for: .applicationSupportDirectory, in: .userDomainMask,
-                                                 appropriateFor: nil, create: false))
+        let base =
+            (try? FileManager.default.url(
+                for: .applicationSupportDirectory, in: .userDomainMask,
+                appropriateFor: nil, create: false))
             ?? FileManager.default.temporaryDirectory
-        return AnonymousIdentifierStore(fileURL: base.appendingPathComponent("IFTTTConnectSDK", isDirectory: true)
-            .appendingPathComponent("anonymous_id"))
+        return AnonymousIdentifierStore(
+            fileURL: base.appendingPathComponent("IFTTTConnectSDK", isDirectory: true)
+                .appendingPathComponent("anonymous_id"))
     }
 
     /// The stored id, created and saved on first use. If the file cannot be written the id still works for
     /// this process; it is recreated on the next launch.
     public func identifier() -> String {
         if let data = try? Data(contentsOf: fileURL),
-           let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
-           UUID(uuidString: text) != nil {
+            let text = String(data: data, encoding: .utf8)?.trimmingCharacters(in: .whitespacesAndNewlines),
+            UUID(uuidString: text) != nil
+        {
             return text
         }
         let id = UUID().uuidString

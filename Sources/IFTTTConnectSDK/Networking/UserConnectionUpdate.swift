@@ -18,8 +18,10 @@ public struct UserConnectionUpdate: Sendable, Hashable {
         public var actions: [Step]
 
         /// Creates a feature configuration.
-        public init(featureId: String, isEnabled: Bool = true, userFields: [Field] = [], triggers: [Step] = [],
-                    queries: [Step] = [], actions: [Step] = []) {
+        public init(
+            featureId: String, isEnabled: Bool = true, userFields: [Field] = [], triggers: [Step] = [],
+            queries: [Step] = [], actions: [Step] = []
+        ) {
             self.featureId = featureId
             self.isEnabled = isEnabled
             self.userFields = userFields
@@ -74,30 +76,42 @@ public struct UserConnectionUpdate: Sendable, Hashable {
         func steps(_ steps: [Connection.Step]) -> [Step] {
             steps.map { Step(stepId: $0.id, userFields: fields($0.fields)) }
         }
-        return UserConnectionUpdate(features: connection.features.map { feature in
-            Feature(featureId: feature.id, isEnabled: true, userFields: fields(feature.fields),
+        return UserConnectionUpdate(
+            features: connection.features.map { feature in
+                Feature(
+                    featureId: feature.id, isEnabled: true, userFields: fields(feature.fields),
                     triggers: steps(feature.triggers), queries: steps(feature.queries), actions: steps(feature.actions))
-        })
+            })
     }
 
     /// The request body in the Connect API's format.
     public var jsonValue: JSONValue {
         func fields(_ fields: [Field]) -> JSONValue {
-            .array(fields.map { .object(JSONObject([("field_id", .string($0.fieldId)), ("value", $0.value.jsonValue)])) })
+            .array(
+                fields.map { .object(JSONObject([("field_id", .string($0.fieldId)), ("value", $0.value.jsonValue)])) })
         }
         func steps(_ steps: [Step], key: String) -> JSONValue {
-            .array(steps.map { .object(JSONObject([(key, .string($0.stepId)), ("user_fields", fields($0.userFields))])) })
+            .array(
+                steps.map { .object(JSONObject([(key, .string($0.stepId)), ("user_fields", fields($0.userFields))])) })
         }
-        return .object(JSONObject([("user_features", .array(features.map { feature in
-            .object(JSONObject([
-                ("feature_id", .string(feature.featureId)),
-                ("enabled", .bool(feature.isEnabled)),
-                ("user_fields", fields(feature.userFields)),
-                ("user_feature_triggers", steps(feature.triggers, key: "feature_trigger_id")),
-                ("user_feature_queries", steps(feature.queries, key: "feature_query_id")),
-                ("user_feature_actions", steps(feature.actions, key: "feature_action_id")),
+        return .object(
+            JSONObject([
+                (
+                    "user_features",
+                    .array(
+                        features.map { feature in
+                            .object(
+                                JSONObject([
+                                    ("feature_id", .string(feature.featureId)),
+                                    ("enabled", .bool(feature.isEnabled)),
+                                    ("user_fields", fields(feature.userFields)),
+                                    ("user_feature_triggers", steps(feature.triggers, key: "feature_trigger_id")),
+                                    ("user_feature_queries", steps(feature.queries, key: "feature_query_id")),
+                                    ("user_feature_actions", steps(feature.actions, key: "feature_action_id")),
+                                ]))
+                        })
+                )
             ]))
-        }))]))
     }
 }
 
@@ -106,7 +120,9 @@ extension FieldValue {
     public var jsonValue: JSONValue {
         switch self {
         case .location(let location):
-            var members: [(String, JSONValue)] = [("lat", .number(location.latitude)), ("lng", .number(location.longitude))]
+            var members: [(String, JSONValue)] = [
+                ("lat", .number(location.latitude)), ("lng", .number(location.longitude)),
+            ]
             if let radius = location.radius { members.append(("radius", .number(radius))) }
             if let address = location.address { members.append(("address", .string(address))) }
             if let description = location.description { members.append(("description", .string(description))) }

@@ -88,8 +88,10 @@ public struct AnalyticsEvent: Sendable, Hashable {
     public var state: State?
 
     /// Creates an event.
-    public init(name: Name, timestamp: Date, location: Location? = nil, sourceLocation: Location? = nil,
-                object: Object? = nil, state: State? = nil) {
+    public init(
+        name: Name, timestamp: Date, location: Location? = nil, sourceLocation: Location? = nil,
+        object: Object? = nil, state: State? = nil
+    ) {
         self.name = name
         self.timestamp = timestamp
         self.location = location
@@ -100,7 +102,8 @@ public struct AnalyticsEvent: Sendable, Hashable {
 
     /// The button showed `connection` inside the host app named `hostName`.
     public static func impression(of connection: Connection, hostName: String?, at time: Date) -> AnalyticsEvent {
-        AnalyticsEvent(name: .impression, timestamp: time, location: .connectButton(hostName), object: .connection(connection))
+        AnalyticsEvent(
+            name: .impression, timestamp: time, location: .connectButton(hostName), object: .connection(connection))
     }
 
     /// The user tapped `object` on the button or About page of `connectionId`.
@@ -139,10 +142,11 @@ public struct AnalyticsEvent: Sendable, Hashable {
         add("object_type", object?.type)
         add("object_id", object?.id)
         add("state", state?.rawValue)
-        return .object(JSONObject([
-            ("name", .string(name.rawValue)),
-            ("timestamp", .string(timestampString)),
-            ("properties", .object(JSONObject(properties))),
-        ]))
+        return .object(
+            JSONObject([
+                ("name", .string(name.rawValue)),
+                ("timestamp", .string(timestampString)),
+                ("properties", .object(JSONObject(properties))),
+            ]))
     }
 }

@@ -24,7 +24,8 @@ public struct AnalyticsQueue: Sendable, Hashable {
         public var flushInterval: TimeInterval
 
         /// Creates limits; the defaults are the original SDK's.
-        public init(capacity: Int = 100, flushThreshold: Int = 5, batchSize: Int = 10, flushInterval: TimeInterval = 30) {
+        public init(capacity: Int = 100, flushThreshold: Int = 5, batchSize: Int = 10, flushInterval: TimeInterval = 30)
+        {
             self.capacity = max(1, capacity)
             self.flushThreshold = max(1, flushThreshold)
             self.batchSize = max(1, batchSize)

@@ -54,10 +54,12 @@ public actor AnalyticsUploader {
     ///   - queue: The batching limits.
     ///   - analyticsSwitch: The opt-out; ``AnalyticsSwitch/shared`` by default.
     ///   - now: The clock.
-    public init(network: ConnectionNetworkController.Configuration,
-                queue: AnalyticsQueue.Configuration = AnalyticsQueue.Configuration(),
-                analyticsSwitch: AnalyticsSwitch = .shared,
-                now: @escaping @Sendable () -> Date = { Date() }) {
+    public init(
+        network: ConnectionNetworkController.Configuration,
+        queue: AnalyticsQueue.Configuration = AnalyticsQueue.Configuration(),
+        analyticsSwitch: AnalyticsSwitch = .shared,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
         transport = network.transport
         endpoint = network.connectBaseURL.appendingPathComponent("sdk").appendingPathComponent("events")
         anonymousId = network.anonymousId
@@ -141,7 +143,9 @@ public actor AnalyticsUploader {
                     } else {
                         do throws(ConnectAPIError) {
                             let response = try await transport.send(request)
-                            outcome = (200..<300).contains(response.statusCode) ? nil : .rejected(statusCode: response.statusCode)
+                            outcome =
+                                (200..<300).contains(response.statusCode)
+                                ? nil : .rejected(statusCode: response.statusCode)
                         } catch {
                             outcome = error == .cancelled ? .cancelled : .transport(error)
                         }
@@ -158,17 +162,24 @@ public actor AnalyticsUploader {
         uploads[batchID] = nil
         synchronizeSwitch()
         guard queue.inFlight?.id == batchID else { return }  // cancelled by the opt-out: ignore
-        if let outcome { lastError = outcome } else { lastError = nil; acceptedBatchCount += 1 }
+        if let outcome {
+            lastError = outcome
+        } else {
+            lastError = nil
+            acceptedBatchCount += 1
+        }
         perform(queue.batchFinished(batchID, succeeded: outcome == nil, now: now()))
     }
 
     private func makeRequest(_ batch: AnalyticsQueue.Batch) -> HTTPRequest {
         let body = JSONValue.object(JSONObject([("events", .array(batch.events.map(\.jsonValue)))])).serialized()
-        return HTTPRequest(method: "POST", url: endpoint, headers: [
-            "Content-Type": "application/json",
-            "IFTTT-SDK-Version": SDKInfo.version,
-            "IFTTT-SDK-Platform": SDKInfo.platform,
-            "IFTTT-SDK-Anonymous-Id": anonymousId,
-        ], body: Data(body.utf8), timeout: timeout)
+        return HTTPRequest(
+            method: "POST", url: endpoint,
+            headers: [
+                "Content-Type": "application/json",
+                "IFTTT-SDK-Version": SDKInfo.version,
+                "IFTTT-SDK-Platform": SDKInfo.platform,
+                "IFTTT-SDK-Anonymous-Id": anonymousId,
+            ], body: Data(body.utf8), timeout: timeout)
     }
 }

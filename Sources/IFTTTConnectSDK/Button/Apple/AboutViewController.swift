@@ -101,7 +101,8 @@ public final class AboutViewController: UIViewController {
             let manage = ActionButton(type: .system)
             manage.setTitle(titleText, for: .normal)
             manage.setTitleColor(.white, for: .normal)
-            manage.titleLabel?.font = UIFont(name: "AvenirNext-DemiBold", size: 20) ?? .systemFont(ofSize: 20, weight: .semibold)
+            manage.titleLabel?.font =
+                UIFont(name: "AvenirNext-DemiBold", size: 20) ?? .systemFont(ofSize: 20, weight: .semibold)
             manage.backgroundColor = UIColor.white.withAlphaComponent(0.14)
             manage.layer.cornerRadius = 28
             manage.heightAnchor.constraint(equalToConstant: 56).isActive = true

@@ -103,8 +103,10 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
 
     /// The pill plus the footer; as wide as the pill can be.
     open override var intrinsicContentSize: CGSize {
-        CGSize(width: ConnectButtonGeometry.maximumWidth,
-               height: appearance.geometry.totalHeight(hasFooter: appearance.footer != nil) + ConnectButtonGeometry.footerHeight)
+        CGSize(
+            width: ConnectButtonGeometry.maximumWidth,
+            height: appearance.geometry.totalHeight(hasFooter: appearance.footer != nil)
+                + ConnectButtonGeometry.footerHeight)
     }
 
     /// Recomputes the appearance for the new width.
@@ -134,15 +136,19 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     private func refresh() {
         appearance = ConnectButtonAppearance(
             state: visualState, connection: connection, localization: localization, style: style,
-            hostAppearance: hostAppearance, width: bounds.width > 0 ? Double(bounds.width) : ConnectButtonGeometry.maximumWidth,
+            hostAppearance: hostAppearance,
+            width: bounds.width > 0 ? Double(bounds.width) : ConnectButtonGeometry.maximumWidth,
             showsFooter: showsFooter)
         accessibilityLabel = appearance.accessibilityLabel
         if let field = appearance.emailField {
             emailField.isHidden = false
-            if emailField.text?.isEmpty ?? true, case .enterEmail(let email, _) = visualState { emailField.text = email }
+            if emailField.text?.isEmpty ?? true, case .enterEmail(let email, _) = visualState {
+                emailField.text = email
+            }
             emailField.placeholder = field.placeholder
             emailField.textColor = UIColor(field.textColor)
-            emailField.font = UIFont(name: "AvenirNext-DemiBold", size: CGFloat(field.fontSize))
+            emailField.font =
+                UIFont(name: "AvenirNext-DemiBold", size: CGFloat(field.fontSize))
                 ?? .systemFont(ofSize: CGFloat(field.fontSize), weight: .semibold)
         } else {
             emailField.isHidden = true
@@ -196,10 +202,12 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
         var responder: UIResponder? = self
         while let current = responder, !(current is UIViewController) { responder = current.next }
         guard let connection, let host = responder as? UIViewController,
-              let handoff = URL(string: "ifttt-handoff-v1://") else { return }
+            let handoff = URL(string: "ifttt-handoff-v1://")
+        else { return }
         let application = UIApplication.shared
-        let page = ConnectAboutPage(connection: connection, localization: localization,
-                                    iftttAppInstalled: application.canOpenURL(handoff))
+        let page = ConnectAboutPage(
+            connection: connection, localization: localization,
+            iftttAppInstalled: application.canOpenURL(handoff))
         let about = AboutViewController(page: page)
         about.onOpenURL = { url in application.open(url) }
         about.onManage = { application.open(connection.url) }
@@ -244,16 +252,19 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
         }
 
         if let label = a.label {
-            let box = CGRect(x: CGFloat(label.insets.left), y: 0,
-                             width: pill.width - CGFloat(label.insets.left + label.insets.right), height: pill.height)
-            drawCentered(label.text, in: box, color: label.color, fontName: "AvenirNext-Bold", size: CGFloat(label.fontSize),
-                         weight: .bold, minimumScale: CGFloat(label.minimumScaleFactor))
+            let box = CGRect(
+                x: CGFloat(label.insets.left), y: 0,
+                width: pill.width - CGFloat(label.insets.left + label.insets.right), height: pill.height)
+            drawCentered(
+                label.text, in: box, color: label.color, fontName: "AvenirNext-Bold", size: CGFloat(label.fontSize),
+                weight: .bold, minimumScale: CGFloat(label.minimumScaleFactor))
         }
 
         if let knob = a.knob {
             context.saveGState()
-            context.setShadow(offset: CGSize(width: 0, height: 3), blur: 6,
-                              color: UIColor.black.withAlphaComponent(CGFloat(knob.shadowOpacity)).cgColor)
+            context.setShadow(
+                offset: CGSize(width: 0, height: 3), blur: 6,
+                color: UIColor.black.withAlphaComponent(CGFloat(knob.shadowOpacity)).cgColor)
             UIColor(knob.color).setFill()
             UIBezierPath(ovalIn: CGRect(knob.frame)).fill()
             context.restoreGState()
@@ -262,8 +273,9 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
             case .image:
                 iconImage?.draw(in: iconRect)
             case .monogram(let letter, let color):
-                drawCentered(letter, in: iconRect, color: color, fontName: "AvenirNext-Bold", size: iconRect.height * 0.85,
-                             weight: .bold, minimumScale: 0.5)
+                drawCentered(
+                    letter, in: iconRect, color: color, fontName: "AvenirNext-Bold", size: iconRect.height * 0.85,
+                    weight: .bold, minimumScale: 0.5)
             case .none:
                 break
             }
@@ -274,8 +286,9 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
             let path = UIBezierPath()
             path.move(to: CGPoint(x: c.minX, y: c.minY))
             path.addLine(to: CGPoint(x: c.maxX - c.height / 2, y: c.minY))
-            path.addArc(withCenter: CGPoint(x: c.maxX - c.height / 2, y: c.midY), radius: c.height / 2,
-                        startAngle: -.pi / 2, endAngle: .pi / 2, clockwise: true)
+            path.addArc(
+                withCenter: CGPoint(x: c.maxX - c.height / 2, y: c.midY), radius: c.height / 2,
+                startAngle: -.pi / 2, endAngle: .pi / 2, clockwise: true)
             path.addLine(to: CGPoint(x: c.minX, y: c.maxY))
             path.close()
             UIColor(field.confirmColor).setFill()
@@ -312,20 +325,27 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
         if let footer = a.footer {
             let text = NSAttributedString(footer.text, size: CGFloat(footer.fontSize))
             let box = CGRect(footer.frame)
-            let size = text.boundingRect(with: CGSize(width: box.width, height: .greatestFiniteMagnitude),
-                                         options: [.usesLineFragmentOrigin], context: nil).size
-            text.draw(with: CGRect(x: box.minX, y: box.minY, width: box.width, height: ceil(size.height)),
-                      options: [.usesLineFragmentOrigin], context: nil)
+            let size = text.boundingRect(
+                with: CGSize(width: box.width, height: .greatestFiniteMagnitude),
+                options: [.usesLineFragmentOrigin], context: nil
+            ).size
+            text.draw(
+                with: CGRect(x: box.minX, y: box.minY, width: box.width, height: ceil(size.height)),
+                options: [.usesLineFragmentOrigin], context: nil)
         }
         context.restoreGState()
     }
 
-    private func drawCentered(_ text: String, in box: CGRect, color: IFTTTConnectSDK.ConnectColor, fontName: String, size: CGFloat,
-                              weight: UIFont.Weight, minimumScale: CGFloat) {
+    private func drawCentered(
+        _ text: String, in box: CGRect, color: IFTTTConnectSDK.ConnectColor, fontName: String, size: CGFloat,
+        weight: UIFont.Weight, minimumScale: CGFloat
+    ) {
         var fontSize = size
         func attributes(_ fontSize: CGFloat) -> [NSAttributedString.Key: Any] {
-            [.font: UIFont(name: fontName, size: fontSize) ?? .systemFont(ofSize: fontSize, weight: weight),
-             .foregroundColor: UIColor(color)]
+            [
+                .font: UIFont(name: fontName, size: fontSize) ?? .systemFont(ofSize: fontSize, weight: weight),
+                .foregroundColor: UIColor(color),
+            ]
         }
         var measured = (text as NSString).size(withAttributes: attributes(fontSize))
         if measured.width > box.width {
@@ -333,15 +353,17 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
             measured = (text as NSString).size(withAttributes: attributes(fontSize))
         }
         let origin = CGPoint(x: box.midX - min(measured.width, box.width) / 2, y: box.midY - measured.height / 2)
-        (text as NSString).draw(in: CGRect(origin: origin, size: CGSize(width: min(measured.width, box.width), height: measured.height)),
-                                withAttributes: attributes(fontSize))
+        (text as NSString).draw(
+            in: CGRect(origin: origin, size: CGSize(width: min(measured.width, box.width), height: measured.height)),
+            withAttributes: attributes(fontSize))
     }
 }
 
 extension UIColor {
     /// The SDK colour as an opaque sRGB `UIColor`.
     convenience init(_ color: IFTTTConnectSDK.ConnectColor) {
-        self.init(red: CGFloat(color.red) / 255, green: CGFloat(color.green) / 255, blue: CGFloat(color.blue) / 255, alpha: 1)
+        self.init(
+            red: CGFloat(color.red) / 255, green: CGFloat(color.green) / 255, blue: CGFloat(color.blue) / 255, alpha: 1)
     }
 }
 

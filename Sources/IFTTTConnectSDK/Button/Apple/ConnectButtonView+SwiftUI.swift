@@ -31,10 +31,12 @@ public struct ConnectButtonView: View {
     @State private var typedEmail: String?
 
     /// Creates the view.
-    public init(state: ConnectButtonVisualState, connection: Connection?, localization: ConnectLocalization = .english,
-                style: ConnectButtonStyle = .light, showsFooter: Bool = true, onTap: @escaping () -> Void = {},
-                onFooterTap: @escaping (ConnectButtonAppearance.Footer.Action) -> Void = { _ in },
-                onEmailConfirm: @escaping (String) -> Void = { _ in }) {
+    public init(
+        state: ConnectButtonVisualState, connection: Connection?, localization: ConnectLocalization = .english,
+        style: ConnectButtonStyle = .light, showsFooter: Bool = true, onTap: @escaping () -> Void = {},
+        onFooterTap: @escaping (ConnectButtonAppearance.Footer.Action) -> Void = { _ in },
+        onEmailConfirm: @escaping (String) -> Void = { _ in }
+    ) {
         self.state = state
         self.connection = connection
         self.localization = localization
@@ -48,14 +50,18 @@ public struct ConnectButtonView: View {
     /// The button, centred, at most 360 pt wide.
     public var body: some View {
         GeometryReader { proxy in
-            content(ConnectButtonAppearance(
-                state: state, connection: connection, localization: localization, style: style,
-                hostAppearance: colorScheme == .dark ? .dark : .light, width: Double(proxy.size.width),
-                showsFooter: showsFooter))
-                .frame(width: proxy.size.width, alignment: .top)
+            content(
+                ConnectButtonAppearance(
+                    state: state, connection: connection, localization: localization, style: style,
+                    hostAppearance: colorScheme == .dark ? .dark : .light, width: Double(proxy.size.width),
+                    showsFooter: showsFooter)
+            )
+            .frame(width: proxy.size.width, alignment: .top)
         }
-        .frame(height: CGFloat(ConnectButtonGeometry(width: 360).totalHeight(hasFooter: showsFooter)
-                               + (showsFooter ? ConnectButtonGeometry.footerHeight : 0)))
+        .frame(
+            height: CGFloat(
+                ConnectButtonGeometry(width: 360).totalHeight(hasFooter: showsFooter)
+                    + (showsFooter ? ConnectButtonGeometry.footerHeight : 0)))
     }
 
     private func content(_ a: ConnectButtonAppearance) -> some View {
@@ -94,8 +100,13 @@ public struct ConnectButtonView: View {
 
             if let footer = a.footer {
                 footer.text.runs.reduce(Text(verbatim: "")) { text, run in
-                    text + Text(verbatim: run.text)
-                        .font(.custom(run.kind == .wordmark ? "AvenirNext-Heavy" : "AvenirNext-DemiBold", size: CGFloat(footer.fontSize)))
+                    text
+                        + Text(verbatim: run.text)
+                        .font(
+                            .custom(
+                                run.kind == .wordmark ? "AvenirNext-Heavy" : "AvenirNext-DemiBold",
+                                size: CGFloat(footer.fontSize))
+                        )
                         .foregroundColor(SwiftUI.Color(run.color))
                         .underline(run.kind == .link)
                 }
@@ -115,8 +126,12 @@ public struct ConnectButtonView: View {
             switch knob.icon {
             case .image(let url):
                 if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *) {
-                    AsyncImage(url: url) { image in image.resizable().scaledToFit() } placeholder: { SwiftUI.Color.clear }
-                        .frame(width: CGFloat(knob.iconFrame.width), height: CGFloat(knob.iconFrame.height))
+                    AsyncImage(url: url) { image in
+                        image.resizable().scaledToFit()
+                    } placeholder: {
+                        SwiftUI.Color.clear
+                    }
+                    .frame(width: CGFloat(knob.iconFrame.width), height: CGFloat(knob.iconFrame.height))
                 }
             case .monogram(let letter, let color):
                 Text(verbatim: letter)
@@ -158,7 +173,8 @@ public struct ConnectButtonView: View {
         let f = checkmark.frame
         return ZStack {
             Circle().inset(by: 1.5).stroke(SwiftUI.Color(checkmark.color), lineWidth: 3)
-            TickShape().stroke(SwiftUI.Color(checkmark.color), style: StrokeStyle(lineWidth: 3.5, lineCap: .round, lineJoin: .round))
+            TickShape().stroke(
+                SwiftUI.Color(checkmark.color), style: StrokeStyle(lineWidth: 3.5, lineCap: .round, lineJoin: .round))
         }
         .frame(width: CGFloat(f.width), height: CGFloat(f.height))
         .offset(x: CGFloat(f.x), y: CGFloat(f.y))
@@ -173,8 +189,9 @@ private struct ConfirmShape: Shape {
         let r = rect.height / 2
         path.move(to: CGPoint(x: rect.minX, y: rect.minY))
         path.addLine(to: CGPoint(x: rect.maxX - r, y: rect.minY))
-        path.addArc(center: CGPoint(x: rect.maxX - r, y: rect.midY), radius: r,
-                    startAngle: .degrees(-90), endAngle: .degrees(90), clockwise: false)
+        path.addArc(
+            center: CGPoint(x: rect.maxX - r, y: rect.midY), radius: r,
+            startAngle: .degrees(-90), endAngle: .degrees(90), clockwise: false)
         path.addLine(to: CGPoint(x: rect.minX, y: rect.maxY))
         path.closeSubpath()
         return path
@@ -197,7 +214,9 @@ private struct TickShape: Shape {
 extension SwiftUI.Color {
     /// The SDK colour as an opaque sRGB SwiftUI colour.
     init(_ color: IFTTTConnectSDK.ConnectColor) {
-        self.init(.sRGB, red: Double(color.red) / 255, green: Double(color.green) / 255, blue: Double(color.blue) / 255, opacity: 1)
+        self.init(
+            .sRGB, red: Double(color.red) / 255, green: Double(color.green) / 255, blue: Double(color.blue) / 255,
+            opacity: 1)
     }
 }
 #endif
