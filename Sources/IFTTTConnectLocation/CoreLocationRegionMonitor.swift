@@ -1,6 +1,7 @@
 #if canImport(CoreLocation)
 import CoreLocation
 import Foundation
+import IFTTTConnectSDK
 
 /// The ``RegionMonitor`` adapter for CoreLocation: a thin layer over one `CLLocationManager`.
 ///
@@ -11,18 +12,31 @@ import Foundation
 ///
 /// This file is compiled only where CoreLocation exists and follows Apple's documentation for
 /// `CLLocationManager` and `CLLocationManagerDelegate`.
+// @unchecked: it wraps a `CLLocationManager` (not Sendable), which is touched only on the main actor.
 public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocationManagerDelegate, @unchecked Sendable {
-    // `manager` is only touched on the main actor; `handler` and `pump` are guarded by `lock`.
+    private struct State {
+        var handler: (@Sendable (RegionMonitorEvent) async -> Void)?
+        var pump: Task<Void, Never>?
+    }
+
     private let manager: CLLocationManager
     private let events: AsyncStream<RegionMonitorEvent>
     private let continuation: AsyncStream<RegionMonitorEvent>.Continuation
-    private let lock = NSLock()
-    private var handler: (@Sendable (RegionMonitorEvent) async -> Void)?
-    private var pump: Task<Void, Never>?
+    private let state = Locked(State())
+    private let clock: any ConnectClock
+
+    /// Creates the monitor on the system clock; see ``init(clock:)``.
+    @MainActor
+    public override convenience init() {
+        self.init(clock: SystemConnectClock())
+    }
 
     /// Creates the monitor and starts significant-location-change (and, on iOS, visit) monitoring when available.
+    ///
+    /// - Parameter clock: Stamps the crossings and failures CoreLocation reports without a time.
     @MainActor
-    public override init() {
+    public init(clock: any ConnectClock) {
+        self.clock = clock
         manager = CLLocationManager()
         (events, continuation) = AsyncStream.makeStream(of: RegionMonitorEvent.self)
         super.init()
@@ -37,7 +51,7 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
 
     deinit {
         continuation.finish()
-        pump?.cancel()
+        state.withLock { $0.pump }?.cancel()
     }
 
     /// 20, Apple's per-app limit.
@@ -78,7 +92,7 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
             self.manager.startMonitoring(for: circle)
             return true
         }
-        if !available { continuation.yield(.monitoringFailed(identifier: region.identifier, at: Date())) }
+        if !available { continuation.yield(.monitoringFailed(identifier: region.identifier, at: clock.now)) }
     }
 
     /// `stopMonitoring(for:)` for the region with `identifier`.
@@ -106,11 +120,11 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
 
     /// Sets the handler; events are delivered to it one at a time, in order.
     public func setEventHandler(_ handler: @escaping @Sendable (RegionMonitorEvent) async -> Void) async {
-        lock.withLock {
-            self.handler = handler
-            guard pump == nil else { return }
-            let events = self.events
-            pump = Task { [weak self] in
+        let events = self.events
+        state.withLock { state in
+            state.handler = handler
+            guard state.pump == nil else { return }
+            state.pump = Task { [weak self] in
                 for await event in events {
                     guard let handler = self?.currentHandler else { continue }
                     await handler(event)
@@ -120,19 +134,19 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
     }
 
     private var currentHandler: (@Sendable (RegionMonitorEvent) async -> Void)? {
-        lock.withLock { handler }
+        state.withLock { $0.handler }
     }
 
     // MARK: CLLocationManagerDelegate
 
     /// Reports an entry.
     public func locationManager(_ manager: CLLocationManager, didEnterRegion region: CLRegion) {
-        continuation.yield(.regionCrossed(identifier: region.identifier, .entry, at: Date()))
+        continuation.yield(.regionCrossed(identifier: region.identifier, .entry, at: clock.now))
     }
 
     /// Reports an exit.
     public func locationManager(_ manager: CLLocationManager, didExitRegion region: CLRegion) {
-        continuation.yield(.regionCrossed(identifier: region.identifier, .exit, at: Date()))
+        continuation.yield(.regionCrossed(identifier: region.identifier, .exit, at: clock.now))
     }
 
     /// Reports a region's state; `unknown` is dropped.
@@ -140,8 +154,8 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
         _ manager: CLLocationManager, didDetermineState state: CLRegionState, for region: CLRegion
     ) {
         switch state {
-        case .inside: continuation.yield(.stateDetermined(identifier: region.identifier, inside: true, at: Date()))
-        case .outside: continuation.yield(.stateDetermined(identifier: region.identifier, inside: false, at: Date()))
+        case .inside: continuation.yield(.stateDetermined(identifier: region.identifier, inside: true, at: clock.now))
+        case .outside: continuation.yield(.stateDetermined(identifier: region.identifier, inside: false, at: clock.now))
         default: break
         }
     }
@@ -161,7 +175,7 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
         _ manager: CLLocationManager, monitoringDidFailFor region: CLRegion?, withError error: any Error
     ) {
         guard let region else { return }
-        continuation.yield(.monitoringFailed(identifier: region.identifier, at: Date()))
+        continuation.yield(.monitoringFailed(identifier: region.identifier, at: clock.now))
     }
 
     /// Location errors (for example a denied `requestLocation()`) need no action: the next fix will come.

@@ -41,7 +41,7 @@ public actor LocationMonitoringSession {
     public static let unstoredLimit = 1_000
     /// How many of the latest recorded events ``recordedEvents`` keeps.
     public static let recordedEventsLimit = 1_000
-    private let now: @Sendable () -> Date
+    private let clock: any ConnectClock
     private let onEvent: (@Sendable (RegionEvent) -> Void)?
     private let onError: (@Sendable (LocationError) -> Void)?
     private let ownership: RegionOwnershipFile?
@@ -65,7 +65,7 @@ public actor LocationMonitoringSession {
     ///   - store: where crossings are recorded; `nil` keeps them only in ``recordedEvents``.
     ///   - configuration: region limit and radii; the limit is lowered to the monitor's when ``start()`` runs.
     ///   - presence: inside/outside per geofence saved from an earlier launch (see ``presence``).
-    ///   - now: the clock for events whose platform report carries no time.
+    ///   - clock: the clock for events whose platform report carries no time, and for the dwell filter's waits.
     ///   - openStore: opens the store when `store` is `nil` or could not be opened yet; tried again on every
     ///     crossing and on ``retryStorage()``. With neither `store` nor `openStore`, crossings are kept only in
     ///     ``recordedEvents`` (and reported at once).
@@ -78,7 +78,7 @@ public actor LocationMonitoringSession {
         monitor: any RegionMonitor, store: LocationEventStore?,
         configuration: RegionSelector.Configuration = RegionSelector.Configuration(),
         presence: [String: RegionSelector.Presence] = [:],
-        now: @escaping @Sendable () -> Date = { Date() },
+        clock: any ConnectClock = SystemConnectClock(),
         openStore: (@Sendable () async -> LocationEventStore?)? = nil,
         dwellTime: TimeInterval = 0,
         onEvent: (@Sendable (RegionEvent) -> Void)? = nil,
@@ -89,7 +89,7 @@ public actor LocationMonitoringSession {
         self.store = store
         self.openStore = openStore
         self.dwellTime = max(0, dwellTime)
-        self.now = now
+        self.clock = clock
         self.onEvent = onEvent
         self.onError = onError
         self.ownership = ownership
@@ -97,6 +97,37 @@ public actor LocationMonitoringSession {
             configuration: configuration, presence: presence,
             ownedIdentifiers: ownership?.load() ?? [])
         self.radiusLimits = configuration.radiusLimits
+    }
+
+    /// Creates a session whose clock reads `now` (the spelling before the `clock:` parameter
+    /// existed; prefer `clock:`, which tests can drive with `ManualClock`).
+    ///
+    /// - Parameters:
+    ///   - monitor: the platform's region monitoring (or a ``SimulatedRegionMonitor``).
+    ///   - store: where crossings are recorded; `nil` keeps them only in ``recordedEvents``.
+    ///   - configuration: region limit and radii.
+    ///   - presence: inside/outside per geofence saved from an earlier launch.
+    ///   - now: the wall-clock time for events whose platform report carries no time.
+    ///   - openStore: opens the store when `store` is `nil` or could not be opened yet.
+    ///   - dwellTime: the dwell filter in seconds; `0` (the default) turns it off.
+    ///   - onEvent: called for each recorded crossing, after it is stored.
+    ///   - onError: called when a crossing cannot be stored.
+    ///   - ownership: where the identifiers of the regions the SDK registered are kept across launches.
+    public init(
+        monitor: any RegionMonitor, store: LocationEventStore?,
+        configuration: RegionSelector.Configuration = RegionSelector.Configuration(),
+        presence: [String: RegionSelector.Presence] = [:],
+        now: @escaping @Sendable () -> Date,
+        openStore: (@Sendable () async -> LocationEventStore?)? = nil,
+        dwellTime: TimeInterval = 0,
+        onEvent: (@Sendable (RegionEvent) -> Void)? = nil,
+        onError: (@Sendable (LocationError) -> Void)? = nil,
+        ownership: RegionOwnershipFile? = nil
+    ) {
+        self.init(
+            monitor: monitor, store: store, configuration: configuration, presence: presence,
+            clock: ClosureClock(now), openStore: openStore, dwellTime: dwellTime, onEvent: onEvent,
+            onError: onError, ownership: ownership)
     }
 
     /// Inside/outside per geofence; save it and pass it to the next launch's session.
@@ -125,7 +156,7 @@ public actor LocationMonitoringSession {
             configuration: configuration, presence: selector.presence,
             ownedIdentifiers: selector.ownedIdentifiers)
         await monitor.setEventHandler { [weak self] event in await self?.handle(event) }
-        await process(.monitoredRegionsObserved(await monitor.monitoredRegions()), at: now())
+        await process(.monitoredRegionsObserved(await monitor.monitoredRegions()), at: clock.now)
     }
 
     /// Monitors the geofences of `connections` (enabled Connections, enabled user features only).
@@ -135,7 +166,7 @@ public actor LocationMonitoringSession {
 
     /// Monitors `geofences`.
     public func update(geofences: [Geofence]) async {
-        await process(.geofencesChanged(geofences), at: now())
+        await process(.geofencesChanged(geofences), at: clock.now)
     }
 
     /// Stops every region the SDK owns; the host app's regions stay. Recorded events stay in the store.
@@ -188,7 +219,7 @@ public actor LocationMonitoringSession {
     private func apply(_ effects: [RegionSelector.Effect]) async {
         var cancelled = Set<String>()
         if dwellTime > 0 {
-            await releaseHeldCrossings(now: latestEventTime ?? now())
+            await releaseHeldCrossings(now: latestEventTime ?? clock.now)
             // A held entry whose geofence the device has left again, or a held exit it has re-entered, stayed
             // shorter than the dwell time: neither it nor the crossing that undid it is recorded.
             for (id, _) in heldEntries where selector.presence[id] == .outside {
@@ -201,7 +232,7 @@ public actor LocationMonitoringSession {
             }
             // The device left a geofence whose entry was recorded: a re-entry within the dwell time records
             // nothing, also when the trigger does not record exits (then no exit record follows).
-            let time = latestEventTime ?? now()
+            let time = latestEventTime ?? clock.now
             for id in reportedInside where selector.presence[id] == .outside && heldExits[id] == nil {
                 heldExits[id] = (nil, time)
                 scheduleRelease()
@@ -302,11 +333,12 @@ public actor LocationMonitoringSession {
 
     /// Releases what is due once the dwell time has passed, also when no further event arrives.
     private func scheduleRelease() {
-        let delay = dwellTime
+        let clock = self.clock
+        let deadline = clock.nowMilliseconds + UInt64(min(dwellTime, 86_400) * 1_000)
         Task { [weak self] in
-            try? await Task.sleep(nanoseconds: UInt64(min(delay, 86_400) * 1_000_000_000))
+            try? await clock.sleep(untilMilliseconds: deadline)
             guard let self else { return }
-            await self.releaseHeldCrossings(now: self.now())
+            await self.releaseHeldCrossings(now: self.clock.now)
         }
     }
 

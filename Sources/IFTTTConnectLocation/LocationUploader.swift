@@ -16,31 +16,50 @@ import IFTTTConnectSDK
 public actor LocationUploader {
     /// Where and how to upload.
     public struct Configuration: Sendable {
-        /// The transport.
-        public var transport: any HTTPTransport
-        /// The location API base URL, ending in `/v1`.
-        public var locationBaseURL: URL
-        /// The install's id, sent as `installation_id`.
-        public var installationId: String
-        /// The request timeout in whole seconds.
-        public var timeout: Int
+        /// The SDK's network settings, as one value: the transport, the location base URL, the anonymous id
+        /// (sent as `installation_id`), the request timeout and the log handler are read from it.
+        public var network: ConnectionNetworkController.Configuration
         /// Batch size and backoff.
         public var scheduler: UploadScheduler.Configuration
-        /// Receives one line per request (path, batch size, status). Never a token.
-        public var logHandler: (@Sendable (String) -> Void)?
 
-        /// Takes the transport, location base URL, anonymous id, timeout and log handler of the SDK's network
-        /// configuration, so production, the sandbox and tests are configured in one place.
+        /// Takes the SDK's network configuration as it is, so production, the sandbox and tests are configured
+        /// in one place.
+        ///
+        /// - Parameters:
+        ///   - network: Transport, location base URL, anonymous id, timeout and log handler.
+        ///   - scheduler: Batch size and backoff.
         public init(
             network: ConnectionNetworkController.Configuration = .init(),
             scheduler: UploadScheduler.Configuration = .init()
         ) {
-            self.transport = network.transport
-            self.locationBaseURL = network.locationBaseURL
-            self.installationId = network.anonymousId
-            self.timeout = network.timeout
+            self.network = network
             self.scheduler = scheduler
-            self.logHandler = network.logHandler
+        }
+
+        /// The transport: ``network``'s.
+        public var transport: any HTTPTransport {
+            get { network.transport }
+            set { network.transport = newValue }
+        }
+        /// The location API base URL, ending in `/v1`: ``network``'s.
+        public var locationBaseURL: URL {
+            get { network.locationBaseURL }
+            set { network.locationBaseURL = newValue }
+        }
+        /// The install's id, sent as `installation_id`: ``network``'s anonymous id.
+        public var installationId: String {
+            get { network.anonymousId }
+            set { network.anonymousId = newValue }
+        }
+        /// The request timeout in whole seconds: ``network``'s.
+        public var timeout: Int {
+            get { network.timeout }
+            set { network.timeout = newValue }
+        }
+        /// Receives one line per request (path, batch size, status); never a token: ``network``'s.
+        public var logHandler: (@Sendable (String) -> Void)? {
+            get { network.logHandler }
+            set { network.logHandler = newValue }
         }
     }
 
@@ -97,7 +116,7 @@ public actor LocationUploader {
     private let store: LocationEventStore
     private let tokenProvider: @Sendable () async -> String?
     private let stateURL: URL
-    private let now: @Sendable () -> Date
+    private let clock: any ConnectClock
     private let random: @Sendable () -> Double
     private let authenticationFailureHandler: (@Sendable () -> Void)?
     private let progressHandler: (@Sendable (Progress) async -> Void)?
@@ -112,14 +131,14 @@ public actor LocationUploader {
     ///   - configuration: transport, URL and backoff.
     ///   - tokenProvider: the IFTTT user token, read before each request.
     ///   - stateURL: where the backoff schedule is saved; default `upload_state.json` in the store's directory.
-    ///   - now: the clock.
+    ///   - clock: the clock: which events have expired, when the next attempt is due.
     ///   - random: uniform values in `[0, 1)` for jitter.
     ///   - authenticationFailureHandler: called once when a 401 pauses uploading.
     ///   - progressHandler: awaited before each request and after its answer (for event reporting).
     public init(
         store: LocationEventStore, configuration: Configuration = Configuration(),
         tokenProvider: @escaping @Sendable () async -> String?, stateURL: URL? = nil,
-        now: @escaping @Sendable () -> Date = { Date() },
+        clock: any ConnectClock = SystemConnectClock(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         authenticationFailureHandler: (@Sendable () -> Void)? = nil,
         progressHandler: (@Sendable (Progress) async -> Void)? = nil
@@ -128,7 +147,7 @@ public actor LocationUploader {
         self.configuration = configuration
         self.tokenProvider = tokenProvider
         self.stateURL = stateURL ?? store.directory.appendingPathComponent("upload_state.json")
-        self.now = now
+        self.clock = clock
         self.random = random
         self.authenticationFailureHandler = authenticationFailureHandler
         self.progressHandler = progressHandler
@@ -137,6 +156,32 @@ public actor LocationUploader {
         }
         self.scheduler = UploadScheduler(
             configuration: configuration.scheduler, state: saved ?? UploadScheduler.State())
+    }
+
+    /// Creates an uploader whose clock reads `now` (the spelling before the `clock:` parameter
+    /// existed; prefer `clock:`, which tests can drive with `ManualClock`).
+    ///
+    /// - Parameters:
+    ///   - store: the events to upload.
+    ///   - configuration: transport, URL and backoff.
+    ///   - tokenProvider: the IFTTT user token, read before each request.
+    ///   - stateURL: where the backoff schedule is saved; default `upload_state.json` in the store's directory.
+    ///   - now: the wall-clock time.
+    ///   - random: uniform values in `[0, 1)` for jitter.
+    ///   - authenticationFailureHandler: called once when a 401 pauses uploading.
+    ///   - progressHandler: awaited before each request and after its answer (for event reporting).
+    public init(
+        store: LocationEventStore, configuration: Configuration = Configuration(),
+        tokenProvider: @escaping @Sendable () async -> String?, stateURL: URL? = nil,
+        now: @escaping @Sendable () -> Date,
+        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+        authenticationFailureHandler: (@Sendable () -> Void)? = nil,
+        progressHandler: (@Sendable (Progress) async -> Void)? = nil
+    ) {
+        self.init(
+            store: store, configuration: configuration, tokenProvider: tokenProvider, stateURL: stateURL,
+            clock: ClosureClock(now), random: random, authenticationFailureHandler: authenticationFailureHandler,
+            progressHandler: progressHandler)
     }
 
     /// The backoff state (as saved).
@@ -172,9 +217,9 @@ public actor LocationUploader {
         var rejected = 0
         let all: [RegionEvent]
         do throws(LocationError) {
-            all = try await store.pending(now: now())
+            all = try await store.pending(now: clock.now)
         } catch {
-            return Report(uploaded: 0, next: .retry(at: now()), error: error)
+            return Report(uploaded: 0, next: .retry(at: clock.now), error: error)
         }
         var remaining = all[...]
         // Explicit batches (halves of a refused batch) go before the rest.
@@ -184,7 +229,7 @@ public actor LocationUploader {
         }
         while true {
             let waiting = splits.reduce(0) { $0 + $1.count } + remaining.count
-            switch scheduler.handle(.wake(pending: waiting), now: now()) {
+            switch scheduler.handle(.wake(pending: waiting), now: clock.now) {
             case .idle, .notifyAuthenticationFailure:
                 return report(.done)
             case .paused:
@@ -212,16 +257,16 @@ public actor LocationUploader {
                     } catch {
                         // The server has the events; they may be sent again, which record_id makes harmless.
                         uploaded += batch.count
-                        return report(.retry(at: now()), error)
+                        return report(.retry(at: clock.now), error)
                     }
                     uploaded += batch.count
-                    _ = scheduler.handle(.succeeded, now: now())
+                    _ = scheduler.handle(.succeeded, now: clock.now)
                     save()
                 case .failure(let failure) where failure.refusal != nil:
                     let refusal = failure.refusal!
                     let named = Self.namedEvents(in: refusal, batch: batch)
                     var refused: [DeadLetter] = []
-                    let at = now()
+                    let at = clock.now
                     if !named.isEmpty {
                         refused = named.map {
                             DeadLetter(
@@ -256,7 +301,7 @@ public actor LocationUploader {
                                 try await store.reject(group.value.map(\.event.recordId), group.key)
                             }
                         } catch {
-                            return report(.retry(at: now()), error)
+                            return report(.retry(at: clock.now), error)
                         }
                         rejected += refused.count
                         await progressHandler?(.rejected(refused))
@@ -265,17 +310,17 @@ public actor LocationUploader {
                     // Cancelled by the caller (for example an expiring background task): not the server's fault,
                     // so no backoff; the events stay.
                     await progressHandler?(.failed(batch, failure.error))
-                    return report(.retry(at: now()), failure.error)
+                    return report(.retry(at: clock.now), failure.error)
                 case .failure(let failure) where failure.code == .authenticationFailure:
                     await progressHandler?(.failed(batch, failure.error))
-                    _ = scheduler.handle(.authenticationFailed, now: now())
+                    _ = scheduler.handle(.authenticationFailed, now: clock.now)
                     save()
                     authenticationFailureHandler?()
                     return report(.paused, failure.error)
                 case .failure(let failure):
                     await progressHandler?(.failed(batch, failure.error))
                     let decision = scheduler.handle(
-                        .failed(random: random(), retryAfter: failure.retryAfter), now: now())
+                        .failed(random: random(), retryAfter: failure.retryAfter), now: clock.now)
                     save()
                     guard case .wait(let until) = decision else { return report(.done, failure.error) }
                     return report(.retry(at: until), failure.error)
@@ -327,7 +372,7 @@ public actor LocationUploader {
 
     /// Resumes uploading after a 401, once the host app has new credentials. Clears the backoff too.
     public func resume() {
-        _ = scheduler.handle(.resumed, now: now())
+        _ = scheduler.handle(.resumed, now: clock.now)
         save()
     }
 

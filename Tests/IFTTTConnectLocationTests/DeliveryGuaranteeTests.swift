@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectTesting
 import Testing
 import IFTTTConnectSDK
 @testable import IFTTTConnectLocation
@@ -81,7 +82,7 @@ struct DeliveryGuaranteeTests {
         if let progress { handler = { @Sendable value in progress.append(value) } }
         return LocationUploader(
             store: store, configuration: .init(network: network), tokenProvider: { "token" },
-            now: { epoch.addingTimeInterval(100) }, random: { 0.5 }, progressHandler: handler)
+            clock: ManualClock(epoch.addingTimeInterval(100)), random: { 0.5 }, progressHandler: handler)
     }
 
     // MARK: 1. A refused event never blocks the others

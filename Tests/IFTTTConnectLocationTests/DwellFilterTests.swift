@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectTesting
 import Testing
 import IFTTTConnectSDK
 @testable import IFTTTConnectLocation
@@ -21,7 +22,8 @@ struct DwellFilterTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try LocationEventStore(directory: directory)
         let monitor = SimulatedRegionMonitor()
-        let session = LocationMonitoringSession(monitor: monitor, store: store, now: { Self.start }, dwellTime: dwell)
+        let session = LocationMonitoringSession(
+            monitor: monitor, store: store, clock: ManualClock(Self.start), dwellTime: dwell)
         await session.start()
         await session.update(geofences: [fence])
         let route = try Self.route()
@@ -59,7 +61,8 @@ struct DwellFilterTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try LocationEventStore(directory: directory)
         let monitor = SimulatedRegionMonitor()
-        let session = LocationMonitoringSession(monitor: monitor, store: store, now: { Self.start }, dwellTime: 600)
+        let session = LocationMonitoringSession(
+            monitor: monitor, store: store, clock: ManualClock(Self.start), dwellTime: 600)
         await session.start()
         await session.update(geofences: [Self.store])
         await monitor.replay(try Self.route())

@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectTesting
 import Testing
 import IFTTTConnectSDK
 @testable import IFTTTConnectLocation
@@ -55,7 +56,7 @@ struct SimulatedTripTests {
                 radius: 300)
         }
         for host in hosts { await monitor.addHostRegion(host) }
-        let session = LocationMonitoringSession(monitor: monitor, store: store, now: { Self.start })
+        let session = LocationMonitoringSession(monitor: monitor, store: store, clock: ManualClock(Self.start))
         await session.start()
         await session.update(geofences: [Self.office, Self.store, Self.home] + Self.decoys)
 

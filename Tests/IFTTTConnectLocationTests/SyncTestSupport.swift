@@ -202,7 +202,7 @@ struct SyncHarness {
         var configuration = Synchronizer.Configuration(
             regionMonitor: monitor, storageDirectory: directory, transport: api,
             anonymousId: "install-1", secureStore: FileSecureStore(directory: directory),
-            taskScheduler: scheduler, now: { clock.now }, random: { 0.5 })
+            taskScheduler: scheduler, clock: clock, random: { 0.5 })
         configuration.useServer(at: URL(string: "https://ifttt.test")!)
         synchronizer = Synchronizer(configuration: configuration)
     }

@@ -50,7 +50,7 @@ struct UploaderTests {
         let clock = self.clock
         return LocationUploader(
             store: store, configuration: .init(network: network), tokenProvider: { token },
-            now: { clock.now }, random: { random }, authenticationFailureHandler: { onAuthFailure.increment() })
+            clock: clock, random: { random }, authenticationFailureHandler: { onAuthFailure.increment() })
     }
 
     func filledStore(_ count: Int) async throws -> (LocationEventStore, [RegionEvent]) {

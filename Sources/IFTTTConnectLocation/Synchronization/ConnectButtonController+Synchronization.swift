@@ -15,16 +15,16 @@ extension ConnectButtonController {
     /// (tests, the sandbox).
     public nonisolated static var synchronizer: Synchronizer {
         get {
-            if let existing = facade.value.synchronizer { return existing }
+            if let existing = facade.withLock({ $0.synchronizer }) { return existing }
             let configuration = onMainThread { Synchronizer.Configuration.platformDefault() }
-            var result: Synchronizer?
-            facade.update { state in
-                if state.synchronizer == nil { state.synchronizer = Synchronizer(configuration: configuration) }
-                result = state.synchronizer
+            return facade.withLock { state in
+                if let existing = state.synchronizer { return existing }
+                let created = Synchronizer(configuration: configuration)
+                state.synchronizer = created
+                return created
             }
-            return result!
         }
-        set { facade.update { $0.synchronizer = newValue } }
+        set { facade.withLock { $0.synchronizer = newValue } }
     }
 
     /// Starts synchronization support: region monitoring begins (so a crossing that launched the app is
@@ -122,7 +122,7 @@ extension ConnectButtonController {
         let expiration = expirationHandler.map { handler in
             HostCallback<Void>({ _ in handler() }, on: backgroundProcessQueue)
         }
-        synchronizer.hooks.update {
+        synchronizer.hooks.withLock {
             $0.backgroundLaunch = launch?.voidClosure
             $0.backgroundExpiration = expiration?.voidClosure
         }
@@ -159,7 +159,7 @@ extension ConnectButtonController {
     /// - Parameter closure: the receiver, or `nil`.
     public nonisolated static func setLocationEventReportedClosure(_ closure: (([LocationEvent]) -> Void)?) {
         let callback = closure.map { HostCallback($0, on: .main) }
-        synchronizer.hooks.update { $0.locationEvents = callback?.closure }
+        synchronizer.hooks.withLock { $0.locationEvents = callback?.closure }
     }
 
     /// Whether synchronization logs. Default `false`; when `false`, neither `NSLog` nor the custom handler runs.
@@ -173,7 +173,7 @@ extension ConnectButtonController {
     public nonisolated static var synchronizationLoggingHandler: (@Sendable (String) -> Void)? {
         get { synchronizer.logger.customHandler }
         set {
-            facade.update { $0.legacyLoggingHandler = nil }
+            facade.withLock { $0.legacyLoggingHandler = nil }
             synchronizer.logger.customHandler = newValue
         }
     }
@@ -182,12 +182,12 @@ extension ConnectButtonController {
     /// name (spelt as 2.8 spells it) and type. Setting it replaces ``synchronizationLoggingHandler``.
     public nonisolated static var synchnronizationLoggingHandler: ((String) -> Void)? {
         get {
-            if let legacy = facade.value.legacyLoggingHandler { return legacy.body }
+            if let legacy = facade.withLock({ $0.legacyLoggingHandler }) { return legacy.body }
             return synchronizationLoggingHandler
         }
         set {
             let callback = newValue.map { HostCallback($0, on: .main) }
-            facade.update { $0.legacyLoggingHandler = callback }
+            facade.withLock { $0.legacyLoggingHandler = callback }
             synchronizer.logger.customHandler = callback?.closure
         }
     }
@@ -197,13 +197,13 @@ extension ConnectButtonController {
     /// ``setup(with:lifecycleSynchronizationOptions:)`` or ``update(with:)`` with new credentials.
     public nonisolated static var authenticationFailureHandler: VoidClosure? {
         get {
-            guard let callback = facade.value.authenticationFailureHandler else { return nil }
+            guard let callback = facade.withLock({ $0.authenticationFailureHandler }) else { return nil }
             return { callback.body(()) }
         }
         set {
             let callback = newValue.map { handler in HostCallback<Void>({ _ in handler() }, on: .main) }
-            facade.update { $0.authenticationFailureHandler = callback }
-            synchronizer.hooks.update { $0.authenticationFailure = callback?.voidClosure }
+            facade.withLock { $0.authenticationFailureHandler = callback }
+            synchronizer.hooks.withLock { $0.authenticationFailure = callback?.voidClosure }
         }
     }
 
@@ -277,6 +277,7 @@ let backgroundProcessQueue = DispatchQueue(label: "com.ifttt.backgroundprocess.d
 /// background task's closures on one serial queue; apps wrote them for those queues. Calling each closure only
 /// on its queue keeps that contract, which is why the box may be handed between threads although the closure
 /// is not `Sendable`.
+// @unchecked: the closure is not Sendable (2.8's type) but is only ever called on its one serial queue.
 struct HostCallback<Argument: Sendable>: @unchecked Sendable {
     let body: (Argument) -> Void
     let queue: DispatchQueue

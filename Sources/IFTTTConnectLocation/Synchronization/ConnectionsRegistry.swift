@@ -208,10 +208,9 @@ extension ConnectionsRegistry.File {
 /// persisted in `geofence_toggles.json`, apart from the Connections so that no refresh resets it (spec W-10).
 ///
 /// Reads and writes are synchronous and thread-safe; the file is read on first use, not at creation.
-public final class GeofenceToggleStore: @unchecked Sendable {
-    // `values` is guarded by `lock`.
-    private let lock = NSLock()
-    private var values: [String: Bool]?
+public final class GeofenceToggleStore: Sendable {
+    /// The switches, `nil` until the file is read.
+    private let values = Locked<[String: Bool]?>(nil)
     /// The file.
     public let url: URL
 
@@ -220,7 +219,8 @@ public final class GeofenceToggleStore: @unchecked Sendable {
         url = directory.appendingPathComponent("geofence_toggles.json")
     }
 
-    private func loaded() -> [String: Bool] {
+    /// The switches, read from the file on first use; call it inside `values.withLock`.
+    private func loaded(_ values: inout [String: Bool]?) -> [String: Bool] {
         if let values { return values }
         let read =
             (try? ProtectedFile.read(url)).flatMap { try? JSONDecoder().decode([String: Bool].self, from: $0) } ?? [:]
@@ -230,7 +230,7 @@ public final class GeofenceToggleStore: @unchecked Sendable {
 
     /// Whether geofences of `connectionId` are monitored: the stored switch, `true` when never set.
     public func isEnabled(_ connectionId: String) -> Bool {
-        lock.withLock { loaded()[connectionId] ?? true }
+        values.withLock { loaded(&$0)[connectionId] ?? true }
     }
 
     /// Sets and saves the switch of `connectionId`. Returns whether it changed.
@@ -238,17 +238,18 @@ public final class GeofenceToggleStore: @unchecked Sendable {
     /// - Throws: ``LocationError/Code/storage`` when the file cannot be written; the switch is then unchanged.
     @discardableResult
     public func setEnabled(_ enabled: Bool, for connectionId: String) throws(LocationError) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        var current = loaded()
-        guard current[connectionId] ?? true != enabled else { return false }
-        current[connectionId] = enabled
-        let data: Data
-        do { data = try JSONEncoder().encode(current) } catch {
-            throw LocationError(.storage, "cannot encode the geofence switches")
+        let outcome: Result<Bool, LocationError> = values.withLock { values in
+            var current = loaded(&values)
+            guard current[connectionId] ?? true != enabled else { return .success(false) }
+            current[connectionId] = enabled
+            let data: Data
+            do { data = try JSONEncoder().encode(current) } catch {
+                return .failure(LocationError(.storage, "cannot encode the geofence switches"))
+            }
+            do throws(LocationError) { try ProtectedFile.write(data, to: url) } catch { return .failure(error) }
+            values = current
+            return .success(true)
         }
-        try ProtectedFile.write(data, to: url)
-        values = current
-        return true
+        return try outcome.get()
     }
 }

@@ -44,8 +44,8 @@ extension ConnectButtonController {
 #if canImport(UIKit) && !os(watchOS)
 /// Forwards `UIApplication.didBecomeActiveNotification` and `didEnterBackgroundNotification` to the shared
 /// synchronizer until released.
+// @unchecked: it holds NotificationCenter tokens (not Sendable), written once in init and only removed in deinit.
 final class ApplicationLifecycleObservation: @unchecked Sendable {
-    // Written once in init; NotificationCenter is thread-safe.
     private var tokens: [any NSObjectProtocol] = []
 
     @MainActor
@@ -139,8 +139,8 @@ public struct BackgroundTasksScheduler: TaskScheduler {
 }
 
 /// A launched `BGTask`.
+// @unchecked: it wraps a `BGTask` (an Apple object, not Sendable), which may be used from any thread.
 final class SystemBackgroundTask: BackgroundTask, @unchecked Sendable {
-    // `BGTask` may be used from any thread.
     private let task: BGTask
 
     init(_ task: BGTask) { self.task = task }

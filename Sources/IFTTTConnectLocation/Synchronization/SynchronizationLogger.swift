@@ -1,40 +1,43 @@
 import Foundation
+import IFTTTConnectSDK
 
 /// The synchronization log: off by default; a custom handler replaces `NSLog`; every line is redacted.
 ///
 /// Lines never contain a user token or an invite code: before a line reaches the handler, every secret the
 /// synchronizer knows is replaced with `<redacted>`, and so is anything after `Bearer `.
-public final class SynchronizationLogger: @unchecked Sendable {
-    // All stored properties are guarded by `lock`.
-    private let lock = NSLock()
-    private var enabled = false
-    private var handler: (@Sendable (String) -> Void)?
-    private var secrets: [String] = []
+public final class SynchronizationLogger: Sendable {
+    private struct State {
+        var enabled = false
+        var handler: (@Sendable (String) -> Void)?
+        var secrets: [String] = []
+    }
+
+    private let state = Locked(State())
 
     /// Creates a disabled logger.
     public init() {}
 
     /// Whether lines are logged. Default `false`.
     public var isEnabled: Bool {
-        get { lock.withLock { enabled } }
-        set { lock.withLock { enabled = newValue } }
+        get { state.withLock { $0.enabled } }
+        set { state.withLock { $0.enabled = newValue } }
     }
 
     /// Receives each line instead of `NSLog`; `nil` logs with `NSLog("[ConnectSDK/Synchronization] …")`.
     public var customHandler: (@Sendable (String) -> Void)? {
-        get { lock.withLock { handler } }
-        set { lock.withLock { handler = newValue } }
+        get { state.withLock { $0.handler } }
+        set { state.withLock { $0.handler = newValue } }
     }
 
     /// Replaces the secrets redacted from every line (empty strings are ignored).
     func setSecrets(_ values: [String?]) {
         let cleaned = values.compactMap { $0 }.filter { !$0.isEmpty }.sorted { $0.count > $1.count }
-        lock.withLock { secrets = cleaned }
+        state.withLock { $0.secrets = cleaned }
     }
 
     /// Logs `message` when enabled, redacted.
     func log(_ message: @autoclosure () -> String) {
-        let (enabled, handler, secrets) = lock.withLock { (self.enabled, self.handler, self.secrets) }
+        let (enabled, handler, secrets) = state.withLock { ($0.enabled, $0.handler, $0.secrets) }
         guard enabled else { return }
         let line = Self.redact(message(), secrets: secrets)
         if let handler {

@@ -24,93 +24,6 @@ import IFTTTConnectSDK
 /// Creating a synchronizer does no I/O; the first call (or ``start()``) reads the stored state.
 /// Commands given with ``submit(_:)`` (as the static API does) run one at a time, in order.
 public actor Synchronizer {
-    /// Where and how the synchronizer works. Every dependency is injectable.
-    public struct Configuration: Sendable {
-        /// `com.ifttt.ifttt.synchronization_scheduler`, the identifier of the SDK's background processing task.
-        public static let backgroundTaskIdentifier = "com.ifttt.ifttt.synchronization_scheduler"
-
-        /// The platform's region monitoring.
-        public var regionMonitor: any RegionMonitor
-        /// Where the Connections, switches, events and (on Linux) credentials are kept.
-        public var storageDirectory: URL
-        /// The HTTP transport; `nil` creates a `URLSessionTransport` on first use.
-        public var transport: (any HTTPTransport)?
-        /// The Connect API base URL, ending in `/v2`.
-        public var connectBaseURL: URL
-        /// The location API base URL, ending in `/v1`.
-        public var locationBaseURL: URL
-        /// The install's anonymous id; `nil` reads `AnonymousIdentifierStore.current` on first use.
-        public var anonymousId: String?
-        /// Where credentials are kept; `nil` means the Keychain on Apple platforms and a 0600 file in
-        /// ``storageDirectory`` elsewhere.
-        public var secureStore: (any SecureStore)?
-        /// The background-task scheduler; `nil` means none (the host app runs synchronizations).
-        public var taskScheduler: (any TaskScheduler)?
-        /// Asks the user for "Always" location authorization (with ``InitializerOptions/showPermissionsPrompts``).
-        public var permissionRequester: (@Sendable () async -> Void)?
-        /// The clock.
-        public var now: @Sendable () -> Date
-        /// Uniform values in `[0, 1)` for upload backoff jitter.
-        public var random: @Sendable () -> Double
-        /// Upload batch size and backoff.
-        public var upload: UploadScheduler.Configuration
-        /// Region limit and radii.
-        public var regions: RegionSelector.Configuration
-        /// How long after the app enters the background (or a background run ends) the next SDK background
-        /// task may start, in seconds. Default one hour.
-        public var backgroundTaskInterval: TimeInterval
-        /// The dwell filter, in seconds (beyond 2.8; `0`, the default, turns it off): an entry is recorded only
-        /// once the device stayed inside that long, and an exit followed by a re-entry within that time records
-        /// neither. See ``LocationMonitoringSession``.
-        public var dwellTime: TimeInterval = 0
-
-        /// Creates a configuration; everything but the region monitor has a production default.
-        public init(
-            regionMonitor: any RegionMonitor,
-            storageDirectory: URL = Configuration.defaultStorageDirectory,
-            transport: (any HTTPTransport)? = nil,
-            connectBaseURL: URL = ConnectionNetworkController.Configuration.productionConnectURL,
-            locationBaseURL: URL = ConnectionNetworkController.Configuration.productionLocationURL,
-            anonymousId: String? = nil,
-            secureStore: (any SecureStore)? = nil,
-            taskScheduler: (any TaskScheduler)? = nil,
-            permissionRequester: (@Sendable () async -> Void)? = nil,
-            now: @escaping @Sendable () -> Date = { Date() },
-            random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-            upload: UploadScheduler.Configuration = .init(),
-            regions: RegionSelector.Configuration = .init(),
-            backgroundTaskInterval: TimeInterval = 3600
-        ) {
-            self.regionMonitor = regionMonitor
-            self.storageDirectory = storageDirectory
-            self.transport = transport
-            self.connectBaseURL = connectBaseURL
-            self.locationBaseURL = locationBaseURL
-            self.anonymousId = anonymousId
-            self.secureStore = secureStore
-            self.taskScheduler = taskScheduler
-            self.permissionRequester = permissionRequester
-            self.now = now
-            self.random = random
-            self.upload = upload
-            self.regions = regions
-            self.backgroundTaskInterval = backgroundTaskInterval
-        }
-
-        /// `<Application Support>/IFTTTConnectLocation`, computed without touching the disk.
-        public static var defaultStorageDirectory: URL {
-            let base =
-                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
-                ?? FileManager.default.temporaryDirectory
-            return base.appendingPathComponent("IFTTTConnectLocation", isDirectory: true)
-        }
-
-        /// A sandbox or other IFTTT at `baseURL` (its root): Connect API under `/v2`, location API under `/v1`.
-        public mutating func useServer(at baseURL: URL) {
-            connectBaseURL = baseURL.appendingPathComponent("v2")
-            locationBaseURL = baseURL.appendingPathComponent("v1")
-        }
-    }
 
     /// Closures the host app sets; read and written from any thread.
     struct Hooks: Sendable {
@@ -127,25 +40,26 @@ public actor Synchronizer {
     /// The per-Connection geofence switch.
     public nonisolated let geofenceToggles: GeofenceToggleStore
     nonisolated let hooks = Locked(Hooks())
-    private nonisolated let backgroundRegistration = OnceFlag()
-    private nonisolated let commands: AsyncStream<@Sendable (isolated Synchronizer) async -> Void>.Continuation
+    nonisolated let backgroundRegistration = OnceFlag()
+    nonisolated let commands: AsyncStream<@Sendable (isolated Synchronizer) async -> Void>.Continuation
 
-    private var engine = SyncEngine()
-    private var registry: ConnectionsRegistry
-    private var vault: CredentialVault
-    private var options = InitializerOptions.standard
-    private var startTask: Task<Void, Never>?
-    private var store: LocationEventStore?
-    private var session: LocationMonitoringSession?
-    private var uploader: LocationUploader?
-    private var network: ConnectionNetworkController?
-    private var completions: [SyncEngine.Ticket: @Sendable (SynchronizationResult) -> Void] = [:]
-    private var nextTicket: SyncEngine.Ticket = 1
-    private var runs: [Int: Task<Void, Never>] = [:]
-    private var eventDates: [UUID: Date] = [:]
-    private var networkConfiguration: ConnectionNetworkController.Configuration?
-    private var storeError: LocationError?
-    private var permissionsRequested = false
+    var engine = SyncEngine()
+    var registry: ConnectionsRegistry
+    var vault: CredentialVault
+    var options = InitializerOptions.standard
+    var startTask: Task<Void, Never>?
+    var store: LocationEventStore?
+    var session: LocationMonitoringSession?
+    var uploader: LocationUploader?
+    var network: ConnectionNetworkController?
+    var completions: [SyncEngine.Ticket: @Sendable (SynchronizationResult) -> Void] = [:]
+    var nextTicket: SyncEngine.Ticket = 1
+    var runs: [Int: Task<Void, Never>] = [:]
+    var eventDates: [UUID: Date] = [:]
+    /// ``Configuration/network`` as the network controller and the uploader use it, once resolved.
+    var resolvedNetwork: ConnectionNetworkController.Configuration?
+    var storeError: LocationError?
+    var permissionsRequested = false
 
     /// Creates a synchronizer. No I/O happens until the first call.
     public init(configuration: Configuration) {
@@ -177,6 +91,19 @@ public actor Synchronizer {
         #endif
     }
 
+    /// ``Configuration/network`` with the anonymous id read (when it was left empty), no callback queue and the
+    /// log lines sent to ``logger``: the one value the network controller and the uploader share.
+    func networkSettings() -> ConnectionNetworkController.Configuration {
+        if let resolvedNetwork { return resolvedNetwork }
+        var network = configuration.network
+        if network.anonymousId.isEmpty { network.anonymousId = AnonymousIdentifierStore.current }
+        network.callbackQueue = nil
+        let logger = self.logger
+        network.logHandler = { logger.log($0) }
+        resolvedNetwork = network
+        return network
+    }
+
     // MARK: - Commands
 
     /// Queues `command`; commands run one at a time, in the order they were submitted. Returns at once.
@@ -195,7 +122,7 @@ public actor Synchronizer {
         }
     }
 
-    private func anyRun() -> Task<Void, Never>? { runs.values.first }
+    func anyRun() -> Task<Void, Never>? { runs.values.first }
 
     /// Registers the SDK background task (once) or cancels it, then queues ``configure(options:)`` and ``start()``.
     /// Everything but the registration, which the platform requires before launch ends, happens later.
@@ -240,24 +167,18 @@ public actor Synchronizer {
         await task.value
     }
 
-    private func performStart() async {
+    func performStart() async {
         registry.load()
         if registry.isActive { _ = engine.handle(.activated) }
         let saved = vault.read()
         logger.setSecrets([saved?.userToken, saved?.inviteCode])
         let configuration = self.configuration
-        var network = ConnectionNetworkController.Configuration(
-            transport: configuration.transport ?? URLSessionTransport(),
-            connectBaseURL: configuration.connectBaseURL, locationBaseURL: configuration.locationBaseURL,
-            anonymousId: configuration.anonymousId ?? AnonymousIdentifierStore.current, callbackQueue: nil)
         let logger = self.logger
-        network.logHandler = { logger.log($0) }
-        self.network = ConnectionNetworkController(configuration: network)
-        networkConfiguration = network
+        self.network = ConnectionNetworkController(configuration: networkSettings())
         let store = openStore()
         session = LocationMonitoringSession(
             monitor: configuration.regionMonitor, store: store, configuration: configuration.regions,
-            now: configuration.now,
+            clock: configuration.clock,
             openStore: { [weak self] in await self?.openStore() }, dwellTime: configuration.dwellTime,
             onEvent: { [weak self] event in self?.submit { $0.recorded(event) } },
             onError: { error in logger.log("a crossing could not be recorded: \(error)") },
@@ -386,254 +307,11 @@ public actor Synchronizer {
     /// The SDK's monitored regions.
     public var monitoredRegions: [MonitoredRegion] { get async { await session?.monitoredRegions ?? [] } }
 
-    // MARK: - Connect Button outcomes
-
-    /// Acts on what a Connect Button did: an activation stores the Connection (and the token the redirect
-    /// carried) and synchronizes; a deactivation removes it and synchronizes; a Connection shown on a button
-    /// updates a stored one. Ignored while synchronization is inactive.
-    package func handle(_ outcome: ConnectButtonOutcome) async {
-        await start()
-        guard engine.isActive else { return }
-        switch outcome {
-        case .activated(let activation, let credentials):
-            if let token = activation.userToken ?? credentials.userToken, !token.isEmpty {
-                await save(ConnectionCredentials(userToken: token, inviteCode: credentials.inviteCode))
-            }
-            var stored = StoredConnection(activation.connection)
-            stored.status = Connection.Status.enabled.rawValue
-            store(stored)
-            await applyGeofences()
-            request(.connectionEnabled, completion: nil)
-        case .deactivated(let connection, _):
-            do { try registry.remove(id: connection.id) } catch { logger.log("deactivation: \(error)") }
-            await applyGeofences()
-            request(.connectionDisabled, completion: nil)
-        case .connectionShown(let connection, _):
-            let stored = StoredConnection(connection)
-            guard
-                registry.connections[connection.id] != nil
-                    || (connection.status == .enabled && stored.hasLocationTriggers == true)
-            else { return }
-            guard store(stored) else { return }
-            await applyGeofences()
-            request(.connectionShown, completion: nil)
-        }
-    }
-
-    @discardableResult
-    private func store(_ connection: StoredConnection, persist: Bool = true) -> Bool {
-        do { return try registry.update(connection, persist: persist) } catch {
-            logger.log("cannot store Connection \(connection.id): \(error)")
-            return false
-        }
-    }
-
-    private func persistRegistry() {
-        do { try registry.save() } catch { logger.log("cannot save the Connections: \(error)") }
-    }
-
-    // MARK: - Engine effects
-
-    private func request(_ source: SynchronizationSource, completion: (@Sendable (SynchronizationResult) -> Void)?) {
-        let ticket = nextTicket
-        nextTicket += 1
-        if let completion { completions[ticket] = completion }
-        logger.log("synchronization requested: \(source.rawValue)")
-        perform(engine.handle(.requested(ticket, source)))
-    }
-
-    private func perform(_ effects: [SyncEngine.Effect]) {
-        for effect in effects {
-            switch effect {
-            case .startRun(let plan):
-                logger.log(
-                    "synchronization \(plan.id) started (\(plan.sources.map(\.rawValue).sorted().joined(separator: ", ")))"
-                )
-                runs[plan.id] = Task {
-                    let outcome = await self.execute(plan)
-                    self.finish(plan.id, outcome)
-                }
-            case .cancelRun(let id):
-                logger.log("synchronization \(id) cancelled")
-                runs.removeValue(forKey: id)?.cancel()
-            case .complete(let ticket, let result):
-                completions.removeValue(forKey: ticket)?(result)
-            case .notifyAuthenticationFailure:
-                logger.log("the credentials were rejected (401); synchronization waits for new ones")
-                hooks.value.authenticationFailure?()
-            }
-        }
-    }
-
-    private func finish(_ id: Int, _ outcome: SyncEngine.Outcome) {
-        runs[id] = nil
-        logger.log("synchronization \(id) finished: \(outcome)")
-        perform(engine.handle(.runFinished(id: id, outcome)))
-    }
-
-    private func isCurrent(_ plan: SyncEngine.Plan) -> Bool {
-        engine.currentRunId == plan.id && !Task.isCancelled
-    }
-
-    private func execute(_ plan: SyncEngine.Plan) async -> SyncEngine.Outcome {
-        // A store that could not open is retried on every run; while crossings cannot be stored, the run fails
-        // (after refreshing the Connections, so geofences are still monitored and crossings wait in memory).
-        let stored = await session?.retryStorage() ?? (openStore() != nil)
-        let cannotStore = store == nil || !stored
-        if cannotStore {
-            logger.log(
-                "synchronization fails: crossings cannot be stored (\(storeError.map { "\($0)" } ?? "the store refused a crossing"))"
-            )
-        }
-        guard let saved = vault.read(), let token = saved.userToken, !token.isEmpty else {
-            logger.log("no user token saved: nothing to synchronize")
-            return .finished(cannotStore ? .failed : .noData)
-        }
-        var changed = false
-        var failed = false
-        if plan.refreshConnections, let network {
-            let credentials = ConnectionCredentials(userToken: token, inviteCode: saved.inviteCode)
-            // One write for the whole refresh, also when it ends early.
-            defer { if changed { persistRegistry() } }
-            for stored in registry.all where stored.needsSynchronization {
-                guard isCurrent(plan) else { return .finished(.failed) }
-                do throws(ConnectAPIError) {
-                    let connection = try await network.fetchConnection(for: stored.id, credentialProvider: credentials)
-                    guard isCurrent(plan), registry.connections[stored.id] != nil else { return .finished(.failed) }
-                    if store(StoredConnection(connection), persist: false) { changed = true }
-                } catch .authenticationFailure {
-                    return .authenticationFailure
-                } catch .cancelled {
-                    return .finished(.failed)
-                } catch {
-                    logger.log("Connection \(stored.id) could not be refreshed: \(error)")
-                    failed = true
-                }
-            }
-            if changed { await applyGeofences() }
-        }
-        guard isCurrent(plan) else { return .finished(.failed) }
-        var uploaded = 0
-        if let uploader {
-            var report = await uploader.uploadPending()
-            if report.next == .busy {
-                // Another upload (from a cancelled run or another caller) is in flight: wait for it, then upload.
-                logger.log("the uploader is busy; waiting for the upload in flight")
-                await uploader.waitUntilIdle()
-                guard isCurrent(plan) else { return .finished(.failed) }
-                report = await uploader.uploadPending()
-                if report.next == .busy { return .finished(.failed) }
-            }
-            uploaded = report.uploaded + report.rejected
-            switch report.error?.code {
-            case .authenticationFailure?: return .authenticationFailure
-            case .missingCredentials?, nil: break
-            case .cancelled?: return .finished(.failed)
-            default: failed = true
-            }
-        }
-        if failed || cannotStore { return .finished(.failed) }
-        return .finished(changed || uploaded > 0 ? .newData : .noData)
-    }
-
-    // MARK: - Geofences, events, credentials
-
-    private func applyGeofences() async {
-        guard let session else { return }
-        let limits = configuration.regions.radiusLimits
-        let fences =
-            engine.isActive
-            ? registry.all.filter { geofenceToggles.isEnabled($0.id) }.flatMap { $0.geofences(radiusLimits: limits) }
-            : []
-        await session.update(geofences: fences)
-        if options.showPermissionsPrompts, !fences.isEmpty, !permissionsRequested,
-            let requester = configuration.permissionRequester
-        {
-            permissionsRequested = true
-            await requester()
-        }
-    }
-
-    private func recorded(_ event: RegionEvent) {
-        eventDates[event.recordId] = configuration.now()
-        logger.log("recorded \(event.transition.rawValue) of \(event.triggerSubscriptionId)")
-        hooks.value.locationEvents?([.reported(region: event)])
-        request(.regionEvent, completion: nil)
-    }
-
-    private func uploadProgress(_ progress: LocationUploader.Progress) {
-        let now = configuration.now()
-        func delay(_ event: RegionEvent) -> TimeInterval {
-            now.timeIntervalSince(eventDates[event.recordId] ?? event.occurredAt)
-        }
-        let reports: [LocationEvent]
-        switch progress {
-        case .attempted(let batch):
-            reports = batch.map { .uploadAttempted(region: $0, delay: delay($0)) }
-            for event in batch { eventDates[event.recordId] = now }
-        case .succeeded(let batch):
-            reports = batch.map { .uploadSuccessful(region: $0, delay: delay($0)) }
-            for event in batch { eventDates[event.recordId] = nil }
-        case .failed(let batch, _):
-            reports = batch.map { .uploadFailed(region: $0, error: .networkError, delay: delay($0)) }
-            for event in batch { eventDates[event.recordId] = now }
-        case .rejected(let letters):
-            reports = letters.map { letter in
-                var event = letter.event
-                event.rejection = letter.rejection
-                return .uploadFailed(region: event, error: .networkError, delay: delay(letter.event))
-            }
-            for letter in letters {
-                eventDates[letter.event.recordId] = nil
-                logger.log(
-                    "the server refused the \(letter.event.transition.rawValue) of \(letter.event.triggerSubscriptionId) (\(letter.rejection.statusCode): \(letter.rejection.reason)); it was moved to the dead-letter area"
-                )
-            }
-        }
-        hooks.value.locationEvents?(reports)
-    }
-
-    /// Opens the event store (and the uploader) if it is not open; `nil` when it cannot be opened (then
-    /// ``storageError`` says why and the next crossing or run tries again).
-    private func openStore() -> LocationEventStore? {
-        if let store { return store }
-        let logger = self.logger
-        do {
-            let store = try LocationEventStore(
-                directory: configuration.storageDirectory, logHandler: { logger.log($0) })
-            self.store = store
-            if storeError != nil { logger.log("the event store opened") }
-            storeError = nil
-            let network =
-                networkConfiguration
-                ?? ConnectionNetworkController.Configuration(
-                    transport: configuration.transport ?? URLSessionTransport(),
-                    connectBaseURL: configuration.connectBaseURL,
-                    locationBaseURL: configuration.locationBaseURL,
-                    anonymousId: configuration.anonymousId ?? AnonymousIdentifierStore.current,
-                    callbackQueue: nil)
-            uploader = LocationUploader(
-                store: store, configuration: .init(network: network, scheduler: configuration.upload),
-                tokenProvider: { [weak self] in await self?.currentToken() },
-                now: configuration.now, random: configuration.random,
-                progressHandler: { [weak self] progress in await self?.uploadProgress(progress) })
-            return store
-        } catch {
-            if storeError != error {
-                logger.log(
-                    "the event store cannot be opened (\(error)); crossings wait in memory and synchronization fails until it opens"
-                )
-            }
-            storeError = error
-            return nil
-        }
-    }
-
     /// Sets the closure that receives location event reports (what the static
     /// `ConnectButtonController.setLocationEventReportedClosure(_:)` sets on the shared synchronizer). It is called
     /// on the synchronizer's executor.
     public nonisolated func setLocationEventReportedClosure(_ closure: LocationEventsClosure?) {
-        hooks.update { $0.locationEvents = closure }
+        hooks.withLock { $0.locationEvents = closure }
     }
 
     /// Why the event store cannot be opened, or `nil` when it is open. While it is not `nil`, crossings wait in
@@ -643,72 +321,4 @@ public actor Synchronizer {
     /// The event store, once it is open (for inspection: pending events, dead letters, counters).
     public var eventStore: LocationEventStore? { store }
 
-    private func currentToken() -> String? { vault.read()?.userToken }
-
-    private func save(_ credentials: any ConnectionCredentialProvider) async {
-        do {
-            try vault.write(userToken: credentials.userToken, inviteCode: credentials.inviteCode)
-        } catch {
-            logger.log("the credentials could not be saved: \(error)")
-        }
-        logger.setSecrets([credentials.userToken, credentials.inviteCode])
-        perform(engine.handle(.credentialsUpdated))
-        if let uploader, await uploader.schedulerState.isPausedForAuthentication { await uploader.resume() }
-    }
-
-    // MARK: - Background task
-
-    /// Submits the SDK background task one interval from now, when it is enabled, registered, synchronization
-    /// is active and a token is saved; otherwise cancels it.
-    func scheduleBackgroundTask() {
-        guard let scheduler = configuration.taskScheduler, options.enableSDKBackgroundProcess else { return }
-        guard engine.isActive, vault.read()?.userToken?.isEmpty == false else {
-            scheduler.cancel(identifier: Configuration.backgroundTaskIdentifier)
-            return
-        }
-        let request = BackgroundTaskRequest(
-            identifier: Configuration.backgroundTaskIdentifier,
-            earliestBeginDate: configuration.now().addingTimeInterval(configuration.backgroundTaskInterval),
-            requiresNetworkConnectivity: true, requiresExternalPower: false)
-        do { try scheduler.submit(request) } catch {
-            logger.log("the background task could not be submitted: \(error)")
-        }
-    }
-
-    /// Runs a synchronization for a background task the system launched; the task is completed exactly once,
-    /// when the synchronization ends or when its time expires, whichever comes first.
-    nonisolated func handleBackgroundTask(_ task: any BackgroundTask) {
-        let once = OnceFlag()
-        let hooks = self.hooks.value
-        task.setExpirationHandler { [weak self] in
-            hooks.backgroundExpiration?()
-            self?.submit { $0.stopCurrentSynchronization() }
-            if once.claim() { task.setTaskCompleted(success: false) }
-        }
-        hooks.backgroundLaunch?()
-        submit { synchronizer in
-            await synchronizer.synchronize(source: .internalBackgroundProcess) { [weak synchronizer] result in
-                if once.claim() { task.setTaskCompleted(success: result != .failed) }
-                synchronizer?.submit { $0.scheduleBackgroundTask() }
-            }
-        }
-    }
-}
-
-/// A value guarded by a lock, readable and writable from any thread.
-final class Locked<Value: Sendable>: @unchecked Sendable {
-    // `stored` is guarded by `lock`.
-    private let lock = NSLock()
-    private var stored: Value
-
-    init(_ value: Value) { stored = value }
-
-    var value: Value {
-        get { lock.withLock { stored } }
-        set { lock.withLock { stored = newValue } }
-    }
-
-    func update(_ body: (inout Value) -> Void) {
-        lock.withLock { body(&stored) }
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectSDK
 
 /// A background processing task request, as the platform's scheduler takes it (`BGProcessingTaskRequest`).
 public struct BackgroundTaskRequest: Sendable, Hashable {
@@ -48,14 +49,12 @@ public protocol TaskScheduler: Sendable {
 }
 
 /// Calls a closure at most once, from any thread.
-final class OnceFlag: @unchecked Sendable {
-    // `done` is guarded by `lock`.
-    private let lock = NSLock()
-    private var done = false
+final class OnceFlag: Sendable {
+    private let done = Locked(false)
 
     /// Whether this call is the first; later calls return `false`.
     func claim() -> Bool {
-        lock.withLock {
+        done.withLock { done in
             if done { return false }
             done = true
             return true

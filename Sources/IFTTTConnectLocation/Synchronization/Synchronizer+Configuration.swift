@@ -1,0 +1,174 @@
+import Foundation
+import IFTTTConnectSDK
+
+// Synchronizer.Configuration: the dependencies and settings a synchronizer is created with.
+extension Synchronizer {
+    /// Where and how the synchronizer works. Every dependency is injectable.
+    public struct Configuration: Sendable {
+        /// `com.ifttt.ifttt.synchronization_scheduler`, the identifier of the SDK's background processing task.
+        public static let backgroundTaskIdentifier = "com.ifttt.ifttt.synchronization_scheduler"
+
+        /// The platform's region monitoring.
+        public var regionMonitor: any RegionMonitor
+        /// Where the Connections, switches, events and (on Linux) credentials are kept.
+        public var storageDirectory: URL
+        /// The network settings the synchronizer passes, as one value, to its network controller and its
+        /// uploader: transport, Connect and location base URLs, anonymous id, timeout. An empty
+        /// `anonymousId` (the default here) is read from `AnonymousIdentifierStore.current` on first use. The
+        /// synchronizer sends the log lines to ``Synchronizer/logger`` and calls back on no queue, whatever
+        /// `logHandler` and `callbackQueue` say.
+        public var network: ConnectionNetworkController.Configuration
+        /// Where credentials are kept; `nil` means the Keychain on Apple platforms and a 0600 file in
+        /// ``storageDirectory`` elsewhere.
+        public var secureStore: (any SecureStore)?
+        /// The background-task scheduler; `nil` means none (the host app runs synchronizations).
+        public var taskScheduler: (any TaskScheduler)?
+        /// Asks the user for "Always" location authorization (with ``InitializerOptions/showPermissionsPrompts``).
+        public var permissionRequester: (@Sendable () async -> Void)?
+        /// The clock: event report delays, background task dates, upload backoff, crossings without a time.
+        public var clock: any ConnectClock
+        /// Uniform values in `[0, 1)` for upload backoff jitter.
+        public var random: @Sendable () -> Double
+        /// Upload batch size and backoff.
+        public var upload: UploadScheduler.Configuration
+        /// Region limit and radii.
+        public var regions: RegionSelector.Configuration
+        /// How long after the app enters the background (or a background run ends) the next SDK background
+        /// task may start, in seconds. Default one hour.
+        public var backgroundTaskInterval: TimeInterval
+        /// The dwell filter, in seconds (beyond 2.8; `0`, the default, turns it off): an entry is recorded only
+        /// once the device stayed inside that long, and an exit followed by a re-entry within that time records
+        /// neither. See ``LocationMonitoringSession``.
+        public var dwellTime: TimeInterval = 0
+
+        /// Creates a configuration; everything but the region monitor has a production default.
+        ///
+        /// - Parameters:
+        ///   - regionMonitor: The platform's region monitoring.
+        ///   - storageDirectory: Where the synchronizer's files are kept.
+        ///   - transport: The HTTP transport; `nil` means a `URLSessionTransport`.
+        ///   - connectBaseURL: The Connect API base URL, ending in `/v2`.
+        ///   - locationBaseURL: The location API base URL, ending in `/v1`.
+        ///   - anonymousId: The install's anonymous id; `nil` reads `AnonymousIdentifierStore.current` on first use.
+        ///   - secureStore: Where credentials are kept; `nil` means the platform's.
+        ///   - taskScheduler: The background-task scheduler; `nil` means none.
+        ///   - permissionRequester: Asks the user for "Always" location authorization.
+        ///   - clock: The clock.
+        ///   - random: Uniform values in `[0, 1)` for upload backoff jitter.
+        ///   - upload: Upload batch size and backoff.
+        ///   - regions: Region limit and radii.
+        ///   - backgroundTaskInterval: Seconds between SDK background tasks.
+        public init(
+            regionMonitor: any RegionMonitor,
+            storageDirectory: URL = Configuration.defaultStorageDirectory,
+            transport: (any HTTPTransport)? = nil,
+            connectBaseURL: URL = ConnectionNetworkController.Configuration.productionConnectURL,
+            locationBaseURL: URL = ConnectionNetworkController.Configuration.productionLocationURL,
+            anonymousId: String? = nil,
+            secureStore: (any SecureStore)? = nil,
+            taskScheduler: (any TaskScheduler)? = nil,
+            permissionRequester: (@Sendable () async -> Void)? = nil,
+            clock: any ConnectClock = SystemConnectClock(),
+            random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+            upload: UploadScheduler.Configuration = .init(),
+            regions: RegionSelector.Configuration = .init(),
+            backgroundTaskInterval: TimeInterval = 3600
+        ) {
+            self.regionMonitor = regionMonitor
+            self.storageDirectory = storageDirectory
+            self.network = ConnectionNetworkController.Configuration(
+                transport: transport ?? URLSessionTransport(), connectBaseURL: connectBaseURL,
+                locationBaseURL: locationBaseURL, anonymousId: anonymousId ?? "", callbackQueue: nil)
+            self.secureStore = secureStore
+            self.taskScheduler = taskScheduler
+            self.permissionRequester = permissionRequester
+            self.clock = clock
+            self.random = random
+            self.upload = upload
+            self.regions = regions
+            self.backgroundTaskInterval = backgroundTaskInterval
+        }
+
+        /// Creates a configuration whose clock reads `now` (the spelling before ``clock`` existed; prefer
+        /// ``init(regionMonitor:storageDirectory:transport:connectBaseURL:locationBaseURL:anonymousId:secureStore:taskScheduler:permissionRequester:clock:random:upload:regions:backgroundTaskInterval:)``).
+        ///
+        /// - Parameters:
+        ///   - regionMonitor: The platform's region monitoring.
+        ///   - storageDirectory: Where the synchronizer's files are kept.
+        ///   - transport: The HTTP transport; `nil` means a `URLSessionTransport`.
+        ///   - connectBaseURL: The Connect API base URL, ending in `/v2`.
+        ///   - locationBaseURL: The location API base URL, ending in `/v1`.
+        ///   - anonymousId: The install's anonymous id; `nil` reads `AnonymousIdentifierStore.current` on first use.
+        ///   - secureStore: Where credentials are kept; `nil` means the platform's.
+        ///   - taskScheduler: The background-task scheduler; `nil` means none.
+        ///   - permissionRequester: Asks the user for "Always" location authorization.
+        ///   - now: The wall-clock time.
+        ///   - random: Uniform values in `[0, 1)` for upload backoff jitter.
+        ///   - upload: Upload batch size and backoff.
+        ///   - regions: Region limit and radii.
+        ///   - backgroundTaskInterval: Seconds between SDK background tasks.
+        public init(
+            regionMonitor: any RegionMonitor,
+            storageDirectory: URL = Configuration.defaultStorageDirectory,
+            transport: (any HTTPTransport)? = nil,
+            connectBaseURL: URL = ConnectionNetworkController.Configuration.productionConnectURL,
+            locationBaseURL: URL = ConnectionNetworkController.Configuration.productionLocationURL,
+            anonymousId: String? = nil,
+            secureStore: (any SecureStore)? = nil,
+            taskScheduler: (any TaskScheduler)? = nil,
+            permissionRequester: (@Sendable () async -> Void)? = nil,
+            now: @escaping @Sendable () -> Date,
+            random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+            upload: UploadScheduler.Configuration = .init(),
+            regions: RegionSelector.Configuration = .init(),
+            backgroundTaskInterval: TimeInterval = 3600
+        ) {
+            self.init(
+                regionMonitor: regionMonitor, storageDirectory: storageDirectory, transport: transport,
+                connectBaseURL: connectBaseURL, locationBaseURL: locationBaseURL, anonymousId: anonymousId,
+                secureStore: secureStore, taskScheduler: taskScheduler, permissionRequester: permissionRequester,
+                clock: ClosureClock(now), random: random, upload: upload, regions: regions,
+                backgroundTaskInterval: backgroundTaskInterval)
+        }
+
+        /// The HTTP transport: ``network``'s.
+        public var transport: (any HTTPTransport)? {
+            get { network.transport }
+            set { network.transport = newValue ?? URLSessionTransport() }
+        }
+        /// The Connect API base URL, ending in `/v2`: ``network``'s.
+        public var connectBaseURL: URL {
+            get { network.connectBaseURL }
+            set { network.connectBaseURL = newValue }
+        }
+        /// The location API base URL, ending in `/v1`: ``network``'s.
+        public var locationBaseURL: URL {
+            get { network.locationBaseURL }
+            set { network.locationBaseURL = newValue }
+        }
+        /// The install's anonymous id: ``network``'s; `nil` reads `AnonymousIdentifierStore.current` on first use.
+        public var anonymousId: String? {
+            get { network.anonymousId.isEmpty ? nil : network.anonymousId }
+            set { network.anonymousId = newValue ?? "" }
+        }
+        /// The wall-clock time of ``clock`` (the spelling before ``clock`` existed); setting it replaces the clock.
+        public var now: @Sendable () -> Date {
+            get { { [clock] in clock.now } }
+            set { clock = ClosureClock(newValue) }
+        }
+
+        /// `<Application Support>/IFTTTConnectLocation`, computed without touching the disk.
+        public static var defaultStorageDirectory: URL {
+            let base =
+                FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
+                ?? FileManager.default.temporaryDirectory
+            return base.appendingPathComponent("IFTTTConnectLocation", isDirectory: true)
+        }
+
+        /// A sandbox or other IFTTT at `baseURL` (its root): Connect API under `/v2`, location API under `/v1`.
+        public mutating func useServer(at baseURL: URL) {
+            connectBaseURL = baseURL.appendingPathComponent("v2")
+            locationBaseURL = baseURL.appendingPathComponent("v1")
+        }
+    }
+}
