@@ -7,6 +7,19 @@ import IFTTTConnectSDK
 @Suite("ConnectButtonController static synchronization API", .serialized)
 @MainActor
 struct SynchronizationFacadeTests {
+    @Test func theFirstUseOfTheSharedSynchronizerOffTheMainThreadDoesNotWaitForTheMainThread() {
+        let previous = ConnectButtonController.synchronizer
+        defer { ConnectButtonController.synchronizer = previous }
+        ConnectButtonController.resetSharedSynchronizer()
+        let created = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            _ = ConnectButtonController.synchronizer
+            created.signal()
+        }
+        // The main thread waits for the other thread; a first use that waited for the main thread would deadlock.
+        #expect(created.wait(timeout: .now() + 10) == .success)
+    }
+
     @Test func theStaticAPIIsAFacadeOverTheSharedSynchronizer() async throws {
         let h = SyncHarness()
         defer {
@@ -164,5 +177,25 @@ struct SynchronizationFacadeTests {
         backgroundProcessQueue.sync {}  // the serial queue has run everything queued on it
         #expect(calls.values == ["launch", "expiration"])
         #expect(task.completions.count == 1)
+    }
+}
+
+@Suite("MainActorRegionMonitor: a region monitor created on the main actor")
+struct MainActorRegionMonitorTests {
+    @Test func itCreatesTheMonitorOnceOnTheMainActorAndForwardsToIt() async {
+        let made = Counter()
+        let monitor = MainActorRegionMonitor {
+            made.increment()
+            return SimulatedRegionMonitor()
+        }
+        #expect(await monitor.maximumRegionCount == 20)
+        let region = MonitoredRegion(
+            identifier: "ifttt_a", center: Coordinate(latitude: 37.78, longitude: -122.4), radius: 150,
+            notifyOnEntry: true, notifyOnExit: true)
+        await monitor.startMonitoring(region)
+        #expect(await monitor.monitoredRegions() == [region])
+        await monitor.stopMonitoring(identifier: "ifttt_a")
+        #expect(await monitor.monitoredRegions().isEmpty)
+        #expect(made.count == 1)
     }
 }

@@ -10,13 +10,18 @@ import IFTTTConnectSDK
 /// this API, so apps that do not use location never link it.
 extension ConnectButtonController {
     /// The synchronizer the static API uses. Created on first use with ``Synchronizer/Configuration/platformDefault()``
-    /// (on the main thread, which a first use from another thread waits for); replace it before
+    /// (from another thread, without waiting for the main thread: the CoreLocation monitor is then created on the
+    /// main thread soon after); replace it before
     /// ``initialize(options:)`` to inject a transport, server, storage directory, region monitor or clock
     /// (tests, the sandbox).
+    ///
+    /// It is process-wide because the 2.8 API it serves is static (there is no instance to inject a synchronizer
+    /// into) and because the platform's resources are per app: one set of monitored regions, one background task
+    /// registration. Code that can hold an instance creates its own ``Synchronizer`` instead.
     public nonisolated static var synchronizer: Synchronizer {
         get {
             if let existing = facade.withLock({ $0.synchronizer }) { return existing }
-            let configuration = onMainThread { Synchronizer.Configuration.platformDefault() }
+            let configuration = Synchronizer.Configuration.platformDefaultFromAnyThread()
             return facade.withLock { state in
                 if let existing = state.synchronizer { return existing }
                 let created = Synchronizer(configuration: configuration)
@@ -25,6 +30,11 @@ extension ConnectButtonController {
             }
         }
         set { facade.withLock { $0.synchronizer = newValue } }
+    }
+
+    /// Forgets the shared synchronizer, so the next use of ``synchronizer`` creates one (tests).
+    nonisolated static func resetSharedSynchronizer() {
+        facade.withLock { $0.synchronizer = nil }
     }
 
     /// Starts synchronization support: region monitoring begins (so a crossing that launched the app is
@@ -234,31 +244,6 @@ extension ConnectButtonController {
     @MainActor private static var lifecycleObservation: AnyObject?
 }
 
-/// Runs `body` on the main thread and returns its result; from another thread it waits for the main thread.
-private func onMainThread<T: Sendable>(_ body: @MainActor () -> T) -> T {
-    if isOnMainQueue() { return MainActor.assumeIsolated(body) }
-    return DispatchQueue.main.sync { MainActor.assumeIsolated(body) }
-}
-
-/// Whether the caller runs on the main queue (the main actor's executor). On Apple platforms that is the main
-/// thread; elsewhere the main queue may be drained by another thread, so the queue is marked and asked.
-func isOnMainQueue() -> Bool {
-    #if canImport(Darwin)
-    return Thread.isMainThread
-    #else
-    return DispatchQueue.getSpecific(key: mainQueueMarker) == true
-    #endif
-}
-
-#if !canImport(Darwin)
-/// A key set on the main queue only, created (and set) on first use.
-private let mainQueueMarker: DispatchSpecificKey<Bool> = {
-    let key = DispatchSpecificKey<Bool>()
-    DispatchQueue.main.setSpecific(key: key, value: true)
-    return key
-}()
-#endif
-
 /// The static API's process-wide state.
 private struct FacadeState: Sendable {
     var synchronizer: Synchronizer?
@@ -267,48 +252,6 @@ private struct FacadeState: Sendable {
 }
 
 private let facade = Locked(FacadeState())
-
-/// The serial queue the SDK background task's host closures run on, as in 2.8.
-let backgroundProcessQueue = DispatchQueue(label: "com.ifttt.backgroundprocess.developer_closure")
-
-/// A host app's closure, typed as 2.8 typed it (not `@Sendable`), always called on one serial queue.
-///
-/// ConnectSDK-iOS 2.8 ran its synchronization on the main thread and called completions there, and ran the
-/// background task's closures on one serial queue; apps wrote them for those queues. Calling each closure only
-/// on its queue keeps that contract, which is why the box may be handed between threads although the closure
-/// is not `Sendable`.
-// @unchecked: the closure is not Sendable (2.8's type) but is only ever called on its one serial queue.
-struct HostCallback<Argument: Sendable>: @unchecked Sendable {
-    let body: (Argument) -> Void
-    let queue: DispatchQueue
-
-    init(_ body: @escaping (Argument) -> Void, on queue: DispatchQueue) {
-        self.body = body
-        self.queue = queue
-    }
-
-    /// A `Sendable` closure that calls this one as ``callAsFunction(_:)`` does.
-    var closure: @Sendable (Argument) -> Void {
-        let callback = self
-        return { argument in callback(argument) }
-    }
-
-    /// Calls the closure on its queue: at once when the caller already runs on the main queue and that is the
-    /// closure's queue, asynchronously otherwise.
-    func callAsFunction(_ argument: Argument) {
-        if queue === DispatchQueue.main, isOnMainQueue() { return body(argument) }
-        let callback = self
-        queue.async { callback.body(argument) }
-    }
-}
-
-extension HostCallback where Argument == Void {
-    /// A `Sendable` closure without argument that calls this one as ``callAsFunction(_:)`` does.
-    var voidClosure: @Sendable () -> Void {
-        let callback = self
-        return { callback(()) }
-    }
-}
 
 #if !(canImport(UIKit) && !os(watchOS))
 // Where UIKit exists, these take `UIBackgroundFetchResult`, as in ConnectSDK-iOS 2.8 (see PlatformAdapters.swift).

@@ -17,10 +17,28 @@ extension Synchronizer.Configuration {
     @MainActor
     public static func platformDefault() -> Synchronizer.Configuration {
         #if canImport(CoreLocation)
-        var configuration = Synchronizer.Configuration(regionMonitor: CoreLocationRegionMonitor())
-        configuration.permissionRequester = { await CoreLocationPermissionRequester.shared.requestAlways() }
+        return platform(regionMonitor: CoreLocationRegionMonitor())
         #else
-        var configuration = Synchronizer.Configuration(regionMonitor: SimulatedRegionMonitor())
+        return platform(regionMonitor: SimulatedRegionMonitor())
+        #endif
+    }
+
+    /// ``platformDefault()`` from any thread, without waiting for the main thread: off the main thread the
+    /// CoreLocation monitor is created on the main actor soon after, by a ``MainActorRegionMonitor``.
+    static func platformDefaultFromAnyThread() -> Synchronizer.Configuration {
+        if isOnMainQueue() { return MainActor.assumeIsolated { platformDefault() } }
+        #if canImport(CoreLocation)
+        return platform(regionMonitor: MainActorRegionMonitor { CoreLocationRegionMonitor() })
+        #else
+        return platform(regionMonitor: SimulatedRegionMonitor())
+        #endif
+    }
+
+    /// The platform's defaults around `regionMonitor`.
+    private static func platform(regionMonitor: any RegionMonitor) -> Synchronizer.Configuration {
+        var configuration = Synchronizer.Configuration(regionMonitor: regionMonitor)
+        #if canImport(CoreLocation)
+        configuration.permissionRequester = { await CoreLocationPermissionRequester.shared.requestAlways() }
         #endif
         #if canImport(BackgroundTasks) && (os(iOS) || IFTTT_APPLE_STUB_CHECK)
         configuration.taskScheduler = BackgroundTasksScheduler()
@@ -159,6 +177,8 @@ final class SystemBackgroundTask: BackgroundTask, @unchecked Sendable {
 /// Asks for "Always" location authorization once, without blocking any thread.
 @MainActor
 final class CoreLocationPermissionRequester {
+    /// The one requester: process-wide because authorization is per app, and the `CLLocationManager` that asks
+    /// must stay alive until the user answers (a requester created per call would be released mid-prompt).
     static let shared = CoreLocationPermissionRequester()
     private let manager = CLLocationManager()
 

@@ -14,6 +14,12 @@ package enum ConnectButtonOutcome: Sendable {
 extension ConnectButtonController {
     /// Receives every controller's outcomes, after the delegate. Set by the location synchronizer when it is
     /// initialized; `nil` (the default) costs nothing.
+    ///
+    /// It is one process-wide hook, not a dependency injected into each controller, on purpose: the 2.8 API that
+    /// installs it, the static `ConnectButtonController.initialize(options:)` / `activate(connections:)` of
+    /// IFTTTConnectLocation, has no controller instance to inject into, and apps create their buttons'
+    /// controllers themselves, without the location module's knowledge. It is read and written on the main actor
+    /// only (where controllers report outcomes), so it needs no lock.
     package static var outcomeObserver: (@MainActor (ConnectButtonOutcome) -> Void)?
 
     /// The credentials of this controller's configuration, as plain values.
