@@ -1,0 +1,183 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The journal's files: `events.journal` (append-only) and `events.lock` (for `flock`).
+final class JournalFile {
+    let journalPath: String
+    let lockPath: String
+    let directoryPath: String
+    private var lockDescriptor: Int32
+    private var appendDescriptor: Int32 = -1
+
+    init(directory: URL) throws(LocationError) {
+        directoryPath = directory.path
+        journalPath = directory.appendingPathComponent("events.journal").path
+        lockPath = directory.appendingPathComponent("events.lock").path
+        do {
+            try FileManager.default.createDirectory(
+                at: directory, withIntermediateDirectories: true,
+                attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw LocationError(.storage, "cannot create the store directory (\(Self.describe(error)))")
+        }
+        lockDescriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard lockDescriptor >= 0 else { throw Self.posixError("cannot open the lock file") }
+        Self.protect(directory: directory, files: [lockPath])
+    }
+
+    deinit {
+        if appendDescriptor >= 0 { close(appendDescriptor) }
+        close(lockDescriptor)
+    }
+
+    /// Appends one record with a single write, then syncs it.
+    func append(_ record: Data) throws(LocationError) {
+        try withLock(LOCK_SH) { () throws(LocationError) in
+            try openForAppendIfNeeded()
+            try Self.writeAll(appendDescriptor, record)
+            try Self.sync(appendDescriptor)
+        }
+    }
+
+    /// The whole journal (empty when it does not exist yet).
+    func read() throws(LocationError) -> Data {
+        try withLock(LOCK_SH) { () throws(LocationError) in
+            guard FileManager.default.fileExists(atPath: journalPath) else { return Data() }
+            do {
+                return try Data(contentsOf: URL(fileURLWithPath: journalPath))
+            } catch {
+                throw LocationError(.storage, "cannot read the journal (\(Self.describe(error)))")
+            }
+        }
+    }
+
+    /// Replaces the journal atomically with `transform(current contents)`.
+    func rewrite(_ transform: (Data) throws(LocationError) -> Data) throws(LocationError) {
+        try withLock(LOCK_EX) { () throws(LocationError) in
+            let current: Data
+            if FileManager.default.fileExists(atPath: journalPath) {
+                do { current = try Data(contentsOf: URL(fileURLWithPath: journalPath)) } catch {
+                    throw LocationError(.storage, "cannot read the journal (\(Self.describe(error)))")
+                }
+            } else {
+                current = Data()
+            }
+            let output = try transform(current)
+            let temporary = journalPath + ".tmp"
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw Self.posixError("cannot create the compacted journal") }
+            do throws(LocationError) {
+                _ = fchmod(fd, 0o600)
+                try Self.writeAll(fd, output)
+                try Self.sync(fd)
+                close(fd)
+            } catch {
+                close(fd)
+                unlink(temporary)
+                throw error
+            }
+            guard rename(temporary, journalPath) == 0 else {
+                let error = Self.posixError("cannot replace the journal")
+                unlink(temporary)
+                throw error
+            }
+            Self.protect(directory: nil, files: [journalPath])
+            let directoryDescriptor = open(directoryPath, O_RDONLY | O_CLOEXEC)
+            if directoryDescriptor >= 0 {
+                _ = fsync(directoryDescriptor)
+                close(directoryDescriptor)
+            }
+            if appendDescriptor >= 0 {
+                close(appendDescriptor)
+                appendDescriptor = -1
+            }
+        }
+    }
+
+    private func openForAppendIfNeeded() throws(LocationError) {
+        if appendDescriptor >= 0 {
+            // Compaction in another process may have replaced the file: append to the current one.
+            var opened = stat()
+            var named = stat()
+            if fstat(appendDescriptor, &opened) == 0, stat(journalPath, &named) == 0,
+                opened.st_ino == named.st_ino, opened.st_dev == named.st_dev
+            {
+                return
+            }
+            close(appendDescriptor)
+            appendDescriptor = -1
+        }
+        let created = !FileManager.default.fileExists(atPath: journalPath)
+        appendDescriptor = open(journalPath, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard appendDescriptor >= 0 else { throw Self.posixError("cannot open the journal") }
+        if created {
+            _ = fchmod(appendDescriptor, 0o600)
+            Self.protect(directory: nil, files: [journalPath])
+        }
+    }
+
+    private func withLock<T>(_ operation: Int32, _ body: () throws(LocationError) -> T) throws(LocationError) -> T {
+        while flock(lockDescriptor, operation) != 0 {
+            guard errno == EINTR else { throw Self.posixError("cannot lock the store") }
+        }
+        defer { _ = flock(lockDescriptor, LOCK_UN) }
+        return try body()
+    }
+
+    private static func writeAll(_ fd: Int32, _ data: Data) throws(LocationError) {
+        var failure: LocationError?
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            guard var pointer = raw.baseAddress else { return }
+            var remaining = raw.count
+            while remaining > 0 {
+                let written = write(fd, pointer, remaining)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = posixError("cannot write the journal")
+                    return
+                }
+                remaining -= written
+                pointer += written
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    private static func sync(_ fd: Int32) throws(LocationError) {
+        #if canImport(Darwin)
+        if fcntl(fd, F_FULLFSYNC) == 0 { return }
+        #endif
+        guard fsync(fd) == 0 else { throw posixError("cannot sync the journal") }
+    }
+
+    private static func posixError(_ what: String) -> LocationError {
+        LocationError(.storage, "\(what) (errno \(errno))")
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        let ns = error as NSError
+        return "\(ns.domain) \(ns.code)"
+    }
+
+    /// File protection on Apple devices; backup exclusion for the directory.
+    private static func protect(directory: URL?, files: [String]) {
+        #if os(iOS) || os(tvOS) || os(watchOS) || os(visionOS) || IFTTT_APPLE_STUB_CHECK
+        for path in files + (directory.map { [$0.path] } ?? []) {
+            try? FileManager.default.setAttributes(
+                [.protectionKey: FileProtectionType.completeUntilFirstUserAuthentication],
+                ofItemAtPath: path)
+        }
+        #endif
+        #if canImport(Darwin) || IFTTT_APPLE_STUB_CHECK
+        if var url = directory {
+            var values = URLResourceValues()
+            values.isExcludedFromBackup = true
+            try? url.setResourceValues(values)
+        }
+        #endif
+    }
+}
