@@ -6,30 +6,33 @@ import IFTTTConnectSDK
 
 /// A location API that refuses batches holding certain record ids with 422, in one of the plausible styles of
 /// IFTTT's error envelope, and records what it accepted.
-final class RefusingLocationAPI: HTTPTransport, @unchecked Sendable {
+final class RefusingLocationAPI: HTTPTransport, Sendable {
     enum Style { case namesRecordIds, namesIndexes, namesNothing }
-    private let lock = NSLock()
+    private struct State {
+        var accepted: [String: Int] = [:]
+        var count = 0
+    }
+
+    private let state = Locked(State())
     private let refused: Set<String>
     private let style: Style
-    private var accepted: [String: Int] = [:]
-    private var count = 0
 
     init(refusing ids: Set<UUID>, style: Style) {
         refused = Set(ids.map(\.uuidString))
         self.style = style
     }
 
-    var requests: Int { lock.withLock { count } }
-    var acceptedIds: [String: Int] { lock.withLock { accepted } }
+    var requests: Int { state.withLock { $0.count } }
+    var acceptedIds: [String: Int] { state.withLock { $0.accepted } }
 
     func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
         let items = (try? JSONSerialization.jsonObject(with: request.body ?? Data()) as? [[String: Any]]) ?? []
         let ids = items.map { $0["record_id"] as? String ?? "" }
         let bad = ids.enumerated().filter { refused.contains($0.element) }
-        return lock.withLock {
-            count += 1
+        return state.withLock { state in
+            state.count += 1
             guard !bad.isEmpty else {
-                for id in ids { accepted[id, default: 0] += 1 }
+                for id in ids { state.accepted[id, default: 0] += 1 }
                 return HTTPResponse(statusCode: 200, body: Data("{}".utf8))
             }
             let details: String

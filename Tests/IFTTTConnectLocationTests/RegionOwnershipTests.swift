@@ -97,10 +97,8 @@ struct RegionOwnershipTests {
 }
 
 /// Collects events from any thread.
-final class EventLog: @unchecked Sendable {
-    // `events` is guarded by `lock`.
-    private let lock = NSLock()
-    private var events: [RegionEvent] = []
-    func append(_ event: RegionEvent) { lock.withLock { events.append(event) } }
-    var all: [RegionEvent] { lock.withLock { events } }
+final class EventLog: Sendable {
+    private let events = Locked<[RegionEvent]>([])
+    func append(_ event: RegionEvent) { events.withLock { $0.append(event) } }
+    var all: [RegionEvent] { events.withLock { $0 } }
 }

@@ -6,7 +6,7 @@ import IFTTTConnectSDK
 
 /// A fake IFTTT: serves Connections by id, accepts location uploads, and can answer 401, fail with an error
 /// that echoes a secret, or hold requests until they are released or cancelled.
-final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
+final class FakeIFTTT: HTTPTransport, Sendable {
     struct Trigger {
         var id: String
         var latitude: Double
@@ -14,50 +14,52 @@ final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
         var radius: Double = 200
     }
 
-    // Every stored property is guarded by `lock`.
-    private let lock = NSLock()
-    private var connections: [String: (status: String, triggers: [Trigger])] = [:]
-    private var recorded: [HTTPRequest] = []
-    private var held: [Int: CheckedContinuation<Result<HTTPResponse, ConnectAPIError>, Never>] = [:]
-    private var cancelledBeforeHeld: Set<Int> = []
-    private var arrivalWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
-    private var _cancelled = 0
+    private struct State {
+        var connections: [String: (status: String, triggers: [Trigger])] = [:]
+        var recorded: [HTTPRequest] = []
+        var held: [Int: CheckedContinuation<Result<HTTPResponse, ConnectAPIError>, Never>] = [:]
+        var cancelledBeforeHeld: Set<Int> = []
+        var arrivalWaiters: [(Int, CheckedContinuation<Void, Never>)] = []
+        var cancelled = 0
+        var fetchStatus: Int?
+        var uploadStatus = 200
+        var hold = false
+        var fail: String?
+    }
+
+    private let state = Locked(State())
     var fetchStatus: Int? {
-        get { lock.withLock { _fetchStatus } }
-        set { lock.withLock { _fetchStatus = newValue } }
+        get { state.withLock { $0.fetchStatus } }
+        set { state.withLock { $0.fetchStatus = newValue } }
     }
     var uploadStatus: Int {
-        get { lock.withLock { _uploadStatus } }
-        set { lock.withLock { _uploadStatus = newValue } }
+        get { state.withLock { $0.uploadStatus } }
+        set { state.withLock { $0.uploadStatus = newValue } }
     }
     var holdRequests: Bool {
-        get { lock.withLock { _hold } }
-        set { lock.withLock { _hold = newValue } }
+        get { state.withLock { $0.hold } }
+        set { state.withLock { $0.hold = newValue } }
     }
     var failWithDescription: String? {
-        get { lock.withLock { _fail } }
-        set { lock.withLock { _fail = newValue } }
+        get { state.withLock { $0.fail } }
+        set { state.withLock { $0.fail = newValue } }
     }
-    private var _fetchStatus: Int?
-    private var _uploadStatus = 200
-    private var _hold = false
-    private var _fail: String?
 
     func setConnection(_ id: String, status: String = "enabled", triggers: [Trigger]) {
-        lock.withLock { connections[id] = (status, triggers) }
+        state.withLock { $0.connections[id] = (status, triggers) }
     }
 
-    var requests: [HTTPRequest] { lock.withLock { recorded } }
-    var cancelledCount: Int { lock.withLock { _cancelled } }
-    var heldCount: Int { lock.withLock { held.count } }
+    var requests: [HTTPRequest] { state.withLock { $0.recorded } }
+    var cancelledCount: Int { state.withLock { $0.cancelled } }
+    var heldCount: Int { state.withLock { $0.held.count } }
     func requests(to pathSuffix: String) -> [HTTPRequest] { requests.filter { $0.url.path.hasSuffix(pathSuffix) } }
 
     /// Waits (without sleeping) until `count` requests are held.
     func waitForHeld(_ count: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready: Bool = lock.withLock {
-                if held.count >= count { return true }
-                arrivalWaiters.append((count, continuation))
+            let ready: Bool = state.withLock {
+                if $0.held.count >= count { return true }
+                $0.arrivalWaiters.append((count, continuation))
                 return false
             }
             if ready { continuation.resume() }
@@ -66,41 +68,44 @@ final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
 
     /// Answers every held request.
     func releaseAll() {
-        let waiting: [(Int, CheckedContinuation<Result<HTTPResponse, ConnectAPIError>, Never>)] = lock.withLock {
-            _hold = false
-            defer { held = [:] }
-            return held.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+        let waiting: [(Int, CheckedContinuation<Result<HTTPResponse, ConnectAPIError>, Never>)] = state.withLock {
+            state in
+            state.hold = false
+            defer { state.held = [:] }
+            return state.held.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
         }
         for (id, continuation) in waiting {
-            continuation.resume(returning: .success(respond(to: lock.withLock { recorded[id] })))
+            continuation.resume(returning: .success(respond(to: state.withLock { $0.recorded[id] })))
         }
     }
 
     func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
-        let (id, hold, fail): (Int, Bool, String?) = lock.withLock {
-            recorded.append(request)
-            return (recorded.count - 1, _hold, _fail)
+        let (id, hold, fail): (Int, Bool, String?) = state.withLock {
+            $0.recorded.append(request)
+            return ($0.recorded.count - 1, $0.hold, $0.fail)
         }
         if let fail { throw .transport(code: -1, description: fail) }
         guard hold else { return respond(to: request) }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation {
                 (continuation: CheckedContinuation<Result<HTTPResponse, ConnectAPIError>, Never>) in
-                let (cancelled, ready): (Bool, [CheckedContinuation<Void, Never>]) = lock.withLock {
-                    if cancelledBeforeHeld.remove(id) != nil { return (true, []) }
-                    held[id] = continuation
-                    let ready = arrivalWaiters.filter { $0.0 <= held.count }.map(\.1)
-                    arrivalWaiters.removeAll { $0.0 <= held.count }
+                let (cancelled, ready): (Bool, [CheckedContinuation<Void, Never>]) = state.withLock { state in
+                    if state.cancelledBeforeHeld.remove(id) != nil { return (true, []) }
+                    state.held[id] = continuation
+                    let count = state.held.count
+                    let ready = state.arrivalWaiters.filter { $0.0 <= count }.map(\.1)
+                    state.arrivalWaiters.removeAll { $0.0 <= count }
                     return (false, ready)
                 }
                 if cancelled { continuation.resume(returning: .failure(.cancelled)) }
                 for continuation in ready { continuation.resume() }
             }
         } onCancel: {
-            let continuation: CheckedContinuation<Result<HTTPResponse, ConnectAPIError>, Never>? = lock.withLock {
-                _cancelled += 1
-                if let c = held.removeValue(forKey: id) { return c }
-                cancelledBeforeHeld.insert(id)
+            let continuation: CheckedContinuation<Result<HTTPResponse, ConnectAPIError>, Never>? = state.withLock {
+                state in
+                state.cancelled += 1
+                if let c = state.held.removeValue(forKey: id) { return c }
+                state.cancelledBeforeHeld.insert(id)
                 return nil
             }
             continuation?.resume(returning: .failure(.cancelled))
@@ -115,7 +120,7 @@ final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
                 statusCode: status, body: Data(#"{"type":"error","code":"unauthorized","message":"no"}"#.utf8))
         }
         let id = request.url.lastPathComponent
-        guard let connection = lock.withLock({ connections[id] }) else {
+        guard let connection = state.withLock({ $0.connections[id] }) else {
             return HTTPResponse(
                 statusCode: 404, body: Data(#"{"type":"error","code":"not_found","message":"no such Connection"}"#.utf8)
             )
@@ -139,44 +144,49 @@ final class FakeIFTTT: HTTPTransport, @unchecked Sendable {
 }
 
 /// Collects values from any thread.
-final class Recorder<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [Value] = []
-    func append(_ value: Value) { lock.withLock { stored.append(value) } }
-    var values: [Value] { lock.withLock { stored } }
+final class Recorder<Value: Sendable>: Sendable {
+    private let stored = Locked<[Value]>([])
+    func append(_ value: Value) { stored.withLock { $0.append(value) } }
+    var values: [Value] { stored.withLock { $0 } }
 }
 
 /// A fake `BGTaskScheduler`.
-final class FakeTaskScheduler: TaskScheduler, @unchecked Sendable {
-    private let lock = NSLock()
-    private var handlers: [String: @Sendable (any BackgroundTask) -> Void] = [:]
-    private(set) var registrations = 0
-    private(set) var submitted: [BackgroundTaskRequest] = []
-    private(set) var cancellations = 0
+final class FakeTaskScheduler: TaskScheduler, Sendable {
+    private struct State {
+        var handlers: [String: @Sendable (any BackgroundTask) -> Void] = [:]
+        var registrations = 0
+        var submitted: [BackgroundTaskRequest] = []
+        var cancellations = 0
+    }
+
+    private let state = Locked(State())
 
     func register(identifier: String, launchHandler: @escaping @Sendable (any BackgroundTask) -> Void) -> Bool {
-        lock.withLock {
-            registrations += 1
-            handlers[identifier] = launchHandler
+        state.withLock {
+            $0.registrations += 1
+            $0.handlers[identifier] = launchHandler
         }
         return true
     }
-    func submit(_ request: BackgroundTaskRequest) throws { lock.withLock { submitted.append(request) } }
-    func cancel(identifier: String) { lock.withLock { cancellations += 1 } }
-    func launch(_ identifier: String, task: any BackgroundTask) { lock.withLock { handlers[identifier] }?(task) }
-    var submittedRequests: [BackgroundTaskRequest] { lock.withLock { submitted } }
-    var registrationCount: Int { lock.withLock { registrations } }
+    func submit(_ request: BackgroundTaskRequest) throws { state.withLock { $0.submitted.append(request) } }
+    func cancel(identifier: String) { state.withLock { $0.cancellations += 1 } }
+    func launch(_ identifier: String, task: any BackgroundTask) { state.withLock { $0.handlers[identifier] }?(task) }
+    var submittedRequests: [BackgroundTaskRequest] { state.withLock { $0.submitted } }
+    var registrationCount: Int { state.withLock { $0.registrations } }
 }
 
 /// A fake `BGTask` that counts completions.
-final class FakeBackgroundTask: BackgroundTask, @unchecked Sendable {
-    private let lock = NSLock()
-    private var expiration: (@Sendable () -> Void)?
-    private var completed: [Bool] = []
-    func setExpirationHandler(_ handler: (@Sendable () -> Void)?) { lock.withLock { expiration = handler } }
-    func setTaskCompleted(success: Bool) { lock.withLock { completed.append(success) } }
-    func expire() { lock.withLock { expiration }?() }
-    var completions: [Bool] { lock.withLock { completed } }
+final class FakeBackgroundTask: BackgroundTask, Sendable {
+    private struct State {
+        var expiration: (@Sendable () -> Void)?
+        var completed: [Bool] = []
+    }
+
+    private let state = Locked(State())
+    func setExpirationHandler(_ handler: (@Sendable () -> Void)?) { state.withLock { $0.expiration = handler } }
+    func setTaskCompleted(success: Bool) { state.withLock { $0.completed.append(success) } }
+    func expire() { state.withLock { $0.expiration }?() }
+    var completions: [Bool] { state.withLock { $0.completed } }
 }
 
 /// One synchronizer over a fake IFTTT and a simulated platform, in a fresh directory.

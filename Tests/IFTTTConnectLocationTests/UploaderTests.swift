@@ -5,19 +5,22 @@ import IFTTTConnectSDK
 @testable import IFTTTConnectLocation
 
 /// A transport that records requests and answers from a script of statuses (then 200).
-final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var script: [Result<Int, ConnectAPIError>]
-    private var recorded: [HTTPRequest] = []
+final class ScriptedTransport: HTTPTransport, Sendable {
+    private struct State {
+        var script: [Result<Int, ConnectAPIError>]
+        var recorded: [HTTPRequest] = []
+    }
 
-    init(_ script: [Result<Int, ConnectAPIError>] = []) { self.script = script }
+    private let state: Locked<State>
 
-    var requests: [HTTPRequest] { lock.withLock { recorded } }
+    init(_ script: [Result<Int, ConnectAPIError>] = []) { state = Locked(State(script: script)) }
+
+    var requests: [HTTPRequest] { state.withLock { $0.recorded } }
 
     func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
-        let next: Result<Int, ConnectAPIError> = lock.withLock {
-            recorded.append(request)
-            return script.isEmpty ? .success(200) : script.removeFirst()
+        let next: Result<Int, ConnectAPIError> = state.withLock {
+            $0.recorded.append(request)
+            return $0.script.isEmpty ? .success(200) : $0.script.removeFirst()
         }
         switch next {
         case .success(let status):
@@ -27,11 +30,10 @@ final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
     }
 }
 
-final class Counter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value = 0
-    func increment() { lock.withLock { value += 1 } }
-    var count: Int { lock.withLock { value } }
+final class Counter: Sendable {
+    private let value = Locked(0)
+    func increment() { value.withLock { $0 += 1 } }
+    var count: Int { value.withLock { $0 } }
 }
 
 @Suite("Upload: payload, batches, backoff, 401")
