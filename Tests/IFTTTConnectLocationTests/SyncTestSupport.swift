@@ -202,7 +202,8 @@ struct SyncHarness {
     init(
         directory: URL = FileManager.default.temporaryDirectory.appendingPathComponent("sync-\(UUID().uuidString)"),
         api: FakeIFTTT = FakeIFTTT(), monitor: SimulatedRegionMonitor = SimulatedRegionMonitor(),
-        clock: ManualClock = ManualClock(epoch), scheduler: FakeTaskScheduler = FakeTaskScheduler()
+        clock: ManualClock = ManualClock(epoch), scheduler: FakeTaskScheduler = FakeTaskScheduler(),
+        adjust: (inout Synchronizer.Configuration) -> Void = { _ in }
     ) {
         self.directory = directory
         self.api = api
@@ -214,6 +215,7 @@ struct SyncHarness {
             anonymousId: "install-1", secureStore: FileSecureStore(directory: directory),
             taskScheduler: scheduler, clock: clock, random: { 0.5 })
         configuration.useServer(at: URL(string: "https://ifttt.test")!)
+        adjust(&configuration)
         synchronizer = Synchronizer(configuration: configuration)
     }
 
