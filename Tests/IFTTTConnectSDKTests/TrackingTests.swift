@@ -161,12 +161,11 @@ struct AnalyticsUploaderTests {
     let analyticsSwitch = AnalyticsSwitch()
 
     func uploader(_ transport: FakeAnalyticsTransport) -> AnalyticsUploader {
-        let clock = self.clock
-        return AnalyticsUploader(
+        AnalyticsUploader(
             network: .init(
                 transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-7",
                 callbackQueue: nil),
-            analyticsSwitch: analyticsSwitch, now: { clock.now })
+            analyticsSwitch: analyticsSwitch, clock: clock)
     }
 
     func event(_ n: Int) -> AnalyticsEvent {
