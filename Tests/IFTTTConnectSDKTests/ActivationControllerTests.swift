@@ -38,6 +38,7 @@ struct ActivationControllerTests {
             networkController: network, urlOpener: opener, webAuthenticationSession: web, clock: clock, timing: timing,
             webActivationBaseURL: URL(string: "https://sandbox.test/access/api")!, logHandler: logs.handler)
         configuration.registry = registry
+        configuration.analyticsUploaders = AnalyticsUploaderRegistry()
         let config = ConnectionConfiguration(
             connectionId: "c1", suggestedUserEmail: email, credentialProvider: credentials,
             redirectURL: redirect)
@@ -103,6 +104,59 @@ struct ActivationControllerTests {
         dump(activation, to: &dumped)
         #expect(!dumped.contains(F.token))
         #expect(delegate.activations.count == 1)
+    }
+
+    @Test func controllersShareTheUploaderOfTheirInjectedRegistryOnly() {
+        let uploaders = AnalyticsUploaderRegistry()
+        var configuration = ConnectButtonController.Configuration(
+            networkController: ConnectionNetworkController(
+                configuration: .init(
+                    transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1",
+                    callbackQueue: nil)),
+            urlOpener: opener, webAuthenticationSession: web, clock: clock, timing: .immediate)
+        configuration.registry = registry
+        configuration.analyticsUploaders = uploaders
+        let config = ConnectionConfiguration(
+            connection: F.connection(), suggestedUserEmail: "user@example.com",
+            credentialProvider: ConnectionCredentials(),
+            redirectURL: F.redirectURL)
+        let first = ConnectButtonController(
+            connectButton: HeadlessConnectButton(), connectionConfiguration: config, delegate: nil,
+            configuration: configuration)
+        let second = ConnectButtonController(
+            connectButton: HeadlessConnectButton(), connectionConfiguration: config, delegate: nil,
+            configuration: configuration)
+        #expect(first.analyticsUploader === second.analyticsUploader)
+        #expect(uploaders.count == 1)
+    }
+
+    @Test func analyticsEventsAreStampedWithTheControllersClock() async throws {
+        let uploader = AnalyticsUploader(
+            network: .init(
+                transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1",
+                callbackQueue: nil),
+            analyticsSwitch: AnalyticsSwitch(), clock: clock)
+        var configuration = ConnectButtonController.Configuration(
+            networkController: ConnectionNetworkController(
+                configuration: .init(
+                    transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1",
+                    callbackQueue: nil)),
+            urlOpener: opener, webAuthenticationSession: web, clock: clock, timing: .immediate)
+        configuration.registry = registry
+        configuration.analyticsUploader = uploader
+        let config = ConnectionConfiguration(
+            connection: F.connection(), suggestedUserEmail: "user@example.com",
+            credentialProvider: ConnectionCredentials(),
+            redirectURL: F.redirectURL)
+        let controller = ConnectButtonController(
+            connectButton: HeadlessConnectButton(), connectionConfiguration: config, delegate: nil,
+            configuration: configuration)
+        controller.toggle()
+        await controller.waitForAnalytics()
+        let stamps = await uploader.pendingEvents.map(\.timestamp)
+        #expect(!stamps.isEmpty)
+        #expect(stamps.allSatisfy { $0 == clock.now })
+        controller.cancelActivation()
     }
 
     @Test func errorsNeverContainTheToken() async throws {

@@ -69,6 +69,7 @@ struct ReleasedControllerTests {
             timing: .immediate,
             webActivationBaseURL: URL(string: "https://sandbox.test/access/api")!)
         configuration.registry = registry
+        configuration.analyticsUploaders = AnalyticsUploaderRegistry()
         let connectionConfiguration = ConnectionConfiguration(
             connection: F.connection(), suggestedUserEmail: "user@example.com",
             credentialProvider: ConnectionCredentials(oauthCode: "o"),

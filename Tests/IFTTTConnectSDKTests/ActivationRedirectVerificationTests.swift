@@ -146,6 +146,7 @@ struct ActivationRedirectVerificationTests {
             timing: .immediate, webActivationBaseURL: URL(string: "https://sandbox.test/access/api")!,
             logHandler: logs.handler)
         configuration.registry = registry
+        configuration.analyticsUploaders = AnalyticsUploaderRegistry()
         var config = ConnectionConfiguration(
             connection: F.connection(), suggestedUserEmail: "user@example.com",
             credentialProvider: ConnectionCredentials(oauthCode: "o", userToken: userToken),

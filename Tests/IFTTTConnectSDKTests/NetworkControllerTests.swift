@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import Testing
 @testable import IFTTTConnectSDK
 import IFTTTConnectTesting
@@ -12,6 +15,36 @@ struct NetworkControllerTests {
             configuration: .init(
                 transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!,
                 anonymousId: "anon-1", callbackQueue: nil))
+    }
+
+    func response(_ controller: ConnectionNetworkController, _ urlRequest: URLRequest) async
+        -> ConnectionNetworkController.Response
+    {
+        await withCheckedContinuation { continuation in
+            controller.start(urlRequest: urlRequest) { continuation.resume(returning: $0) }
+        }
+    }
+
+    @Test func aURLRequestsResponseCarriesTheRealStatusOnSuccessAndOnADecodingFailure() async throws {
+        let request = URLRequest(url: URL(string: "https://api.test/v2/connections/c1")!)
+        for status in [200, 201, 202, 299] {
+            let answer = await response(
+                controller(RecordingTransport { _ in HTTPResponse(statusCode: status, body: Self.connectionBody) }),
+                request)
+            #expect(answer.statusCode == status)
+            #expect((try? answer.result.get())?.id == "c1")
+        }
+        let garbled = await response(
+            controller(RecordingTransport { _ in HTTPResponse(statusCode: 206, body: Data("not json".utf8)) }), request)
+        #expect(garbled.statusCode == 206)
+        #expect((try? garbled.result.get()) == nil)
+        let teapot = await response(
+            controller(RecordingTransport { _ in HTTPResponse(statusCode: 418, body: Data()) }), request)
+        #expect(teapot.statusCode == 418)
+        var noURL = URLRequest(url: URL(string: "https://api.test")!)
+        noURL.url = nil
+        let invalid = await response(controller(RecordingTransport { _ in HTTPResponse(statusCode: 200) }), noURL)
+        #expect(invalid.statusCode == -1)
     }
 
     @Test func fetchSendsTheDocumentedHeaders() async throws {

@@ -161,16 +161,38 @@ struct AnalyticsUploaderTests {
     let analyticsSwitch = AnalyticsSwitch()
 
     func uploader(_ transport: FakeAnalyticsTransport) -> AnalyticsUploader {
-        let clock = self.clock
-        return AnalyticsUploader(
+        AnalyticsUploader(
             network: .init(
                 transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-7",
                 callbackQueue: nil),
-            analyticsSwitch: analyticsSwitch, now: { clock.now })
+            analyticsSwitch: analyticsSwitch, clock: clock)
     }
 
     func event(_ n: Int) -> AnalyticsEvent {
         .click(.aboutButton("b\(n)"), connectionId: "c1", at: Date(timeIntervalSince1970: 1_700_000_000 + Double(n)))
+    }
+
+    @available(*, deprecated, message: "exercises the deprecated now: initializer")
+    @Test func theDeprecatedNowClosureStillStampsTheBatches() async throws {
+        let transport = FakeAnalyticsTransport(.answer(204))
+        let clock = self.clock
+        let uploader = AnalyticsUploader(
+            network: .init(
+                transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-7",
+                callbackQueue: nil),
+            analyticsSwitch: analyticsSwitch, now: { clock.now })
+        await uploader.track(event(0))
+        await uploader.tick()
+        await uploader.waitUntilIdle()
+        #expect(transport.requests.count == 1)
+        await uploader.track(event(1))
+        clock.advance(10)
+        await uploader.tick()
+        #expect(transport.requests.count == 1)
+        clock.advance(20)
+        await uploader.tick()
+        await uploader.waitUntilIdle()
+        #expect(transport.requests.count == 2)
     }
 
     @Test func postsBatchesToTheEventsEndpoint() async throws {

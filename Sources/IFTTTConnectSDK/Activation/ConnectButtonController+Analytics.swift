@@ -7,7 +7,8 @@ extension ConnectButtonController {
     /// Setting it to `false` stops collection at once: events already queued are dropped and a request in
     /// flight is cancelled, so nothing more reaches IFTTT (the original SDK kept sending queued events, spec
     /// §9 W-14). The choice lasts while the process runs; store the user's preference and set it at every
-    /// launch. It is ``AnalyticsSwitch/shared``'s ``AnalyticsSwitch/isEnabled``.
+    /// launch. It is ``AnalyticsSwitch/shared``'s ``AnalyticsSwitch/isEnabled`` (process-wide: 2.8's static
+    /// property has no instance to read a switch from).
     ///
     /// ```swift
     /// ConnectButtonController.analyticsEnabled = userAllowsAnalytics
@@ -18,11 +19,11 @@ extension ConnectButtonController {
     }
 
     /// The uploader this controller sends its events to: ``Configuration/analyticsUploader`` when set, else
-    /// one uploader per Connect API base URL and anonymous id, shared by every controller of the process, with
-    /// the 30 s periodic flush running.
+    /// one uploader per Connect API base URL and anonymous id from ``Configuration``'s uploader registry
+    /// (by default shared by every controller of the process), with the 30 s periodic flush running.
     var analyticsUploader: AnalyticsUploader {
         if let uploader = configuration.analyticsUploader { return uploader }
-        return AnalyticsUploaderRegistry.shared.uploader(for: configuration.networkController.configuration)
+        return configuration.analyticsUploaders.uploader(for: configuration.networkController.configuration)
     }
 
     /// Turns a funnel event into the analytics events of spec §5.3 and queues them.
@@ -30,7 +31,7 @@ extension ConnectButtonController {
         if case .activationStarted = kind { analyticsPriorStatus = connection?.status }
         let events = Self.analyticsEvents(
             for: kind, connection: connection, connectionId: connectionConfiguration.connectionId,
-            priorStatus: analyticsPriorStatus, hostName: Self.hostName, at: Date())
+            priorStatus: analyticsPriorStatus, hostName: Self.hostName, at: configuration.clock.now)
         guard !events.isEmpty, AnalyticsSwitch.shared.isEnabled || configuration.analyticsUploader != nil else {
             return
         }
@@ -103,20 +104,37 @@ extension ConnectButtonController {
 
 /// One ``AnalyticsUploader`` per Connect API base URL and anonymous id, created on first use with its periodic
 /// flush running for the life of the process (like the original SDK's singleton).
-final class AnalyticsUploaderRegistry: @unchecked Sendable {
+///
+/// ``shared`` is process-wide on purpose: the original SDK sent every button's events through one queue, so
+/// controllers created by different screens batch together and one 30 s timer runs per endpoint, not per
+/// button. It is a ``ConnectButtonController/Configuration`` dependency, so tests inject their own registry
+/// (or an ``AnalyticsUploader``) and share nothing.
+final class AnalyticsUploaderRegistry: Sendable {
+    /// The registry every controller uses unless its configuration names another.
     static let shared = AnalyticsUploaderRegistry()
 
-    private let lock = NSLock()
-    private var uploaders: [String: AnalyticsUploader] = [:]
+    private let uploaders = Locked([String: AnalyticsUploader]())
 
+    /// Creates an empty registry.
+    init() {}
+
+    /// The uploader for `network`'s base URL and anonymous id, created (with its periodic flush) on first use.
+    /// Uploaders outlive the controllers that share them, so they run on ``SystemConnectClock``, not on one
+    /// controller's clock.
+    ///
+    /// - Parameter network: Where the events go.
+    /// - Returns: The uploader.
     func uploader(for network: ConnectionNetworkController.Configuration) -> AnalyticsUploader {
         let key = network.connectBaseURL.absoluteString + "|" + network.anonymousId
-        return lock.withLock {
+        return uploaders.withLock { uploaders in
             if let existing = uploaders[key] { return existing }
-            let uploader = AnalyticsUploader(network: network)
+            let uploader = AnalyticsUploader(network: network, clock: SystemConnectClock())
             uploaders[key] = uploader
             Task { await uploader.runPeriodicFlush() }
             return uploader
         }
     }
+
+    /// How many uploaders exist.
+    var count: Int { uploaders.withLock { $0.count } }
 }

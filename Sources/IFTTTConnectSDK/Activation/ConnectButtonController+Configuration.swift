@@ -15,7 +15,7 @@ extension ConnectButtonController {
         /// Shows the activation web page. `nil` (the default) means `ASWebAuthenticationSession` on iOS and
         /// macOS and ``BrowserWebAuthenticationSession`` elsewhere.
         public var webAuthenticationSession: (any WebAuthenticationSession)?
-        /// The clock for the flow's pauses. Default: ``SystemConnectClock``.
+        /// The clock for the flow's pauses and the analytics events' timestamps. Default: ``SystemConnectClock``.
         public var clock: any ConnectClock
 
         // MARK: - Options
@@ -37,7 +37,12 @@ extension ConnectButtonController {
         /// the uploader was made with its own ``AnalyticsSwitch``.
         public var analyticsUploader: AnalyticsUploader?
 
+        /// Where the controller waits for its redirect; ``RedirectRegistry/shared`` (process-wide, see there)
+        /// unless a test injects its own.
         var registry: RedirectRegistry = .shared
+        /// The per-endpoint analytics uploaders used when ``analyticsUploader`` is `nil`;
+        /// ``AnalyticsUploaderRegistry/shared`` (process-wide, see there) unless a test injects its own.
+        var analyticsUploaders: AnalyticsUploaderRegistry = .shared
 
         /// Creates a configuration; every parameter has a default.
         ///

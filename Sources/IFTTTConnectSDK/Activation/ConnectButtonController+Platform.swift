@@ -32,10 +32,10 @@ extension ConnectButtonController {
     }
 }
 
-/// Observes one notification on the main queue until released.
-final class NotificationObservation: @unchecked Sendable {
-    // Written once in init; NotificationCenter is thread-safe.
-    private var token: (any NSObjectProtocol)?
+/// Observes one notification on the main queue until released. Not `Sendable`: the controller that owns it
+/// keeps it on the main actor.
+final class NotificationObservation {
+    private let token: any NSObjectProtocol
 
     init(name: Notification.Name, action: @escaping @MainActor () -> Void) {
         token = NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) { _ in
@@ -44,6 +44,6 @@ final class NotificationObservation: @unchecked Sendable {
     }
 
     deinit {
-        if let token { NotificationCenter.default.removeObserver(token) }
+        NotificationCenter.default.removeObserver(token)
     }
 }

@@ -8,16 +8,22 @@ import Foundation
 /// attempt's ``RedirectVerifier`` first; it finishes the attempt only if the verification passes and the attempt
 /// still waits. Each entry is removed by the first redirect it accepts, so a redirect is accepted at most once.
 /// An entry registered with an owner disappears when the owner is released.
-final class RedirectRegistry: @unchecked Sendable {
+final class RedirectRegistry: Sendable {
     /// The registry used unless a test injects its own.
+    ///
+    /// Process-wide on purpose: ConnectSDK-iOS 2.8's `ConnectionRedirectHandler(redirectURL:)`, created in the
+    /// app delegate or scene delegate, has no reference to the ``ConnectButtonController`` waiting for the
+    /// redirect, so both must meet in one place the process shares. Controllers take it from
+    /// ``ConnectButtonController/Configuration`` (where tests inject their own) and handlers from
+    /// `ConnectionRedirectHandler(redirectURL:registry:)`.
     static let shared = RedirectRegistry()
 
     /// The most verifications one waiting attempt runs at the same time; further state-less redirects are
     /// refused until one ends (a flood of forged redirects cannot queue unbounded requests).
     static let maximumConcurrentVerifications = 4
 
-    /// A weak reference to a registration's owner.
-    private final class WeakOwner: @unchecked Sendable {
+    /// A weak reference to a registration's owner; it lives only inside the registry's locked state.
+    private final class WeakOwner {
         weak var object: AnyObject?
         init(_ object: AnyObject) { self.object = object }
     }
@@ -35,9 +41,7 @@ final class RedirectRegistry: @unchecked Sendable {
         var isAlive: Bool { owner == nil || owner?.object != nil }
     }
 
-    // Guarded by `lock`.
-    private let lock = NSLock()
-    private var pending: [Pending] = []
+    private let state = Locked([Pending]())
 
     /// Starts waiting for a redirect to `matcher`'s URL with `nonce` as its `state`.
     ///
@@ -51,36 +55,35 @@ final class RedirectRegistry: @unchecked Sendable {
         _ matcher: RedirectURLMatcher, nonce: RedirectNonce, owner: AnyObject? = nil, verifier: RedirectVerifier? = nil,
         deliver: @escaping @Sendable (RedirectOutcome) -> Void
     ) {
-        lock.lock()
-        defer { lock.unlock() }
-        prune()
-        pending.removeAll { $0.nonce == nonce }
-        pending.append(
-            Pending(
-                matcher: matcher, nonce: nonce, owner: owner.map(WeakOwner.init), verifier: verifier, deliver: deliver))
+        state.withLock { pending in
+            Self.prune(&pending)
+            pending.removeAll { $0.nonce == nonce }
+            pending.append(
+                Pending(
+                    matcher: matcher, nonce: nonce, owner: owner.map(WeakOwner.init), verifier: verifier,
+                    deliver: deliver))
+        }
     }
 
     /// Stops waiting for `nonce`.
     func cancel(_ nonce: RedirectNonce) {
-        lock.lock()
-        defer { lock.unlock() }
-        pending.removeAll { $0.nonce == nonce }
+        state.withLock { $0.removeAll { $0.nonce == nonce } }
     }
 
     /// Whether an attempt waits for `nonce`.
     func isWaiting(for nonce: RedirectNonce) -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        prune()
-        return pending.contains { $0.nonce == nonce }
+        state.withLock { pending in
+            Self.prune(&pending)
+            return pending.contains { $0.nonce == nonce }
+        }
     }
 
     /// How many attempts wait.
     var count: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        prune()
-        return pending.count
+        state.withLock { pending in
+            Self.prune(&pending)
+            return pending.count
+        }
     }
 
     /// Accepts `url` when it is a redirect to `matcher`'s URL whose `state` belongs to a waiting attempt for
@@ -105,20 +108,16 @@ final class RedirectRegistry: @unchecked Sendable {
         guard let state = candidate.state else {
             return submitWithoutState(candidate.outcome, for: matcher, verdict: verdict)
         }
-        let deliver: (@Sendable (RedirectOutcome) -> Void)?
-        lock.lock()
-        prune()
-        var found: Int?
-        for (index, entry) in pending.enumerated() where entry.matcher == matcher {
-            // Compare with every entry so the time taken does not depend on which one matches.
-            if entry.nonce.matches(state) { found = index }
+        let deliver: (@Sendable (RedirectOutcome) -> Void)? = self.state.withLock { pending in
+            Self.prune(&pending)
+            var found: Int?
+            for (index, entry) in pending.enumerated() where entry.matcher == matcher {
+                // Compare with every entry so the time taken does not depend on which one matches.
+                if entry.nonce.matches(state) { found = index }
+            }
+            guard let found else { return nil }
+            return pending.remove(at: found).deliver
         }
-        if let found {
-            deliver = pending.remove(at: found).deliver
-        } else {
-            deliver = nil
-        }
-        lock.unlock()
         guard let deliver else {
             verdict(false)
             return false
@@ -134,34 +133,42 @@ final class RedirectRegistry: @unchecked Sendable {
         _ outcome: RedirectOutcome, for matcher: RedirectURLMatcher,
         verdict: @escaping @Sendable (Bool) -> Void
     ) -> Bool {
-        lock.lock()
-        prune()
-        let eligible = pending.indices.filter { pending[$0].matcher == matcher && pending[$0].verifier != nil }
-        guard !eligible.isEmpty else {
-            lock.unlock()
+        /// What the locked part decided: refuse, deliver at once, or verify.
+        enum Decision {
+            case refuse
+            case deliver(@Sendable (RedirectOutcome) -> Void)
+            case verify([(RedirectNonce, RedirectVerifier)], busy: [RedirectVerifier])
+        }
+        let decision: Decision = state.withLock { pending in
+            Self.prune(&pending)
+            let eligible = pending.indices.filter { pending[$0].matcher == matcher && pending[$0].verifier != nil }
+            guard !eligible.isEmpty else { return .refuse }
+            guard case .complete = outcome else {
+                // `error` and `user_cancelled_configuration` carry nothing to verify. They can only end a flow
+                // (never hand over a token), so a lone waiting attempt takes them; with several, it is ambiguous.
+                return eligible.count == 1 ? .deliver(pending.remove(at: eligible[0]).deliver) : .refuse
+            }
+            var jobs: [(RedirectNonce, RedirectVerifier)] = []
+            for index in eligible where pending[index].verifying < Self.maximumConcurrentVerifications {
+                pending[index].verifying += 1
+                if let verifier = pending[index].verifier { jobs.append((pending[index].nonce, verifier)) }
+            }
+            return .verify(jobs, busy: jobs.isEmpty ? eligible.compactMap { pending[$0].verifier } : [])
+        }
+        let jobs: [(RedirectNonce, RedirectVerifier)]
+        let busy: [RedirectVerifier]
+        switch decision {
+        case .refuse:
             verdict(false)
             return false
-        }
-        guard case .complete = outcome else {
-            // `error` and `user_cancelled_configuration` carry nothing to verify. They can only end a flow
-            // (never hand over a token), so a lone waiting attempt takes them; with several, it is ambiguous.
-            let deliver = eligible.count == 1 ? pending.remove(at: eligible[0]).deliver : nil
-            lock.unlock()
-            guard let deliver else {
-                verdict(false)
-                return false
-            }
+        case .deliver(let deliver):
             deliver(outcome)
             verdict(true)
             return true
+        case .verify(let verifying, let waiting):
+            jobs = verifying
+            busy = waiting
         }
-        var jobs: [(RedirectNonce, RedirectVerifier)] = []
-        for index in eligible where pending[index].verifying < Self.maximumConcurrentVerifications {
-            pending[index].verifying += 1
-            if let verifier = pending[index].verifier { jobs.append((pending[index].nonce, verifier)) }
-        }
-        let busy = jobs.isEmpty ? eligible.compactMap { pending[$0].verifier } : []
-        lock.unlock()
         guard !jobs.isEmpty else {
             for handler in busy {
                 handler.log("a redirect without state was refused: too many verifications in progress")
@@ -173,7 +180,7 @@ final class RedirectRegistry: @unchecked Sendable {
             var accepted = false
             for (nonce, verifier) in jobs {
                 let refusal = accepted ? nil : await verifier.verify(outcome)
-                let deliver: (@Sendable (RedirectOutcome) -> Void)? = lock.withLock {
+                let deliver: (@Sendable (RedirectOutcome) -> Void)? = state.withLock { pending in
                     guard let index = pending.firstIndex(where: { $0.nonce == nonce }) else { return nil }
                     pending[index].verifying -= 1
                     guard !accepted, refusal == nil, pending[index].isAlive else { return nil }
@@ -193,8 +200,8 @@ final class RedirectRegistry: @unchecked Sendable {
         return true
     }
 
-    /// Drops the entries whose owner was released. Call with `lock` held.
-    private func prune() {
+    /// Drops the entries whose owner was released, from the locked state.
+    private static func prune(_ pending: inout [Pending]) {
         pending.removeAll { !$0.isAlive }
     }
 }

@@ -219,7 +219,12 @@ struct LanguageTag: Hashable {
 }
 
 /// The parsed `Localizable.strings` of every shipped localization, loaded once.
+///
+/// Process-wide on purpose: the tables are immutable once loaded and are the same for every caller (they come
+/// from the SDK's own resource bundle), and ``ConnectLocalization`` is a value created anywhere, so one
+/// read-only cache shared by the process is both the cheapest and the only observable behaviour.
 final class LocalizationTables: Sendable {
+    /// The tables of the SDK's resource bundle, loaded on first use.
     static let shared = LocalizationTables()
 
     /// Tables by canonical localization name (`"pt-BR"`, `"en"`).

@@ -2,26 +2,33 @@ import Foundation
 
 /// Where the SDK reports text it could not find in the requested language (ConnectSDK-iOS 2.8's
 /// `localizationLoggingEnabled` / `localizationLoggingHandler`).
-final class LocalizationLogger: @unchecked Sendable {
+///
+/// Process-wide on purpose: it backs 2.8's static ``ConnectButtonController/localizationLoggingEnabled`` and
+/// ``ConnectButtonController/localizationLoggingHandler``, and ``ConnectLocalization`` is a plain value that
+/// looks strings up without any controller, so there is no instance to inject a logger into.
+final class LocalizationLogger: Sendable {
     static let shared = LocalizationLogger()
 
-    private let lock = NSLock()
-    private var enabled = false
-    private var handler: (@Sendable (String) -> Void)?
+    private struct State {
+        var enabled = false
+        var handler: (@Sendable (String) -> Void)?
+    }
+
+    private let state = Locked(State())
 
     var isEnabled: Bool {
-        get { lock.withLock { enabled } }
-        set { lock.withLock { enabled = newValue } }
+        get { state.withLock { $0.enabled } }
+        set { state.withLock { $0.enabled = newValue } }
     }
 
     var customHandler: (@Sendable (String) -> Void)? {
-        get { lock.withLock { handler } }
-        set { lock.withLock { handler = newValue } }
+        get { state.withLock { $0.handler } }
+        set { state.withLock { $0.handler = newValue } }
     }
 
     /// Logs `message()` when logging is on: to the custom handler when there is one, else with `NSLog`.
     func log(_ message: @autoclosure () -> String) {
-        let (on, custom) = lock.withLock { (enabled, handler) }
+        let (on, custom) = state.withLock { ($0.enabled, $0.handler) }
         guard on else { return }
         let text = message()
         if let custom {

@@ -8,27 +8,35 @@ import Foundation
 /// ```swift
 /// AnalyticsSwitch.shared.isEnabled = userAllowsAnalytics
 /// ```
-public final class AnalyticsSwitch: @unchecked Sendable {
+public final class AnalyticsSwitch: Sendable {
     /// The switch every uploader uses unless told otherwise.
+    ///
+    /// Process-wide on purpose: it backs ConnectSDK-iOS 2.8's static
+    /// ``ConnectButtonController/analyticsEnabled``, which has no instance to hang a switch on, and the user's
+    /// opt-out must reach every uploader of the app at once. Code that wants its own switch (tests, a second
+    /// account) passes one to ``AnalyticsUploader/init(network:queue:analyticsSwitch:clock:)``.
     public static let shared = AnalyticsSwitch()
 
-    private let lock = NSLock()
-    private var enabled: Bool
-    private var observers: [UUID: @Sendable (Bool) -> Void] = [:]
+    private struct State {
+        var enabled: Bool
+        var observers: [UUID: @Sendable (Bool) -> Void] = [:]
+    }
+
+    private let state: Locked<State>
 
     /// Creates a switch (tests use their own so they do not affect each other).
     public init(isEnabled: Bool = true) {
-        enabled = isEnabled
+        state = Locked(State(enabled: isEnabled))
     }
 
     /// Whether analytics is collected and sent. Setting it notifies every uploader.
     public var isEnabled: Bool {
-        get { lock.withLock { enabled } }
+        get { state.withLock { $0.enabled } }
         set {
-            let handlers: [@Sendable (Bool) -> Void] = lock.withLock {
-                guard enabled != newValue else { return [] }
-                enabled = newValue
-                return Array(observers.values)
+            let handlers: [@Sendable (Bool) -> Void] = state.withLock { state in
+                guard state.enabled != newValue else { return [] }
+                state.enabled = newValue
+                return Array(state.observers.values)
             }
             for handler in handlers { handler(newValue) }
         }
@@ -36,11 +44,11 @@ public final class AnalyticsSwitch: @unchecked Sendable {
 
     func addObserver(_ handler: @escaping @Sendable (Bool) -> Void) -> UUID {
         let id = UUID()
-        lock.withLock { observers[id] = handler }
+        state.withLock { $0.observers[id] = handler }
         return id
     }
 
     func removeObserver(_ id: UUID) {
-        _ = lock.withLock { observers.removeValue(forKey: id) }
+        _ = state.withLock { $0.observers.removeValue(forKey: id) }
     }
 }

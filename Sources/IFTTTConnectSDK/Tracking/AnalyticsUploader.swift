@@ -36,7 +36,7 @@ public actor AnalyticsUploader {
     private let anonymousId: String
     private let timeout: Int
     private let analyticsSwitch: AnalyticsSwitch
-    private let now: @Sendable () -> Date
+    private let clock: any ConnectClock
     private var queue: AnalyticsQueue
     private var uploads: [Int: Task<Void, Never>] = [:]
     private var observer: UUID?
@@ -53,20 +53,37 @@ public actor AnalyticsUploader {
     ///     (its transport) and the anonymous id.
     ///   - queue: The batching limits.
     ///   - analyticsSwitch: The opt-out; ``AnalyticsSwitch/shared`` by default.
-    ///   - now: The clock.
+    ///   - clock: The clock: its ``ConnectClock/now`` drives batching and its waits the periodic flush.
     public init(
         network: ConnectionNetworkController.Configuration,
         queue: AnalyticsQueue.Configuration = AnalyticsQueue.Configuration(),
         analyticsSwitch: AnalyticsSwitch = .shared,
-        now: @escaping @Sendable () -> Date = { Date() }
+        clock: any ConnectClock = SystemConnectClock()
     ) {
         transport = network.transport
         endpoint = network.connectBaseURL.appendingPathComponent("sdk").appendingPathComponent("events")
         anonymousId = network.anonymousId
         timeout = network.timeout
         self.analyticsSwitch = analyticsSwitch
-        self.now = now
+        self.clock = clock
         self.queue = AnalyticsQueue(configuration: queue, isEnabled: analyticsSwitch.isEnabled)
+    }
+
+    /// Creates an uploader that reads the time from a closure (the spelling before ``ConnectClock``).
+    ///
+    /// - Parameters:
+    ///   - network: Where and how to send, and the anonymous id.
+    ///   - queue: The batching limits.
+    ///   - analyticsSwitch: The opt-out.
+    ///   - now: The wall-clock time; waits use the system clock.
+    @available(*, deprecated, renamed: "init(network:queue:analyticsSwitch:clock:)")
+    public init(
+        network: ConnectionNetworkController.Configuration,
+        queue: AnalyticsQueue.Configuration = AnalyticsQueue.Configuration(),
+        analyticsSwitch: AnalyticsSwitch = .shared,
+        now: @escaping @Sendable () -> Date
+    ) {
+        self.init(network: network, queue: queue, analyticsSwitch: analyticsSwitch, clock: ClosureClock(now: now))
     }
 
     deinit {
@@ -93,25 +110,27 @@ public actor AnalyticsUploader {
     public func track(_ event: AnalyticsEvent) {
         observeSwitch()
         synchronizeSwitch()
-        perform(queue.track(event, now: now()))
+        perform(queue.track(event, now: clock.now))
     }
 
     /// Sends a batch now if any events wait.
     public func flush() {
         synchronizeSwitch()
-        perform(queue.flush(now: now()))
+        perform(queue.flush(now: clock.now))
     }
 
     /// Sends a batch if the flush interval passed; call it from a timer.
     public func tick() {
         synchronizeSwitch()
-        perform(queue.tick(now: now()))
+        perform(queue.tick(now: clock.now))
     }
 
-    /// Calls ``tick()`` every `interval` seconds until the task is cancelled.
+    /// Calls ``tick()`` every `interval` until the task is cancelled, waiting on the uploader's clock.
     public func runPeriodicFlush(every interval: Duration = .seconds(30)) async {
+        let (seconds, attoseconds) = interval.components
+        let step = UInt64(max(0, seconds)) * 1000 + UInt64(max(0, attoseconds) / 1_000_000_000_000_000)
         while !Task.isCancelled {
-            do { try await Task.sleep(for: interval) } catch { return }
+            do { try await clock.sleep(untilMilliseconds: clock.nowMilliseconds + max(step, 1)) } catch { return }
             tick()
         }
     }
@@ -168,7 +187,7 @@ public actor AnalyticsUploader {
             lastError = nil
             acceptedBatchCount += 1
         }
-        perform(queue.batchFinished(batchID, succeeded: outcome == nil, now: now()))
+        perform(queue.batchFinished(batchID, succeeded: outcome == nil, now: clock.now))
     }
 
     private func makeRequest(_ batch: AnalyticsQueue.Batch) -> HTTPRequest {
@@ -182,4 +201,16 @@ public actor AnalyticsUploader {
                 "IFTTT-SDK-Anonymous-Id": anonymousId,
             ], body: Data(body.utf8), timeout: timeout)
     }
+}
+
+/// The system clock with its wall time read from a closure: what the deprecated `now:` initializer wraps.
+private struct ClosureClock: ConnectClock {
+    let read: @Sendable () -> Date
+    private let system = SystemConnectClock()
+
+    init(now: @escaping @Sendable () -> Date) { read = now }
+
+    var now: Date { read() }
+    var nowMilliseconds: UInt64 { system.nowMilliseconds }
+    func sleep(untilMilliseconds deadline: UInt64) async throws { try await system.sleep(untilMilliseconds: deadline) }
 }

@@ -1,0 +1,68 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+extension ConnectionNetworkController {
+    /// Where and how the controller sends requests.
+    public struct Configuration: Sendable {
+        /// The production Connect API, `https://connect.ifttt.com/v2`.
+        public static let productionConnectURL = URL(string: "https://connect.ifttt.com/v2")!
+        /// The production location API, `https://connectapi.ifttt.com/v1`.
+        public static let productionLocationURL = URL(string: "https://connectapi.ifttt.com/v1")!
+
+        /// The transport that sends requests.
+        public var transport: any HTTPTransport
+        /// The Connect API base URL, ending in `/v2`.
+        public var connectBaseURL: URL
+        /// The location API base URL, ending in `/v1`.
+        public var locationBaseURL: URL
+        /// The per-install anonymous id sent as `IFTTT-SDK-Anonymous-Id`.
+        public var anonymousId: String
+        /// The request timeout in whole seconds.
+        public var timeout: Int
+        /// The queue that runs completion handlers; `nil` runs them on a concurrency thread.
+        /// The default is the main queue on Apple platforms and `nil` elsewhere.
+        public var callbackQueue: DispatchQueue?
+        /// Receives one line per request (method, path without query, status). Never a token or an email.
+        public var logHandler: (@Sendable (String) -> Void)?
+
+        /// Creates a configuration; every parameter has a production default.
+        public init(
+            transport: any HTTPTransport = URLSessionTransport(),
+            connectBaseURL: URL = Configuration.productionConnectURL,
+            locationBaseURL: URL = Configuration.productionLocationURL,
+            anonymousId: String = AnonymousIdentifierStore.current,
+            timeout: Int = 30,
+            callbackQueue: DispatchQueue? = Configuration.defaultCallbackQueue,
+            logHandler: (@Sendable (String) -> Void)? = nil
+        ) {
+            self.transport = transport
+            self.connectBaseURL = connectBaseURL
+            self.locationBaseURL = locationBaseURL
+            self.anonymousId = anonymousId
+            self.timeout = timeout
+            self.callbackQueue = callbackQueue
+            self.logHandler = logHandler
+        }
+
+        /// The main queue on Apple platforms, `nil` elsewhere.
+        public static var defaultCallbackQueue: DispatchQueue? {
+            #if canImport(Darwin)
+            return .main
+            #else
+            return nil
+            #endif
+        }
+
+        /// A configuration for a sandbox or other Connect API at `baseURL` (the server root, without `/v2`).
+        public static func sandbox(_ baseURL: URL, transport: any HTTPTransport = URLSessionTransport())
+            -> Configuration
+        {
+            Configuration(
+                transport: transport,
+                connectBaseURL: baseURL.appendingPathComponent("v2"),
+                locationBaseURL: baseURL.appendingPathComponent("v1"))
+        }
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Building requests from ``APIRequest``s, sending them through the transport, mapping statuses to typed
+/// errors and decoding answers.
+extension ConnectionNetworkController {
+    /// Sends an API request and maps non-accepted statuses to typed errors.
+    func send(_ request: APIRequest, acceptedStatuses: Set<Int> = []) async throws(ConnectAPIError) -> HTTPResponse {
+        let httpRequest = try httpRequest(for: request)
+        return try await send(
+            httpRequest, loggablePath: request.loggablePath, method: request.method,
+            acceptedStatuses: acceptedStatuses, secrets: request.secrets)
+    }
+
+    func send(
+        _ httpRequest: HTTPRequest, loggablePath: String, method: String, acceptedStatuses: Set<Int> = [],
+        secrets: [String]? = nil
+    ) async throws(ConnectAPIError) -> HTTPResponse {
+        let secrets = secrets ?? Self.secrets(of: httpRequest)
+        let response: HTTPResponse
+        do throws(ConnectAPIError) {
+            response = try await configuration.transport.send(httpRequest)
+        } catch {
+            configuration.logHandler?("\(method) \(loggablePath) failed: \(error)")
+            throw error
+        }
+        configuration.logHandler?("\(method) \(loggablePath) -> \(response.statusCode)")
+        if acceptedStatuses.contains(response.statusCode) { return response }
+        switch response.statusCode {
+        case 200..<300 where acceptedStatuses.isEmpty:
+            return response
+        case 401:
+            throw .authenticationFailure(redacted(APIErrorPayload(data: response.body), secrets))
+        default:
+            throw .apiError(
+                statusCode: response.statusCode, payload: redacted(APIErrorPayload(data: response.body), secrets))
+        }
+    }
+
+    func httpRequest(for request: APIRequest) throws(ConnectAPIError) -> HTTPRequest {
+        try Self.httpRequest(
+            for: request, baseURL: configuration.connectBaseURL, anonymousId: configuration.anonymousId,
+            timeout: configuration.timeout)
+    }
+
+    static func httpRequest(for request: APIRequest, baseURL: URL, anonymousId: String, timeout: Int)
+        throws(ConnectAPIError) -> HTTPRequest
+    {
+        var headers: [String: String] = ["Accept": "application/json"]
+        if request.sdkHeaders {
+            headers["IFTTT-SDK-Version"] = SDKInfo.version
+            headers["IFTTT-SDK-Platform"] = SDKInfo.platform
+            headers["IFTTT-SDK-Anonymous-Id"] = anonymousId
+        }
+        if let token = request.userToken { headers["Authorization"] = "Bearer \(token)" }
+        if let invite = request.inviteCode { headers["IFTTT-Invite-Code"] = invite }
+        if let key = request.serviceKey { headers["IFTTT-Service-Key"] = key }
+        if request.body != nil { headers["Content-Type"] = "application/json" }
+        return HTTPRequest(
+            method: request.method, url: try request.url(relativeTo: baseURL),
+            headers: headers, body: request.body, timeout: timeout)
+    }
+
+    func decodeConnection(_ response: HTTPResponse) throws(ConnectAPIError) -> Connection {
+        do throws(ConnectDecodingError) {
+            return try Connection.decode(from: response.body)
+        } catch {
+            throw .invalidResponse(statusCode: response.statusCode, error)
+        }
+    }
+}
+
+extension ConnectionNetworkController {
+    /// Sends a service-key request for the server-side toolkit and returns the body of a 2xx response.
+    /// The key goes only into the `IFTTT-Service-Key` header; errors and logs never contain it.
+    package func sendServiceRequest(
+        method: String, path: [String], query: [(String, String)] = [],
+        serviceKey: String, body: Data? = nil
+    ) async throws(ConnectAPIError) -> Data {
+        var request = APIRequest(method: method, path: path, query: query, body: body)
+        request.serviceKey = serviceKey
+        return try await send(request).body
+    }
+}
