@@ -8,9 +8,9 @@ import Foundation
 /// attempt's ``RedirectVerifier`` first; it finishes the attempt only if the verification passes and the attempt
 /// still waits. Each entry is removed by the first redirect it accepts, so a redirect is accepted at most once.
 /// An entry registered with an owner disappears when the owner is released.
-final class RedirectRegistry: @unchecked Sendable {
+package final class RedirectRegistry: @unchecked Sendable {
     /// The registry used unless a test injects its own.
-    static let shared = RedirectRegistry()
+    package static let shared = RedirectRegistry()
 
     /// The most verifications one waiting attempt runs at the same time; further state-less redirects are
     /// refused until one ends (a flood of forged redirects cannot queue unbounded requests).
