@@ -36,15 +36,17 @@ public final class RecordingTransport: HTTPTransport, Sendable {
 
 /// Collects log lines from any thread, for asserting that logs hold no secret.
 public final class LogCapture: Sendable {
-    private let lines = Locked<[String]>([])
+    private let captured = Locked<[String]>([])
 
     /// Creates an empty capture.
     public init() {}
 
     /// A handler to pass wherever the SDK takes a log handler.
-    public var handler: @Sendable (String) -> Void { { [lines] line in lines.withLock { $0.append(line) } } }
+    public var handler: @Sendable (String) -> Void { { [captured] line in captured.withLock { $0.append(line) } } }
+    /// Every line captured, in order.
+    public var lines: [String] { captured.withLock { $0 } }
     /// Everything captured, one line per entry.
-    public var text: String { lines.withLock { $0.joined(separator: "\n") } }
+    public var text: String { captured.withLock { $0.joined(separator: "\n") } }
     /// How many lines were captured.
-    public var count: Int { lines.withLock { $0.count } }
+    public var count: Int { captured.withLock { $0.count } }
 }
