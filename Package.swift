@@ -13,6 +13,7 @@ let package = Package(
         .library(name: "IFTTTConnectService", targets: ["IFTTTConnectService"]),
         .library(name: "IFTTTConnectLocation", targets: ["IFTTTConnectLocation"]),
         .library(name: "IFTTTConnectTesting", targets: ["IFTTTConnectTesting"]),
+        .library(name: "IFTTTConnectDesktop", targets: ["IFTTTConnectDesktop"]),
     ],
     targets: [
         .target(
@@ -23,6 +24,7 @@ let package = Package(
         .target(name: "IFTTTConnectService", dependencies: ["IFTTTConnectSDK"]),
         .target(name: "IFTTTConnectLocation", dependencies: ["IFTTTConnectSDK"]),
         .target(name: "IFTTTConnectTesting", dependencies: ["IFTTTConnectSDK"]),
+        .target(name: "IFTTTConnectDesktop", dependencies: ["IFTTTConnectSDK"]),
         .executableTarget(
             name: "LocationBenchmarks",
             dependencies: ["IFTTTConnectLocation", "IFTTTConnectSDK"],
@@ -40,8 +42,12 @@ let package = Package(
         ),
         .testTarget(
             name: "IFTTTConnectSDKTests",
-            dependencies: ["IFTTTConnectTesting", "IFTTTConnectSDK"],
+            dependencies: ["IFTTTConnectTesting", "IFTTTConnectSDK", "IFTTTConnectDesktop"],
             exclude: ["__Snapshots__"]
+        ),
+        .testTarget(
+            name: "IFTTTConnectDesktopTests",
+            dependencies: ["IFTTTConnectTesting", "IFTTTConnectDesktop", "IFTTTConnectSDK"]
         ),
         .testTarget(
             name: "IFTTTConnectServiceTests",

@@ -39,6 +39,7 @@ let package = Package(
                 .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectLocation", package: "IFTTTConnectSDK"),
+                .product(name: "IFTTTConnectDesktop", package: "IFTTTConnectSDK"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -53,6 +54,7 @@ let package = Package(
                 .product(name: "IFTTTSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectLocation", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectTesting", package: "IFTTTConnectSDK"),
+                .product(name: "IFTTTConnectDesktop", package: "IFTTTConnectSDK"),
             ],
             exclude: ["__Snapshots__"]
         ),

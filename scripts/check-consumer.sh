@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Proves that an app depending on the SDK package resolves no package at all: builds a throwaway consumer
-# package that depends on the repository root by path and checks its resolved dependency graph.
+# package that depends on the repository root by path and checks its resolved dependency graph. It also proves
+# that the desktop-only pieces stay out of an app that links only the core: the loopback redirect receiver is not
+# visible to such an app's code and not in its binary, while a desktop program that links IFTTTConnectDesktop
+# gets it.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-mkdir -p "$work/Sources/Consumer"
+mkdir -p "$work/Sources/Consumer" "$work/Sources/DesktopConsumer" "$work/Sources/CoreOnlyReceiver"
 cat > "$work/Package.swift" <<SWIFT
 // swift-tools-version: 6.0
 import PackageDescription
@@ -14,10 +17,20 @@ let package = Package(
     name: "Consumer",
     platforms: [.macOS(.v12)],
     dependencies: [.package(name: "IFTTTConnectSDK", path: "$root")],
-    targets: [.executableTarget(name: "Consumer", dependencies: [
-        .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
-        .product(name: "IFTTTSDK", package: "IFTTTConnectSDK"),
-    ])]
+    targets: [
+        .executableTarget(name: "Consumer", dependencies: [
+            .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
+            .product(name: "IFTTTSDK", package: "IFTTTConnectSDK"),
+        ]),
+        .executableTarget(name: "DesktopConsumer", dependencies: [
+            .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
+            .product(name: "IFTTTConnectDesktop", package: "IFTTTConnectSDK"),
+        ]),
+        // Must NOT compile: it names the receiver but links only the core.
+        .executableTarget(name: "CoreOnlyReceiver", dependencies: [
+            .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
+        ]),
+    ]
 )
 SWIFT
 cat > "$work/Sources/Consumer/main.swift" <<'SWIFT'
@@ -25,6 +38,18 @@ import IFTTTConnectSDK
 import IFTTTSDK
 let controller = ConnectionNetworkController()
 print(controller.configuration.connectBaseURL)
+SWIFT
+cat > "$work/Sources/DesktopConsumer/main.swift" <<'SWIFT'
+import IFTTTConnectDesktop
+import IFTTTConnectSDK
+let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
+print(receiver.redirectURL)
+receiver.stop()
+SWIFT
+cat > "$work/Sources/CoreOnlyReceiver/main.swift" <<'SWIFT'
+import IFTTTConnectSDK
+let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
+print(receiver.redirectURL)
 SWIFT
 
 cd "$work"
@@ -38,5 +63,31 @@ if [ "$pins" != "0" ] || [ "$nodes" != "2" ]; then
   printf '%s\n' "$graph" >&2
   exit 1
 fi
-swift build --scratch-path "$work/.build" >/dev/null
+swift build --scratch-path "$work/.build" --product Consumer >/dev/null
 echo "consumer check: a package depending on the SDK resolved 0 packages besides the SDK and built"
+
+# The desktop product: a program that links it builds and carries the receiver.
+swift build --scratch-path "$work/.build" --product DesktopConsumer >/dev/null
+bin="$(swift build --scratch-path "$work/.build" --show-bin-path)"
+desktop_symbols="$(nm "$bin/DesktopConsumer" | grep -c 'LoopbackRedirectReceiver' || true)"
+core_symbols="$(nm "$bin/Consumer" | grep -c 'LoopbackRedirectReceiver' || true)"
+if [ "$desktop_symbols" = "0" ]; then
+  echo "consumer check FAILED: the IFTTTConnectDesktop program has no LoopbackRedirectReceiver symbol" >&2
+  exit 1
+fi
+if [ "$core_symbols" != "0" ]; then
+  echo "consumer check FAILED: an app linking only IFTTTConnectSDK carries $core_symbols receiver symbols" >&2
+  exit 1
+fi
+# An app that links only the core cannot even name the receiver.
+if swift build --scratch-path "$work/.build" --target CoreOnlyReceiver >"$work/core-only.log" 2>&1; then
+  echo "consumer check FAILED: LoopbackRedirectReceiver compiles with only IFTTTConnectSDK linked" >&2
+  exit 1
+fi
+if ! grep -q "cannot find 'LoopbackRedirectReceiver' in scope" "$work/core-only.log"; then
+  echo "consumer check FAILED: the core-only build failed for another reason:" >&2
+  tail -20 "$work/core-only.log" >&2
+  exit 1
+fi
+echo "consumer check: the loopback receiver is in the IFTTTConnectDesktop program ($desktop_symbols symbols)," \
+  "not in the core-only app (0 symbols), and the core alone cannot name it"

@@ -71,6 +71,7 @@ public final class RecordingURLOpener: URLOpener {
 /// ```swift
 /// let session = RecordingWebSession()
 /// session.onStart = { url in session.end(.cancelled) }
+/// let activationPage = try await session.next()
 /// ```
 @MainActor
 public final class RecordingWebSession: WebAuthenticationSession {
@@ -81,9 +82,13 @@ public final class RecordingWebSession: WebAuthenticationSession {
     /// Called after each start, with the URL.
     public var onStart: (@MainActor (URL) -> Void)?
     private var completion: (@MainActor (WebAuthenticationSessionResult) -> Void)?
+    private let stream: AsyncStream<URL>
+    private let continuation: AsyncStream<URL>.Continuation
 
     /// Creates a session.
-    public init() {}
+    public init() {
+        (stream, continuation) = AsyncStream.makeStream(of: URL.self)
+    }
 
     /// Records `url` and keeps `completion` for ``end(_:)``.
     ///
@@ -97,7 +102,18 @@ public final class RecordingWebSession: WebAuthenticationSession {
     ) {
         started.append(url)
         self.completion = completion
+        continuation.yield(url)
         onStart?(url)
+    }
+
+    /// The next URL a session was started with that no earlier call returned.
+    ///
+    /// - Returns: The URL.
+    /// - Throws: ``TestDoubleError/finished`` if the session can no longer deliver one.
+    public func next() async throws -> URL {
+        var iterator = stream.makeAsyncIterator()
+        guard let url = await iterator.next() else { throw TestDoubleError.finished }
+        return url
     }
 
     /// Counts the call and forgets the pending completion.

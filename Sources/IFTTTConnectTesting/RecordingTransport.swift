@@ -10,9 +10,8 @@ import IFTTTConnectSDK
 /// _ = try await controller.fetchConnection(for: "c1", credentialProvider: ConnectionCredentials.anonymous)
 /// #expect(transport.requests.first?.url.path == "/v2/connections/c1")
 /// ```
-public final class RecordingTransport: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [HTTPRequest] = []
+public final class RecordingTransport: HTTPTransport, Sendable {
+    private let recorded = Locked<[HTTPRequest]>([])
     private let answer: @Sendable (HTTPRequest) throws(ConnectAPIError) -> HTTPResponse
 
     /// Creates a transport that answers each request with `answer`, which may throw a transport error.
@@ -26,27 +25,28 @@ public final class RecordingTransport: HTTPTransport, @unchecked Sendable {
     }
 
     /// The requests sent so far, in order.
-    public var requests: [HTTPRequest] { lock.withLock { recorded } }
+    public var requests: [HTTPRequest] { recorded.withLock { $0 } }
 
     /// Records `request` and answers it.
     public func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
-        lock.withLock { recorded.append(request) }
+        recorded.withLock { $0.append(request) }
         return try answer(request)
     }
 }
 
 /// Collects log lines from any thread, for asserting that logs hold no secret.
-public final class LogCapture: @unchecked Sendable {
-    private let lock = NSLock()
-    private var lines: [String] = []
+public final class LogCapture: Sendable {
+    private let captured = Locked<[String]>([])
 
     /// Creates an empty capture.
     public init() {}
 
     /// A handler to pass wherever the SDK takes a log handler.
-    public var handler: @Sendable (String) -> Void { { [self] line in lock.withLock { lines.append(line) } } }
+    public var handler: @Sendable (String) -> Void { { [captured] line in captured.withLock { $0.append(line) } } }
+    /// Every line captured, in order.
+    public var lines: [String] { captured.withLock { $0 } }
     /// Everything captured, one line per entry.
-    public var text: String { lock.withLock { lines.joined(separator: "\n") } }
+    public var text: String { captured.withLock { $0.joined(separator: "\n") } }
     /// How many lines were captured.
-    public var count: Int { lock.withLock { lines.count } }
+    public var count: Int { captured.withLock { $0.count } }
 }

@@ -46,7 +46,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
         var logHandler: (@Sendable (String) -> Void)?
     }
 
-    private let state: LockedValue<State>
+    private let state: Locked<State>
 
     /// Creates a manager. Most apps use ``shared`` instead; tests and the sandbox pass a `baseURL` such as
     /// `http://127.0.0.1:8080` and their own transport.
@@ -72,37 +72,37 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
             initial.scheme = parts.scheme
             initial.apiHost = parts.authority
         }
-        state = LockedValue(initial)
+        state = Locked(initial)
     }
 
     // MARK: Configuration
 
     /// Your service's slug, such as `ifttt_api_example`. Required before any Applet call.
     public var serviceSlug: String? {
-        get { state.read(\.serviceSlug) }
-        set { state.write { $0.serviceSlug = newValue } }
+        get { state.withLock { $0.serviceSlug } }
+        set { state.withLock { $0.serviceSlug = newValue } }
     }
 
     /// Your service's invite code, for testing before the service is published; sent as
     /// `IFTTT-Invite-Code` and in the embedded activation URL.
     public var inviteCode: String? {
-        get { state.read(\.inviteCode) }
-        set { state.write { $0.inviteCode = newValue } }
+        get { state.withLock { $0.inviteCode } }
+        set { state.withLock { $0.inviteCode = newValue } }
     }
 
     /// The IFTTT user token your backend obtained for the signed-in user, or `nil` when signed out.
     /// With a token the API returns each Applet's user status and allows ``setStatus(_:forAppletId:)``.
     public var userToken: String? {
-        get { state.read(\.userToken) }
-        set { state.write { $0.userToken = newValue } }
+        get { state.withLock { $0.userToken } }
+        set { state.withLock { $0.userToken = newValue } }
     }
 
     /// The API host, `api.ifttt.com` by default, optionally with a port (`proxy.example.com:8443`).
     /// Point it at your own backend proxy if you like. Setting it switches the scheme to HTTPS.
     public var apiHost: String {
-        get { state.read(\.apiHost) }
+        get { state.withLock { $0.apiHost } }
         set {
-            state.write {
+            state.withLock {
                 $0.apiHost = newValue
                 $0.scheme = "https"
             }
@@ -111,18 +111,18 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
 
     /// The URL scheme, `https` by default. Use `http` only for a local sandbox.
     public var scheme: String {
-        get { state.read(\.scheme) }
-        set { state.write { $0.scheme = newValue } }
+        get { state.withLock { $0.scheme } }
+        set { state.withLock { $0.scheme = newValue } }
     }
 
     /// The server root built from ``scheme`` and ``apiHost``, or `nil` when they do not make an HTTP(S) URL
     /// (calls then fail with `invalidRequest` and send nothing). Setting a URL takes its scheme, host and
     /// port (a path is ignored); setting `nil` restores `https://api.ifttt.com`.
     public var baseURL: URL? {
-        get { state.read { Self.makeBaseURL(scheme: $0.scheme, apiHost: $0.apiHost) } }
+        get { state.withLock { Self.makeBaseURL(scheme: $0.scheme, apiHost: $0.apiHost) } }
         set {
             let parts = newValue.map(Self.split) ?? (scheme: "https", authority: Self.productionAPIHost)
-            state.write {
+            state.withLock {
                 $0.scheme = parts.scheme
                 $0.apiHost = parts.authority
             }
@@ -131,37 +131,37 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
 
     /// The transport that sends requests.
     public var transport: any HTTPTransport {
-        get { state.read(\.transport) }
-        set { state.write { $0.transport = newValue } }
+        get { state.withLock { $0.transport } }
+        set { state.withLock { $0.transport = newValue } }
     }
 
     /// The anonymous id sent with every request and in the embedded activation URL.
     public var anonymousId: String {
-        get { state.read(\.anonymousId) }
-        set { state.write { $0.anonymousId = newValue } }
+        get { state.withLock { $0.anonymousId } }
+        set { state.withLock { $0.anonymousId = newValue } }
     }
 
     /// The request timeout in whole seconds (30 by default).
     public var timeout: Int {
-        get { state.read(\.timeout) }
-        set { state.write { $0.timeout = newValue } }
+        get { state.withLock { $0.timeout } }
+        set { state.withLock { $0.timeout = newValue } }
     }
 
     /// The queue that runs completion handlers; `nil` runs them on a concurrency thread.
     public var callbackQueue: DispatchQueue? {
-        get { state.read(\.callbackQueue) }
-        set { state.write { $0.callbackQueue = newValue } }
+        get { state.withLock { $0.callbackQueue } }
+        set { state.withLock { $0.callbackQueue = newValue } }
     }
 
     /// Receives one line per request: method, path without query, and status or failure.
     public var logHandler: (@Sendable (String) -> Void)? {
-        get { state.read(\.logHandler) }
-        set { state.write { $0.logHandler = newValue } }
+        get { state.withLock { $0.logHandler } }
+        set { state.withLock { $0.logHandler = newValue } }
     }
 
     /// The base URL and service slug, and whether a user token and invite code are set; never their values.
     public var description: String {
-        state.read { s in
+        state.withLock { s in
             "IFTTTAPIManager(baseURL: \(s.scheme)://\(s.apiHost), serviceSlug: \(s.serviceSlug ?? "nil"), "
                 + "userToken: \(s.userToken?.isEmpty == false ? "<redacted>" : "nil"), "
                 + "inviteCode: \(s.inviteCode?.isEmpty == false ? "<redacted>" : "nil"))"
@@ -271,7 +271,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
         for applet: IFTTTApplet, callbackURL: URL, email: String? = nil,
         userId: String
     ) throws(ConnectAPIError) -> URL {
-        let (anonymousId, inviteCode) = state.read { ($0.anonymousId, $0.inviteCode) }
+        let (anonymousId, inviteCode) = state.withLock { ($0.anonymousId, $0.inviteCode) }
         return try applet.embeddedURL(
             callbackURL: callbackURL, email: email, userId: userId,
             anonymousId: anonymousId, inviteCode: inviteCode)
@@ -335,7 +335,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
         }
     }
 
-    private func snapshot() -> Call { Call(state: state.read { $0 }) }
+    private func snapshot() -> Call { Call(state: state.withLock { $0 }) }
 
     static func makeBaseURL(scheme: String, apiHost: String) -> URL? {
         let lowered = scheme.lowercased()
@@ -356,27 +356,5 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
         var authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
         if let at = authority.lastIndex(of: "@") { authority = authority[authority.index(after: at)...] }
         return (scheme, String(authority))
-    }
-}
-
-/// A value behind a lock, so that a `final class` holding it can be `Sendable`.
-final class LockedValue<Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func read<T>(_ body: (Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(value)
-    }
-
-    func read<T>(_ keyPath: KeyPath<Value, T>) -> T { read { $0[keyPath: keyPath] } }
-
-    func write(_ body: (inout Value) -> Void) {
-        lock.lock()
-        defer { lock.unlock() }
-        body(&value)
     }
 }

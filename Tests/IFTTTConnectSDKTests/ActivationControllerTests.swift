@@ -4,6 +4,7 @@ import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@testable import IFTTTConnectDesktop
 @testable import IFTTTConnectSDK
 
 /// The controller shell, headless, against a scripted transport; no real time.

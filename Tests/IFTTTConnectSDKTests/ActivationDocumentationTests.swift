@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import IFTTTConnectDesktop
 @testable import IFTTTConnectSDK
 
 /// Compiles the command-line example of Activation.md (it is not run: it would open a browser).

@@ -44,14 +44,6 @@ enum ActivationFixtures {
     }
 }
 
-/// Collects log lines from every component.
-final class LogCapture: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [String] = []
-    var lines: [String] { lock.withLock { stored } }
-    var handler: @Sendable (String) -> Void { { [self] line in lock.withLock { stored.append(line) } } }
-}
-
 /// A transport that answers Connect API paths from a table and records the requests.
 final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
     private let lock = NSLock()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import IFTTTConnectDesktop
 import IFTTTConnectSDK
 
 /// `ifttt-connect connect CONNECTION_ID`: the real activation flow for a person, finished through the loopback

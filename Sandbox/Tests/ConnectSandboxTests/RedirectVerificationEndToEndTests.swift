@@ -1,8 +1,10 @@
 @testable import ConnectCLI
 import ConnectSandbox
 import Foundation
+import IFTTTConnectDesktop
 import IFTTTConnectSDK
 import IFTTTConnectService
+import IFTTTConnectTesting
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -41,10 +43,10 @@ struct RedirectVerificationEndToEndTests {
     ) async throws {
         let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
         defer { receiver.stop() }
-        let web = CapturingWebSession()
+        let web = RecordingWebSession()
         var setup = ConnectButtonController.Configuration.sandbox(url)
         setup.webAuthenticationSession = web
-        setup.urlOpener = NoAppsOpener()
+        setup.urlOpener = RecordingURLOpener()  // no IFTTT app installed: the flow uses the web page
         setup.timing = .immediate
         var configuration = ConnectionConfiguration(
             connectionId: connectionId, suggestedUserEmail: "alice@example.com",
@@ -56,8 +58,7 @@ struct RedirectVerificationEndToEndTests {
             connectButton: HeadlessConnectButton(), connectionConfiguration: configuration,
             delegate: nil, configuration: setup)
         let flow = Task { @MainActor in try await controller.connect(email: "alice@example.com") }
-        var opened = web.opened.makeAsyncIterator()
-        let start = try #require(await opened.next())
+        let start = try await web.next()
         #expect(controller.step == .waitingForRedirect)
         let harness = Harness(
             sandbox: url, receiver: receiver, activationURL: start, controller: controller, flow: flow)
@@ -302,25 +303,3 @@ struct Harness {
 
 /// The sandbox never redirected to the app within the pages walked.
 struct NoRedirectFromThePages: Error {}
-
-/// A web session that only reports the URL the SDK asked it to show; the test walks the pages itself.
-@MainActor
-final class CapturingWebSession: WebAuthenticationSession {
-    private let stream = AsyncStream<URL>.makeStream()
-    var opened: AsyncStream<URL> { stream.stream }
-
-    func start(
-        url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void
-    ) {
-        stream.continuation.yield(url)
-    }
-
-    func dismiss() {}
-}
-
-/// No IFTTT app is installed: the flow uses the web page.
-@MainActor
-final class NoAppsOpener: URLOpener {
-    func canOpen(_ url: URL) -> Bool { false }
-    func open(_ url: URL) async -> Bool { true }
-}

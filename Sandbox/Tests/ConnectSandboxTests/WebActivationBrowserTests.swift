@@ -1,6 +1,7 @@
 @testable import ConnectCLI
 import ConnectSandbox
 import Foundation
+import IFTTTConnectDesktop
 import IFTTTConnectSDK
 import IFTTTConnectTesting
 import Testing

@@ -43,7 +43,7 @@ public final class ConnectionRedirectHandler: Sendable {
         self.init(redirectURL: redirectURL, registry: .shared)
     }
 
-    init(redirectURL: URL, registry: RedirectRegistry) {
+    package init(redirectURL: URL, registry: RedirectRegistry) {
         self.redirectURL = redirectURL
         self.matcher = RedirectURLMatcher(redirectURL: redirectURL)
         self.registry = registry
@@ -76,7 +76,7 @@ public final class ConnectionRedirectHandler: Sendable {
     ///
     /// - Returns: Whether the URL was taken (see ``handleApplicationRedirect(url:)``).
     @discardableResult
-    func submit(_ url: URL, verdict: @escaping @Sendable (Bool) -> Void) -> Bool {
+    package func submit(_ url: URL, verdict: @escaping @Sendable (Bool) -> Void) -> Bool {
         guard let matcher else {
             verdict(false)
             return false

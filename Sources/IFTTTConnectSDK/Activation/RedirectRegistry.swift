@@ -8,7 +8,7 @@ import Foundation
 /// attempt's ``RedirectVerifier`` first; it finishes the attempt only if the verification passes and the attempt
 /// still waits. Each entry is removed by the first redirect it accepts, so a redirect is accepted at most once.
 /// An entry registered with an owner disappears when the owner is released.
-final class RedirectRegistry: Sendable {
+package final class RedirectRegistry: Sendable {
     /// The registry used unless a test injects its own.
     ///
     /// Process-wide on purpose: ConnectSDK-iOS 2.8's `ConnectionRedirectHandler(redirectURL:)`, created in the
@@ -16,7 +16,7 @@ final class RedirectRegistry: Sendable {
     /// redirect, so both must meet in one place the process shares. Controllers take it from
     /// ``ConnectButtonController/Configuration`` (where tests inject their own) and handlers from
     /// `ConnectionRedirectHandler(redirectURL:registry:)`.
-    static let shared = RedirectRegistry()
+    package static let shared = RedirectRegistry()
 
     /// The most verifications one waiting attempt runs at the same time; further state-less redirects are
     /// refused until one ends (a flood of forged redirects cannot queue unbounded requests).

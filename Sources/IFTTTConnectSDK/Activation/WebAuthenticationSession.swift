@@ -31,7 +31,7 @@ public protocol WebAuthenticationSession: AnyObject, Sendable {
 
 /// Opens the web page in the system browser through a ``URLOpener`` and never ends by itself: the flow
 /// finishes when the redirect reaches a ``ConnectionRedirectHandler`` (for example through a
-/// ``LoopbackRedirectReceiver``) or is cancelled.
+/// `LoopbackRedirectReceiver` of IFTTTConnectDesktop) or is cancelled.
 @MainActor
 public final class BrowserWebAuthenticationSession: WebAuthenticationSession {
     private let opener: any URLOpener

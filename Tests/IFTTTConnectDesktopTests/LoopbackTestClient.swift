@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectSDK
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -9,12 +10,11 @@ import Darwin
 
 /// A raw TCP client on 127.0.0.1 for the loopback receiver's tests: it can connect and stay idle, send one
 /// byte at a time, and read a response with a deadline (poll, never a sleep).
-final class LoopbackTestClient: @unchecked Sendable {
+final class LoopbackTestClient: Sendable {
     enum Failure: Error { case socket, connect, timeout, closed }
 
     private let fd: Int32
-    private let lock = NSLock()
-    private var closed = false
+    private let closed = Locked(false)
 
     init(port: UInt16) throws {
         #if os(Linux)
@@ -86,11 +86,11 @@ final class LoopbackTestClient: @unchecked Sendable {
 
     /// Closes the socket (once).
     func shut() {
-        lock.lock()
-        defer { lock.unlock() }
-        guard !closed else { return }
-        closed = true
-        close(fd)
+        let first = closed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        if first { close(fd) }
     }
 }
 
@@ -101,11 +101,14 @@ private func Glibc_send(_ fd: Int32, _ pointer: UnsafeRawPointer, _ count: Int, 
 
 /// A client that sends a request one byte at a time, one byte every `interval`, on its own thread, until it has
 /// sent everything, the peer closes, or it is stopped. Records when the peer closed the connection.
-final class DribblingClient: @unchecked Sendable {
+final class DribblingClient: Sendable {
+    private struct State {
+        var stopped = false
+        var closedAt: ContinuousClock.Instant?
+    }
+
     private let client: LoopbackTestClient
-    private let lock = NSLock()
-    private var stopped = false
-    private var closedAt: ContinuousClock.Instant?
+    private let state = Locked(State())
     private let started = DispatchSemaphore(value: 0)
     private let finished = DispatchSemaphore(value: 0)
     let connectedAt: ContinuousClock.Instant
@@ -117,9 +120,9 @@ final class DribblingClient: @unchecked Sendable {
         let thread = Thread { [self] in
             var first = true
             for byte in bytes {
-                if lock.withLock({ stopped }) { break }
+                if state.withLock({ $0.stopped }) { break }
                 if !client.send(byte) {
-                    lock.withLock { closedAt = closedAt ?? .now }
+                    state.withLock { $0.closedAt = $0.closedAt ?? .now }
                     break
                 }
                 if first {
@@ -128,7 +131,7 @@ final class DribblingClient: @unchecked Sendable {
                 }
                 // Wait `interval` or until the server closes the connection.
                 if (try? client.readAll(timeout: interval)) != nil {
-                    lock.withLock { closedAt = closedAt ?? .now }
+                    state.withLock { $0.closedAt = $0.closedAt ?? .now }
                     break
                 }
             }
@@ -140,7 +143,7 @@ final class DribblingClient: @unchecked Sendable {
     }
 
     /// When the server closed the connection, if it did.
-    var serverClosedAt: ContinuousClock.Instant? { lock.withLock { closedAt } }
+    var serverClosedAt: ContinuousClock.Instant? { state.withLock { $0.closedAt } }
 
     /// Waits until the sending thread ends (the server closed, or everything was sent), at most `timeout`.
     func waitUntilDone(timeout: Duration) -> Bool {
@@ -149,7 +152,7 @@ final class DribblingClient: @unchecked Sendable {
     }
 
     func stop() {
-        lock.withLock { stopped = true }
+        state.withLock { $0.stopped = true }
         client.shut()
     }
 }

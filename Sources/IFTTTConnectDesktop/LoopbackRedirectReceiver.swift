@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectSDK
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -11,7 +12,7 @@ import Darwin
 /// can finish the flow in the system browser (the loopback pattern of RFC 8252, §7.3).
 ///
 /// It listens on 127.0.0.1 only, on a port the system picks. A `GET` of the redirect path is handed to a
-/// ``ConnectionRedirectHandler``: when the flow accepts it, the browser gets a small "you can close this
+/// `ConnectionRedirectHandler`: when the flow accepts it, the browser gets a small "you can close this
 /// window" page and the receiver stops; a refused redirect gets 400 and the receiver keeps waiting (so a
 /// web page cannot end the flow by guessing). A redirect without `state` is answered once its verification
 /// ends. Every other path or method gets 404.
@@ -20,7 +21,11 @@ import Darwin
 /// whole request (``requestTimeoutSeconds``, however slowly its bytes arrive) and at most
 /// ``maximumRequestBytes``; when all slots are taken, the oldest connection that has not finished its request
 /// is closed. So neither a client that sends a byte at a time nor idle connections (a browser's
-/// preconnects) delay the real redirect.
+/// preconnects) delay the real redirect. Deadlines are read from a `ConnectClock` (the system clock unless you
+/// pass another).
+///
+/// It is part of the IFTTTConnectDesktop product, for desktop and command-line programs: an iOS app that links
+/// only IFTTTConnectSDK does not carry it.
 ///
 /// ```swift
 /// let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
@@ -29,7 +34,7 @@ import Darwin
 /// // ... run the flow with a BrowserWebAuthenticationSession, then:
 /// receiver.stop()
 /// ```
-public final class LoopbackRedirectReceiver: @unchecked Sendable {
+public final class LoopbackRedirectReceiver: Sendable {
     /// Why the receiver could not start.
     public struct StartError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The system call that failed.
@@ -52,7 +57,7 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
 
     /// The port the system picked.
     public let port: UInt16
-    /// `http://127.0.0.1:PORT/path`: give it to ``ConnectionConfiguration``.
+    /// `http://127.0.0.1:PORT/path`: give it to `ConnectionConfiguration`.
     public let redirectURL: URL
 
     private let listener: Int32
@@ -60,22 +65,34 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
     private let wakeWrite: Int32
     private let handler: ConnectionRedirectHandler
     private let expectedPath: String
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var stopped = false
-    private var finished = false
-    private var verdicts: [Int: Bool] = [:]
+    private let clock: any ConnectClock
+    private let state = Locked(State())
     private let done = DispatchSemaphore(value: 0)
+
+    /// What the serving thread and the callers share.
+    private struct State {
+        /// ``stop()`` was called.
+        var stopped = false
+        /// The serving thread ended.
+        var finished = false
+        /// Verdicts on redirects, by connection id, not yet answered.
+        var verdicts: [Int: Bool] = [:]
+    }
 
     /// Binds 127.0.0.1 on a free port and starts answering on a background thread.
     ///
-    /// - Parameter path: The redirect path, starting with `/`; default `/ifttt/callback`.
+    /// - Parameters:
+    ///   - path: The redirect path, starting with `/`; default `/ifttt/callback`.
+    ///   - clock: The clock of the request and verification deadlines (its `nowMilliseconds`); default
+    ///     `SystemConnectClock`.
     /// - Throws: ``StartError`` when the socket cannot be created or bound.
-    public convenience init(path: String = "/ifttt/callback") throws(StartError) {
-        try self.init(path: path, registry: .shared)
+    public convenience init(
+        path: String = "/ifttt/callback", clock: any ConnectClock = SystemConnectClock()
+    ) throws(StartError) {
+        try self.init(path: path, registry: .shared, clock: clock)
     }
 
-    init(path: String, registry: RedirectRegistry) throws(StartError) {
+    init(path: String, registry: RedirectRegistry, clock: any ConnectClock = SystemConnectClock()) throws(StartError) {
         let fd = socket(AF_INET, Self.streamType, 0)
         guard fd >= 0 else { throw StartError(operation: "socket", code: errno) }
         var yes: Int32 = 1
@@ -116,6 +133,7 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
         redirectURL = URL(string: "http://127.0.0.1:\(port)\(cleanPath)")!
         handler = ConnectionRedirectHandler(redirectURL: redirectURL, registry: registry)
         expectedPath = URLComponents(url: redirectURL, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? cleanPath
+        self.clock = clock
         let thread = Thread { [self] in run() }
         thread.name = "IFTTT loopback redirect receiver"
         thread.start()
@@ -127,13 +145,10 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
 
     /// Stops listening and closes the socket; waits until the background thread is done. Safe to call twice.
     public func stop() {
-        let first: Bool = {
-            lock.lock()
-            defer { lock.unlock() }
-            if stopped { return false }
-            stopped = true
-            return true
-        }()
+        let first: Bool = state.withLock { state in
+            defer { state.stopped = true }
+            return !state.stopped
+        }
         guard first else { return }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
@@ -143,11 +158,7 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
     }
 
     /// Whether the receiver stopped: it accepted a redirect or ``stop()`` was called.
-    public var isFinished: Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        return finished
-    }
+    public var isFinished: Bool { state.withLock { $0.finished } }
 
     // MARK: - Serving
 
@@ -163,9 +174,6 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
         let flags = fcntl(fd, F_GETFL, 0)
         return flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0
     }
-
-    /// Milliseconds on a monotonic clock.
-    private static var nowMilliseconds: UInt64 { DispatchTime.now().uptimeNanoseconds / 1_000_000 }
 
     /// One connection, owned by the serving thread.
     private final class Client {
@@ -202,9 +210,7 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
 
     /// Records the verdict on connection `id` and wakes the serving thread.
     private func post(verdict: Bool, for id: Int) {
-        lock.lock()
-        verdicts[id] = verdict
-        lock.unlock()
+        state.withLock { $0.verdicts[id] = verdict }
         var byte: UInt8 = 1
         _ = write(wakeWrite, &byte, 1)
     }
@@ -217,19 +223,14 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
             for client in clients { client.close() }
             // The wake-up pipe stays open until stop(), so writing to it can never raise SIGPIPE.
             close(listener)
-            lock.lock()
-            finished = true
-            lock.unlock()
+            state.withLock { $0.finished = true }
             done.signal()
         }
         while true {
-            let (stop, decided): (Bool, [Int: Bool]) = {
-                lock.lock()
-                defer { lock.unlock() }
-                let decided = verdicts
-                verdicts = [:]
-                return (stopped, decided)
-            }()
+            let (stop, decided): (Bool, [Int: Bool]) = state.withLock { state in
+                defer { state.verdicts = [:] }
+                return (state.stopped, state.verdicts)
+            }
             if stop { return }
             for (id, accepted) in decided {
                 if accepted { finishing = true }
@@ -246,7 +247,7 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
                     )
                 }
             }
-            let now = Self.nowMilliseconds
+            let now = clock.nowMilliseconds
             for client in clients where !client.closed && client.deadline <= now {
                 switch client.phase {
                 case .reading, .writing: client.close()
@@ -320,7 +321,7 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
                 clients.removeAll { $0.closed }
             }
             nextId += 1
-            let deadline = Self.nowMilliseconds + UInt64(Self.requestTimeoutSeconds) * 1000
+            let deadline = clock.nowMilliseconds + UInt64(Self.requestTimeoutSeconds) * 1000
             clients.append(Client(id: nextId, fd: fd, deadline: deadline))
         }
     }
@@ -370,7 +371,7 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
             return
         }
         client.phase = .verifying
-        client.deadline = Self.nowMilliseconds + UInt64(Self.verificationTimeoutSeconds) * 1000
+        client.deadline = clock.nowMilliseconds + UInt64(Self.verificationTimeoutSeconds) * 1000
         let id = client.id
         handler.submit(url) { [weak self] accepted in self?.post(verdict: accepted, for: id) }
     }
@@ -387,7 +388,7 @@ public final class LoopbackRedirectReceiver: @unchecked Sendable {
         client.output = Array(head.utf8) + bytes
         client.sent = 0
         client.phase = .writing(finishes: finishes)
-        client.deadline = Self.nowMilliseconds + UInt64(Self.requestTimeoutSeconds) * 1000
+        client.deadline = clock.nowMilliseconds + UInt64(Self.requestTimeoutSeconds) * 1000
         flush(client)
     }
 
