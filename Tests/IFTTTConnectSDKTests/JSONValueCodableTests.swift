@@ -20,6 +20,21 @@ struct JSONValueCodableTests {
         #expect(Self.unordered(decoded) == Self.unordered(expected))
     }
 
+    /// Found by the `json` fuzz target (`Fuzz/Regressions/json/underflowing-exponent.json`): the parser and
+    /// `JSONSerialization` read a literal that underflows a `Double` as 0, `JSONDecoder` (here, on Linux) refuses
+    /// it. Decoding a `JSONValue` then fails with a `DecodingError`, never a crash; a decoder that reads it reads 0.
+    @Test(arguments: ["1e-400", "[0,5e-367890123456789012]", #"{"a":[1e-400]}"#])
+    func anUnderflowingNumberIsZeroOrATypedDecodingError(text: String) throws {
+        let parsed = try JSONParser().parse(text)
+        do {
+            let decoded = try JSONDecoder().decode(JSONValue.self, from: Data(text.utf8))
+            #expect(Self.unordered(decoded) == Self.unordered(parsed))
+        } catch {
+            #expect(error is DecodingError)
+        }
+        #expect(JSONDifferential.compareCodable(Data(text.utf8)) == nil)
+    }
+
     @Test func booleansAndNumbersStayApart() throws {
         #expect(
             try JSONDecoder().decode([JSONValue].self, from: Data("[true,1,0,false]".utf8)) == [
