@@ -250,8 +250,12 @@ extension JSONValue: Codable {
                 self = .bool(bool)
             } else if let number = try? container.decode(Double.self) {
                 self = .number(number)
+            } else if let string = try? container.decode(String.self) {
+                self = .string(string)
             } else {
-                self = .string(try container.decode(String.self))
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "not a JSON value the decoder can read (a number beyond a Double's range?)")
             }
         }
     }
