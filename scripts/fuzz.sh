@@ -59,7 +59,7 @@ for t in "${targets[@]}"; do
   case "$t" in
     json|connection|redirect) need_sdk=1 ;;
     journal) need_sdk=1; need_location=1 ;;
-    seed) need_seed=1 ;;
+    seed) need_sdk=1; need_seed=1 ;;  # the seed loader may use the SDK's public JSONValue
     *) echo "unknown target $t"; exit 64 ;;
   esac
 done
@@ -84,7 +84,7 @@ if [ $need_location -eq 1 ] && ! fresh location-bin "$out/lib/libIFTTTConnectLoc
   build location-bin location-bin "${flags[@]}" -I "$out/lib" -module-name LocationFuzz -o "$out/bin/journal-fuzz" \
     Fuzz/LocationFuzzTargets.swift "$out/lib/libIFTTTConnectLocation.a" "$out/lib/libIFTTTConnectSDK.a" || exit 1
 fi
-if [ $need_seed -eq 1 ] && ! fresh seed-bin Sandbox/Sources/ConnectSandbox/*.swift Fuzz/SeedFuzzTargets.swift Fuzz/BundleModule.swift; then
+if [ $need_seed -eq 1 ] && ! fresh seed-bin "$out/lib/libIFTTTConnectSDK.a" Sandbox/Sources/ConnectSandbox/*.swift Fuzz/SeedFuzzTargets.swift Fuzz/BundleModule.swift; then
   echo "fuzz: building the seed loader with -sanitize=fuzzer,address"
   rm -rf "$out/seed-src"; mkdir -p "$out/seed-src"
   # The seed sources without what needs GRDB or Hummingbird: their `import GRDB` and `extension SandboxStore`
@@ -104,8 +104,8 @@ if [ $need_seed -eq 1 ] && ! fresh seed-bin Sandbox/Sources/ConnectSandbox/*.swi
                   if (block !~ /(Request|Response|Principal|APIError|Database|Row|HTTP|SandboxStore|Logger)/) printf "%s", block } }' "$f"
     done
   } > "$out/seed-src/SeedModelHelpers.swift"
-  build seed-bin seed-bin "${flags[@]}" -module-name SeedFuzz -o "$out/bin/seed-fuzz" \
-    "$out"/seed-src/*.swift Fuzz/SeedFuzzTargets.swift Fuzz/BundleModule.swift || exit 1
+  build seed-bin seed-bin "${flags[@]}" -I "$out/lib" -module-name SeedFuzz -o "$out/bin/seed-fuzz" \
+    "$out"/seed-src/*.swift Fuzz/SeedFuzzTargets.swift Fuzz/BundleModule.swift "$out/lib/libIFTTTConnectSDK.a" || exit 1
 fi
 
 status=0

@@ -67,7 +67,7 @@ public struct IFTTTApplet: Sendable, Hashable, Identifiable {
     }
 
     /// Decodes one Applet from parsed JSON.
-    public static func decode(json: JSONValue) throws(ConnectDecodingError) -> IFTTTApplet {
+    package static func decode(json: JSONValue) throws(ConnectDecodingError) -> IFTTTApplet {
         do throws(ConnectDecodingError) {
             return try IFTTTApplet(reader: JSONReader(json))
         } catch {

@@ -31,6 +31,30 @@ struct FuzzCorpusTests {
         }
     }
 
+    /// The differential over every committed input of every target, not only the `json` corpus: Connection
+    /// payloads, seed files, redirect URLs and journal bytes are all bytes a parser may be handed, and on each
+    /// the SDK's parser and `JSONSerialization` accept and refuse alike, with the same values.
+    @Test(arguments: ["json", "connection", "seed", "redirect", "journal"])
+    func theParserAgreesWithJSONSerializationOnEveryCorpusInput(target: String) {
+        let inputs = Self.inputs(target)
+        #expect(inputs.count >= 5)
+        for (name, data) in inputs {
+            #expect(JSONDifferential.compare(data) == nil, "\(target)/\(name)")
+        }
+    }
+
+    /// The public, `Codable` way into ``JSONValue`` (`JSONDecoder`, `JSONEncoder`) agrees with the SDK's parser
+    /// on every JSON input it accepts (object member order aside, which `JSONDecoder` does not keep).
+    @Test func jsonDecoderReadsTheSameJSONValueAsTheParser() throws {
+        var compared = 0
+        for (name, data) in Self.inputs("json") + Self.inputs("connection") + Self.inputs("seed") {
+            guard (try? JSONParser().parse(data)) != nil else { continue }
+            #expect(JSONDifferential.compareCodable(data) == nil, "\(name)")
+            compared += 1
+        }
+        #expect(compared >= 15)
+    }
+
     /// Found by the `json` fuzz target: raw bytes that are not UTF-8 inside a string were repaired with U+FFFD
     /// and accepted; RFC 8259 texts are UTF-8 and JSONSerialization refuses them.
     @Test(

@@ -44,6 +44,104 @@ enum JSONDifferential {
         return difference(ours, theirs, path: "$")
     }
 
+    /// `nil` when ``JSONValue``'s public `Codable` path agrees with the parser on `data`: what the parser reads,
+    /// `JSONDecoder` reads as the same value, and `JSONEncoder`'s text of it parses back to the same value.
+    /// Objects are compared by key (the coders keep no member order); where the parser kept a duplicated key,
+    /// the coders may keep any one of its values. Tolerated: `JSONDecoder` refuses a number literal that
+    /// underflows a `Double` (`1e-400`), which the parser and `JSONSerialization` read as 0 (found by the `json`
+    /// fuzz target); `JSONValue` then throws a `DecodingError` naming the path, as for any value it cannot read.
+    static func compareCodable(_ data: Data) -> String? {
+        guard let ours = try? JSONParser().parse(data) else { return nil }
+        let decoded: JSONValue
+        do {
+            decoded = try JSONDecoder().decode(JSONValue.self, from: data)
+        } catch {
+            if let path = codingPath(of: error), case .number(let value)? = value(at: path, in: ours),
+                value == 0 || value.isSubnormal
+            {
+                return nil
+            }
+            return "JSONDecoder refused (\(error)) what the SDK read as \(ours)"
+        }
+        if let problem = difference(ours, decoded, path: "$") {
+            return "JSONDecoder: \(problem)"
+        }
+        let encoded: Data
+        do {
+            encoded = try JSONEncoder().encode(ours)
+        } catch {
+            return "JSONEncoder refused (\(error)) \(ours)"
+        }
+        guard let again = try? JSONParser().parse(encoded) else {
+            return "the SDK refused JSONEncoder's \(String(decoding: encoded, as: UTF8.self))"
+        }
+        return difference(ours, again, path: "$").map { "JSONEncoder round trip: \($0)" }
+    }
+
+    private static func codingPath(of error: any Error) -> [any CodingKey]? {
+        switch error as? DecodingError {
+        case .typeMismatch(_, let context)?, .dataCorrupted(let context)?, .valueNotFound(_, let context)?:
+            return context.codingPath
+        default:
+            return nil
+        }
+    }
+
+    /// The value at a coding path (array indices, then object keys, the first of duplicates).
+    private static func value(at path: [any CodingKey], in root: JSONValue) -> JSONValue? {
+        var current = root
+        for key in path {
+            switch current {
+            case .array(let items):
+                guard let index = key.intValue, items.indices.contains(index) else { return nil }
+                current = items[index]
+            case .object(let object):
+                guard let next = object[key.stringValue] else { return nil }
+                current = next
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    /// `value` with every object's members sorted by key, the last of duplicated keys kept.
+    static func unordered(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .array(let items):
+            return .array(items.map(unordered))
+        case .object(let object):
+            var last: [String: JSONValue] = [:]
+            for member in object.members { last[member.key] = unordered(member.value) }
+            return .object(JSONObject(last.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }))
+        default:
+            return value
+        }
+    }
+
+    /// The first difference between two values: numbers within 8 units in the last place, objects by key, and
+    /// a key `ours` holds several times matching any one of its values.
+    private static func difference(_ ours: JSONValue, _ theirs: JSONValue, path: String) -> String? {
+        switch (ours, theirs) {
+        case (.number(let a), .number(let b)):
+            return (a - b).magnitude <= 8 * max(a.magnitude.ulp, b.magnitude.ulp) ? nil : "\(path): \(a) vs \(b)"
+        case (.array(let a), .array(let b)) where a.count == b.count:
+            for index in a.indices {
+                if let problem = difference(a[index], b[index], path: "\(path)[\(index)]") { return problem }
+            }
+            return nil
+        case (.object(let a), .object(let b)) where Set(a.keys) == Set(b.keys):
+            for member in b.members {
+                let candidates = a.members.filter { $0.key == member.key }.map(\.value)
+                let problems = candidates.map { difference($0, member.value, path: "\(path).\(member.key)") }
+                if !problems.contains(where: { $0 == nil }), let problem = problems.first { return problem }
+            }
+            return nil
+        default:
+            return ours == theirs ? nil : "\(path): \(ours) vs \(theirs)"
+        }
+    }
+
     private static func difference(_ ours: JSONValue, _ theirs: Any, path: String) -> String? {
         switch ours {
         case .null:

@@ -58,7 +58,7 @@ extension DemoScript {
         request.setValue("Bearer \(session)", forHTTPHeaderField: "Authorization")
         let (data, response) = try await URLSession.shared.data(for: request)
         let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let json = try? JSONParser().parse(data)
+        let json = try? JSONDecoder().decode(JSONValue.self, from: data)
         guard status == 200, let token = json?["user_token"]?.stringValue else {
             throw DemoFailure("the partner backend answered \(status) without a user token")
         }

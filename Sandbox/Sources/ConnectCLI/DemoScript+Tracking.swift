@@ -56,7 +56,7 @@ extension DemoScript {
         components?.queryItems = [URLQueryItem(name: "anonymous_id", value: anonymousId)]
         guard let url = components?.url else { throw DemoFailure("bad listing URL") }
         let (data, _) = try await URLSession.shared.data(from: url)
-        let body: JSONValue = try JSONParser().parse(data)
+        let body = try JSONDecoder().decode(JSONValue.self, from: data)
         guard case .array(let items)? = body["data"] else {
             throw DemoFailure("unexpected listing body")
         }

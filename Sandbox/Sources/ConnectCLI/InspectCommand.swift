@@ -34,12 +34,13 @@ struct InspectCommand: ParsableCommand {
     }
 
     /// The normalized summary of a payload: an Applet when `type` is `applet`, a Connection otherwise.
+    /// The type is peeked with `JSONDecoder`; the decoding itself (and every error) is the SDK's.
     static func summary(of data: Data) throws(ConnectDecodingError) -> JSONValue {
-        let json = try JSONParser().parse(data)
-        if json["type"]?.stringValue == "applet" {
-            return summary(of: try IFTTTApplet.decode(json: json))
+        struct Peek: Decodable { let type: String? }
+        if (try? JSONDecoder().decode(Peek.self, from: data))?.type == "applet" {
+            return summary(of: try IFTTTApplet.decode(from: data))
         }
-        return summary(of: try Connection.decode(json: json))
+        return summary(of: try Connection.decode(from: data))
     }
 
     static func summary(of connection: Connection) -> JSONValue {

@@ -4,20 +4,24 @@ import Foundation
 ///
 /// It refuses payloads larger than ``maximumBytes`` and nesting deeper than ``maximumDepth``, so hostile
 /// input fails with a ``ConnectDecodingError`` instead of exhausting memory or the stack.
-public struct JSONParser: Sendable {
+///
+/// `package` access: every module of this package decodes with it, apps never see it. Apps decode through
+/// the models' `Data` entry points (`Connection.decode(from:)`, ...) or read a free-form ``JSONValue`` with
+/// `JSONDecoder`.
+package struct JSONParser: Sendable {
     /// The largest payload accepted, in bytes. The default is 8 MiB.
-    public var maximumBytes: Int
+    package var maximumBytes: Int
     /// The deepest nesting of arrays and objects accepted. The default is 128.
-    public var maximumDepth: Int
+    package var maximumDepth: Int
 
     /// Creates a parser with the given limits.
-    public init(maximumBytes: Int = 8 * 1024 * 1024, maximumDepth: Int = 128) {
+    package init(maximumBytes: Int = 8 * 1024 * 1024, maximumDepth: Int = 128) {
         self.maximumBytes = maximumBytes
         self.maximumDepth = maximumDepth
     }
 
     /// Parses one JSON document; anything but whitespace after it is an error.
-    public func parse(_ data: Data) throws(ConnectDecodingError) -> JSONValue {
+    package func parse(_ data: Data) throws(ConnectDecodingError) -> JSONValue {
         guard data.count <= maximumBytes else {
             throw ConnectDecodingError(path: "$", reason: .payloadTooLarge(bytes: data.count, limit: maximumBytes))
         }
@@ -39,7 +43,7 @@ public struct JSONParser: Sendable {
     }
 
     /// Parses one JSON document from a string.
-    public func parse(_ text: String) throws(ConnectDecodingError) -> JSONValue {
+    package func parse(_ text: String) throws(ConnectDecodingError) -> JSONValue {
         try parse(Data(text.utf8))
     }
 }

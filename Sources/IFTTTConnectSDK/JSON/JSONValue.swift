@@ -1,11 +1,20 @@
 import Foundation
 
-/// A parsed JSON document: the raw, loosely typed form of an IFTTT API payload.
+/// A free-form JSON value: a field value the SDK does not model, kept as the API sent it.
 ///
-/// The SDK parses payloads into `JSONValue` with ``JSONParser`` and then reads its models out of it with
-/// a `JSONReader`, which knows the JSON path of every value so decoding errors can name it.
-/// You rarely need this type, but it is public so that values the SDK does not model (for example an
-/// unusual field value) stay available to you unchanged.
+/// You meet it in ``FieldValue/other(_:)``: a value the SDK reads from a Connection but has no type for, or
+/// one you send back in a ``UserConnectionUpdate``. It is `Codable`, so Foundation's coders read and write
+/// it like any other value (object members come and go in the order the coder gives them; ``serialized()``
+/// keeps the document order):
+///
+/// ```swift
+/// let value = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"lat":1.5,"tags":["a"]}"#.utf8))
+/// let text = String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+/// ```
+///
+/// Inside the SDK the same type is what its bounded parser (`package` access, invisible to apps) produces
+/// and what the models are read out of; apps decode models through their `Data` entry points, such as
+/// ``Connection/decode(from:)``.
 public enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
@@ -208,6 +217,71 @@ public struct JSONObject: Sendable, Hashable {
             } else if let newValue {
                 storage.append(Member(key: key, value: newValue))
             }
+        }
+    }
+}
+
+extension JSONValue: Codable {
+    private struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    /// Reads any JSON value from a decoder (`JSONDecoder`, `PropertyListDecoder`, ...).
+    public init(from decoder: any Decoder) throws {
+        if let container = try? decoder.container(keyedBy: Key.self) {
+            var members: [(String, JSONValue)] = []
+            for key in container.allKeys {
+                members.append((key.stringValue, try container.decode(JSONValue.self, forKey: key)))
+            }
+            self = .object(JSONObject(members))
+        } else if var container = try? decoder.unkeyedContainer() {
+            var items: [JSONValue] = []
+            if let count = container.count { items.reserveCapacity(count) }
+            while !container.isAtEnd { items.append(try container.decode(JSONValue.self)) }
+            self = .array(items)
+        } else {
+            let container = try decoder.singleValueContainer()
+            if container.decodeNil() {
+                self = .null
+            } else if let bool = try? container.decode(Bool.self) {
+                self = .bool(bool)
+            } else if let number = try? container.decode(Double.self) {
+                self = .number(number)
+            } else if let string = try? container.decode(String.self) {
+                self = .string(string)
+            } else {
+                throw DecodingError.dataCorruptedError(
+                    in: container,
+                    debugDescription: "not a JSON value the decoder can read (a number beyond a Double's range?)")
+            }
+        }
+    }
+
+    /// Writes the value to an encoder, members in order (the encoder may reorder them); a non-finite number
+    /// is `null`, as in ``serialized()``.
+    public func encode(to encoder: any Encoder) throws {
+        switch self {
+        case .object(let object):
+            var container = encoder.container(keyedBy: Key.self)
+            for member in object.members { try container.encode(member.value, forKey: Key(stringValue: member.key)) }
+        case .array(let items):
+            var container = encoder.unkeyedContainer()
+            for item in items { try container.encode(item) }
+        case .null:
+            var container = encoder.singleValueContainer()
+            try container.encodeNil()
+        case .bool(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
+        case .number(let value):
+            var container = encoder.singleValueContainer()
+            if value.isFinite { try container.encode(value) } else { try container.encodeNil() }
+        case .string(let value):
+            var container = encoder.singleValueContainer()
+            try container.encode(value)
         }
     }
 }

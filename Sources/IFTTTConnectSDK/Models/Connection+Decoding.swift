@@ -9,14 +9,17 @@ extension Connection {
     /// print(connection.primaryService.name, connection.status)
     /// ```
     /// - Throws: ``ConnectDecodingError`` naming the JSON path of the problem.
-    public static func decode(from data: Data, parser: JSONParser = JSONParser()) throws(ConnectDecodingError)
-        -> Connection
-    {
+    public static func decode(from data: Data) throws(ConnectDecodingError) -> Connection {
+        try decode(json: JSONParser().parse(data))
+    }
+
+    /// Decodes a Connection with a parser of other limits (see ``decode(from:)``).
+    package static func decode(from data: Data, parser: JSONParser) throws(ConnectDecodingError) -> Connection {
         try decode(json: parser.parse(data))
     }
 
-    /// Decodes a Connection from parsed JSON (see ``decode(from:parser:)``).
-    public static func decode(json: JSONValue) throws(ConnectDecodingError) -> Connection {
+    /// Decodes a Connection from parsed JSON (see ``decode(from:)``).
+    package static func decode(json: JSONValue) throws(ConnectDecodingError) -> Connection {
         do throws(ConnectDecodingError) {
             let reader = try JSONReader(json)
             switch try reader.optionalString("type") {
@@ -39,14 +42,20 @@ extension Connection {
     }
 
     /// Decodes every Connection of a `{"type":"list","data":[...]}` envelope.
-    public static func decodeList(from data: Data, parser: JSONParser = JSONParser()) throws(ConnectDecodingError)
+    /// - Throws: ``ConnectDecodingError`` naming the JSON path of the problem.
+    public static func decodeList(from data: Data) throws(ConnectDecodingError) -> [Connection] {
+        try decodeList(json: JSONParser().parse(data))
+    }
+
+    /// Decodes every Connection of a list envelope with a parser of other limits (see ``decodeList(from:)``).
+    package static func decodeList(from data: Data, parser: JSONParser) throws(ConnectDecodingError)
         -> [Connection]
     {
         try decodeList(json: parser.parse(data))
     }
 
     /// Decodes every Connection of a parsed list envelope.
-    public static func decodeList(json: JSONValue) throws(ConnectDecodingError) -> [Connection] {
+    package static func decodeList(json: JSONValue) throws(ConnectDecodingError) -> [Connection] {
         do throws(ConnectDecodingError) {
             let envelope = try ListEnvelope(json: json)
             var result: [Connection] = []

@@ -3,7 +3,7 @@ import Foundation
 /// A Connection: a service's integration that a user turns on, as the Connect API describes it
 /// (`GET /v2/connections/{id}`).
 ///
-/// Decode one with ``Connection/decode(from:parser:)`` or fetch one with ``ConnectionNetworkController``.
+/// Decode one with ``Connection/decode(from:)`` or fetch one with ``ConnectionNetworkController``.
 ///
 /// As in ConnectSDK-iOS 2.8, two Connections are equal (and hash alike) when their ``id``s are equal, whatever
 /// their status or content; compare everything with ``hasSameContent(as:)``.

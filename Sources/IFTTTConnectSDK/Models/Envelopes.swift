@@ -1,12 +1,12 @@
 import Foundation
 
-/// The Connect API's list envelope, `{"type":"list","data":[...]}`.
-public struct ListEnvelope: Sendable, Hashable {
+/// The Connect API's list envelope, `{"type":"list","data":[...]}` (a decoding detail of the package).
+package struct ListEnvelope: Sendable, Hashable {
     /// The items, undecoded.
-    public let data: [JSONValue]
+    package let data: [JSONValue]
 
     /// Reads a list envelope; `type` must be `"list"`.
-    public init(json: JSONValue) throws(ConnectDecodingError) {
+    package init(json: JSONValue) throws(ConnectDecodingError) {
         let reader = try JSONReader(json)
         guard try reader.optionalString("type") == "list" else {
             throw ConnectDecodingError(path: ".type", reason: .invalidValue("expected \"list\""))

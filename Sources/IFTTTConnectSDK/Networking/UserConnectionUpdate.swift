@@ -85,7 +85,7 @@ public struct UserConnectionUpdate: Sendable, Hashable {
     }
 
     /// The request body in the Connect API's format.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         func fields(_ fields: [Field]) -> JSONValue {
             .array(
                 fields.map { .object(JSONObject([("field_id", .string($0.fieldId)), ("value", $0.value.jsonValue)])) })
@@ -117,7 +117,7 @@ public struct UserConnectionUpdate: Sendable, Hashable {
 
 extension FieldValue {
     /// The value in the Connect API's format (locations as `lat`/`lng` numbers).
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         switch self {
         case .location(let location):
             var members: [(String, JSONValue)] = [

@@ -127,7 +127,7 @@ public struct AnalyticsEvent: Sendable, Hashable {
     }
 
     /// The event as JSON: `name`, `timestamp`, and `properties` without the absent values.
-    public var jsonValue: JSONValue {
+    package var jsonValue: JSONValue {
         var properties: [(String, JSONValue)] = []
         for key in (object?.attributes.keys.sorted() ?? []) {
             if let value = object?.attributes[key] { properties.append((key, .string(value))) }
