@@ -68,7 +68,7 @@ extension SandboxStore {
         _ events: [IncomingSDKEvent], anonymousId: String, sdkVersion: String?, platform: String?,
         receivedAt: Date = Date()
     ) async throws {
-        try await dbQueue.write { db in
+        try await database.write { db in
             let batch = (try Int64.fetchOne(db, sql: "SELECT MAX(batch) FROM sdk_events") ?? 0) + 1
             for event in events {
                 try db.execute(
@@ -106,7 +106,7 @@ extension SandboxStore {
     func sdkEvents(anonymousId: String?, name: String?, after: Int64?, limit: Int) async throws
         -> StorePage<SDKEventRecord>
     {
-        try await dbQueue.read { db in
+        try await database.read { db in
             var sql = "SELECT * FROM sdk_events WHERE id > ?"
             var arguments: StatementArguments = [after ?? 0]
             if let anonymousId {
