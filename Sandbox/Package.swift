@@ -50,6 +50,7 @@ let package = Package(
             name: "ConnectSandboxTests",
             dependencies: [
                 "ConnectSandbox", "ConnectCLI",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTSDK", package: "IFTTTConnectSDK"),
