@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         .target(
@@ -26,6 +27,7 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
             ],
@@ -49,6 +51,7 @@ let package = Package(
             name: "ConnectSandboxTests",
             dependencies: [
                 "ConnectSandbox", "ConnectCLI",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTSDK", package: "IFTTTConnectSDK"),

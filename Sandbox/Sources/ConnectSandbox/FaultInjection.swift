@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
 
 /// SplitMix64, a small, fast, deterministic 64-bit pseudo-random generator (Steele, Lea, Flood 2014).
 ///
@@ -38,7 +39,7 @@ final class FaultInjector: Sendable {
     let seed: UInt64
     /// The probability that `POST /v1/location_events` refuses an event (see ``rejectsLocationEvent(recordId:)``).
     let rejectLocationEvents: Double
-    private let generator: LockedValue<SplitMix64>
+    private let generator: NIOLockedValueBox<SplitMix64>
 
     init(latency: Int, failRate: Double, seed: UInt64?, rejectLocationEvents: Double = 0) {
         self.latency = latency
@@ -46,13 +47,13 @@ final class FaultInjector: Sendable {
         self.rejectLocationEvents = rejectLocationEvents
         let seed = seed ?? UInt64.random(in: .min ... .max)
         self.seed = seed
-        self.generator = LockedValue(SplitMix64(seed: seed))
+        self.generator = NIOLockedValueBox(SplitMix64(seed: seed))
     }
 
     /// Whether the next API request should fail. Draws from the generator only when the fail rate is above 0.
     func shouldFail() -> Bool {
         guard failRate > 0 else { return false }
-        let draw = generator.withLock { $0.nextUnitDouble() }
+        let draw = generator.withLockedValue { $0.nextUnitDouble() }
         return draw < failRate
     }
 
@@ -78,22 +79,6 @@ struct FaultInjectionMiddleware: RouterMiddleware {
             throw APIError.serviceUnavailable()
         }
         return try await next(request, context)
-    }
-}
-
-/// A value guarded by a lock, usable from any task.
-final class LockedValue<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) {
-        self.value = value
-    }
-
-    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return try body(&value)
     }
 }
 

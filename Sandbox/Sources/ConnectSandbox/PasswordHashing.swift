@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Salted password hashes for the sandbox's sign-in pages (IFTTT users and partner accounts): PBKDF2-HMAC-SHA256
 /// (RFC 8018) with a random 16-byte salt, stored as `pbkdf2-sha256$<iterations>$<salt hex>$<hash hex>`, and a
@@ -289,12 +290,12 @@ final class SignInThrottle: Sendable {
     /// The window, in seconds.
     static let window: TimeInterval = 15 * 60
 
-    private let failures = LockedValue<[String: [Date]]>([:])
+    private let failures = NIOLockedValueBox<[String: [Date]]>([:])
 
     /// Whether an attempt for `identifier` may go ahead now.
     func allows(_ identifier: String, now: Date = Date()) -> Bool {
         let key = identifier.lowercased()
-        return failures.withLock { table in
+        return failures.withLockedValue { table in
             let recent = (table[key] ?? []).filter { now.timeIntervalSince($0) < Self.window }
             table[key] = recent.isEmpty ? nil : recent
             return recent.count < Self.maximumFailures
@@ -304,7 +305,7 @@ final class SignInThrottle: Sendable {
     /// Records a wrong password for `identifier`.
     func recordFailure(_ identifier: String, now: Date = Date()) {
         let key = identifier.lowercased()
-        failures.withLock { table in
+        failures.withLockedValue { table in
             if table.count > 10_000 { table.removeAll() }  // bounded memory; a reset only helps a guesser briefly
             table[key, default: []].append(now)
         }
@@ -312,6 +313,6 @@ final class SignInThrottle: Sendable {
 
     /// Forgets the failures of `identifier` (after a successful sign-in).
     func reset(_ identifier: String) {
-        _ = failures.withLock { $0.removeValue(forKey: identifier.lowercased()) }
+        _ = failures.withLockedValue { $0.removeValue(forKey: identifier.lowercased()) }
     }
 }

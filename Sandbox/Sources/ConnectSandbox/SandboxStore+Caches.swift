@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 
 /// Counts the committed transactions that changed a table the store's caches depend on.
 ///
@@ -12,18 +13,21 @@ import GRDB
 /// WAL index header (the first 48 bytes of the `-shm` file, which every commit of any connection rewrites) differs
 /// from what this process saw after its own last commit. A commit of this process that is read before its
 /// `databaseDidCommit` only costs an extra invalidation.
-final class SandboxStoreGeneration: TransactionObserver, @unchecked Sendable {
+final class SandboxStoreGeneration: TransactionObserver, Sendable {
     /// Tables whose changes never alter a cached read.
     static let ignoredTables: Set<String> = ["location_events", "sdk_events"]
 
-    private let lock = NSLock()
-    private var count: UInt64 = 0
-    private var dirty = false  // touched only on the writer's queue
+    private struct State {
+        var count: UInt64 = 0
+        var dirty = false  // set by databaseDidChange on the writer's queue
+        var sharedMemory: FileHandle?
+        var knownHeader = Data()
+        // Between databaseWillCommit and databaseDidCommit/Rollback (we hold the write lock).
+        var committing = false
+    }
+
+    private let state = NIOLockedValueBox(State())
     private let sharedMemoryPath: String?
-    private var sharedMemory: FileHandle?
-    private var knownHeader = Data()
-    // Between databaseWillCommit and databaseDidCommit/Rollback (we hold the write lock).
-    private var committing = false
 
     /// - Parameter databasePath: The database file, or `nil` in memory.
     init(databasePath: String?) {
@@ -32,23 +36,23 @@ final class SandboxStoreGeneration: TransactionObserver, @unchecked Sendable {
 
     /// The current count.
     var value: UInt64 {
-        lock.withLock {
+        state.withLockedValue { state in
             // While this process commits, the header changes before databaseDidCommit runs: not another process.
-            guard !committing else { return count }
-            let header = walIndexHeader()
-            if header != knownHeader {
-                knownHeader = header
-                count &+= 1
+            guard !state.committing else { return state.count }
+            let header = walIndexHeader(&state)
+            if header != state.knownHeader {
+                state.knownHeader = header
+                state.count &+= 1
             }
-            return count
+            return state.count
         }
     }
 
-    /// The WAL index header as it is now (empty in memory or before the file exists). Call under `lock`.
-    private func walIndexHeader() -> Data {
+    /// The WAL index header as it is now (empty in memory or before the file exists). Call inside the lock.
+    private func walIndexHeader(_ state: inout State) -> Data {
         guard let sharedMemoryPath else { return Data() }
-        if sharedMemory == nil { sharedMemory = FileHandle(forReadingAtPath: sharedMemoryPath) }
-        guard let sharedMemory else { return Data() }
+        if state.sharedMemory == nil { state.sharedMemory = FileHandle(forReadingAtPath: sharedMemoryPath) }
+        guard let sharedMemory = state.sharedMemory else { return Data() }
         do {
             try sharedMemory.seek(toOffset: 0)
             return try sharedMemory.read(upToCount: 48) ?? Data()
@@ -64,44 +68,48 @@ final class SandboxStoreGeneration: TransactionObserver, @unchecked Sendable {
     }
 
     func databaseDidChange(with event: DatabaseEvent) {
-        if !Self.ignoredTables.contains(event.tableName) { dirty = true }
+        if !Self.ignoredTables.contains(event.tableName) { state.withLockedValue { $0.dirty = true } }
     }
 
     func databaseWillCommit() throws {
-        lock.withLock {
+        state.withLockedValue { state in
             // This transaction holds SQLite's write lock, so the header shows the last commit before it: if that was
             // another process's, count it now.
-            let header = walIndexHeader()
-            if header != knownHeader {
-                knownHeader = header
-                count &+= 1
+            let header = walIndexHeader(&state)
+            if header != state.knownHeader {
+                state.knownHeader = header
+                state.count &+= 1
             }
-            committing = true
+            state.committing = true
         }
     }
 
     func databaseDidCommit(_ db: Database) {
-        let changed = dirty
-        dirty = false
-        lock.withLock {
-            knownHeader = walIndexHeader()  // this commit is ours: not a change by another process
-            committing = false
-            if changed { count &+= 1 }
+        state.withLockedValue { state in
+            state.knownHeader = walIndexHeader(&state)  // this commit is ours: not a change by another process
+            state.committing = false
+            if state.dirty { state.count &+= 1 }
+            state.dirty = false
         }
     }
 
     func databaseDidRollback(_ db: Database) {
-        dirty = false
-        lock.withLock { committing = false }
+        state.withLockedValue { state in
+            state.dirty = false
+            state.committing = false
+        }
     }
 }
 
 /// A bounded map whose entries are valid for one store generation. When it is full it is emptied (the entries are
 /// cheap to rebuild), so memory stays bounded whatever the number of users or Connections.
-final class GenerationCache<Key: Hashable & Sendable, Value: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var generation: UInt64 = 0
-    private var entries: [Key: Value] = [:]
+final class GenerationCache<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+    private struct State {
+        var generation: UInt64 = 0
+        var entries: [Key: Value] = [:]
+    }
+
+    private let state = NIOLockedValueBox(State())
     private let capacity: Int
 
     init(capacity: Int) {
@@ -110,19 +118,20 @@ final class GenerationCache<Key: Hashable & Sendable, Value: Sendable>: @uncheck
 
     /// The value stored for `key` at `generation`, if any.
     func value(for key: Key, generation: UInt64) -> Value? {
-        lock.withLock { self.generation == generation ? entries[key] : nil }
+        state.withLockedValue { $0.generation == generation ? $0.entries[key] : nil }
     }
 
     /// Stores `value` as read at `generation`. A newer generation empties the map; an older one is ignored.
     func store(_ value: Value, for key: Key, generation: UInt64) {
-        lock.withLock {
-            if generation > self.generation {
-                self.generation = generation
-                entries.removeAll(keepingCapacity: true)
+        let capacity = capacity
+        state.withLockedValue { state in
+            if generation > state.generation {
+                state.generation = generation
+                state.entries.removeAll(keepingCapacity: true)
             }
-            guard generation == self.generation else { return }
-            if entries.count >= capacity { entries.removeAll(keepingCapacity: true) }
-            entries[key] = value
+            guard generation == state.generation else { return }
+            if state.entries.count >= capacity { state.entries.removeAll(keepingCapacity: true) }
+            state.entries[key] = value
         }
     }
 }

@@ -59,7 +59,7 @@ extension SandboxStore {
     func triggerSubscriptions(userId: String) async throws -> [String: String] {
         let generation = self.generation
         if let cached = caches.triggerSubscriptions.value(for: userId, generation: generation) { return cached }
-        let result = try await dbQueue.read { db in
+        let result = try await database.read { db in
             var result: [String: String] = [:]
             let rows = try Row.fetchAll(
                 db.cachedStatement(sql: "SELECT * FROM user_connections WHERE user_id = ?"), arguments: [userId])
@@ -80,7 +80,7 @@ extension SandboxStore {
     /// Records `events` in one transaction, in order. An event whose record id is already stored is not recorded
     /// again; its delivery count goes up.
     func recordLocationEvents(_ events: [LocationEventRecord]) async throws -> LocationEventReceipt {
-        try await dbQueue.write { db in
+        try await database.write { db in
             var receipt = LocationEventReceipt(recorded: 0, duplicates: 0)
             // One prepared statement for the whole batch; RETURNING gives the delivery count without a second read.
             let insert = try db.cachedStatement(
@@ -162,7 +162,7 @@ extension SandboxStore {
         selecting columns: String, userId: String, triggerSubscriptionId: String?, after: Int64?, limit: Int,
         item: @escaping @Sendable (Row) -> Item
     ) async throws -> StorePage<Item> {
-        try await dbQueue.read { db in
+        try await database.read { db in
             let statement = try db.cachedStatement(
                 sql: triggerSubscriptionId == nil
                     ? "SELECT \(columns) FROM location_events WHERE user_id = ? AND seq > ? ORDER BY seq LIMIT ?"
@@ -195,7 +195,7 @@ extension SandboxStore {
 
     /// How many events are recorded for `userId` (all users when `nil`).
     func locationEventCount(userId: String? = nil) async throws -> Int {
-        try await dbQueue.read { db in
+        try await database.read { db in
             if let userId {
                 return try Int.fetchOne(
                     db, sql: "SELECT COUNT(*) FROM location_events WHERE user_id = ?", arguments: [userId]) ?? 0

@@ -78,11 +78,11 @@ extension SandboxStore {
     /// The user whose e-mail address (case-insensitive) or login is `identifier` and whose password is `password`
     /// (checked against the salted hash, in constant time); `nil` when there is none or the password differs.
     func verifiedUser(identifier: String, password: String) async throws -> SeedData.User? {
-        let found = try await dbQueue.read { db in
+        let found = try await database.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT * FROM users WHERE email = ? COLLATE NOCASE OR login = ?",
                 arguments: [identifier, identifier]
-            ).map { Self.user($0) }
+            ).map { try Self.user($0) }
         }
         // Hash outside the database's serial queue: a wrong guess must not hold up every other request.
         guard let user = found else {
@@ -99,11 +99,11 @@ extension SandboxStore {
     /// The partner account of `serviceId` whose sign-in login is `login` (case-insensitive) and whose password is
     /// `password`; `nil` otherwise.
     func partnerSignIn(serviceId: String, login: String, password: String) async throws -> SeedData.PartnerAccount? {
-        let found = try await dbQueue.read { db in
+        let found = try await database.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT * FROM partner_accounts WHERE service_id = ? AND login = ? COLLATE NOCASE",
                 arguments: [serviceId, login]
-            ).map { Self.partnerAccount($0) }
+            ).map { try Self.partnerAccount($0) }
         }
         guard let account = found, let stored = account.password else {
             _ = PasswordHash.verify(password, against: Self.dummyHash)
@@ -117,7 +117,7 @@ extension SandboxStore {
         var generator = SystemRandomNumberGenerator()
         let code =
             "\(serviceId)-code-" + PasswordHash.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
-        try await dbQueue.write { db in
+        try await database.write { db in
             try db.execute(
                 sql:
                     "INSERT INTO partner_oauth_codes (code, service_id, partner_user_id, expires_at) VALUES (?, ?, ?, ?)",
@@ -132,7 +132,7 @@ extension SandboxStore {
     func redeemPartnerCode(serviceId: String, code: String, userId: String, now: Date = Date()) async throws
         -> PartnerLinkResult
     {
-        try await dbQueue.write { db in
+        try await database.write { db in
             guard
                 let row = try Row.fetchOne(
                     db,
@@ -149,7 +149,7 @@ extension SandboxStore {
                     db, sql: "SELECT * FROM partner_accounts WHERE service_id = ? AND partner_user_id = ?",
                     arguments: [serviceId, partnerUserId])
             else { return .invalidCode }
-            let account = Self.partnerAccount(accountRow)
+            let account = try Self.partnerAccount(accountRow)
             if let linked = account.userId, linked != userId { return .linkedToAnotherUser(account) }
             try db.execute(
                 sql: "UPDATE partner_accounts SET user_id = ? WHERE service_id = ? AND partner_user_id = ?",
@@ -162,7 +162,7 @@ extension SandboxStore {
 
     /// Makes `code` expire at `date` (tests of expiry).
     func expirePartnerCode(_ code: String, at date: Date) async throws {
-        try await dbQueue.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE partner_oauth_codes SET expires_at = ? WHERE code = ?", arguments: [date, code])
         }

@@ -20,12 +20,12 @@ extension SandboxStore {
     func user(forToken token: String) async throws -> SeedData.User? {
         let generation = self.generation
         if let user = caches.users.value(for: token, generation: generation) { return user }
-        let user = try await dbQueue.read { db in
+        let user = try await database.read { db in
             try Row.fetchOne(
                 db.cachedStatement(
                     sql: "SELECT users.* FROM user_tokens JOIN users ON users.id = user_tokens.user_id WHERE token = ?"),
                 arguments: [token]
-            ).map { Self.user($0) }
+            ).map { try Self.user($0) }
         }
         if let user { caches.users.store(user, for: token, generation: generation) }
         return user
@@ -33,7 +33,7 @@ extension SandboxStore {
 
     /// The service whose key is `key`.
     func service(forKey key: String) async throws -> SeedData.Service? {
-        try await dbQueue.read { db in
+        try await database.read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM services WHERE service_key = ?", arguments: [key]).map(
                 Self.service)
         }
@@ -41,12 +41,12 @@ extension SandboxStore {
 
     /// A service by id.
     func service(id: String) async throws -> SeedData.Service? {
-        try await dbQueue.read { db in try Self.fetchService(id: id, in: db) }
+        try await database.read { db in try Self.fetchService(id: id, in: db) }
     }
 
     /// A partner account.
     func partnerAccount(serviceId: String, partnerUserId: String) async throws -> SeedData.PartnerAccount? {
-        try await dbQueue.read { db in
+        try await database.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT * FROM partner_accounts WHERE service_id = ? AND partner_user_id = ?",
                 arguments: [serviceId, partnerUserId]
@@ -56,7 +56,7 @@ extension SandboxStore {
 
     /// The IFTTT user linked to a partner account, if the account exists and is linked.
     func linkedUser(serviceId: String, partnerUserId: String) async throws -> SeedData.User? {
-        try await dbQueue.read { db in
+        try await database.read { db in
             try Row.fetchOne(
                 db,
                 sql: """
@@ -64,13 +64,13 @@ extension SandboxStore {
                     WHERE partner_accounts.service_id = ? AND partner_accounts.partner_user_id = ?
                     """,
                 arguments: [serviceId, partnerUserId]
-            ).map { Self.user($0) }
+            ).map { try Self.user($0) }
         }
     }
 
     /// Whether a user has this e-mail address (case-insensitive).
     func userExists(email: String) async throws -> Bool {
-        try await dbQueue.read { db in
+        try await database.read { db in
             try Bool.fetchOne(
                 db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email = ? COLLATE NOCASE)",
                 arguments: [email]) ?? false
@@ -82,13 +82,13 @@ extension SandboxStore {
         var generator = SystemRandomNumberGenerator()
         let random = (0..<4).map { _ in String(generator.next() as UInt64, radix: 16) }.joined()
         let token = "sandbox-user-token-\(random)"
-        try await dbQueue.write { db in try Self.insertToken(token, userId: userId, in: db) }
+        try await database.write { db in try Self.insertToken(token, userId: userId, in: db) }
         return token
     }
 
     /// A connection with its services, the user's configuration and the enabled count; `nil` for an unknown id.
     func snapshot(connectionId: String, userId: String?) async throws -> ConnectionSnapshot? {
-        try await dbQueue.read { db in try Self.snapshot(connectionId: connectionId, userId: userId, in: db) }
+        try await database.read { db in try Self.snapshot(connectionId: connectionId, userId: userId, in: db) }
     }
 
     static func snapshot(connectionId: String, userId: String?, in db: Database) throws -> ConnectionSnapshot? {
@@ -113,7 +113,7 @@ extension SandboxStore {
     func setStatus(_ status: SeedData.UserConnectionStatus, userId: String, connectionId: String) async throws
         -> ConnectionSnapshot?
     {
-        try await dbQueue.write { db in
+        try await database.write { db in
             try db.execute(
                 sql: "UPDATE user_connections SET status = ?, updated_at = ? WHERE user_id = ? AND connection_id = ?",
                 arguments: [status.rawValue, Date(), userId, connectionId])
@@ -124,7 +124,7 @@ extension SandboxStore {
 
     /// Whether the user has a configuration for the connection.
     func hasUserConnection(userId: String, connectionId: String) async throws -> Bool {
-        try await dbQueue.read { db in
+        try await database.read { db in
             try Self.fetchUserConnection(userId: userId, connectionId: connectionId, in: db) != nil
         }
     }
@@ -136,7 +136,7 @@ extension SandboxStore {
         userId: String, connectionId: String,
         configure: @escaping @Sendable (SeedData.Connection, SeedData.UserConnection?) throws -> [SeedData.UserFeature]
     ) async throws -> ConnectionSnapshot {
-        try await dbQueue.write { db in
+        try await database.write { db in
             guard let connection = try Self.fetchConnection(id: connectionId, in: db) else {
                 throw APIError.notFound("Connection \"\(connectionId)\" was not found.")
             }
@@ -157,23 +157,23 @@ extension SandboxStore {
     /// The whole state in the seed format (services, users with all their tokens, partner accounts, connections,
     /// user connections), sorted by id. Loading it into an empty store reproduces the state.
     public func exportSeed() async throws -> SeedData {
-        try await dbQueue.read { db in
+        try await database.read { db in
             var tokens: [String: [String]] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT token, user_id FROM user_tokens ORDER BY created_at, token") {
                 tokens[row["user_id"], default: []].append(row["token"])
             }
             return SeedData(
-                services: try Row.fetchAll(db, sql: "SELECT * FROM services ORDER BY id").map(Self.service),
-                users: try Row.fetchAll(db, sql: "SELECT * FROM users ORDER BY id").map {
-                    Self.user($0, tokens: tokens[$0["id"]] ?? [])
+                services: try SeedData.Service.fetchAll(db, sql: "SELECT * FROM services ORDER BY id"),
+                users: try SeedData.User.fetchAll(db, sql: "SELECT * FROM users ORDER BY id").map {
+                    var user = $0
+                    user.tokens = tokens[user.id] ?? []
+                    return user
                 },
-                partnerAccounts: try Row.fetchAll(
-                    db, sql: "SELECT * FROM partner_accounts ORDER BY service_id, partner_user_id"
-                ).map(Self.partnerAccount),
-                connections: try Row.fetchAll(db, sql: "SELECT * FROM connections ORDER BY id").map(Self.connection),
-                userConnections: try Row.fetchAll(
-                    db, sql: "SELECT * FROM user_connections ORDER BY user_id, connection_id"
-                ).map(Self.userConnection))
+                partnerAccounts: try SeedData.PartnerAccount.fetchAll(
+                    db, sql: "SELECT * FROM partner_accounts ORDER BY service_id, partner_user_id"),
+                connections: try SeedData.Connection.fetchAll(db, sql: "SELECT * FROM connections ORDER BY id"),
+                userConnections: try SeedData.UserConnection.fetchAll(
+                    db, sql: "SELECT * FROM user_connections ORDER BY user_id, connection_id"))
         }
     }
 }

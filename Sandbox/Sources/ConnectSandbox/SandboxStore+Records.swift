@@ -1,70 +1,63 @@
 import Foundation
 import GRDB
 
-// Mapping between table rows and the seed model types, and the upsert statements. The seed types double as the
-// sandbox's domain model, so a row is always read into a `SeedData.*` value.
+// The seed model types double as the sandbox's domain model and as GRDB records: their coding keys are the table
+// columns, so a row decodes straight into a `SeedData.*` value (`FetchableRecord` + `Decodable`); JSON columns
+// (`features`, `user_features`, ...) decode as nested Codable values. Writes that need more than the record's own
+// columns (hashed passwords, user tokens, `updated_at`, the seed format's conditional `field_options`) stay upsert
+// statements.
+
+extension SeedData.Service: FetchableRecord, PersistableRecord {
+    /// The table of services.
+    public static var databaseTableName: String { "services" }
+}
+
+extension SeedData.User: FetchableRecord {
+    // The `users` row has no `tokens` column: a user read from a row has no tokens until the caller adds them.
+}
+
+extension SeedData.PartnerAccount: FetchableRecord {
+    /// Reads the `password_hash` column (added by the partner sign-in migration) into ``password``.
+    public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy {
+        .custom { column in ColumnKey(column == "password_hash" ? "password" : column) }
+    }
+}
+
+extension SeedData.Connection: FetchableRecord {}
+
+extension SeedData.UserConnection: FetchableRecord {}
+
+/// A coding key named after a table column.
+private struct ColumnKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ column: String) { stringValue = column }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
 
 extension SandboxStore {
     // MARK: Row → model
 
-    static func service(_ row: Row) -> SeedData.Service {
-        SeedData.Service(
-            id: row["id"], name: row["name"], shortName: row["short_name"], brandColor: row["brand_color"],
-            url: row["url"], serviceKey: row["service_key"], monochromeIconURL: row["monochrome_icon_url"],
-            colorIconURL: row["color_icon_url"])
+    static func service(_ row: Row) throws -> SeedData.Service { try SeedData.Service(row: row) }
+
+    static func user(_ row: Row, tokens: [String] = []) throws -> SeedData.User {
+        var user = try SeedData.User(row: row)
+        user.tokens = tokens
+        return user
     }
 
-    static func user(_ row: Row, tokens: [String] = []) -> SeedData.User {
-        SeedData.User(
-            id: row["id"], login: row["login"], email: row["email"], password: row["password"], tokens: tokens)
-    }
+    static func partnerAccount(_ row: Row) throws -> SeedData.PartnerAccount { try SeedData.PartnerAccount(row: row) }
 
-    static func partnerAccount(_ row: Row) -> SeedData.PartnerAccount {
-        SeedData.PartnerAccount(
-            serviceId: row["service_id"], partnerUserId: row["partner_user_id"], accessToken: row["access_token"],
-            oauthCode: row["oauth_code"], userId: row["user_id"], login: row["login"], password: row["password_hash"])
-    }
+    static func connection(_ row: Row) throws -> SeedData.Connection { try SeedData.Connection(row: row) }
 
-    static func connection(_ row: Row) throws -> SeedData.Connection {
-        let serviceIds: String? = row["service_ids"]
-        let coverImage: String? = row["cover_image"]
-        let valuePropositions: String? = row["value_propositions"]
-        return SeedData.Connection(
-            id: row["id"], name: row["name"], description: row["description"], published: row["published"],
-            inviteCode: row["invite_code"], primaryServiceId: row["primary_service_id"],
-            serviceIds: try serviceIds.map { try fromJSONText([String].self, $0) },
-            coverImage: try coverImage.map { try fromJSONText([String: String].self, $0) },
-            valuePropositions: try valuePropositions.map { try fromJSONText([SeedData.ValueProposition].self, $0) },
-            features: try fromJSONText([SeedData.Feature].self, row["features"]),
-            fieldOptions: try fromJSONText([String: [String: [SeedData.FieldOption]]].self, row["field_options"]),
-            publishedAt: row["published_at"],
-            platform: (row["platform"] as String?).flatMap(SeedData.AppletPlatform.init(rawValue:)))
-    }
-
-    static func userConnection(_ row: Row) throws -> SeedData.UserConnection {
-        let status: String = row["status"]
-        return SeedData.UserConnection(
-            userId: row["user_id"], connectionId: row["connection_id"],
-            status: SeedData.UserConnectionStatus(rawValue: status) ?? .disabled, pending: row["pending"],
-            userFeatures: try fromJSONText([SeedData.UserFeature].self, row["user_features"]))
-    }
+    static func userConnection(_ row: Row) throws -> SeedData.UserConnection { try SeedData.UserConnection(row: row) }
 
     // MARK: Upserts (INSERT ... ON CONFLICT DO UPDATE never deletes, so no cascade fires)
 
     static func upsert(_ s: SeedData.Service, in db: Database) throws {
-        try db.execute(
-            sql: """
-                INSERT INTO services (id, name, short_name, brand_color, url, service_key, monochrome_icon_url,
-                                      color_icon_url)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                ON CONFLICT(id) DO UPDATE SET name = excluded.name, short_name = excluded.short_name,
-                    brand_color = excluded.brand_color, url = excluded.url, service_key = excluded.service_key,
-                    monochrome_icon_url = excluded.monochrome_icon_url, color_icon_url = excluded.color_icon_url
-                """,
-            arguments: [
-                s.id, s.name, s.shortName, s.brandColor, s.url, s.serviceKey, s.monochromeIconURL,
-                s.colorIconURL,
-            ])
+        // INSERT ... ON CONFLICT(id) DO UPDATE SET every other column.
+        _ = try s.upsertAndFetch(db, onConflict: ["id"])
     }
 
     static func upsert(_ u: SeedData.User, in db: Database) throws {
@@ -141,24 +134,23 @@ extension SandboxStore {
     // MARK: Fetches inside a transaction
 
     static func fetchService(id: String, in db: Database) throws -> SeedData.Service? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM services WHERE id = ?"), arguments: [id]).map(service)
+        try SeedData.Service.fetchOne(db.cachedStatement(sql: "SELECT * FROM services WHERE id = ?"), arguments: [id])
     }
 
     static func fetchUser(id: String, in db: Database) throws -> SeedData.User? {
-        try Row.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id]).map { user($0) }
+        try SeedData.User.fetchOne(db, sql: "SELECT * FROM users WHERE id = ?", arguments: [id])
     }
 
     static func fetchConnection(id: String, in db: Database) throws -> SeedData.Connection? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM connections WHERE id = ?"), arguments: [id]).map(
-            connection)
+        try SeedData.Connection.fetchOne(
+            db.cachedStatement(sql: "SELECT * FROM connections WHERE id = ?"), arguments: [id])
     }
 
     static func fetchUserConnection(userId: String, connectionId: String, in db: Database) throws
         -> SeedData.UserConnection?
     {
-        try Row.fetchOne(
+        try SeedData.UserConnection.fetchOne(
             db.cachedStatement(sql: "SELECT * FROM user_connections WHERE user_id = ? AND connection_id = ?"),
-            arguments: [userId, connectionId]
-        ).map(userConnection)
+            arguments: [userId, connectionId])
     }
 }

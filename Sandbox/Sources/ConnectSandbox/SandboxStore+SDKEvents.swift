@@ -1,8 +1,8 @@
 import Foundation
 import GRDB
 
-/// One analytics event the sandbox received on `POST /v2/sdk/events`.
-public struct SDKEventRecord: Sendable, Equatable {
+/// One analytics event the sandbox received on `POST /v2/sdk/events`; a row of the `sdk_events` table.
+public struct SDKEventRecord: Sendable, Equatable, Decodable, FetchableRecord {
     /// The row id, increasing in the order events were received.
     public var id: Int64
     /// The `IFTTT-SDK-Anonymous-Id` header of the request.
@@ -21,6 +21,14 @@ public struct SDKEventRecord: Sendable, Equatable {
     public var batch: Int64
     /// When the sandbox received it.
     public var receivedAt: Date
+
+    enum CodingKeys: String, CodingKey {
+        case id
+        case anonymousId = "anonymous_id"
+        case sdkVersion = "sdk_version"
+        case platform, name, timestamp, properties, batch
+        case receivedAt = "received_at"
+    }
 
     /// The record as a JSON object for `GET /sandbox/sdk_events`.
     var json: SandboxJSON {
@@ -68,7 +76,7 @@ extension SandboxStore {
         _ events: [IncomingSDKEvent], anonymousId: String, sdkVersion: String?, platform: String?,
         receivedAt: Date = Date()
     ) async throws {
-        try await dbQueue.write { db in
+        try await database.write { db in
             let batch = (try Int64.fetchOne(db, sql: "SELECT MAX(batch) FROM sdk_events") ?? 0) + 1
             for event in events {
                 try db.execute(
@@ -106,7 +114,7 @@ extension SandboxStore {
     func sdkEvents(anonymousId: String?, name: String?, after: Int64?, limit: Int) async throws
         -> StorePage<SDKEventRecord>
     {
-        try await dbQueue.read { db in
+        try await database.read { db in
             var sql = "SELECT * FROM sdk_events WHERE id > ?"
             var arguments: StatementArguments = [after ?? 0]
             if let anonymousId {
@@ -119,14 +127,7 @@ extension SandboxStore {
             }
             sql += " ORDER BY id LIMIT ?"
             arguments += [limit + 1]
-            var items = try Row.fetchAll(db.cachedStatement(sql: sql), arguments: arguments).map { row in
-                SDKEventRecord(
-                    id: row["id"], anonymousId: row["anonymous_id"], sdkVersion: row["sdk_version"],
-                    platform: row["platform"],
-                    name: row["name"], timestamp: row["timestamp"],
-                    properties: try Self.fromJSONText([String: String].self, row["properties"]),
-                    batch: row["batch"], receivedAt: row["received_at"])
-            }
+            var items = try SDKEventRecord.fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
             guard items.count > limit else { return StorePage(items: items, nextAfter: nil) }
             items.removeLast(items.count - limit)
             return StorePage(items: items, nextAfter: items.last?.id)

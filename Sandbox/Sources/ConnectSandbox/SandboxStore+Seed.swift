@@ -16,7 +16,7 @@ extension SandboxStore {
     public func load(_ seed: SeedData, source: String) async throws {
         try seed.validate(source: source)
         do {
-            try await dbQueue.write { db in try Self.apply(seed, source: source, in: db) }
+            try await database.write { db in try Self.apply(seed, source: source, in: db) }
         } catch let error as SandboxError {
             throw error
         } catch {

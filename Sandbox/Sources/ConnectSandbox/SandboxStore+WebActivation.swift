@@ -5,13 +5,13 @@ import GRDB
 extension SandboxStore {
     /// A user by id.
     func user(id: String) async throws -> SeedData.User? {
-        try await dbQueue.read { db in try Self.fetchUser(id: id, in: db) }
+        try await database.read { db in try Self.fetchUser(id: id, in: db) }
     }
 
     /// Creates a user with `email` and `password`; the id and login are derived from the address and made unique.
     /// Returns `nil` when a user already has this address.
     func createUser(email: String, password: String) async throws -> SeedData.User? {
-        try await dbQueue.write { db in
+        try await database.write { db in
             let exists =
                 try Bool.fetchOne(
                     db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email = ? COLLATE NOCASE)", arguments: [email])
@@ -37,7 +37,7 @@ extension SandboxStore {
     /// Turns the connection on for the user without configuring it (`skip_config=true`): the user connection is
     /// `enabled` and `pending` until `PUT .../user_connection` configures it. An existing configuration is kept.
     func enablePending(userId: String, connectionId: String) async throws {
-        try await dbQueue.write { db in
+        try await database.write { db in
             let existing = try Self.fetchUserConnection(userId: userId, connectionId: connectionId, in: db)
             try Self.upsert(
                 SeedData.UserConnection(

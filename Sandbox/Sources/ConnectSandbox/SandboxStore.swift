@@ -16,7 +16,7 @@ public final class SandboxStore: Sendable {
     /// The database file, or ``SandboxConfiguration/inMemoryDatabasePath``.
     public let path: String
     /// The database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
-    let dbQueue: any DatabaseWriter
+    let database: any DatabaseWriter
     /// Counts committed changes to the tables cached reads depend on.
     let changes: SandboxStoreGeneration
     /// The caches of repeated reads, valid for one ``generation``.
@@ -41,14 +41,14 @@ public final class SandboxStore: Sendable {
         }
         do {
             if path == SandboxConfiguration.inMemoryDatabasePath {
-                dbQueue = try DatabaseQueue(named: nil, configuration: configuration)
+                database = try DatabaseQueue(named: nil, configuration: configuration)
             } else {
                 // Directory 0700, file 0600 (SQLite gives -wal and -shm the same mode).
                 try Self.preparePrivateFile(path)
-                dbQueue = try DatabasePool(path: path, configuration: configuration)
+                database = try DatabasePool(path: path, configuration: configuration)
             }
-            try Self.migrator.migrate(dbQueue)
-            dbQueue.add(transactionObserver: changes, extent: .databaseLifetime)
+            try Self.migrator.migrate(database)
+            database.add(transactionObserver: changes, extent: .databaseLifetime)
         } catch {
             throw .database(path: path, message: Self.describe(error))
         }
@@ -123,17 +123,17 @@ public final class SandboxStore: Sendable {
 
     /// The result of `PRAGMA integrity_check`: `["ok"]` for a sound database.
     func integrityCheck() async throws -> [String] {
-        try await dbQueue.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
+        try await database.read { db in try String.fetchAll(db, sql: "PRAGMA integrity_check") }
     }
 
     /// The SQLite journal mode (`wal` for a database file, `memory` in memory).
     func journalMode() async throws -> String {
-        try await dbQueue.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
+        try await database.read { db in try String.fetchOne(db, sql: "PRAGMA journal_mode") ?? "" }
     }
 
     /// `true` when the database holds no services, users or connections (a fresh database).
     public func isEmpty() async throws -> Bool {
-        try await dbQueue.read { db in
+        try await database.read { db in
             try Int.fetchOne(
                 db,
                 sql: "SELECT (SELECT COUNT(*) FROM services) + (SELECT COUNT(*) FROM users) "

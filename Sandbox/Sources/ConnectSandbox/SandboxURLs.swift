@@ -1,22 +1,23 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// Builds the absolute URLs the sandbox puts into responses, from its own bound base URL
 /// (e.g. `http://127.0.0.1:51234`). The base is known only once the server has bound its port.
 final class SandboxURLs: Sendable {
-    private let base: LockedValue<String>
+    private let base: NIOLockedValueBox<String>
 
     init(base: String = "http://127.0.0.1") {
-        self.base = LockedValue(base)
+        self.base = NIOLockedValueBox(base)
     }
 
     /// The base URL without a trailing slash.
-    var baseURL: String { base.withLock { $0 } }
+    var baseURL: String { base.withLockedValue { $0 } }
 
     /// Sets the base URL once the server is listening.
     func setBase(_ url: URL) {
         var text = url.absoluteString
         while text.hasSuffix("/") { text.removeLast() }
-        base.withLock { $0 = text }
+        base.withLockedValue { $0 = text }
     }
 
     /// `http://host:port` for a bound host and port; wildcard hosts become loopback, IPv6 hosts get brackets.

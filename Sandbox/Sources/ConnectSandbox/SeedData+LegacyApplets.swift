@@ -94,7 +94,7 @@ extension SandboxStore {
 
     /// The connections whose primary service is `serviceId`, as seen by `userId`, in id order.
     func snapshots(primaryServiceId serviceId: String, userId: String?) async throws -> [ConnectionSnapshot] {
-        try await dbQueue.read { db in
+        try await database.read { db in
             let ids = try String.fetchAll(
                 db, sql: "SELECT id FROM connections WHERE primary_service_id = ? ORDER BY id", arguments: [serviceId])
             return try ids.compactMap { try Self.snapshot(connectionId: $0, userId: userId, in: db) }
@@ -104,7 +104,7 @@ extension SandboxStore {
     /// The partner account of `serviceId` whose access token is `accessToken` (a partner session in the example
     /// partner backend).
     func partnerAccount(serviceId: String, accessToken: String) async throws -> SeedData.PartnerAccount? {
-        try await dbQueue.read { db in
+        try await database.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT * FROM partner_accounts WHERE service_id = ? AND access_token = ?",
                 arguments: [serviceId, accessToken]

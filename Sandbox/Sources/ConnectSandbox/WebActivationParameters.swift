@@ -1,4 +1,5 @@
 import Foundation
+import NIOConcurrencyHelpers
 
 /// The parameters of a web activation, as the SDK sends them in the URL of `GET /access/api/{connection_id}`
 /// (spec §2.6) and as the pages carry them from form to form in hidden fields.
@@ -134,7 +135,7 @@ final class WebActivationSessions: Sendable {
     static let lifetime: TimeInterval = 30 * 60
     static let capacity = 10_000
 
-    private let sessions = LockedValue<[String: Session]>([:])
+    private let sessions = NIOLockedValueBox<[String: Session]>([:])
 
     /// 128 random bits, hex.
     static func randomId() -> String {
@@ -147,7 +148,7 @@ final class WebActivationSessions: Sendable {
         let session = Session(
             id: Self.randomId(), connectionId: connectionId, parameters: parameters,
             partnerState: Self.randomId(), started: now)
-        sessions.withLock { table in
+        sessions.withLockedValue { table in
             table = table.filter { now.timeIntervalSince($0.value.started) < Self.lifetime }
             if table.count >= Self.capacity, let oldest = table.min(by: { $0.value.started < $1.value.started }) {
                 table.removeValue(forKey: oldest.key)
@@ -160,7 +161,7 @@ final class WebActivationSessions: Sendable {
     /// The live flow `id` of `connectionId`.
     func session(_ id: String?, connectionId: String, now: Date = Date()) -> Session? {
         guard let id, !id.isEmpty else { return nil }
-        return sessions.withLock { $0[id] }.flatMap {
+        return sessions.withLockedValue { $0[id] }.flatMap {
             $0.connectionId == connectionId && now.timeIntervalSince($0.started) < Self.lifetime ? $0 : nil
         }
     }
@@ -168,14 +169,14 @@ final class WebActivationSessions: Sendable {
     /// The live flow of `connectionId` whose partner sign-in `state` is `state`.
     func session(partnerState state: String, connectionId: String, now: Date = Date()) -> Session? {
         guard !state.isEmpty else { return nil }
-        return sessions.withLock { table in table.values.first { $0.partnerState == state } }.flatMap {
+        return sessions.withLockedValue { table in table.values.first { $0.partnerState == state } }.flatMap {
             $0.connectionId == connectionId && now.timeIntervalSince($0.started) < Self.lifetime ? $0 : nil
         }
     }
 
     /// Records who signed in to flow `id`; returns the updated flow.
     func signIn(_ id: String, userId: String) -> Session? {
-        sessions.withLock { table in
+        sessions.withLockedValue { table in
             table[id]?.userId = userId
             return table[id]
         }
@@ -183,11 +184,11 @@ final class WebActivationSessions: Sendable {
 
     /// Records that the partner service was authorized in flow `id`.
     func markAuthorized(_ id: String) {
-        sessions.withLock { $0[id]?.partnerAuthorized = true }
+        sessions.withLockedValue { $0[id]?.partnerAuthorized = true }
     }
 
     /// Ends flow `id`.
     func end(_ id: String) {
-        _ = sessions.withLock { $0.removeValue(forKey: id) }
+        _ = sessions.withLockedValue { $0.removeValue(forKey: id) }
     }
 }

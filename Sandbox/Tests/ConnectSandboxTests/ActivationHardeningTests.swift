@@ -287,7 +287,7 @@ struct ActivationHardeningTests {
                 [("activation_session", second), ("email", "twin2@example.com"), ("password", "same secret")])
         }
         let store = try SandboxStore(path: path)
-        let stored = try await store.dbQueue.read { db in
+        let stored = try await store.database.read { db in
             try [String: String](
                 uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT email, password FROM users").map {
                     ($0["email"] as String, $0["password"] as String)
@@ -299,7 +299,7 @@ struct ActivationHardeningTests {
             #expect(!hash.contains("password") && !hash.contains("secret"))
         }
         #expect(stored["twin1@example.com"] != stored["twin2@example.com"])  // salted
-        let partner: [String] = try await store.dbQueue.read { db in
+        let partner: [String] = try await store.database.read { db in
             try String.fetchAll(db, sql: "SELECT password_hash FROM partner_accounts")
         }
         #expect(partner.count == 3 && partner.allSatisfy { $0.hasPrefix("pbkdf2-sha256$") })
