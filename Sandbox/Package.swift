@@ -17,6 +17,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(
@@ -53,6 +54,7 @@ let package = Package(
                 .product(name: "IFTTTSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectLocation", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectTesting", package: "IFTTTConnectSDK"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             exclude: ["__Snapshots__"]
         ),
