@@ -18,6 +18,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .target(
@@ -58,6 +59,7 @@ let package = Package(
                 .product(name: "IFTTTConnectLocation", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectTesting", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectDesktop", package: "IFTTTConnectSDK"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
             ],
             exclude: ["__Snapshots__"]
         ),

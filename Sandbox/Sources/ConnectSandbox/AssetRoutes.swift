@@ -45,20 +45,15 @@ struct AssetRoutes: SandboxRoutes {
         return String(letters.prefix(2)).uppercased()
     }
 
-    static func escapeXML(_ s: String) -> String {
-        s.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
-
     static func icon(_ service: SeedData.Service, colored: Bool) -> String {
-        let text = escapeXML(initials(service.name))
+        let text = htmlEscape(initials(service.name))
         let background =
             colored
-            ? "<rect width=\"128\" height=\"128\" rx=\"28\" fill=\"\(escapeXML(service.brandColor))\"/>"
+            ? "<rect width=\"128\" height=\"128\" rx=\"28\" fill=\"\(htmlEscape(service.brandColor))\"/>"
             : ""
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" viewBox="0 0 128 128">\
-            <title>\(escapeXML(service.name))</title>\(background)\
+            <title>\(htmlEscape(service.name))</title>\(background)\
             <text x="64" y="64" dy="0.35em" text-anchor="middle" font-family="Helvetica, Arial, sans-serif" \
             font-size="\(text.count > 1 ? 56 : 72)" font-weight="700" fill="#FFFFFF">\(text)</text></svg>
 
@@ -69,9 +64,9 @@ struct AssetRoutes: SandboxRoutes {
         let height = width * 9 / 16
         return """
             <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 1600 900">\
-            <rect width="1600" height="900" fill="\(escapeXML(service.brandColor))"/>\
+            <rect width="1600" height="900" fill="\(htmlEscape(service.brandColor))"/>\
             <text x="800" y="450" dy="0.35em" text-anchor="middle" font-family="Helvetica, Arial, sans-serif" \
-            font-size="240" font-weight="700" fill="#FFFFFF" fill-opacity="0.85">\(escapeXML(initials(service.name)))</text></svg>
+            font-size="240" font-weight="700" fill="#FFFFFF" fill-opacity="0.85">\(htmlEscape(initials(service.name)))</text></svg>
 
             """
     }

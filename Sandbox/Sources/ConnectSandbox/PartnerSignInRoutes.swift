@@ -46,7 +46,7 @@ struct PartnerSignInRoutes: SandboxRoutes {
                 ("response_type", "code"), ("client_id", PartnerSignInRoutes.clientId), ("redirect_uri", redirectURI),
                 ("state", state),
             ]
-            .map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(WebActivationPages.escape($0.1))\">" }
+            .map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(htmlEscape($0.1))\">" }
             .joined(separator: "\n")
         }
     }
@@ -108,11 +108,11 @@ struct PartnerSignInRoutes: SandboxRoutes {
         WebActivationPages.page(
             "Sign in to \(service.name)",
             """
-            <p>IFTTT wants to connect to your <strong>\(WebActivationPages.escape(service.name))</strong> account.
-            Sign in to \(WebActivationPages.escape(service.name)) to allow it.</p>\(WebActivationPages.alert(error))
-            <form method="post" action="\(WebActivationPages.escape(action))" id="partner-sign-in">
+            <p>IFTTT wants to connect to your <strong>\(htmlEscape(service.name))</strong> account.
+            Sign in to \(htmlEscape(service.name)) to allow it.</p>\(WebActivationPages.alert(error))
+            <form method="post" action="\(htmlEscape(action))" id="partner-sign-in">
             \(authorization.hiddenFields)
-            <label for="login">\(WebActivationPages.escape(service.name)) username</label><input id="login" name="login" autocomplete="username" value="\(WebActivationPages.escape(login))">
+            <label for="login">\(htmlEscape(service.name)) username</label><input id="login" name="login" autocomplete="username" value="\(htmlEscape(login))">
             <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password">
             <button type="submit" id="submit">Sign in and allow</button>
             </form>

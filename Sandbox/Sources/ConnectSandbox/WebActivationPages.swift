@@ -2,25 +2,8 @@ import Foundation
 import Hummingbird
 
 /// The HTML of the web activation pages: small, server-rendered, no JavaScript. Every value from a request or the
-/// store goes through ``escape(_:)``; the flow's parameters travel in hidden fields.
+/// store goes through ``htmlEscape(_:)``; the flow's parameters travel in hidden fields.
 enum WebActivationPages {
-    /// Escapes text for HTML element content and double-quoted attributes.
-    static func escape(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.count)
-        for c in s {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(c)
-            }
-        }
-        return out
-    }
-
     /// The pages' policy. `form-action` also governs where a form submission may be redirected, so besides
     /// `'self'` it lists the destinations the final 303 may go to (loopback `http` on any port and the registered
     /// app schemes, see ``WebActivationParameters/returnURL``); with `'self'` alone browsers block that redirect.
@@ -59,11 +42,11 @@ enum WebActivationPages {
         """
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(escape(title))</title>
+        <title>\(htmlEscape(title))</title>
         <style>body{font-family:sans-serif;max-width:32em;margin:2em auto;padding:0 1em}label{display:block;margin-top:1em}
         input,select{font-size:1em;padding:.3em;width:100%;box-sizing:border-box}input[type=checkbox]{width:auto}
         button{font-size:1em;margin-top:1.5em;margin-right:.5em;padding:.5em 1em}.error{color:#b00020}fieldset{margin-top:1em}</style>
-        </head><body><h1>\(escape(title))</h1>
+        </head><body><h1>\(htmlEscape(title))</h1>
         \(body)
         </body></html>
         """
@@ -74,21 +57,21 @@ enum WebActivationPages {
         response(
             page(
                 "IFTTT sandbox: \(status.code) \(status.reasonPhrase)",
-                "<p class=\"error\" role=\"alert\">\(escape(message))</p>"),
+                "<p class=\"error\" role=\"alert\">\(htmlEscape(message))</p>"),
             status: status)
     }
 
     /// The flow's id; the flow's parameters stay on the server (they were stored when the flow started).
     static func hidden(session: String) -> String {
-        "<input type=\"hidden\" name=\"activation_session\" value=\"\(escape(session))\">"
+        "<input type=\"hidden\" name=\"activation_session\" value=\"\(htmlEscape(session))\">"
     }
 
     static func action(_ connectionId: String, _ step: String) -> String {
-        "/access/api/\(escape(WebActivationParameters.encode(connectionId)))/\(step)"
+        "/access/api/\(htmlEscape(WebActivationParameters.encode(connectionId)))/\(step)"
     }
 
     static func alert(_ message: String?) -> String {
-        message.map { "<p class=\"error\" role=\"alert\" id=\"error\">\(escape($0))</p>" } ?? ""
+        message.map { "<p class=\"error\" role=\"alert\" id=\"error\">\(htmlEscape($0))</p>" } ?? ""
     }
 
     /// The sign-in page: e-mail (prefilled from `email` or `username`) and password.
@@ -100,10 +83,10 @@ enum WebActivationPages {
         return page(
             "Sign in to IFTTT",
             """
-            <p>Sign in to connect <strong>\(escape(connection.name))</strong>.</p>\(alert(error))
+            <p>Sign in to connect <strong>\(htmlEscape(connection.name))</strong>.</p>\(alert(error))
             <form method="post" action="\(action(connection.id, "sign_in"))" id="sign-in">
             \(hidden(session: session))
-            <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" value="\(escape(prefill))">
+            <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" value="\(htmlEscape(prefill))">
             <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password">
             <button type="submit" id="submit">Sign in</button>
             </form>
@@ -118,10 +101,10 @@ enum WebActivationPages {
         page(
             "Create your IFTTT account",
             """
-            <p>Create an IFTTT account to connect <strong>\(escape(connection.name))</strong>.</p>\(alert(error))
+            <p>Create an IFTTT account to connect <strong>\(htmlEscape(connection.name))</strong>.</p>\(alert(error))
             <form method="post" action="\(action(connection.id, "create_account"))" id="create-account">
             \(hidden(session: session))
-            <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" value="\(escape(parameters.value("email") ?? ""))">
+            <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" value="\(htmlEscape(parameters.value("email") ?? ""))">
             <label for="password">Choose a password</label><input id="password" name="password" type="password" autocomplete="new-password">
             <button type="submit" id="submit">Create account</button>
             </form>
@@ -136,11 +119,11 @@ enum WebActivationPages {
         page(
             "Authorize \(service.name)",
             """
-            <p>Signed in to IFTTT as <strong>\(escape(user.login))</strong>.</p>
-            <p>Allow IFTTT to use your <strong>\(escape(service.name))</strong> account for \(escape(connection.name))?</p>\(alert(error))
+            <p>Signed in to IFTTT as <strong>\(htmlEscape(user.login))</strong>.</p>
+            <p>Allow IFTTT to use your <strong>\(htmlEscape(service.name))</strong> account for \(htmlEscape(connection.name))?</p>\(alert(error))
             <form method="post" action="\(action(connection.id, "authorize"))" id="authorize">
             \(hidden(session: session))
-            <button type="submit" id="submit">Authorize \(escape(service.name))</button>
+            <button type="submit" id="submit">Authorize \(htmlEscape(service.name))</button>
             </form>
             """)
     }
@@ -150,10 +133,11 @@ enum WebActivationPages {
         _ connection: SeedData.Connection, existing: SeedData.UserConnection?, session: String,
         parameters: WebActivationParameters, errors: [String] = [], submitted: SubmittedForm? = nil
     ) -> String {
-        var body = "<p>Choose how <strong>\(escape(connection.name))</strong> works for you.</p>"
+        var body = "<p>Choose how <strong>\(htmlEscape(connection.name))</strong> works for you.</p>"
         if !errors.isEmpty {
             body +=
-                "<ul class=\"error\" role=\"alert\" id=\"error\">" + errors.map { "<li>\(escape($0))</li>" }.joined()
+                "<ul class=\"error\" role=\"alert\" id=\"error\">"
+                + errors.map { "<li>\(htmlEscape($0))</li>" }.joined()
                 + "</ul>"
         }
         body += "<form method=\"post\" action=\"\(action(connection.id, "configure"))\" id=\"configure\">\n"
@@ -164,9 +148,9 @@ enum WebActivationPages {
             let enabledName = WebActivationForm.enabledName(feature: feature.id)
             let enabled = submitted.map { $0[enabledName] != nil } ?? (previous?.enabled ?? true)
             counter += 1
-            body += "<fieldset><legend>\(escape(feature.title))</legend>"
+            body += "<fieldset><legend>\(htmlEscape(feature.title))</legend>"
             body +=
-                "<label for=\"f\(counter)\"><input type=\"checkbox\" id=\"f\(counter)\" name=\"\(escape(enabledName))\" value=\"on\"\(enabled ? " checked" : "")> Turn on</label>"
+                "<label for=\"f\(counter)\"><input type=\"checkbox\" id=\"f\(counter)\" name=\"\(htmlEscape(enabledName))\" value=\"on\"\(enabled ? " checked" : "")> Turn on</label>"
             for field in feature.fields where !field.hidden {
                 let name = WebActivationForm.fieldName(feature: feature.id, step: nil, field: field.id)
                 let current = previous?.userFields.first { $0.fieldId == field.id }?.value
@@ -199,7 +183,7 @@ enum WebActivationPages {
         submitted: SubmittedForm?, counter: inout Int, prefix: String? = nil
     ) -> String {
         let value = current ?? field.defaultValue
-        let label = escape((prefix.map { "\($0): " } ?? "") + field.label) + (field.required ? " (required)" : "")
+        let label = htmlEscape((prefix.map { "\($0): " } ?? "") + field.label) + (field.required ? " (required)" : "")
         let type = field.type.uppercased()
         counter += 1
         let id = "f\(counter)"
@@ -215,7 +199,7 @@ enum WebActivationPages {
                     ?? WebActivationForm.text(
                         value[part] ?? (part == "lat" ? value["latitude"] : part == "lng" ? value["longitude"] : nil))
                 out +=
-                    "<label for=\"f\(counter)\">\(escape(title))</label><input id=\"f\(counter)\" name=\"\(escape(partName))\" value=\"\(escape(shown))\">"
+                    "<label for=\"f\(counter)\">\(htmlEscape(title))</label><input id=\"f\(counter)\" name=\"\(htmlEscape(partName))\" value=\"\(htmlEscape(shown))\">"
             }
             return out
         }
@@ -227,7 +211,7 @@ enum WebActivationPages {
             for option in options {
                 counter += 1
                 out +=
-                    "<label for=\"f\(counter)\"><input type=\"checkbox\" id=\"f\(counter)\" name=\"\(escape(name))\" value=\"\(escape(option.value))\"\(chosen.contains(option.value) ? " checked" : "")> \(escape(option.label))</label>"
+                    "<label for=\"f\(counter)\"><input type=\"checkbox\" id=\"f\(counter)\" name=\"\(htmlEscape(name))\" value=\"\(htmlEscape(option.value))\"\(chosen.contains(option.value) ? " checked" : "")> \(htmlEscape(option.label))</label>"
             }
             return out
         }
@@ -238,13 +222,13 @@ enum WebActivationPages {
             let choices: String = options.map { (option: SeedData.FieldOption) -> String in
                 let group = option.group.map { "\($0): " } ?? ""
                 return
-                    "<option value=\"\(escape(option.value))\"\(option.value == shown ? " selected" : "")>\(escape(group + option.label))</option>"
+                    "<option value=\"\(htmlEscape(option.value))\"\(option.value == shown ? " selected" : "")>\(htmlEscape(group + option.label))</option>"
             }.joined()
             return
-                "<label for=\"\(id)\">\(label)</label><select id=\"\(id)\" name=\"\(escape(name))\"><option value=\"\">Choose…</option>\(choices)</select>"
+                "<label for=\"\(id)\">\(label)</label><select id=\"\(id)\" name=\"\(htmlEscape(name))\"><option value=\"\">Choose…</option>\(choices)</select>"
         }
         return
-            "<label for=\"\(id)\">\(label)</label><input id=\"\(id)\" name=\"\(escape(name))\" value=\"\(escape(shown))\">"
+            "<label for=\"\(id)\">\(label)</label><input id=\"\(id)\" name=\"\(htmlEscape(name))\" value=\"\(htmlEscape(shown))\">"
     }
 }
 

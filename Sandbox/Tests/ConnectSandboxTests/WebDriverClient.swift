@@ -1,6 +1,9 @@
+import AsyncHTTPClient
 import Foundation
+import NIOConcurrencyHelpers
+import NIOCore
 
-/// A minimal W3C WebDriver client over the curl command line, for driving headless Chromium through chromedriver.
+/// A minimal W3C WebDriver client on AsyncHTTPClient, for driving headless Chromium through chromedriver.
 ///
 /// One chromedriver serves the whole test run: ``ChromeDriver/shared()`` starts it on a loopback port the
 /// system picks (read from its "started successfully on port N" line) and it is terminated when the process
@@ -9,7 +12,6 @@ actor ChromeDriver {
     /// Whether chromedriver and Chromium are installed, so the browser tests can run.
     static var isAvailable: Bool {
         executable("chromedriver") != nil && browserBinary != nil
-            && FileManager.default.isExecutableFile(atPath: "/usr/bin/curl")
     }
 
     static var browserBinary: String? {
@@ -30,15 +32,26 @@ actor ChromeDriver {
     }
 
     private static let instance = ChromeDriver()
-    private var started: URL?
-    private var process: Process?
+    private var starting: Task<URL, any Error>?
 
     /// The shared chromedriver's base URL, starting it on first use.
     static func shared() async throws -> URL { try await instance.start() }
 
-    private func start() throws -> URL {
-        if let started { return started }
-        guard let path = Self.executable("chromedriver") else {
+    /// Starts chromedriver once; concurrent callers await the same start, and a failed start is tried again.
+    private func start() async throws -> URL {
+        if let starting { return try await starting.value }
+        let task = Task { try await Self.launch() }
+        starting = task
+        do {
+            return try await task.value
+        } catch {
+            starting = nil
+            throw error
+        }
+    }
+
+    private static func launch() async throws -> URL {
+        guard let path = executable("chromedriver") else {
             throw Failure(description: "chromedriver is not installed")
         }
         let process = Process()
@@ -49,38 +62,34 @@ actor ChromeDriver {
         process.standardError = FileHandle.nullDevice
         try process.run()
         ChromeDriverCleanup.register(process)
-        // Read until the line with the port; chromedriver prints it once it listens.
-        var text = ""
+        // Read until the line with the port; chromedriver prints it once it listens. The reads block, so they run
+        // on a thread of their own, not on the cooperative pool the in-process sandboxes serve on.
         let handle = output.fileHandleForReading
-        while !text.contains("started successfully on port") || !text.hasSuffix("\n") {
-            let chunk = handle.availableData
-            guard !chunk.isEmpty else { throw Failure(description: "chromedriver exited: \(text)") }
-            text += String(decoding: chunk, as: UTF8.self)
+        let port = try await offCooperativePool { () throws -> Int in
+            var text = ""
+            while !text.contains("started successfully on port") || !text.hasSuffix("\n") {
+                let chunk = handle.availableData
+                guard !chunk.isEmpty else { throw Failure(description: "chromedriver exited: \(text)") }
+                text += String(decoding: chunk, as: UTF8.self)
+            }
+            guard let range = text.range(of: "started successfully on port "),
+                let port = Int(text[range.upperBound...].prefix { $0.isNumber })
+            else { throw Failure(description: "chromedriver did not report its port: \(text)") }
+            return port
         }
-        guard let range = text.range(of: "started successfully on port "),
-            let port = Int(text[range.upperBound...].prefix { $0.isNumber })
-        else { throw Failure(description: "chromedriver did not report its port: \(text)") }
-        let url = URL(string: "http://127.0.0.1:\(port)")!
-        self.process = process
-        started = url
-        return url
+        return URL(string: "http://127.0.0.1:\(port)")!
     }
 }
 
 /// Terminates the shared chromedriver when the test process exits.
 enum ChromeDriverCleanup {
-    private static let processes = ProcessBox()
-
-    final class ProcessBox: @unchecked Sendable {
-        let lock = NSLock()
-        var processes: [Process] = []
-    }
+    private static let processes = NIOLockedValueBox<[Process]>([])
 
     static func register(_ process: Process) {
-        processes.lock.lock()
-        let first = processes.processes.isEmpty
-        processes.processes.append(process)
-        processes.lock.unlock()
+        let first = processes.withLockedValue { processes in
+            processes.append(process)
+            return processes.count == 1
+        }
         if first {
             atexit {
                 ChromeDriverCleanup.terminateAll()
@@ -89,10 +98,10 @@ enum ChromeDriverCleanup {
     }
 
     static func terminateAll() {
-        processes.lock.lock()
-        defer { processes.lock.unlock() }
-        // chromedriver ignores SIGTERM; the sessions (and their browsers) are closed by then.
-        for process in processes.processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        processes.withLockedValue { processes in
+            // chromedriver ignores SIGTERM; the sessions (and their browsers) are closed by then.
+            for process in processes where process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
     }
 }
 
@@ -210,22 +219,66 @@ struct WebDriverSession: Sendable {
             ?? ""
     }
 
-    /// Clicks the element matching `selector` (a submit button waits for the next page to load).
-    func click(_ selector: String) async throws {
+    /// Clicks the element matching `selector`; a submit button waits for the next page to load.
+    ///
+    /// chromedriver may answer a click on a submit button before the browser has left the page, so the next
+    /// command could read the old page (or find its elements gone mid-command). A submit therefore waits until
+    /// the old document is gone (its root element is stale) and the new one has loaded, for up to `timeout` s.
+    func click(_ selector: String, timeout: Double = 10) async throws {
         let element = try await element(selector)
+        let type =
+            try await Self.call(base, "GET", "/session/\(id)/element/\(element)/property/type", nil) as? String
+        let page = type == "submit" ? try await rootElement() : nil
         _ = try await Self.call(base, "POST", "/session/\(id)/element/\(element)/click", [String: Any]())
+        if let page { try await waitForNavigation(from: page, timeout: timeout) }
+    }
+
+    /// The current document's `<html>` element.
+    private func rootElement() async throws -> String {
+        let value = try await Self.call(
+            base, "POST", "/session/\(id)/element", ["using": "css selector", "value": "html"])
+        guard let element = (value as? [String: any Sendable])?[Self.elementKey] as? String else {
+            throw ChromeDriver.Failure(description: "the page has no root element")
+        }
+        return element
+    }
+
+    /// Waits until `page` (a root element) is gone and the new document's `readyState` is `complete`.
+    private func waitForNavigation(from page: String, timeout: Double) async throws {
+        let deadline = Date().addingTimeInterval(timeout)
+        var left = false
+        while Date() < deadline {
+            if !left {
+                do {
+                    _ = try await Self.call(base, "GET", "/session/\(id)/element/\(page)/name", nil)
+                } catch is ChromeDriver.Failure {
+                    // "stale element reference", or "does not belong to the document" mid-navigation: it is gone.
+                    left = true
+                    continue
+                }
+            } else if let state = try? await Self.call(
+                base, "POST", "/session/\(id)/execute/sync",
+                ["script": "return document.readyState", "args": [Any]()]) as? String, state == "complete"
+            {
+                return
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        throw ChromeDriver.Failure(
+            description: "the page did not \(left ? "finish loading" : "change") within \(timeout) s after a submit")
     }
 
     /// One WebDriver command; returns the response's `value`, throws on a WebDriver error.
     ///
-    /// Each command runs `/usr/bin/curl`: on Linux, URLSession (libcurl through FoundationNetworking) rejects
-    /// chromedriver's responses with "Failed writing header", while the curl command line reads them fine.
+    /// Commands go through AsyncHTTPClient's shared client: its requests run on SwiftNIO's event loops and are
+    /// awaited without blocking a thread of the cooperative pool. (URLSession on Linux, libcurl through
+    /// FoundationNetworking, rejects chromedriver's responses with "Failed writing header".)
     @discardableResult
     static func call(_ base: URL, _ method: String, _ path: String, _ body: [String: Any]?) async throws -> (
         any Sendable
     )? {
         let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) }
-        let (status, data) = try await curl(method: method, url: base.absoluteString + path, body: payload)
+        let (status, data) = try await send(method: method, url: base.absoluteString + path, body: payload)
         let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any]
         let value = object?["value"]
         if status >= 400 || object == nil {
@@ -237,44 +290,23 @@ struct WebDriverSession: Sendable {
         return sendable(value)
     }
 
-    /// Runs one HTTP request with the curl command line on a background queue; returns the status and the body.
-    private static func curl(method: String, url: String, body: Data?) async throws -> (Int, Data) {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Int, Data), any Error>) in
-            DispatchQueue.global().async {
-                do {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-                    var arguments = ["-s", "-S", "--max-time", "30", "-X", method, "-w", "\n%{http_code}"]
-                    if body != nil {
-                        arguments += ["-H", "Content-Type: application/json; charset=utf-8", "--data-binary", "@-"]
-                    }
-                    process.arguments = arguments + [url]
-                    let input = Pipe()
-                    let output = Pipe()
-                    let errors = Pipe()
-                    process.standardInput = input
-                    process.standardOutput = output
-                    process.standardError = errors
-                    try process.run()
-                    // Bodies are small: write all of it, then read the output to its end.
-                    if let body { input.fileHandleForWriting.write(body) }
-                    try input.fileHandleForWriting.close()
-                    let data = output.fileHandleForReading.readDataToEndOfFile()
-                    let message = errors.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    guard process.terminationStatus == 0,
-                        let newline = data.lastIndex(of: UInt8(ascii: "\n")),
-                        let status = Int(String(decoding: data[(newline + 1)...], as: UTF8.self))
-                    else {
-                        throw ChromeDriver.Failure(
-                            description: "curl \(method) \(url) exited \(process.terminationStatus): "
-                                + String(decoding: message.prefix(300), as: UTF8.self))
-                    }
-                    continuation.resume(returning: (status, Data(data[..<newline])))
-                } catch {
-                    continuation.resume(throwing: error)
-                }
-            }
+    /// The largest response body read (a page source); chromedriver's answers are far smaller.
+    static let maximumResponseBytes = 32 << 20
+
+    /// Sends one HTTP request to chromedriver; returns the status and the body.
+    private static func send(method: String, url: String, body: Data?) async throws -> (Int, Data) {
+        var request = HTTPClientRequest(url: url)
+        request.method = .init(rawValue: method)
+        if let body {
+            request.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
+            request.body = .bytes(ByteBuffer(bytes: body))
+        }
+        do {
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            let bytes = try await response.body.collect(upTo: maximumResponseBytes)
+            return (Int(response.status.code), Data(bytes.readableBytesView))
+        } catch {
+            throw ChromeDriver.Failure(description: "\(method) \(url) failed: \(error)")
         }
     }
 
