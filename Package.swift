@@ -23,21 +23,6 @@ let package = Package(
         .target(name: "IFTTTConnectService", dependencies: ["IFTTTConnectSDK"]),
         .target(name: "IFTTTConnectLocation", dependencies: ["IFTTTConnectSDK"]),
         .target(name: "IFTTTConnectTesting", dependencies: ["IFTTTConnectSDK"]),
-        .executableTarget(
-            name: "LocationBenchmarks",
-            dependencies: ["IFTTTConnectLocation", "IFTTTConnectSDK"],
-            path: "Benchmarks/LocationBenchmarks"
-        ),
-        .executableTarget(
-            name: "ConnectBenchmarks",
-            dependencies: ["IFTTTConnectSDK"],
-            path: "Benchmarks/ConnectBenchmarks"
-        ),
-        .executableTarget(
-            name: "ButtonBenchmarks",
-            dependencies: ["IFTTTConnectSDK"],
-            path: "Benchmarks/ButtonBenchmarks"
-        ),
         .testTarget(
             name: "IFTTTConnectSDKTests",
             dependencies: ["IFTTTConnectTesting", "IFTTTConnectSDK"],
