@@ -25,21 +25,6 @@ let package = Package(
         .target(name: "IFTTTConnectLocation", dependencies: ["IFTTTConnectSDK"]),
         .target(name: "IFTTTConnectTesting", dependencies: ["IFTTTConnectSDK"]),
         .target(name: "IFTTTConnectDesktop", dependencies: ["IFTTTConnectSDK"]),
-        .executableTarget(
-            name: "LocationBenchmarks",
-            dependencies: ["IFTTTConnectLocation", "IFTTTConnectSDK"],
-            path: "Benchmarks/LocationBenchmarks"
-        ),
-        .executableTarget(
-            name: "ConnectBenchmarks",
-            dependencies: ["IFTTTConnectSDK"],
-            path: "Benchmarks/ConnectBenchmarks"
-        ),
-        .executableTarget(
-            name: "ButtonBenchmarks",
-            dependencies: ["IFTTTConnectSDK"],
-            path: "Benchmarks/ButtonBenchmarks"
-        ),
         .testTarget(
             name: "IFTTTConnectSDKTests",
             dependencies: ["IFTTTConnectTesting", "IFTTTConnectSDK", "IFTTTConnectDesktop"],

@@ -3,7 +3,7 @@ import IFTTTConnectSDK
 
 /// The original SDK's approach, for comparison: `JSONSerialization` into `[String: Any]`, then a
 /// hand-written walk of the dictionaries that builds the same model values.
-enum BaselineDecoder {
+enum SerializationBaseline {
     struct Failure: Error {}
 
     static func decode(_ data: Data) throws -> Connection {

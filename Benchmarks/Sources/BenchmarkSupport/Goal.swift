@@ -1,0 +1,103 @@
+import Foundation
+
+/// A benchmark's goal and its verdict, measured as a ratio against a baseline (or a time) in the same process.
+///
+/// package-benchmark runs every benchmark in a process of its own, so a ratio between two rows of its table cannot be
+/// computed inside one of them. Each suite therefore ends with a goal benchmark that times the subject and its
+/// baseline interleaved, in one process, reports the ratio as a custom metric, and prints one line:
+/// `GOAL <name>: <measured> (goal: <goal>): goal met` (or `goal missed`).
+public enum Goal {
+    /// Writes the verdict line to standard error (package-benchmark keeps standard output for its own protocol) and
+    /// to the file named by `BENCHMARK_GOALS_FILE`, when set, so a script can collect every verdict of a run.
+    ///
+    /// - Returns: Whether the goal is met.
+    @discardableResult
+    public static func report(_ name: String, measured: String, goal: String, met: Bool) -> Bool {
+        let line = "GOAL \(name): \(measured) (goal: \(goal)): \(met ? "goal met" : "goal missed")\n"
+        FileHandle.standardError.write(Data(line.utf8))
+        if let path = ProcessInfo.processInfo.environment["BENCHMARK_GOALS_FILE"], !path.isEmpty {
+            if !FileManager.default.fileExists(atPath: path) {
+                _ = FileManager.default.createFile(atPath: path, contents: nil)
+            }
+            if let handle = FileHandle(forWritingAtPath: path) {
+                handle.seekToEndOfFile()
+                handle.write(Data(line.utf8))
+                try? handle.close()
+            }
+        }
+        return met
+    }
+}
+
+/// Wall-clock timing for goal checks: the mean time per call over a short budget, best of several rounds, so that a
+/// burst from another process on a shared machine does not decide a verdict.
+public enum Timing {
+    /// The best (lowest) mean time per call of `body`, in nanoseconds, over `rounds` runs of about `budget` each.
+    public static func nanosecondsPerCall(
+        rounds: Int = 5, budget: Duration = .milliseconds(100), _ body: () throws -> Int
+    ) rethrows -> Double {
+        var best = Double.infinity
+        for _ in 0..<rounds { best = min(best, try round(budget: budget, body)) }
+        return best
+    }
+
+    /// Times `subject` and `baseline` in alternating rounds and returns the best mean time per call of each, in
+    /// nanoseconds: the two see the same machine conditions.
+    public static func compare(
+        rounds: Int = 5, budget: Duration = .milliseconds(100), subject: () throws -> Int,
+        baseline: () throws -> Int
+    ) rethrows -> (subject: Double, baseline: Double) {
+        var bestSubject = Double.infinity
+        var bestBaseline = Double.infinity
+        for _ in 0..<rounds {
+            bestSubject = min(bestSubject, try round(budget: budget, subject))
+            bestBaseline = min(bestBaseline, try round(budget: budget, baseline))
+        }
+        return (bestSubject, bestBaseline)
+    }
+
+    /// The async form of ``nanosecondsPerCall(rounds:budget:_:)``.
+    public static func nanosecondsPerCall(
+        rounds: Int = 5, budget: Duration = .milliseconds(100), _ body: () async throws -> Int
+    ) async rethrows -> Double {
+        var best = Double.infinity
+        for _ in 0..<rounds {
+            let clock = ContinuousClock()
+            var checksum = try await body()  // warm up
+            var calls = 0
+            let start = clock.now
+            while clock.now - start < budget {
+                checksum &+= try await body()
+                calls += 1
+            }
+            best = min(best, nanoseconds(clock.now - start) / Double(max(calls, 1)))
+            keep(checksum)
+        }
+        return best
+    }
+
+    /// `duration` in nanoseconds.
+    public static func nanoseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1e9 + Double(duration.components.attoseconds) / 1e9
+    }
+
+    private static func round(budget: Duration, _ body: () throws -> Int) rethrows -> Double {
+        let clock = ContinuousClock()
+        var checksum = try body()  // warm up
+        var calls = 0
+        let start = clock.now
+        while clock.now - start < budget {
+            checksum &+= try body()
+            calls += 1
+        }
+        let elapsed = nanoseconds(clock.now - start)
+        keep(checksum)
+        return elapsed / Double(max(calls, 1))
+    }
+
+    /// Keeps a checksum observable so the optimizer cannot drop the timed work.
+    @inline(never)
+    public static func keep(_ value: Int) {
+        if value == Int.min { FileHandle.standardError.write(Data(" ".utf8)) }
+    }
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The benchmark package (Benchmarks/, on ordo-one/package-benchmark) must compile: it is built here in debug with
+# warnings as errors, and one short smoke pass runs the decoding goal benchmark (one iteration) with the debug
+# executable's own runner, so the suite, package-benchmark's runner and the goal report are exercised. Its numbers
+# are not judged here (a debug build); the full release run is `swift package --package-path Benchmarks benchmark`.
+# (The debug executable is run directly: `swift package benchmark --benchmark-build-configuration debug` would also
+# build BenchmarkTool in release, about 2 minutes more, and its release malloc interposer crashed a debug runner here.)
+# BENCHMARKS_SMOKE=0 skips the smoke pass (the build still runs).
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+log=$(mktemp)
+trap 'rm -f "$log" "$log.goals"' EXIT
+start=$SECONDS
+if ! swift build --package-path Benchmarks -Xswiftc -warnings-as-errors >"$log" 2>&1; then
+  tail -n 60 "$log"
+  echo "benchmarks: the Benchmarks package does not build"
+  exit 1
+fi
+built=$((SECONDS - start))
+if [[ "${BENCHMARKS_SMOKE:-1}" == 0 ]]; then
+  echo "benchmarks: built in ${built} s (smoke pass skipped)"
+  exit 0
+fi
+bin=$(swift build --package-path Benchmarks --show-bin-path)
+if ! BENCHMARK_GOALS_FILE="$log.goals" timeout 300 "$bin/Decoding" --quiet true --filter 'Decoding goal.*' >"$log" 2>&1
+then
+  tail -n 60 "$log"
+  echo "benchmarks: the smoke pass failed"
+  exit 1
+fi
+if ! grep -q '^GOAL decoding: ' "$log.goals" 2>/dev/null; then
+  tail -n 60 "$log"
+  echo "benchmarks: the smoke pass printed no goal verdict"
+  exit 1
+fi
+echo "benchmarks: built in ${built} s; smoke pass in $((SECONDS - start - built)) s: $(cat "$log.goals")"
