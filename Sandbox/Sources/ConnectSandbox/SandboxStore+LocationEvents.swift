@@ -79,16 +79,8 @@ extension SandboxStore {
 
     /// Records `events` in one transaction, in order. An event whose record id is already stored is not recorded
     /// again; its delivery count goes up.
-    ///
-    /// The write runs on the calling task's thread (`DatabaseWriter.write` without `await`): it waits only for
-    /// writes already running, which never wait for a task, so it cannot deadlock, and it saves the two thread hops
-    /// of an async write, which cost more than the insert.
     func recordLocationEvents(_ events: [LocationEventRecord]) async throws -> LocationEventReceipt {
-        try recordLocationEventsOnThisThread(events)
-    }
-
-    private func recordLocationEventsOnThisThread(_ events: [LocationEventRecord]) throws -> LocationEventReceipt {
-        try dbQueue.write { db in
+        try await dbQueue.write { db in
             var receipt = LocationEventReceipt(recorded: 0, duplicates: 0)
             // One prepared statement for the whole batch; RETURNING gives the delivery count without a second read.
             // The event's JSON is rendered here, once (see locationEventJSONExpression), and kept up to date when a
