@@ -90,20 +90,45 @@ extension JSONResponse {
         return make(.object(members))
     }
 
-    /// `{"type":"list","data":[...],"cursor":...}` for one page whose items are already JSON text.
-    static func page(serialized items: [String], next: Int64?, kind: String) -> Response {
-        var body = "{\"type\":\"list\",\"data\":["
-        body.reserveCapacity(items.reduce(64) { $0 + $1.utf8.count + 1 })
-        for (index, item) in items.enumerated() {
-            if index > 0 { body += "," }
-            body += item
+    /// Ends a page whose `buffer` already holds `{"type":"list","data":[` and the items: `],"cursor":...}`.
+    static func page(buffer: ByteBuffer, next: Int64?, kind: String) -> Response {
+        var body = buffer
+        body.writeString("],\"cursor\":")
+        if let next {
+            // A cursor is base64url text: nothing in it needs escaping.
+            body.writeString("\"\(ListPage.encode(next, kind: kind))\"}")
+        } else {
+            body.writeString("null}")
         }
-        body += "],\"cursor\":"
-        body += next.map { SandboxJSON.string(ListPage.encode($0, kind: kind)).jsonString } ?? "null"
-        body += "}"
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: body)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
+
+    /// `{"type":"list","data":[...]}` with every location event, streamed: `fetch(after, first)` writes the next
+    /// chunk of at most ``ListPage/chunkSize`` events after a key into a buffer (with a leading comma unless
+    /// `first`). Memory holds one chunk at a time.
+    static func streamedLocationEvents(
+        fetch: @escaping @Sendable (Int64?, Bool) async throws -> (buffer: ByteBuffer, count: Int, nextAfter: Int64?)
+    ) async throws -> Response {
+        // The first chunk is read before answering, so a database error is still a proper error response.
+        let first = try await fetch(nil, true)
+        var headers = HTTPFields()
+        headers[.contentType] = "application/json"
+        let body = ResponseBody { writer in
+            var chunk = first
+            var written = 0
+            try await writer.write(ByteBuffer(string: "{\"type\":\"list\",\"data\":["))
+            while true {
+                try await writer.write(chunk.buffer)
+                written += chunk.count
+                guard let next = chunk.nextAfter else { break }
+                chunk = try await fetch(next, written == 0)
+            }
+            try await writer.write(ByteBuffer(string: "]}"))
+            try await writer.finish(nil)
+        }
+        return Response(status: .ok, headers: headers, body: body)
     }
 
     /// `{"type":"list","data":[...]}` with every item, streamed: `fetch(after)` reads the next chunk of at most

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import NIOConcurrencyHelpers
 
 /// `POST /v1/location_events` (the SDK's geofence crossings, spec §4.6) and `GET /v1/location_events` (what was
 /// recorded for the token's user, in the order received).
@@ -33,12 +34,11 @@ struct LocationEventRoutes: SandboxRoutes {
             let receipt = try await env.store.recordLocationEvents(events)
             env.logger.info(
                 "User \(user.id) uploaded \(events.count) location events (\(receipt.duplicates) duplicates)")
-            return JSONResponse.make(
-                .object([
-                    .init("type", "location_events"),
-                    .init("recorded", .number(Double(receipt.recorded))),
-                    .init("duplicates", .number(Double(receipt.duplicates))),
-                ]))
+            var headers = HTTPFields()
+            headers[.contentType] = "application/json"
+            let answer =
+                "{\"type\":\"location_events\",\"recorded\":\(receipt.recorded),\"duplicates\":\(receipt.duplicates)}"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: answer)))
         }
 
         router.get("/v1/location_events") { request, _ in
@@ -47,18 +47,19 @@ struct LocationEventRoutes: SandboxRoutes {
             // Cursor pagination (`limit`, `cursor`; see ListPage); without them the whole list, streamed.
             let page = try ListPage(request, kind: "location_events")
             let store = env.store
-            // Each event's JSON is built by SQLite (json_object, the members of render(_:) in its order).
+            // Each event's JSON was rendered when it was recorded (the `json` column); a page is those bytes
+            // concatenated into the response buffer.
             guard let limit = page.limit else {
-                return try await JSONResponse.streamedList(
-                    fetch: { after in
-                        try await store.locationEventsJSON(
-                            userId: user.id, triggerSubscriptionId: filter, after: after, limit: ListPage.chunkSize)
-                    },
-                    render: { $0 })
+                return try await JSONResponse.streamedLocationEvents { after, first in
+                    try await store.locationEventsJSONBuffer(
+                        userId: user.id, triggerSubscriptionId: filter, after: after, limit: ListPage.chunkSize,
+                        leadingComma: !first)
+                }
             }
-            let events = try await store.locationEventsJSON(
-                userId: user.id, triggerSubscriptionId: filter, after: page.after, limit: limit)
-            return JSONResponse.page(serialized: events.items, next: events.nextAfter, kind: "location_events")
+            let events = try await store.locationEventsJSONBuffer(
+                userId: user.id, triggerSubscriptionId: filter, after: page.after, limit: limit,
+                prefix: "{\"type\":\"list\",\"data\":[")
+            return JSONResponse.page(buffer: events.buffer, next: events.nextAfter, kind: "location_events")
         }
     }
 
@@ -78,31 +79,86 @@ struct LocationEventRoutes: SandboxRoutes {
             })
     }
 
-    /// The JSON of one recorded event.
-    static func render(_ event: LocationEventRecord) -> SandboxJSON {
-        .object([
-            .init("record_id", .string(event.recordId)),
-            .init("trigger_subscription_id", .string(event.triggerSubscriptionId)),
-            .init("connection_id", .string(event.connectionId)),
-            .init("event_type", .string(event.eventType)),
-            .init("occurred_at", .string(event.occurredAt)),
-            .init("region_type", .string(event.regionType)),
-            .init("channel_id", .string(event.channelId)),
-            .init("installation_id", .string(event.installationId)),
-            .init("deliveries", .number(Double(event.deliveries))),
-        ])
+    /// The JSON text of one recorded event: the members in this order, strings escaped as SQLite's `json_object`
+    /// escapes them (the form the store keeps; see `SandboxStore.locationEventJSONExpression`).
+    static func render(_ event: LocationEventRecord) -> String {
+        var out = "{"
+        let members = [
+            ("record_id", event.recordId), ("trigger_subscription_id", event.triggerSubscriptionId),
+            ("connection_id", event.connectionId), ("event_type", event.eventType), ("occurred_at", event.occurredAt),
+            ("region_type", event.regionType), ("channel_id", event.channelId),
+            ("installation_id", event.installationId),
+        ]
+        for (key, value) in members {
+            out += "\"\(key)\":"
+            appendJSONString(value, to: &out)
+            out += ","
+        }
+        out += "\"deliveries\":\(event.deliveries)}"
+        return out
+    }
+
+    /// Appends `text` as a JSON string: quote and backslash escaped, control characters as `\b \t \n \f \r` or
+    /// `\u00xx`, everything else as is (SQLite's `json_object` rules).
+    static func appendJSONString(_ text: String, to out: inout String) {
+        out += "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\u{08}": out += "\\b"
+            case "\t": out += "\\t"
+            case "\n": out += "\\n"
+            case "\u{0C}": out += "\\f"
+            case "\r": out += "\\r"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        out += "\""
+    }
+
+    /// One element of an uploaded array: its string members by name (a member that is not a string is absent), or
+    /// `nil` when the element is not an object.
+    struct UploadedEvent: Decodable {
+        /// The string members; `nil` when the element is not a JSON object.
+        var strings: [String: String]?
+
+        /// The members an event may carry.
+        static let fields: Set<String> = [
+            "record_id", "region_type", "occurred_at", "event_type", "channel_id", "trigger_subscription_id",
+            "installation_id",
+        ]
+
+        private struct Key: CodingKey {
+            var stringValue: String
+            var intValue: Int? { nil }
+            init(stringValue: String) { self.stringValue = stringValue }
+            init?(intValue: Int) { return nil }
+        }
+
+        init(from decoder: any Decoder) throws {
+            guard let container = try? decoder.container(keyedBy: Key.self) else { return }
+            var strings: [String: String] = [:]
+            for key in container.allKeys where Self.fields.contains(key.stringValue) {
+                if let value = try? container.decode(String.self, forKey: key) { strings[key.stringValue] = value }
+            }
+            self.strings = strings
+        }
     }
 
     /// The body as a JSON array; anything else is 400.
-    static func parseArray(_ data: Data) throws -> [SandboxJSON] {
-        guard let json = try? JSONDecoder().decode(SandboxJSON.self, from: data), let array = json.arrayValue else {
+    static func parseArray(_ data: Data) throws -> [UploadedEvent] {
+        guard let array = try? JSONDecoder().decode([UploadedEvent].self, from: data) else {
             throw APIError.badRequest("The request body must be a JSON array of location events.")
         }
         return array
     }
 
     /// Checks every event; throws 422 listing every problem, or returns the records to store.
-    static func validate(_ items: [SandboxJSON], userId: String, subscriptions: [String: String]) throws
+    static func validate(_ items: [UploadedEvent], userId: String, subscriptions: [String: String]) throws
         -> [LocationEventRecord]
     {
         var details: [APIError.Detail] = []
@@ -111,12 +167,12 @@ struct LocationEventRoutes: SandboxRoutes {
             func problem(_ field: String, _ message: String) {
                 details.append(.init(parameter: "[\(index)].\(field)", message: message))
             }
-            guard case .object = item else {
+            guard let members = item.strings else {
                 problem("", "must be an object")
                 continue
             }
             func string(_ field: String) -> String? {
-                guard let value = item[field]?.stringValue, !value.isEmpty else {
+                guard let value = members[field], !value.isEmpty else {
                     problem(field, "is required and must be a non-empty string")
                     return nil
                 }
@@ -167,15 +223,14 @@ struct LocationEventRoutes: SandboxRoutes {
 }
 
 /// The formatters of ``LocationEventRoutes/parseTimestamp(_:)``, made once (creating a `DateFormatter` costs far more
-/// than parsing with one) and used under a lock.
+/// than parsing with one) and used under the sandbox's lock type (`DateFormatter` is not safe to share unlocked).
 final class TimestampFormatters: @unchecked Sendable {
     static let shared = TimestampFormatters()
 
-    private let lock = NSLock()
-    private let formatters: [DateFormatter]
+    private let formatters: NIOLockedValueBox<[DateFormatter]>
 
     private init() {
-        formatters = [
+        let formatters = [
             "yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd'T'HH:mm:ss.SSSZ", "yyyy-MM-dd'T'HH:mm:ssXXXXX",
             "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm'Z'",
         ].map { format in
@@ -186,6 +241,7 @@ final class TimestampFormatters: @unchecked Sendable {
             formatter.dateFormat = format
             return formatter
         }
+        self.formatters = NIOLockedValueBox(formatters)
     }
 
     /// The first formatter's reading of `text`, in order. The shapes the SDKs send are read without a formatter.
@@ -195,7 +251,7 @@ final class TimestampFormatters: @unchecked Sendable {
 
     /// The first formatter's reading of `text`, in order.
     func parseWithFormatters(_ text: String) -> Date? {
-        lock.withLock {
+        formatters.withLockedValue { formatters in
             for formatter in formatters {
                 if let date = formatter.date(from: text) { return date }
             }

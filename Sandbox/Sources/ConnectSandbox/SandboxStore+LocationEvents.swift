@@ -83,14 +83,9 @@ extension SandboxStore {
         try await database.write { db in
             var receipt = LocationEventReceipt(recorded: 0, duplicates: 0)
             // One prepared statement for the whole batch; RETURNING gives the delivery count without a second read.
-            let insert = try db.cachedStatement(
-                sql: """
-                    INSERT INTO location_events (record_id, user_id, trigger_subscription_id, connection_id, event_type,
-                        occurred_at, region_type, channel_id, installation_id, deliveries, received_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?)
-                    ON CONFLICT(record_id) DO UPDATE SET deliveries = deliveries + 1
-                    RETURNING deliveries
-                    """)
+            // The event's JSON is rendered here, once (see locationEventJSONExpression), and kept up to date when a
+            // re-sent event bumps its delivery count, so a page read only concatenates stored bytes.
+            let insert = try db.cachedStatement(sql: Self.locationEventInsertSQL)
             let receivedAt = Date()
             for event in events {
                 let deliveries =
@@ -139,17 +134,13 @@ extension SandboxStore {
     }
 
     /// Like ``locationEvents(userId:triggerSubscriptionId:after:limit:)``, but each event as the JSON text of
-    /// `LocationEventRoutes.render(_:)`, built by SQLite (`json_object`, members in the same order).
+    /// `LocationEventRoutes.render(_:)`: the `json` column, rendered by SQLite (`json_object`, members in the same
+    /// order) when the event was recorded.
     func locationEventsJSON(userId: String, triggerSubscriptionId: String?, after: Int64?, limit: Int) async throws
         -> StorePage<String>
     {
-        let json =
-            "json_object('record_id', record_id, 'trigger_subscription_id', trigger_subscription_id, "
-            + "'connection_id', connection_id, 'event_type', event_type, 'occurred_at', occurred_at, "
-            + "'region_type', region_type, 'channel_id', channel_id, 'installation_id', installation_id, "
-            + "'deliveries', deliveries)"
-        return try await locationEventPage(
-            selecting: "seq, \(json)", userId: userId,
+        try await locationEventPage(
+            selecting: "seq, \(Self.storedLocationEventJSON)", userId: userId,
             triggerSubscriptionId: triggerSubscriptionId, after: after, limit: limit
         ) { row in
             row[1]

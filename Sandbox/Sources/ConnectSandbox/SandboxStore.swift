@@ -21,6 +21,8 @@ public final class SandboxStore: Sendable {
     let changes: SandboxStoreGeneration
     /// The caches of repeated reads, valid for one ``generation``.
     let caches = SandboxStoreCaches()
+    /// Connections that read pages of location events without a thread hop (see ``LocationEventReaders``).
+    let locationEventReaders: LocationEventReaders
 
     /// Opens (creating when needed) the database at `path` and migrates it to the current schema.
     ///
@@ -29,6 +31,8 @@ public final class SandboxStore: Sendable {
     /// - Throws: ``SandboxError/database(path:message:)`` when the file cannot be created, opened or migrated.
     public init(path: String) throws(SandboxError) {
         self.path = path
+        locationEventReaders = LocationEventReaders(
+            path: path == SandboxConfiguration.inMemoryDatabasePath ? nil : path)
         changes = SandboxStoreGeneration(
             databasePath: path == SandboxConfiguration.inMemoryDatabasePath ? nil : path)
         var configuration = Configuration()
@@ -114,6 +118,7 @@ public final class SandboxStore: Sendable {
         registerLocationEventMigrations(in: &migrator)
         registerLegacyAppletMigrations(&migrator)
         registerPartnerSignInMigration(&migrator)
+        registerLocationEventJSONMigration(&migrator)
         return migrator
     }
 

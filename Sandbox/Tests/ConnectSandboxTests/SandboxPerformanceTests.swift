@@ -1,5 +1,6 @@
 @testable import ConnectSandbox
 import Foundation
+import GRDB
 import Testing
 
 /// Cursor pagination of the list endpoints, the WAL database, and the caches that must follow every write.
@@ -128,18 +129,124 @@ struct SandboxPerformanceTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try SandboxStore(path: directory.appendingPathComponent("json.sqlite").path)
         try await store.load(try SeedData.demo(), source: SeedData.demoSource)
-        let quote = "id \"quoted\" \\ back\nslash ünïcode ✓ \t tab"
-        _ = try await store.recordLocationEvents([
+        let quote = "id \"quoted\" \\ back\nslash ünïcode ✓ \t tab \u{01}\u{08}\u{0C}\r\u{1F} / end"
+        func event(_ id: String, installation: String) -> LocationEventRecord {
             LocationEventRecord(
-                recordId: UUID().uuidString, userId: "alice", triggerSubscriptionId: "alice-arrive-trigger-1",
+                recordId: id, userId: "alice", triggerSubscriptionId: "alice-arrive-trigger-1",
                 connectionId: "gx-arrive-store", eventType: "entry", occurredAt: "2026-11-20T10:00:00+0000",
-                regionType: "geo", channelId: "941030000", installationId: quote)
+                regionType: "geo", channelId: "941030000", installationId: installation)
+        }
+        let resent = UUID().uuidString
+        _ = try await store.recordLocationEvents([
+            event(UUID().uuidString, installation: quote), event(resent, installation: "plain"),
         ])
+        // A re-sent event's stored JSON follows its delivery count.
+        let receipt = try await store.recordLocationEvents([event(resent, installation: "plain")])
+        #expect(receipt == LocationEventReceipt(recorded: 0, duplicates: 1))
         let records = try await store.locationEvents(userId: "alice", triggerSubscriptionId: nil, after: nil, limit: 10)
         let texts = try await store.locationEventsJSON(
             userId: "alice", triggerSubscriptionId: nil, after: nil, limit: 10)
-        #expect(records.items.count == 1)
-        #expect(texts.items == records.items.map { LocationEventRoutes.render($0).jsonString })
+        #expect(records.items.count == 2)
+        #expect(records.items.map(\.deliveries) == [1, 2])
+        #expect(texts.items == records.items.map { LocationEventRoutes.render($0) })
+        // SQLite's own rendering of the rows agrees (the stored column is what json_object builds from the row).
+        let rendered = try await store.dbQueue.read { db in
+            try String.fetchAll(
+                db,
+                sql: "SELECT \(SandboxStore.locationEventJSONExpression { $0 }) FROM location_events ORDER BY seq")
+        }
+        #expect(texts.items == rendered)
+        // The page buffer is the same items, comma-separated, after the prefix.
+        let page = try await store.locationEventsJSONBuffer(
+            userId: "alice", triggerSubscriptionId: nil, after: nil, limit: 1, prefix: "[")
+        #expect(page.count == 1)
+        #expect(page.nextAfter != nil)
+        #expect(String(buffer: page.buffer) == "[" + texts.items[0])
+        let rest = try await store.locationEventsJSONBuffer(
+            userId: "alice", triggerSubscriptionId: nil, after: page.nextAfter, limit: 5, leadingComma: true)
+        #expect(rest.count == 1)
+        #expect(rest.nextAfter == nil)
+        #expect(String(buffer: rest.buffer) == "," + texts.items[1])
+    }
+
+    /// More concurrent page reads than there are direct readers, while events are recorded: every read completes
+    /// (the extra ones go through the pool), sees whole events in order, and the count ends exact.
+    @Test func concurrentPageReadsBeyondTheDirectReadersAllComplete() async throws {
+        let directory = try SandboxTest.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try SandboxStore(path: directory.appendingPathComponent("readers.sqlite").path)
+        try await store.load(try SeedData.demo(), source: SeedData.demoSource)
+        @Sendable func event(_ batch: Int, _ index: Int) -> LocationEventRecord {
+            LocationEventRecord(
+                recordId: String(format: "00000000-0000-4000-8000-%06d%06d", batch, index), userId: "alice",
+                triggerSubscriptionId: "alice-arrive-trigger-1", connectionId: "gx-arrive-store", eventType: "entry",
+                occurredAt: "2026-11-20T10:00:00+0000", regionType: "geo", channelId: "941030000",
+                installationId: "readers")
+        }
+        _ = try await store.recordLocationEvents((0..<500).map { event(0, $0) })
+        let readers = LocationEventReaders.maximum * 3
+        let pages = try await withThrowingTaskGroup(of: [String].self) { group in
+            group.addTask {
+                for batch in 1...20 { _ = try await store.recordLocationEvents((0..<10).map { event(batch, $0) }) }
+                return []
+            }
+            for _ in 0..<readers {
+                group.addTask {
+                    var ids: [String] = []
+                    for _ in 0..<10 {
+                        let page = try await store.locationEventsJSONBuffer(
+                            userId: "alice", triggerSubscriptionId: nil, after: nil, limit: 100, prefix: "[")
+                        var buffer = page.buffer
+                        buffer.writeString("]")
+                        let items = try JSONSerialization.jsonObject(with: Data(buffer.readableBytesView))
+                        ids = try #require(items as? [[String: Any]]).map { "\($0["record_id"] ?? "")" }
+                        #expect(page.count == 100)
+                    }
+                    return ids
+                }
+            }
+            var pages: [[String]] = []
+            for try await ids in group where !ids.isEmpty { pages.append(ids) }
+            return pages
+        }
+        #expect(pages.count == readers)
+        #expect(pages.allSatisfy { $0 == (0..<100).map { event(0, $0).recordId } })
+        #expect(try await store.locationEventCount(userId: "alice") == 700)
+        #expect(try await store.integrityCheck() == ["ok"])
+    }
+
+    /// A database written before events kept their JSON gets it rendered by the migration.
+    @Test func theMigrationRendersTheJSONOfEventsRecordedBefore() async throws {
+        let directory = try SandboxTest.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("old.sqlite").path
+        do {
+            let queue = try DatabaseQueue(path: path)
+            try SandboxStore.migrator.migrate(queue, upTo: "v-partner-sign-in")
+            try await queue.write { db in
+                try db.execute(sql: "INSERT INTO users (id, login, email) VALUES ('u', 'u', 'u@example.com')")
+                for (index, installation) in ["a\"b", "c\\d\n"].enumerated() {
+                    try db.execute(
+                        sql: """
+                            INSERT INTO location_events (record_id, user_id, trigger_subscription_id, connection_id,
+                                event_type, occurred_at, region_type, channel_id, installation_id, deliveries,
+                                received_at)
+                            VALUES (?, 'u', 't', 'c', 'entry', '2026-11-20T10:00:00+0000', 'geo', '941030000', ?, ?,
+                                '2026-11-20 10:00:00')
+                            """,
+                        arguments: [UUID().uuidString, installation, index + 1])
+                }
+            }
+            try queue.close()
+        }
+        let store = try SandboxStore(path: path)
+        let records = try await store.locationEvents(userId: "u", triggerSubscriptionId: nil, after: nil, limit: 10)
+        let stored = try await store.dbQueue.read { db in
+            try String.fetchAll(db, sql: "SELECT COALESCE(json, 'missing') FROM location_events ORDER BY seq")
+        }
+        #expect(records.items.count == 2)
+        #expect(stored == records.items.map { LocationEventRoutes.render($0) })
+        #expect(try await store.integrityCheck() == ["ok"])
     }
 
     @Test func commonTimestampsParseWithoutAFormatterAsTheFormattersDo() {
