@@ -18,7 +18,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
-        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
@@ -30,7 +29,6 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
             ],

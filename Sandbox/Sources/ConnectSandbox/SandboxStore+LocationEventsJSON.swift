@@ -84,6 +84,6 @@ extension SandboxStore {
         }
         // On this thread when a reader is free (no hop), else through the pool.
         if let page = try locationEventReaders.read(read) { return page }
-        return try await dbQueue.read(read)
+        return try await database.read(read)
     }
 }

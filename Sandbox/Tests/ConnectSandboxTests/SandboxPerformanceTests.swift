@@ -150,7 +150,7 @@ struct SandboxPerformanceTests {
         #expect(records.items.map(\.deliveries) == [1, 2])
         #expect(texts.items == records.items.map { LocationEventRoutes.render($0) })
         // SQLite's own rendering of the rows agrees (the stored column is what json_object builds from the row).
-        let rendered = try await store.dbQueue.read { db in
+        let rendered = try await store.database.read { db in
             try String.fetchAll(
                 db,
                 sql: "SELECT \(SandboxStore.locationEventJSONExpression { $0 }) FROM location_events ORDER BY seq")
@@ -241,7 +241,7 @@ struct SandboxPerformanceTests {
         }
         let store = try SandboxStore(path: path)
         let records = try await store.locationEvents(userId: "u", triggerSubscriptionId: nil, after: nil, limit: 10)
-        let stored = try await store.dbQueue.read { db in
+        let stored = try await store.database.read { db in
             try String.fetchAll(db, sql: "SELECT COALESCE(json, 'missing') FROM location_events ORDER BY seq")
         }
         #expect(records.items.count == 2)
