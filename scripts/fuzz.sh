@@ -99,9 +99,11 @@ if [ $need_seed -eq 1 ] && ! fresh seed-bin "$out/lib/libIFTTTConnectSDK.a" Sand
   { echo "import Foundation"
     for f in Sandbox/Sources/ConnectSandbox/*.swift; do
       case " ${seed_sources[*]} " in *" $f "*) continue ;; esac
+      # Blocks that need GRDB (record conformances, rows) or the server are left out; a one-line `extension ... {}`
+      # is a whole block.
       awk '/^extension SeedData/ { block = ""; keep = 1 }
-           keep { block = block $0 "\n"; if ($0 == "}") { keep = 0
-                  if (block !~ /(Request|Response|Principal|APIError|Database|Row|HTTP|SandboxStore|Logger)/) printf "%s", block } }' "$f"
+           keep { block = block $0 "\n"; if ($0 == "}" || $0 ~ /^extension .*\{ *\}$/) { keep = 0
+                  if (block !~ /(Request|Response|Principal|APIError|Database|Row|HTTP|SandboxStore|Logger|Record)/) printf "%s", block } }' "$f"
     done
   } > "$out/seed-src/SeedModelHelpers.swift"
   build seed-bin seed-bin "${flags[@]}" -I "$out/lib" -module-name SeedFuzz -o "$out/bin/seed-fuzz" \

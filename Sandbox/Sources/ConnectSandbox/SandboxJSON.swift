@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectSDK
 
 /// A JSON value whose objects keep their member order.
 ///
@@ -74,80 +75,22 @@ public enum SandboxJSON: Sendable, Equatable {
     // MARK: Serialization
 
     /// The compact JSON text of this value (UTF-8).
-    public func serialized() -> Data {
-        var out = String()
-        out.reserveCapacity(256)
-        write(into: &out)
-        return Data(out.utf8)
-    }
+    public func serialized() -> Data { Data(jsonString.utf8) }
 
-    /// The compact JSON text of this value.
-    public var jsonString: String {
-        var out = String()
-        write(into: &out)
-        return out
-    }
+    /// The compact JSON text of this value, members in order. Written by the SDK's own JSON writer
+    /// (`JSONValue.serialized()`), so the sandbox and the SDK format numbers and escape strings the same way.
+    public var jsonString: String { sdkValue.serialized() }
 
-    private func write(into out: inout String) {
+    /// The same value as the SDK's public `JSONValue`, object members in the same order.
+    public var sdkValue: JSONValue {
         switch self {
-        case .null:
-            out += "null"
-        case .bool(let b):
-            out += b ? "true" : "false"
-        case .number(let d):
-            out += Self.format(d)
-        case .string(let s):
-            Self.writeString(s, into: &out)
-        case .array(let elements):
-            out += "["
-            for (i, e) in elements.enumerated() {
-                if i > 0 { out += "," }
-                e.write(into: &out)
-            }
-            out += "]"
-        case .object(let members):
-            out += "{"
-            for (i, m) in members.enumerated() {
-                if i > 0 { out += "," }
-                Self.writeString(m.key, into: &out)
-                out += ":"
-                m.value.write(into: &out)
-            }
-            out += "}"
+        case .null: .null
+        case .bool(let b): .bool(b)
+        case .number(let d): .number(d)
+        case .string(let s): .string(s)
+        case .array(let elements): .array(elements.map(\.sdkValue))
+        case .object(let members): .object(JSONObject(members.map { ($0.key, $0.value.sdkValue) }))
         }
-    }
-
-    private static func format(_ d: Double) -> String {
-        guard d.isFinite else { return "null" }
-        if d == d.rounded(), abs(d) < 9_007_199_254_740_992 {
-            return String(Int64(d))
-        }
-        return "\(d)"
-    }
-
-    private static func writeString(_ s: String, into out: inout String) {
-        out += "\""
-        // Most strings need no escaping: append them whole (a large share of the time of every response).
-        if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) {
-            out += s
-            out += "\""
-            return
-        }
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default:
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
     }
 }
 

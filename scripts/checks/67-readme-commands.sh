@@ -9,7 +9,7 @@
 # Commands that cannot run unattended are listed below (`skip_reason`) and checked with their --help instead.
 # Benchmark commands are not in ```sh blocks; they are checked by the benchmarks' own CI step.
 #
-# Usage: scripts/checks/65-readme-commands.sh [--verbose]   (--verbose prints every command and its output)
+# Usage: scripts/checks/67-readme-commands.sh [--verbose]   (--verbose prints every command and its output)
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 root="$(pwd)"
@@ -63,6 +63,8 @@ skip_reason() {
     "scripts/check-apple.sh --client"*) echo "MyViewController.swift stands for the reader's own file" ;;
     "scripts/check-apple.sh"*) echo "run by scripts/checks/50-apple.sh" ;;
     "ifttt-connect connect "*) echo "interactive: waits for a person to finish the activation in a browser" ;;
+    "swift package --package-path Benchmarks benchmark"*) echo "a release build and minutes of runs; scripts/checks/65-benchmarks.sh builds the package and runs a smoke pass" ;;
+    "scripts/sandbox-bench.sh"*) echo "run in its short form by scripts/checks/55-sandbox-bench.sh" ;;
     *) echo "" ;;
   esac
 }
@@ -80,6 +82,8 @@ check_skipped() {
       [ "$rc" -eq 64 ] && echo "$out" | grep -q '^usage:' ;;
     scripts/demo.sh) bash -n "$program" && grep -q 'ifttt-connect demo' "$program" ;;
     scripts/check-apple.sh) "$program" --help >/dev/null ;;
+    swift) [ -f Benchmarks/Package.swift ] && grep -q 'ordo-one/benchmark' Benchmarks/Package.swift ;;
+    scripts/sandbox-bench.sh) bash -n "$program" ;;
     ifttt-connect) local sub; sub="$(echo "$command" | cut -d' ' -f2)"; ifttt-connect "$sub" --help >/dev/null ;;
     *) return 1 ;;
   esac
