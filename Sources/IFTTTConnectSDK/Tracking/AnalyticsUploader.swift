@@ -83,7 +83,7 @@ public actor AnalyticsUploader {
         analyticsSwitch: AnalyticsSwitch = .shared,
         now: @escaping @Sendable () -> Date
     ) {
-        self.init(network: network, queue: queue, analyticsSwitch: analyticsSwitch, clock: ClosureClock(now: now))
+        self.init(network: network, queue: queue, analyticsSwitch: analyticsSwitch, clock: ClosureClock(now))
     }
 
     deinit {
@@ -201,16 +201,4 @@ public actor AnalyticsUploader {
                 "IFTTT-SDK-Anonymous-Id": anonymousId,
             ], body: Data(body.utf8), timeout: timeout)
     }
-}
-
-/// The system clock with its wall time read from a closure: what the deprecated `now:` initializer wraps.
-private struct ClosureClock: ConnectClock {
-    let read: @Sendable () -> Date
-    private let system = SystemConnectClock()
-
-    init(now: @escaping @Sendable () -> Date) { read = now }
-
-    var now: Date { read() }
-    var nowMilliseconds: UInt64 { system.nowMilliseconds }
-    func sleep(untilMilliseconds deadline: UInt64) async throws { try await system.sleep(untilMilliseconds: deadline) }
 }

@@ -1,27 +1,26 @@
 import Foundation
-import IFTTTConnectSDK
 
 /// A ``ConnectClock`` whose wall time comes from a closure and whose waits are the system's: what the earlier
-/// `now:` parameters (the spelling before the one clock port) forward to.
-struct ClosureClock: ConnectClock {
+/// `now:` parameters of the analytics and location engines (the spelling before the one clock port) forward to.
+package struct ClosureClock: ConnectClock {
     private let read: @Sendable () -> Date
 
     /// Creates the clock.
     ///
     /// - Parameter now: The wall-clock time.
-    init(_ now: @escaping @Sendable () -> Date) { read = now }
+    package init(_ now: @escaping @Sendable () -> Date) { read = now }
 
     /// The closure's time.
-    var now: Date { read() }
+    package var now: Date { read() }
 
     /// The system's monotonic reading.
-    var nowMilliseconds: UInt64 { SystemConnectClock().nowMilliseconds }
+    package var nowMilliseconds: UInt64 { SystemConnectClock().nowMilliseconds }
 
     /// Waits on the system clock.
     ///
     /// - Parameter deadline: The time to wait for, in milliseconds on ``nowMilliseconds``.
     /// - Throws: `CancellationError` when cancelled.
-    func sleep(untilMilliseconds deadline: UInt64) async throws {
+    package func sleep(untilMilliseconds deadline: UInt64) async throws {
         try await SystemConnectClock().sleep(untilMilliseconds: deadline)
     }
 }
