@@ -29,7 +29,8 @@ struct ActivationControllerTests {
     func makeController(
         credentials: ConnectionCredentials = ConnectionCredentials(oauthCode: "oauth-1", inviteCode: "inv-1"),
         redirect: URL = F.redirectURL, timing: ActivationTiming = .immediate,
-        email: String = "user@example.com"
+        email: String = "user@example.com", connection: Connection? = nil,
+        configure: (inout ConnectButtonController.Configuration) -> Void = { _ in }
     ) -> ConnectButtonController {
         let network = ConnectionNetworkController(
             configuration: .init(
@@ -40,9 +41,15 @@ struct ActivationControllerTests {
             webActivationBaseURL: URL(string: "https://sandbox.test/access/api")!, logHandler: logs.handler)
         configuration.registry = registry
         configuration.analyticsUploaders = AnalyticsUploaderRegistry()
-        let config = ConnectionConfiguration(
-            connectionId: "c1", suggestedUserEmail: email, credentialProvider: credentials,
-            redirectURL: redirect)
+        configure(&configuration)
+        let config =
+            connection.map {
+                ConnectionConfiguration(
+                    connection: $0, suggestedUserEmail: email, credentialProvider: credentials, redirectURL: redirect)
+            }
+            ?? ConnectionConfiguration(
+                connectionId: "c1", suggestedUserEmail: email, credentialProvider: credentials,
+                redirectURL: redirect)
         return ConnectButtonController(
             connectButton: HeadlessConnectButton(), connectionConfiguration: config,
             locale: Locale(identifier: "en_US"), delegate: delegate, configuration: configuration)
@@ -109,24 +116,8 @@ struct ActivationControllerTests {
 
     @Test func controllersShareTheUploaderOfTheirInjectedRegistryOnly() {
         let uploaders = AnalyticsUploaderRegistry()
-        var configuration = ConnectButtonController.Configuration(
-            networkController: ConnectionNetworkController(
-                configuration: .init(
-                    transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1",
-                    callbackQueue: nil)),
-            urlOpener: opener, webAuthenticationSession: web, clock: clock, timing: .immediate)
-        configuration.registry = registry
-        configuration.analyticsUploaders = uploaders
-        let config = ConnectionConfiguration(
-            connection: F.connection(), suggestedUserEmail: "user@example.com",
-            credentialProvider: ConnectionCredentials(),
-            redirectURL: F.redirectURL)
-        let first = ConnectButtonController(
-            connectButton: HeadlessConnectButton(), connectionConfiguration: config, delegate: nil,
-            configuration: configuration)
-        let second = ConnectButtonController(
-            connectButton: HeadlessConnectButton(), connectionConfiguration: config, delegate: nil,
-            configuration: configuration)
+        let first = makeController(connection: F.connection()) { $0.analyticsUploaders = uploaders }
+        let second = makeController(connection: F.connection()) { $0.analyticsUploaders = uploaders }
         #expect(first.analyticsUploader === second.analyticsUploader)
         #expect(uploaders.count == 1)
     }
@@ -137,21 +128,7 @@ struct ActivationControllerTests {
                 transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1",
                 callbackQueue: nil),
             analyticsSwitch: AnalyticsSwitch(), clock: clock)
-        var configuration = ConnectButtonController.Configuration(
-            networkController: ConnectionNetworkController(
-                configuration: .init(
-                    transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1",
-                    callbackQueue: nil)),
-            urlOpener: opener, webAuthenticationSession: web, clock: clock, timing: .immediate)
-        configuration.registry = registry
-        configuration.analyticsUploader = uploader
-        let config = ConnectionConfiguration(
-            connection: F.connection(), suggestedUserEmail: "user@example.com",
-            credentialProvider: ConnectionCredentials(),
-            redirectURL: F.redirectURL)
-        let controller = ConnectButtonController(
-            connectButton: HeadlessConnectButton(), connectionConfiguration: config, delegate: nil,
-            configuration: configuration)
+        let controller = makeController(connection: F.connection()) { $0.analyticsUploader = uploader }
         controller.toggle()
         await controller.waitForAnalytics()
         let stamps = await uploader.pendingEvents.map(\.timestamp)
