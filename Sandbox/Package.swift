@@ -60,6 +60,7 @@ let package = Package(
                 .product(name: "IFTTTConnectTesting", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectDesktop", package: "IFTTTConnectSDK"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ],
             exclude: ["__Snapshots__"]
         ),

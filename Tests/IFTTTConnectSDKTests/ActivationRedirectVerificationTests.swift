@@ -5,22 +5,25 @@ import IFTTTConnectTesting
 
 /// A Connect API that knows users by token: `/me` answers each token's login, the Connection answers each
 /// token's status. Unknown tokens get 401. Records every request.
-final class TokenAwareTransport: HTTPTransport, @unchecked Sendable {
+final class TokenAwareTransport: HTTPTransport, Sendable {
     struct Account {
         var login: String
         var status: String
         var pending = false
     }
 
-    private let lock = NSLock()
-    private var accounts: [String: Account]
-    private var recorded: [HTTPRequest] = []
-
-    init(_ accounts: [String: Account]) {
-        self.accounts = accounts
+    private struct State {
+        var accounts: [String: Account]
+        var recorded: [HTTPRequest] = []
     }
 
-    var requests: [HTTPRequest] { lock.withLock { recorded } }
+    private let state: Locked<State>
+
+    init(_ accounts: [String: Account]) {
+        state = Locked(State(accounts: accounts))
+    }
+
+    var requests: [HTTPRequest] { state.withLock { $0.recorded } }
 
     /// How many verification requests (`/me` and the Connection) were made; analytics uploads are not counted.
     var verificationRequests: Int {
@@ -28,14 +31,14 @@ final class TokenAwareTransport: HTTPTransport, @unchecked Sendable {
     }
 
     func set(_ token: String, _ account: Account) {
-        lock.withLock { accounts[token] = account }
+        state.withLock { $0.accounts[token] = account }
     }
 
     func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
         let token = request.headers["Authorization"].map { String($0.dropFirst("Bearer ".count)) }
-        let account: Account? = lock.withLock {
-            recorded.append(request)
-            return token.flatMap { accounts[$0] }
+        let account: Account? = state.withLock { state in
+            state.recorded.append(request)
+            return token.flatMap { state.accounts[$0] }
         }
         switch request.method + " " + request.url.path {
         case "GET /v2/account/find":

@@ -45,26 +45,29 @@ enum ActivationFixtures {
 }
 
 /// A transport that answers Connect API paths from a table and records the requests.
-final class ScriptedTransport: HTTPTransport, @unchecked Sendable {
-    private let lock = NSLock()
-    private var recorded: [HTTPRequest] = []
-    private var routes: [String: HTTPResponse]
-
-    init(_ routes: [String: HTTPResponse] = [:]) {
-        self.routes = routes
+final class ScriptedTransport: HTTPTransport, Sendable {
+    private struct State {
+        var recorded: [HTTPRequest] = []
+        var routes: [String: HTTPResponse]
     }
 
-    var requests: [HTTPRequest] { lock.withLock { recorded } }
+    private let state: Locked<State>
+
+    init(_ routes: [String: HTTPResponse] = [:]) {
+        state = Locked(State(routes: routes))
+    }
+
+    var requests: [HTTPRequest] { state.withLock { $0.recorded } }
 
     func set(_ key: String, _ response: HTTPResponse) {
-        lock.withLock { routes[key] = response }
+        state.withLock { $0.routes[key] = response }
     }
 
     func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
         let key = request.method + " " + request.url.path
-        let response: HTTPResponse? = lock.withLock {
-            recorded.append(request)
-            return routes[key]
+        let response: HTTPResponse? = state.withLock { state in
+            state.recorded.append(request)
+            return state.routes[key]
         }
         guard let response else { throw .transport(code: -1004, description: "no route for \(key)") }
         return response

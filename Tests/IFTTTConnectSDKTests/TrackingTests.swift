@@ -5,17 +5,20 @@ import Testing
 
 /// A transport that answers at once with a fixed status, fails, or holds each request until the test
 /// releases it.
-final class FakeAnalyticsTransport: HTTPTransport, @unchecked Sendable {
+final class FakeAnalyticsTransport: HTTPTransport, Sendable {
     enum Mode {
         case answer(Int)
         case fail(ConnectAPIError)
         case gated
     }
 
-    private let lock = NSLock()
+    private struct State {
+        var recorded: [HTTPRequest] = []
+        var waiting: [CheckedContinuation<HTTPResponse, Never>] = []
+    }
+
+    private let state = Locked(State())
     private let mode: Mode
-    private var recorded: [HTTPRequest] = []
-    private var waiting: [CheckedContinuation<HTTPResponse, Never>] = []
     let arrivals: AsyncStream<HTTPRequest>
     private let arrivalSink: AsyncStream<HTTPRequest>.Continuation
 
@@ -24,23 +27,23 @@ final class FakeAnalyticsTransport: HTTPTransport, @unchecked Sendable {
         (arrivals, arrivalSink) = AsyncStream.makeStream()
     }
 
-    var requests: [HTTPRequest] { lock.withLock { recorded } }
+    var requests: [HTTPRequest] { state.withLock { $0.recorded } }
 
     func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
-        lock.withLock { recorded.append(request) }
+        state.withLock { $0.recorded.append(request) }
         switch mode {
         case .answer(let status): return HTTPResponse(statusCode: status)
         case .fail(let error): throw error
         case .gated:
             return await withCheckedContinuation { continuation in
-                lock.withLock { waiting.append(continuation) }
+                state.withLock { $0.waiting.append(continuation) }
                 arrivalSink.yield(request)
             }
         }
     }
 
     func release(status: Int) {
-        let continuation = lock.withLock { waiting.isEmpty ? nil : waiting.removeFirst() }
+        let continuation = state.withLock { $0.waiting.isEmpty ? nil : $0.waiting.removeFirst() }
         continuation?.resume(returning: HTTPResponse(statusCode: status))
     }
 }

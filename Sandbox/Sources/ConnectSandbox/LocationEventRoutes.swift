@@ -224,7 +224,7 @@ struct LocationEventRoutes: SandboxRoutes {
 
 /// The formatters of ``LocationEventRoutes/parseTimestamp(_:)``, made once (creating a `DateFormatter` costs far more
 /// than parsing with one) and used under the sandbox's lock type (`DateFormatter` is not safe to share unlocked).
-final class TimestampFormatters: @unchecked Sendable {
+final class TimestampFormatters: Sendable {
     static let shared = TimestampFormatters()
 
     private let formatters: NIOLockedValueBox<[DateFormatter]>

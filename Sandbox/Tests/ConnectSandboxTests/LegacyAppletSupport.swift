@@ -3,6 +3,7 @@ import Foundation
 import IFTTTConnectSDK
 import IFTTTSDK
 import Logging
+import NIOConcurrencyHelpers
 
 /// A demo sandbox plus two Applets that use platform-only mobile services and extra user connections, so that
 /// every `order` and `platform` gives a distinct list.
@@ -76,21 +77,12 @@ enum LegacyFixture {
 }
 
 /// Collects log lines from any number of tasks.
-final class LineCollector: @unchecked Sendable {
-    private let lock = NSLock()
-    private var storage: [String] = []
+final class LineCollector: Sendable {
+    private let storage = NIOLockedValueBox<[String]>([])
 
-    func append(_ line: String) {
-        lock.lock()
-        storage.append(line)
-        lock.unlock()
-    }
+    func append(_ line: String) { storage.withLockedValue { $0.append(line) } }
 
-    var lines: [String] {
-        lock.lock()
-        defer { lock.unlock() }
-        return storage
-    }
+    var lines: [String] { storage.withLockedValue { $0 } }
 }
 
 /// A swift-log handler that writes every message, with its metadata, into a ``LineCollector``.

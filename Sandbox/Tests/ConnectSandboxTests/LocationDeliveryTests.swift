@@ -4,6 +4,7 @@ import Foundation
 import IFTTTConnectLocation
 import IFTTTConnectSDK
 import IFTTTConnectTesting
+import NIOConcurrencyHelpers
 import Testing
 
 @Suite("Location events reach the sandbox exactly once: crashes, failures, 401")
@@ -158,36 +159,18 @@ struct LocationDeliveryTests {
 }
 
 /// A token the test changes.
-final class ManualToken: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: String
-    init(_ value: String) { stored = value }
+final class ManualToken: Sendable {
+    private let stored: NIOLockedValueBox<String>
+    init(_ value: String) { stored = NIOLockedValueBox(value) }
     var value: String {
-        get {
-            lock.lock()
-            defer { lock.unlock() }
-            return stored
-        }
-        set {
-            lock.lock()
-            defer { lock.unlock() }
-            stored = newValue
-        }
+        get { stored.withLockedValue { $0 } }
+        set { stored.withLockedValue { $0 = newValue } }
     }
 }
 
 /// A thread-safe counter.
-final class ManualCounter: @unchecked Sendable {
-    private let lock = NSLock()
-    private var count = 0
-    func increment() {
-        lock.lock()
-        count += 1
-        lock.unlock()
-    }
-    var value: Int {
-        lock.lock()
-        defer { lock.unlock() }
-        return count
-    }
+final class ManualCounter: Sendable {
+    private let count = NIOLockedValueBox(0)
+    func increment() { count.withLockedValue { $0 += 1 } }
+    var value: Int { count.withLockedValue { $0 } }
 }

@@ -4,6 +4,7 @@ import Foundation
 import IFTTTConnectLocation
 import IFTTTConnectSDK
 import IFTTTConnectTesting
+import NIOConcurrencyHelpers
 import Testing
 
 @Suite("Refused location events never block: --reject-location-events end to end")
@@ -219,11 +220,11 @@ struct LocationRejectionTests {
     }
 }
 
-final class ReportLog: @unchecked Sendable {
-    private let lock = NSLock()
-    private var stored: [LocationEvent] = []  // guarded by lock
-    func add(_ events: [LocationEvent]) { lock.withLock { stored += events } }
-    var all: [LocationEvent] { lock.withLock { stored } }
+/// The location events a synchronization reported, from whichever thread reports them.
+final class ReportLog: Sendable {
+    private let stored = NIOLockedValueBox<[LocationEvent]>([])
+    func add(_ events: [LocationEvent]) { stored.withLockedValue { $0 += events } }
+    var all: [LocationEvent] { stored.withLockedValue { $0 } }
 }
 
 actor RequestCounter {

@@ -57,7 +57,7 @@ enum LocationTest {
 }
 
 /// A child process whose standard output is read line by line; it can be killed with SIGKILL.
-final class ChildProcess: @unchecked Sendable {
+final class ChildProcess {
     private let process = Process()
     private var iterator: AsyncStream<String>.Iterator
     private let exited: AsyncStream<Int32>
