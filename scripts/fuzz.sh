@@ -52,7 +52,7 @@ mapfile -t sdk_sources < <(find Sources/IFTTTConnectSDK -name '*.swift' | sort)
 mapfile -t location_sources < <(find Sources/IFTTTConnectLocation -name '*.swift' | sort)
 # The seed loader without the parts that need GRDB: `import GRDB` and `extension SandboxStore` blocks are cut.
 mapfile -t seed_sources < <(ls Sandbox/Sources/ConnectSandbox/SeedData*.swift Sandbox/Sources/ConnectSandbox/SandboxError.swift \
-  Sandbox/Sources/ConnectSandbox/SandboxJSON.swift 2>/dev/null)
+  Sandbox/Sources/ConnectSandbox/JSONValue+Sandbox.swift 2>/dev/null)
 
 need_sdk=0; need_location=0; need_seed=0
 for t in "${targets[@]}"; do

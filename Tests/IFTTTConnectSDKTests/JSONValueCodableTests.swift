@@ -81,4 +81,21 @@ struct JSONValueCodableTests {
         ])
         #expect(update.jsonValue["user_features"]?.serialized().contains(#""value":{"hours":[8,17]}"#) == true)
     }
+
+    /// Literals spell a value as the JSON it stands for, members in the order written (the example in the docs).
+    @Test func literalsKeepTheirOrder() throws {
+        let location: JSONValue = ["lat": 40.7, "lng": -74.0, "radius": 150, "tags": ["home"], "default": true]
+        #expect(location.serialized() == #"{"lat":40.7,"lng":-74,"radius":150,"tags":["home"],"default":true}"#)
+        #expect(location.objectValue?.keys == ["lat", "lng", "radius", "tags", "default"])
+        #expect(location["tags"]?.arrayValue == ["home"])
+        #expect(location["lat"]?.arrayValue == nil && location["tags"]?.objectValue == nil)
+
+        var object: JSONObject = ["b": 1, "a": "x"]
+        object["c"] = .null  // a new key goes last
+        object["b"] = false  // an existing key keeps its place
+        #expect(JSONValue.object(object).serialized() == #"{"b":false,"a":"x","c":null}"#)
+        object["a"] = nil
+        #expect(object.keys == ["b", "c"])
+        #expect(JSONValue.object([:]).serialized() == "{}" && JSONValue.array([]).serialized() == "[]")
+    }
 }

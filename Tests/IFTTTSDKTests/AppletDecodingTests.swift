@@ -53,10 +53,3 @@ struct AppletDecodingTests {
         #expect(list.count == 2)
     }
 }
-
-extension JSONValue {
-    var objectValue: JSONObject? {
-        if case .object(let object) = self { return object }
-        return nil
-    }
-}

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import IFTTTConnectSDK
 
 /// An IFTTT API error: an HTTP status plus the error envelope
 /// `{"type":"error","code":"...","message":"...","details":[{"parameter","message"}]}`.
@@ -109,7 +110,7 @@ public struct APIError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The error envelope.
-    public var json: SandboxJSON {
+    public var json: JSONValue {
         [
             "type": "error",
             "code": .string(code.rawValue),

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import IFTTTConnectSDK
 
 /// `GET /v2/account/find` and `GET /v2/me`.
 struct AccountRoutes: SandboxRoutes {
@@ -26,13 +27,13 @@ struct AccountRoutes: SandboxRoutes {
 
         router.get("/v2/me") { request, _ in
             let principal = try await env.authenticator.authenticate(request, policy: .optional)
-            let body: SandboxJSON
+            let body: JSONValue
             switch principal {
             case .anonymous:
-                body = ["type": "me", "authentication_level": "none", "service_id": nil, "user_login": nil]
+                body = ["type": "me", "authentication_level": "none", "service_id": .null, "user_login": .null]
             case .user(let user):
                 body = [
-                    "type": "me", "authentication_level": "user", "service_id": nil,
+                    "type": "me", "authentication_level": "user", "service_id": .null,
                     "user_login": .string(user.login),
                 ]
             case .service(let service, _, let user):

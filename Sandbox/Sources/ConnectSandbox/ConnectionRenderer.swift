@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import IFTTTConnectSDK
 
 /// Renders the connection JSON of `GET /v2/connections/{id}` (and of `enable`, `disable`, `PUT .../user_connection`)
 /// in the IFTTT wire format, with absolute sandbox URLs.
@@ -11,10 +12,10 @@ struct ConnectionRenderer: Sendable {
 
     /// The connection as seen by `viewer` (`nil`: anonymous or a service without a linked user → `user_status: null`
     /// and no `user_connection`).
-    func render(_ snapshot: ConnectionSnapshot, viewer: SeedData.User?) -> SandboxJSON {
+    func render(_ snapshot: ConnectionSnapshot, viewer: SeedData.User?) -> JSONValue {
         let connection = snapshot.connection
         let primary = snapshot.services.first { $0.id == connection.primaryServiceId }
-        let userStatus: SandboxJSON
+        let userStatus: JSONValue
         if viewer == nil {
             userStatus = .null
         } else if let userConnection = snapshot.userConnection {
@@ -23,27 +24,26 @@ struct ConnectionRenderer: Sendable {
             userStatus = "never_enabled"
         }
 
-        var members: [SandboxJSON.Member] = [
-            .init("type", "connection"),
-            .init("id", .string(connection.id)),
-            .init("name", .string(connection.name)),
-            .init("description", .string(connection.description)),
-            .init("url", .string("https://ifttt.com/connect/\(connection.id)")),
-            .init("user_status", userStatus),
-            .init("enabled_count", .number(Double(snapshot.enabledCount))),
-            .init("services", .array(snapshot.services.map { service($0, primaryId: connection.primaryServiceId) })),
-            .init("cover_image", coverImage(connection)),
-            .init("value_propositions", valuePropositions(connection, primary: primary)),
-            .init(
-                "features", .array(connection.features.map { feature($0, connection: connection, primary: primary) })),
+        var members: JSONObject = [
+            "type": "connection",
+            "id": .string(connection.id),
+            "name": .string(connection.name),
+            "description": .string(connection.description),
+            "url": .string("https://ifttt.com/connect/\(connection.id)"),
+            "user_status": userStatus,
+            "enabled_count": .number(Double(snapshot.enabledCount)),
+            "services": .array(snapshot.services.map { service($0, primaryId: connection.primaryServiceId) }),
+            "cover_image": coverImage(connection),
+            "value_propositions": valuePropositions(connection, primary: primary),
+            "features": .array(connection.features.map { feature($0, connection: connection, primary: primary) }),
         ]
         if viewer != nil, let userConnection = snapshot.userConnection {
-            members.append(.init("user_connection", self.userConnection(userConnection, connection: connection)))
+            members["user_connection"] = self.userConnection(userConnection, connection: connection)
         }
         return .object(members)
     }
 
-    func service(_ service: SeedData.Service, primaryId: String) -> SandboxJSON {
+    func service(_ service: SeedData.Service, primaryId: String) -> JSONValue {
         [
             "service_id": .string(service.id),
             "service_name": .string(service.name),
@@ -57,18 +57,16 @@ struct ConnectionRenderer: Sendable {
         ]
     }
 
-    private func coverImage(_ connection: SeedData.Connection) -> SandboxJSON {
+    private func coverImage(_ connection: SeedData.Connection) -> JSONValue {
         if let cover = connection.coverImage {
             let width = { (key: String) in Int(key.prefix { $0.isNumber }) ?? Int.max }
             return .object(
-                cover.keys.sorted { (width($0), $0) < (width($1), $1) }.map {
-                    SandboxJSON.Member($0, .string(cover[$0]!))
-                })
+                JSONObject(
+                    cover.keys.sorted { (width($0), $0) < (width($1), $1) }.map { ($0, .string(cover[$0]!)) }))
         }
         return .object(
-            Self.coverWidths.map {
-                SandboxJSON.Member("\($0)w_url", .string(urls.cover(connectionId: connection.id, width: $0)))
-            })
+            JSONObject(
+                Self.coverWidths.map { ("\($0)w_url", .string(urls.cover(connectionId: connection.id, width: $0))) }))
     }
 
     /// `url` when it is an absolute `http` or `https` URL with a host; `nil` otherwise (`javascript:`, `data:`, relative
@@ -82,13 +80,13 @@ struct ConnectionRenderer: Sendable {
         return url
     }
 
-    private func featureIcon(_ feature: SeedData.Feature, primary: SeedData.Service?) -> SandboxJSON {
+    private func featureIcon(_ feature: SeedData.Feature, primary: SeedData.Service?) -> JSONValue {
         if let icon = Self.webURL(feature.iconURL) { return .string(icon) }
         guard let primary else { return .null }
         return .string(Self.webURL(primary.colorIconURL) ?? urls.colorIcon(serviceId: primary.id))
     }
 
-    private func valuePropositions(_ connection: SeedData.Connection, primary: SeedData.Service?) -> SandboxJSON {
+    private func valuePropositions(_ connection: SeedData.Connection, primary: SeedData.Service?) -> JSONValue {
         if let propositions = connection.valuePropositions {
             return .array(
                 propositions.map {
@@ -102,38 +100,36 @@ struct ConnectionRenderer: Sendable {
     }
 
     private func feature(_ feature: SeedData.Feature, connection: SeedData.Connection, primary: SeedData.Service?)
-        -> SandboxJSON
+        -> JSONValue
     {
-        var members: [SandboxJSON.Member] = [
-            .init("id", .string(feature.id)),
-            .init("title", .string(feature.title)),
-            .init("description", .string(feature.description)),
-            .init("icon_url", featureIcon(feature, primary: primary)),
-            .init(
-                "field_options_url",
-                .string(urls.featureFieldOptions(connectionId: connection.id, featureId: feature.id))),
-            .init("fields", .array(feature.fields.map(field))),
+        var members: JSONObject = [
+            "id": .string(feature.id),
+            "title": .string(feature.title),
+            "description": .string(feature.description),
+            "icon_url": featureIcon(feature, primary: primary),
+            "field_options_url": .string(urls.featureFieldOptions(connectionId: connection.id, featureId: feature.id)),
+            "fields": .array(feature.fields.map(field)),
         ]
         for kind in SeedData.StepKind.allCases {
-            members.append(
-                .init(kind.featureListKey, .array(feature.steps(kind).map { step($0, connection: connection) })))
+            members[kind.featureListKey] = .array(feature.steps(kind).map { step($0, connection: connection) })
         }
         return .object(members)
     }
 
-    private func step(_ step: SeedData.Step, connection: SeedData.Connection) -> SandboxJSON {
-        .object([
-            .init("id", .string(step.id)),
-            .init(step.kind.operationKey, .string(step.operationId)),
-            .init("service_id", .string(step.serviceId)),
-            .init("label", .string(step.label)),
-            .init("field_options_url", .string(urls.stepFieldOptions(connectionId: connection.id, step: step))),
-            .init("run_url", .optional(urls.run(connectionId: connection.id, step: step))),
-            .init("fields", .array(step.fields.map(field))),
-        ])
+    private func step(_ step: SeedData.Step, connection: SeedData.Connection) -> JSONValue {
+        .object(
+            JSONObject([
+                ("id", .string(step.id)),
+                (step.kind.operationKey, .string(step.operationId)),
+                ("service_id", .string(step.serviceId)),
+                ("label", .string(step.label)),
+                ("field_options_url", .string(urls.stepFieldOptions(connectionId: connection.id, step: step))),
+                ("run_url", .optional(urls.run(connectionId: connection.id, step: step))),
+                ("fields", .array(step.fields.map(field))),
+            ]))
     }
 
-    private func field(_ field: SeedData.Field) -> SandboxJSON {
+    private func field(_ field: SeedData.Field) -> JSONValue {
         [
             "id": .string(field.id),
             "label": .string(field.label),
@@ -145,30 +141,32 @@ struct ConnectionRenderer: Sendable {
     }
 
     private func userConnection(_ userConnection: SeedData.UserConnection, connection: SeedData.Connection)
-        -> SandboxJSON
+        -> JSONValue
     {
-        let json: SandboxJSON = [
+        let json: JSONValue = [
             "user_features": .array(
                 userConnection.userFeatures.map { userFeature in
                     let feature = connection.feature(id: userFeature.featureId)
-                    var members: [SandboxJSON.Member] = [
-                        .init("id", .optional(userFeature.id)),
-                        .init("feature_id", .string(userFeature.featureId)),
-                        .init("enabled", .bool(userFeature.enabled)),
-                        .init("user_fields", userFields(userFeature.userFields, definitions: feature?.fields ?? [])),
+                    var members: JSONObject = [
+                        "id": .optional(userFeature.id),
+                        "feature_id": .string(userFeature.featureId),
+                        "enabled": .bool(userFeature.enabled),
+                        "user_fields": userFields(userFeature.userFields, definitions: feature?.fields ?? []),
                     ]
                     for kind in SeedData.StepKind.allCases {
-                        let steps = userFeature.userSteps(kind).map { userStep -> SandboxJSON in
+                        let steps = userFeature.userSteps(kind).map { userStep -> JSONValue in
                             let definition = feature?.steps(kind).first { $0.id == userStep.featureStepId }
-                            return .object([
-                                .init("id", .optional(userStep.id)),
-                                .init(kind.userStepReferenceKey, .string(userStep.featureStepId)),
-                                .init(
-                                    "user_fields",
-                                    userFields(userStep.userFields, definitions: definition?.fields ?? [])),
-                            ])
+                            return .object(
+                                JSONObject([
+                                    ("id", .optional(userStep.id)),
+                                    (kind.userStepReferenceKey, .string(userStep.featureStepId)),
+                                    (
+                                        "user_fields",
+                                        userFields(userStep.userFields, definitions: definition?.fields ?? [])
+                                    ),
+                                ]))
                         }
-                        members.append(.init(kind.userListKey, .array(steps)))
+                        members[kind.userListKey] = .array(steps)
                     }
                     return .object(members)
                 })
@@ -178,20 +176,12 @@ struct ConnectionRenderer: Sendable {
 
     /// `[{"field_id","field_type","value"}]`, in this key order (the Android parser needs `field_id` and `field_type`
     /// before `value`). A missing `field_type` comes from the definition, else `TEXT_FIELD`.
-    private func userFields(_ fields: [SeedData.UserField], definitions: [SeedData.Field]) -> SandboxJSON {
+    private func userFields(_ fields: [SeedData.UserField], definitions: [SeedData.Field]) -> JSONValue {
         .array(
             fields.map { field in
                 let type = field.fieldType ?? definitions.first { $0.id == field.fieldId }?.type ?? "TEXT_FIELD"
                 return ["field_id": .string(field.fieldId), "field_type": .string(type), "value": field.value]
             })
-    }
-}
-
-extension SandboxJSON {
-    /// This object with `key` appended when `condition` holds (e.g. `pending` only for pending user connections).
-    func adding(_ key: String, _ value: SandboxJSON, if condition: Bool) -> SandboxJSON {
-        guard condition, case .object(let members) = self else { return self }
-        return .object(members + [.init(key, value)])
     }
 }
 
@@ -207,7 +197,7 @@ extension RouteEnvironment {
             return cached.body
         }
         let snapshot = try await visibleConnection(id, principal: principal, request: request)
-        let body = renderer.render(snapshot, viewer: principal.user).serialized()
+        let body = renderer.render(snapshot, viewer: principal.user).serializedData()
         store.caches.renderedConnections.store(
             RenderedConnection(connection: snapshot.connection, body: body), for: key, generation: generation)
         return body

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import IFTTTConnectSDK
 
 /// `GET /v2/connections/{cid}/{triggers|queries|actions|features}/{type_id}/field_options`:
 /// `{"type":"field_options","options":{"<field_id>":[{"label","value","group"}]}}`.
@@ -37,15 +38,16 @@ struct FieldOptionRoutes: SandboxRoutes {
             throw APIError.notFound("Connection \"\(id)\" has no step or feature \"\(typeId)\".")
         }
         let options = snapshot.connection.fieldOptions[key] ?? [:]
-        let members = fields.compactMap { field -> SandboxJSON.Member? in
+        let members = fields.compactMap { field -> (String, JSONValue)? in
             guard let list = options[field.id] else { return nil }
-            return .init(
+            return (
                 field.id,
                 .array(
                     list.map {
                         ["label": .string($0.label), "value": .string($0.value), "group": .optional($0.group)]
-                    }))
+                    })
+            )
         }
-        return JSONResponse.make(["type": "field_options", "options": .object(members)])
+        return JSONResponse.make(["type": "field_options", "options": .object(JSONObject(members))])
     }
 }

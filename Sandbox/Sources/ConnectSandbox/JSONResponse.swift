@@ -1,11 +1,12 @@
 import Foundation
 import Hummingbird
+import IFTTTConnectSDK
 
 /// Builders for the sandbox's responses: JSON bodies with `Content-Type: application/json`, and empty 204s.
 enum JSONResponse {
     /// A response whose body is `json`.
-    static func make(_ json: SandboxJSON, status: HTTPResponse.Status = .ok) -> Response {
-        let data = json.serialized()
+    static func make(_ json: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
+        let data = json.serializedData()
         var headers = HTTPFields()
         headers[.contentType] = "application/json"
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import IFTTTConnectSDK
 
 /// The legacy v1 Applets API of the 2017 IFTTT SDK, over the same store as `/v2`: an Applet is a Connection whose
 /// primary service is the `{slug}` of the path.
@@ -81,13 +82,13 @@ struct LegacyAppletRoutes: SandboxRoutes {
 
         router.get("/v1/me") { request, _ in
             let principal = try await env.authenticator.authenticate(request, policy: .optional)
-            let body: SandboxJSON
+            let body: JSONValue
             switch principal {
             case .anonymous:
-                body = ["type": "user", "authentication_level": "none", "service_id": nil, "user_login": nil]
+                body = ["type": "user", "authentication_level": "none", "service_id": .null, "user_login": .null]
             case .user(let user):
                 body = [
-                    "type": "user", "authentication_level": "user", "service_id": nil,
+                    "type": "user", "authentication_level": "user", "service_id": .null,
                     "user_login": .string(user.login),
                 ]
             case .service(let service, _, let user):
@@ -135,7 +136,7 @@ struct LegacyAppletRoutes: SandboxRoutes {
         // The legacy server form: IFTTT-Service-Key with {"user_id": ...} in the JSON body.
         if case .service(let service, nil, _) = principal {
             let body = try await request.bodyData()
-            if let json = try? JSONDecoder().decode(SandboxJSON.self, from: body),
+            if let json = try? JSONValue.decodeSorted(from: body),
                 let partnerUserId = json["user_id"]?.stringValue, !partnerUserId.isEmpty
             {
                 let user = try await env.store.linkedUser(serviceId: service.id, partnerUserId: partnerUserId)
@@ -178,9 +179,9 @@ struct LegacyAppletRoutes: SandboxRoutes {
     }
 
     /// The legacy applet JSON (`"type": "applet"`), with `user_status` `null` for an anonymous viewer.
-    func render(_ snapshot: ConnectionSnapshot, slug: String, viewer: SeedData.User?) -> SandboxJSON {
+    func render(_ snapshot: ConnectionSnapshot, slug: String, viewer: SeedData.User?) -> JSONValue {
         let connection = snapshot.connection
-        let userStatus: SandboxJSON
+        let userStatus: JSONValue
         if viewer == nil {
             userStatus = .null
         } else if let userConnection = snapshot.userConnection {
@@ -192,24 +193,20 @@ struct LegacyAppletRoutes: SandboxRoutes {
             s.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
                 ?? s
         }
-        return .object([
-            .init("type", "applet"),
-            .init("id", .string(connection.id)),
-            .init("name", .string(connection.name)),
-            .init("description", .string(connection.description)),
-            .init("published_at", .string(connection.effectivePublishedAt.formatted(.iso8601))),
-            .init("enabled_count", .number(Double(snapshot.enabledCount))),
-            .init("user_status", userStatus),
-            .init("last_run_at", .null),
-            .init(
-                "services",
-                .array(
-                    snapshot.services.map {
-                        env.renderer.service($0, primaryId: connection.primaryServiceId)
-                    })),
-            .init("url", .string("https://ifttt.com/applets/\(segment(connection.id))")),
-            .init(
-                "embedded_url", .string("\(env.urls.baseURL)/embed/\(segment(slug))/applets/\(segment(connection.id))")),
-        ])
+        let services = snapshot.services.map { env.renderer.service($0, primaryId: connection.primaryServiceId) }
+        let embeddedURL = "\(env.urls.baseURL)/embed/\(segment(slug))/applets/\(segment(connection.id))"
+        return [
+            "type": "applet",
+            "id": .string(connection.id),
+            "name": .string(connection.name),
+            "description": .string(connection.description),
+            "published_at": .string(connection.effectivePublishedAt.formatted(.iso8601)),
+            "enabled_count": .number(Double(snapshot.enabledCount)),
+            "user_status": userStatus,
+            "last_run_at": .null,
+            "services": .array(services),
+            "url": .string("https://ifttt.com/applets/\(segment(connection.id))"),
+            "embedded_url": .string(embeddedURL),
+        ]
     }
 }

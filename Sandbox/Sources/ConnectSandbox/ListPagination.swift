@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import IFTTTConnectSDK
 
 /// Cursor pagination of the sandbox's list endpoints (`GET /v1/location_events`, `GET /sandbox/sdk_events`,
 /// `GET /v1/services/{slug}/applets`).
@@ -84,9 +85,9 @@ struct StorePage<Item: Sendable>: Sendable {
 
 extension JSONResponse {
     /// `{"type":"list","data":[...],"cursor":...}` for one page (`"cursor"` only when the client asked for a page).
-    static func page(_ data: [SandboxJSON], next: Int64?, kind: String, paged: Bool) -> Response {
-        var members: [SandboxJSON.Member] = [.init("type", "list"), .init("data", .array(data))]
-        if paged { members.append(.init("cursor", .optional(next.map { ListPage.encode($0, kind: kind) }))) }
+    static func page(_ data: [JSONValue], next: Int64?, kind: String, paged: Bool) -> Response {
+        var members: JSONObject = ["type": "list", "data": .array(data)]
+        if paged { members["cursor"] = .optional(next.map { ListPage.encode($0, kind: kind) }) }
         return make(.object(members))
     }
 

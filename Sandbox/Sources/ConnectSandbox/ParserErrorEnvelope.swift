@@ -27,7 +27,7 @@ final class ParserErrorEnvelope: ChannelDuplexHandler, RemovableChannelHandler {
         switch part {
         case .head(var head) where parseFailed && head.status == .badRequest:
             let error = APIError.badRequest("The request could not be parsed as HTTP.")
-            let bytes = error.json.serialized()
+            let bytes = error.json.serializedData()
             body = context.channel.allocator.buffer(bytes: bytes)
             head.headerFields[.contentType] = "application/json"
             head.headerFields[.contentLength] = String(bytes.count)

@@ -36,7 +36,7 @@ struct PartnerBackendRoutes: SandboxRoutes {
             } catch {
                 if case .network(let network) = error, network.statusCode == 404 {
                     env.logger.info("Partner backend \(serviceId): \(account.partnerUserId) has not connected IFTTT")
-                    return JSONResponse.make(["user_token": nil])
+                    return JSONResponse.make(["user_token": .null])
                 }
                 env.logger.warning("Partner backend \(serviceId): the token exchange failed: \(error)")
                 throw APIError(status: 502, code: .internalError, message: "IFTTT did not issue a user token.")

@@ -100,7 +100,7 @@ struct PlaygroundRoutes: SandboxRoutes {
         var connections: [Connection] = []
         for seeded in try await env.store.exportSeed().connections {
             guard let snapshot = try await env.store.snapshot(connectionId: seeded.id, userId: nil) else { continue }
-            let data = env.renderer.render(snapshot, viewer: nil).serialized()
+            let data = env.renderer.render(snapshot, viewer: nil).serializedData()
             do {
                 connections.append(try Connection.decode(from: data))
             } catch {

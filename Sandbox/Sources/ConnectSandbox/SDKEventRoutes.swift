@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import IFTTTConnectSDK
 
 /// `POST /v2/sdk/events` (the SDK's analytics, spec §5) and `GET /sandbox/sdk_events` (what was recorded, for
 /// tests and demos).
@@ -35,9 +36,9 @@ struct SDKEventRoutes: SandboxRoutes {
                     details: [.init(parameter: "IFTTT-SDK-Anonymous-Id", message: "is required")])
             }
             let data = try await request.bodyData()
-            let body: SandboxJSON
+            let body: JSONValue
             do {
-                body = try JSONDecoder().decode(SandboxJSON.self, from: data)
+                body = try JSONValue.decodeSorted(from: data)
             } catch {
                 throw APIError.badRequest("The request body is not JSON.")
             }
@@ -60,7 +61,7 @@ struct SDKEventRoutes: SandboxRoutes {
                         try await store.sdkEvents(
                             anonymousId: anonymousId, name: name, after: after, limit: ListPage.chunkSize)
                     },
-                    render: { $0.json.jsonString })
+                    render: { $0.json.serialized() })
             }
             let records = try await store.sdkEvents(
                 anonymousId: anonymousId, name: name, after: page.after, limit: limit)
@@ -70,7 +71,7 @@ struct SDKEventRoutes: SandboxRoutes {
     }
 
     /// Checks a body against the schema of spec §5.2 and returns its events, or throws a 422 listing every problem.
-    static func validate(_ body: SandboxJSON) throws -> [IncomingSDKEvent] {
+    static func validate(_ body: JSONValue) throws -> [IncomingSDKEvent] {
         guard case .object = body, let list = body["events"] else {
             throw APIError.unprocessable(
                 "The body must be an object with an events array.",
@@ -109,8 +110,8 @@ struct SDKEventRoutes: SandboxRoutes {
             }
             var properties: [String: String] = [:]
             switch item["properties"] {
-            case .object(let members)?:
-                for member in members {
+            case .object(let object)?:
+                for member in object.members {
                     guard let value = member.value.stringValue else {
                         problem("properties.\(member.key)", "must be a string")
                         continue

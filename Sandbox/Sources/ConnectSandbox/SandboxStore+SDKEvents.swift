@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import IFTTTConnectSDK
 
 /// One analytics event the sandbox received on `POST /v2/sdk/events`; a row of the `sdk_events` table.
 public struct SDKEventRecord: Sendable, Equatable, Decodable, FetchableRecord {
@@ -31,18 +32,19 @@ public struct SDKEventRecord: Sendable, Equatable, Decodable, FetchableRecord {
     }
 
     /// The record as a JSON object for `GET /sandbox/sdk_events`.
-    var json: SandboxJSON {
-        .object([
-            .init("id", .number(Double(id))),
-            .init("anonymous_id", .string(anonymousId)),
-            .init("sdk_version", .optional(sdkVersion)),
-            .init("platform", .optional(platform)),
-            .init("name", .string(name)),
-            .init("timestamp", .string(timestamp)),
-            .init("properties", .object(properties.keys.sorted().map { .init($0, .string(properties[$0] ?? "")) })),
-            .init("batch", .number(Double(batch))),
-            .init("received_at", .string(ISO8601DateFormatter().string(from: receivedAt))),
-        ])
+    var json: JSONValue {
+        let sortedProperties = JSONObject(properties.sorted { $0.key < $1.key }.map { ($0.key, .string($0.value)) })
+        return [
+            "id": .number(Double(id)),
+            "anonymous_id": .string(anonymousId),
+            "sdk_version": .optional(sdkVersion),
+            "platform": .optional(platform),
+            "name": .string(name),
+            "timestamp": .string(timestamp),
+            "properties": .object(sortedProperties),
+            "batch": .number(Double(batch)),
+            "received_at": .string(ISO8601DateFormatter().string(from: receivedAt)),
+        ]
     }
 }
 

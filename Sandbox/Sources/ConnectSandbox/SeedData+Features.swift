@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectSDK
 
 // The features of a Connection in the seed format: steps, fields and dropdown options, in the IFTTT wire format.
 // `docs/sandbox-seed-file.md` describes every key.
@@ -208,12 +209,12 @@ extension SeedData {
         /// Whether the field is hidden from users (its default value is used). Default `false`.
         public var hidden: Bool
         /// The default value; any JSON. Default `null`.
-        public var defaultValue: SandboxJSON
+        public var defaultValue: JSONValue
 
         /// Creates a field.
         public init(
             id: String, label: String? = nil, type: String = "TEXT_FIELD", required: Bool = false,
-            hidden: Bool = false, defaultValue: SandboxJSON = .null
+            hidden: Bool = false, defaultValue: JSONValue = .null
         ) {
             self.id = id
             self.label = label ?? id
@@ -237,7 +238,7 @@ extension SeedData {
                 type: try c.decodeIfPresent(String.self, forKey: .type) ?? "TEXT_FIELD",
                 required: try c.decodeIfPresent(Bool.self, forKey: .required) ?? false,
                 hidden: try c.decodeIfPresent(Bool.self, forKey: .hidden) ?? false,
-                defaultValue: try c.decodeIfPresent(SandboxJSON.self, forKey: .defaultValue) ?? .null)
+                defaultValue: try c.decodeSortedJSON(forKey: .defaultValue))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectSDK
 
 // A user's configuration of a Connection in the seed format (`user_connection` of the IFTTT wire format): user
 // features, user steps and field values. `docs/sandbox-seed-file.md` describes every key.
@@ -217,10 +218,10 @@ extension SeedData {
         /// The field type. Optional in input: the sandbox fills it from the field definition.
         public var fieldType: String?
         /// The value: a string, or an object for location and collection fields, or an array for checkboxes.
-        public var value: SandboxJSON
+        public var value: JSONValue
 
         /// Creates a user field.
-        public init(fieldId: String, fieldType: String? = nil, value: SandboxJSON) {
+        public init(fieldId: String, fieldType: String? = nil, value: JSONValue) {
             self.fieldId = fieldId
             self.fieldType = fieldType
             self.value = value
@@ -238,7 +239,7 @@ extension SeedData {
             self.init(
                 fieldId: try c.decode(String.self, forKey: .fieldId),
                 fieldType: try c.decodeIfPresent(String.self, forKey: .fieldType),
-                value: try c.decodeIfPresent(SandboxJSON.self, forKey: .value) ?? .null)
+                value: try c.decodeSortedJSON(forKey: .value))
         }
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import IFTTTConnectSDK
 
 /// Backend-only endpoints authenticated with `IFTTT-Service-Key`: the token exchange `POST /v2/user_token`.
 struct ServiceRoutes: SandboxRoutes {
@@ -20,7 +21,7 @@ struct ServiceRoutes: SandboxRoutes {
             var accessToken = request.query("access_token")
             if accessToken?.isEmpty ?? true {
                 let body = try await request.bodyData()
-                if !body.isEmpty, let json = try? JSONDecoder().decode(SandboxJSON.self, from: body) {
+                if !body.isEmpty, let json = try? JSONValue.decodeSorted(from: body) {
                     accessToken = json["access_token"]?.stringValue ?? json["token"]?.stringValue
                 }
             }

@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectSDK
 
 /// Turns a requested user configuration (`PUT /v2/connections/{id}/user_connection`, or a seed file's user
 /// connection) into the stored one: validated against the connection's features, with `field_type`s from the
@@ -174,7 +175,7 @@ enum UserConnectionConfigurator {
         return out
     }
 
-    private static func isBlank(_ value: SandboxJSON) -> Bool {
+    private static func isBlank(_ value: JSONValue) -> Bool {
         switch value {
         case .null: true
         case .string(let s): s.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
@@ -189,8 +190,8 @@ enum UserConnectionConfigurator {
     /// Checks a value against its field type and brings it into the shape IFTTT returns:
     /// locations keep their numbers and get `lat`/`lng` keys; collection selects become `{group,label,value}`;
     /// checkbox lists become `[{label,value}]`; text fields must be strings. Unknown types pass unchanged.
-    static func normalize(_ value: SandboxJSON, definition: SeedData.Field, options: [SeedData.FieldOption])
-        -> Result<SandboxJSON, Problem>
+    static func normalize(_ value: JSONValue, definition: SeedData.Field, options: [SeedData.FieldOption])
+        -> Result<JSONValue, Problem>
     {
         let type = definition.type.uppercased()
         if type.hasPrefix("LOCATION_") {
@@ -203,7 +204,7 @@ enum UserConnectionConfigurator {
             }
         case "CHECKBOX_MULTI":
             guard let elements = value.arrayValue else { return .failure(Problem(message: "expected an array")) }
-            var out: [SandboxJSON] = []
+            var out: [JSONValue] = []
             for element in elements {
                 switch choice(element, options: options) {
                 case .success(let option):
@@ -221,7 +222,7 @@ enum UserConnectionConfigurator {
         }
     }
 
-    private static func choice(_ value: SandboxJSON, options: [SeedData.FieldOption])
+    private static func choice(_ value: JSONValue, options: [SeedData.FieldOption])
         -> Result<SeedData.FieldOption, Problem>
     {
         let selected: String
@@ -244,31 +245,31 @@ enum UserConnectionConfigurator {
         return .success(option)
     }
 
-    private static func normalizeLocation(_ value: SandboxJSON, needsRadius: Bool) -> Result<SandboxJSON, Problem> {
-        guard case .object(let members) = value else {
+    private static func normalizeLocation(_ value: JSONValue, needsRadius: Bool) -> Result<JSONValue, Problem> {
+        guard case .object(let object) = value else {
             return .failure(Problem(message: "expected a location object {lat, lng, radius, address}"))
         }
-        guard let lat = (value["lat"] ?? value["latitude"])?.numericValue, (-90...90).contains(lat) else {
+        guard let lat = (value["lat"] ?? value["latitude"])?.doubleValue, (-90...90).contains(lat) else {
             return .failure(Problem(message: "lat must be a number between -90 and 90"))
         }
-        guard let lng = (value["lng"] ?? value["longitude"])?.numericValue, (-180...180).contains(lng) else {
+        guard let lng = (value["lng"] ?? value["longitude"])?.doubleValue, (-180...180).contains(lng) else {
             return .failure(Problem(message: "lng must be a number between -180 and 180"))
         }
         if let radius = value["radius"], !radius.isNull {
-            guard let r = radius.numericValue, r > 0 else {
+            guard let r = radius.doubleValue, r > 0 else {
                 return .failure(Problem(message: "radius must be a positive number of metres"))
             }
         } else if needsRadius {
             return .failure(Problem(message: "radius is required for this location field"))
         }
         let hasShortKeys = value["lat"] != nil || value["lng"] != nil
-        let renamed = members.map { member -> SandboxJSON.Member in
+        let renamed = object.members.map { member -> (String, JSONValue) in
             switch member.key {
-            case "latitude" where !hasShortKeys: SandboxJSON.Member("lat", member.value)
-            case "longitude" where !hasShortKeys: SandboxJSON.Member("lng", member.value)
-            default: member
+            case "latitude" where !hasShortKeys: ("lat", member.value)
+            case "longitude" where !hasShortKeys: ("lng", member.value)
+            default: (member.key, member.value)
             }
         }
-        return .success(.object(renamed))
+        return .success(.object(JSONObject(renamed)))
     }
 }

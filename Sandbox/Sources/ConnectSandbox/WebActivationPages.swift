@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import IFTTTConnectSDK
 
 /// The HTML of the web activation pages: small, server-rendered, no JavaScript. Every value from a request or the
 /// store goes through ``htmlEscape(_:)``; the flow's parameters travel in hidden fields.
@@ -179,7 +180,7 @@ enum WebActivationPages {
     }
 
     private static func input(
-        _ field: SeedData.Field, name: String, current: SandboxJSON?, options: [SeedData.FieldOption],
+        _ field: SeedData.Field, name: String, current: JSONValue?, options: [SeedData.FieldOption],
         submitted: SubmittedForm?, counter: inout Int, prefix: String? = nil
     ) -> String {
         let value = current ?? field.defaultValue
@@ -241,7 +242,7 @@ enum WebActivationForm {
     }
 
     /// A scalar JSON value as form text; empty for `null` and containers.
-    static func text(_ value: SandboxJSON?) -> String {
+    static func text(_ value: JSONValue?) -> String {
         switch value {
         case .string(let s): s
         case .number(let d): d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
@@ -282,23 +283,21 @@ enum WebActivationForm {
             if lat.trimmingCharacters(in: .whitespaces).isEmpty && lng.trimmingCharacters(in: .whitespaces).isEmpty {
                 return nil
             }
-            var members: [SandboxJSON.Member] = [
-                .init("lat", Double(lat.trimmingCharacters(in: .whitespaces)).map(SandboxJSON.number) ?? .string(lat)),
-                .init("lng", Double(lng.trimmingCharacters(in: .whitespaces)).map(SandboxJSON.number) ?? .string(lng)),
+            var members: JSONObject = [
+                "lat": Double(lat.trimmingCharacters(in: .whitespaces)).map(JSONValue.number) ?? .string(lat),
+                "lng": Double(lng.trimmingCharacters(in: .whitespaces)).map(JSONValue.number) ?? .string(lng),
             ]
             if let radius = form["\(name):radius"], !radius.trimmingCharacters(in: .whitespaces).isEmpty {
-                members.append(
-                    .init(
-                        "radius",
-                        Double(radius.trimmingCharacters(in: .whitespaces)).map(SandboxJSON.number) ?? .string(radius)))
+                members["radius"] =
+                    Double(radius.trimmingCharacters(in: .whitespaces)).map(JSONValue.number) ?? .string(radius)
             }
             if let address = form["\(name):address"], !address.isEmpty {
-                members.append(.init("address", .string(address)))
+                members["address"] = .string(address)
             }
             return SeedData.UserField(fieldId: field.id, value: .object(members))
         }
         if type == "CHECKBOX_MULTI" {
-            return SeedData.UserField(fieldId: field.id, value: .array(form.all(name).map(SandboxJSON.string)))
+            return SeedData.UserField(fieldId: field.id, value: .array(form.all(name).map(JSONValue.string)))
         }
         guard let text = form[name] else { return nil }
         return SeedData.UserField(fieldId: field.id, value: .string(text))

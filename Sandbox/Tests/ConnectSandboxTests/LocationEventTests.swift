@@ -1,5 +1,5 @@
 @testable import ConnectCLI
-import ConnectSandbox
+@testable import ConnectSandbox
 import Foundation
 import IFTTTConnectLocation
 import IFTTTConnectSDK
@@ -10,7 +10,7 @@ struct LocationEventTests {
     static func event(
         _ id: String = UUID().uuidString, type: String = "entry", at: String = "2026-05-01T09:00:00+0000",
         subscription: String = "alice-arrive-trigger-1"
-    ) -> SandboxJSON {
+    ) -> JSONValue {
         [
             "record_id": .string(id), "region_type": "geo", "occurred_at": .string(at), "event_type": .string(type),
             "channel_id": "941030000", "trigger_subscription_id": .string(subscription), "installation_id": "install-1",
@@ -21,8 +21,8 @@ struct LocationEventTests {
         try await SandboxTest.withDemo { client in
             let a = UUID().uuidString
             let b = UUID().uuidString
-            let body = SandboxJSON.array([Self.event(a), Self.event(b, type: "exit", at: "2026-05-01T09:05:00Z")])
-                .serialized()
+            let body = JSONValue.array([Self.event(a), Self.event(b, type: "exit", at: "2026-05-01T09:05:00Z")])
+                .serializedData()
             // Only Authorization and Content-Type, as the SDK sends them.
             let first = try await client.post("/v1/location_events", token: SandboxTest.aliceToken, body: body)
             #expect(first.status == 200)
@@ -48,7 +48,7 @@ struct LocationEventTests {
 
     @Test func invalidEventsAre422AndNothingIsRecorded() async throws {
         try await SandboxTest.withDemo { client in
-            let cases: [(SandboxJSON, String)] = [
+            let cases: [(JSONValue, String)] = [
                 (Self.event(type: "region_enter"), "[0].event_type"),
                 (Self.event(at: "yesterday"), "[0].occurred_at"),
                 (Self.event("not-a-uuid"), "[0].record_id"),
@@ -61,7 +61,7 @@ struct LocationEventTests {
                 (Self.event().replacing("installation_id", with: .null), "[0].installation_id"),
             ]
             for (event, parameter) in cases {
-                let body = SandboxJSON.array([Self.event(), event]).serialized()
+                let body = JSONValue.array([Self.event(), event]).serializedData()
                 let response = try await client.post("/v1/location_events", token: SandboxTest.aliceToken, body: body)
                 #expect(response.status == 422, "\(parameter)")
                 #expect(response.errorCode == "invalid_parameters")
@@ -77,17 +77,17 @@ struct LocationEventTests {
                     body: Data(#"{"record_id": "x"}"#.utf8)
                 ).status == 400)
             #expect(
-                try await client.post("/v1/location_events", body: SandboxJSON.array([Self.event()]).serialized())
+                try await client.post("/v1/location_events", body: JSONValue.array([Self.event()]).serializedData())
                     .status == 401)
             #expect(
                 try await client.post(
                     "/v1/location_events", token: "revoked",
-                    body: SandboxJSON.array([Self.event()]).serialized()
+                    body: JSONValue.array([Self.event()]).serializedData()
                 ).status == 401)
             #expect(
                 try await client.post(
                     "/v1/location_events", serviceKey: SandboxTest.serviceKey,
-                    body: SandboxJSON.array([Self.event()]).serialized()
+                    body: JSONValue.array([Self.event()]).serializedData()
                 ).status == 403)
             #expect(try await client.get("/v1/location_events").status == 401)
             #expect(try await LocationTest.serverEvents(root: client.base).isEmpty)
@@ -150,10 +150,11 @@ struct LocationEventTests {
     }
 }
 
-extension SandboxJSON {
+extension JSONValue {
     /// A copy of this object with `key` set to `value`.
-    func replacing(_ key: String, with value: SandboxJSON) -> SandboxJSON {
-        guard case .object(let members) = self else { return self }
-        return .object(members.map { $0.key == key ? Member(key, value) : $0 })
+    func replacing(_ key: String, with value: JSONValue) -> JSONValue {
+        guard case .object(var object) = self else { return self }
+        object[key] = value
+        return .object(object)
     }
 }

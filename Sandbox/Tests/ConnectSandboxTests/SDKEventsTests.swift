@@ -1,4 +1,4 @@
-import ConnectSandbox
+@testable import ConnectSandbox
 import Foundation
 import IFTTTConnectSDK
 import IFTTTConnectTesting
@@ -13,19 +13,19 @@ struct SDKEventsTests {
     static let headers = ["IFTTT-SDK-Anonymous-Id": "test-anon", "Content-Type": "application/json"]
 
     static func event(
-        _ name: String = "sdk.click", timestamp: SandboxJSON = "1700000000000",
-        properties: SandboxJSON = ["location_type": "connect_button", "object_id": "c"]
-    ) -> SandboxJSON {
+        _ name: String = "sdk.click", timestamp: JSONValue = "1700000000000",
+        properties: JSONValue = ["location_type": "connect_button", "object_id": "c"]
+    ) -> JSONValue {
         ["name": .string(name), "timestamp": timestamp, "properties": properties]
     }
 
     @Test func validBatchIsRecordedAndListed() async throws {
         try await SandboxTest.withDemo { client in
-            let body: SandboxJSON = [
+            let body: JSONValue = [
                 "events": [Self.event(), Self.event("sdk.statechange", properties: ["state": "created"])]
             ]
             let response = try await client.request(
-                "POST", "v2/sdk/events", headers: Self.headers, body: body.serialized())
+                "POST", "v2/sdk/events", headers: Self.headers, body: body.serializedData())
             #expect(response.status == 204)
             let list = try await client.get("sandbox/sdk_events", query: ["anonymous_id": "test-anon"]).json
             let items = try #require(list["data"]?.arrayValue)
@@ -65,8 +65,8 @@ struct SDKEventsTests {
 
     @Test func theAnonymousIdHeaderIsRequired() async throws {
         try await SandboxTest.withDemo { client in
-            let body: SandboxJSON = ["events": [Self.event()]]
-            let response = try await client.post("v2/sdk/events", body: body.serialized())
+            let body: JSONValue = ["events": [Self.event()]]
+            let response = try await client.post("v2/sdk/events", body: body.serializedData())
             #expect(response.status == 400)
             #expect(response.errorCode == "invalid_parameters")
         }
@@ -107,7 +107,7 @@ struct SDKEventsTests {
         return uploader
     }
 
-    static func recorded(_ url: URL, anonymousId: String) async throws -> [SandboxJSON] {
+    static func recorded(_ url: URL, anonymousId: String) async throws -> [JSONValue] {
         let list = try await Client(base: url).get("sandbox/sdk_events", query: ["anonymous_id": anonymousId]).json
         return list["data"]?.arrayValue ?? []
     }
@@ -134,7 +134,7 @@ struct SDKEventsTests {
             #expect(events[2]["properties"]?["object_type"] == "connection_email")
             #expect(events[3]["properties"]?["object_type"] == "connection_email")
             #expect(events.allSatisfy { $0["platform"] != nil && $0["sdk_version"] != nil })
-            let text = String(decoding: SandboxJSON.array(events).serialized(), as: UTF8.self)
+            let text = JSONValue.array(events).serialized()
             #expect(!text.contains("example.com"), "no email is ever sent")
         }
     }

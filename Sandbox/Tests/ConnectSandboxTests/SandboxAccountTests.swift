@@ -39,7 +39,7 @@ struct SandboxAccountTests {
             #expect(alice.status == 200)
             #expect(
                 try alice.json == [
-                    "authentication_level": "user", "service_id": nil, "type": "me",
+                    "authentication_level": "user", "service_id": .null, "type": "me",
                     "user_login": "alice",
                 ])
 

@@ -1,6 +1,7 @@
 @testable import ConnectSandbox
 import Foundation
 import GRDB
+import IFTTTConnectSDK
 import Testing
 
 /// Cursor pagination of the list endpoints, the WAL database, and the caches that must follow every write.
@@ -295,15 +296,10 @@ struct SandboxPerformanceTests {
 
     static func sdkEventsAndLegacyAppletsPageBody(_ client: Client) async throws {
         for n in 0..<5 {
-            let body = SandboxJSON.object([
-                .init(
-                    "events",
-                    .array([
-                        [
-                            "name": "sdk.click", "timestamp": .string("\(1_700_000_000_000 + n)"), "properties": [:],
-                        ]
-                    ]))
-            ]).serialized()
+            let event: JSONValue = [
+                "name": "sdk.click", "timestamp": .string("\(1_700_000_000_000 + n)"), "properties": [:],
+            ]
+            let body = JSONValue.object(["events": [event]]).serializedData()
             let response = try await client.request(
                 "POST", "/v2/sdk/events", headers: ["IFTTT-SDK-Anonymous-Id": "perf-anon"], body: body)
             try #require(response.status == 204)

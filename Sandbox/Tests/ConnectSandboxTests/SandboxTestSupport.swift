@@ -1,5 +1,6 @@
-import ConnectSandbox
+@testable import ConnectSandbox
 import Foundation
+import IFTTTConnectSDK
 import Logging
 import Testing
 
@@ -60,10 +61,10 @@ struct SandboxResponse {
     var data: Data
 
     /// The body parsed as JSON (`.null` when empty).
-    var json: SandboxJSON {
+    var json: JSONValue {
         get throws {
             guard !data.isEmpty else { return .null }
-            return try JSONDecoder().decode(SandboxJSON.self, from: data)
+            return try JSONValue.decodeSorted(from: data)
         }
     }
 
@@ -121,27 +122,27 @@ struct Client {
 
     func put(
         _ path: String, query: [String: String] = [:], token: String? = nil, serviceKey: String? = nil,
-        json: SandboxJSON
+        json: JSONValue
     ) async throws -> SandboxResponse {
-        try await request("PUT", path, query: query, token: token, serviceKey: serviceKey, body: json.serialized())
+        try await request("PUT", path, query: query, token: token, serviceKey: serviceKey, body: json.serializedData())
     }
 }
 
-extension SandboxJSON {
+extension JSONValue {
     /// The element at `index` when this is an array.
-    subscript(index: Int) -> SandboxJSON? {
+    subscript(index: Int) -> JSONValue? {
         guard let array = arrayValue, array.indices.contains(index) else { return nil }
         return array[index]
     }
 
     /// The first element of an array whose `key` equals `value`.
-    func first(where key: String, is value: String) -> SandboxJSON? {
+    func first(where key: String, is value: String) -> JSONValue? {
         arrayValue?.first { $0[key]?.stringValue == value }
     }
 
     /// The keys of an object, in order.
     var keys: [String] {
-        if case .object(let members) = self { return members.map(\.key) }
+        if case .object(let object) = self { return object.keys }
         return []
     }
 }

@@ -1,5 +1,6 @@
 import ConnectSandbox
 import Foundation
+import IFTTTConnectSDK
 import Testing
 
 @Suite("Sandbox: field options, PUT user_connection, refresh")
@@ -24,7 +25,7 @@ struct SandboxUserConnectionTests {
                 "/v2/connections/gx-weekly-deals/actions/email.send_me_email/field_options", token: SandboxTest.bobToken
             )
             #expect(noOptions.status == 200)
-            #expect(try noOptions.json["options"] == .object([]))
+            #expect(try noOptions.json["options"] == .object([:]))
 
             let feature = try await client.get(
                 "/v2/connections/gx-weekly-deals/features/weekly-deals-email/field_options",
@@ -45,7 +46,7 @@ struct SandboxUserConnectionTests {
         }
     }
 
-    static let carolDeals: SandboxJSON = [
+    static let carolDeals: JSONValue = [
         "user_features": [
             [
                 "feature_id": "weekly-deals-email",
@@ -102,7 +103,7 @@ struct SandboxUserConnectionTests {
 
     @Test func putKeepsExistingIdsAndReEnables() async throws {
         try await SandboxTest.withDemo { client in
-            let body: SandboxJSON = [
+            let body: JSONValue = [
                 "user_features": [
                     [
                         "feature_id": "arrive-show-list",

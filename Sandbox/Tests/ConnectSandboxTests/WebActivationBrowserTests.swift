@@ -294,7 +294,7 @@ struct WebActivationBrowserTests {
             #expect(try pending.json["user_status"]?.stringValue == "enabled")
             #expect(try pending.json["user_connection"]?["pending"] == .bool(true))
             // The trigger's location is a required, visible field: the update has to give it.
-            let update: SandboxJSON = [
+            let update: JSONValue = [
                 "user_features": [
                     [
                         "feature_id": "arrive-show-list", "enabled": true,

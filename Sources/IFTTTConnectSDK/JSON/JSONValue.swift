@@ -76,6 +76,18 @@ public enum JSONValue: Sendable, Hashable {
         }
     }
 
+    /// The elements when this is an array, otherwise `nil`.
+    public var arrayValue: [JSONValue]? {
+        if case .array(let items) = self { return items }
+        return nil
+    }
+
+    /// The object when this is an object, otherwise `nil`.
+    public var objectValue: JSONObject? {
+        if case .object(let object) = self { return object }
+        return nil
+    }
+
     /// Whether this is `null`.
     public var isNull: Bool {
         if case .null = self { return true }
@@ -211,7 +223,8 @@ public struct JSONObject: Sendable, Hashable {
     /// The keys in document order.
     public var keys: [String] { storage.map(\.key) }
 
-    /// The value for `key`, or `nil` when the key is absent.
+    /// The value for `key`, or `nil` when the key is absent. Setting a new key appends it after the others;
+    /// setting an existing key replaces its value in place; setting `nil` removes the key.
     public subscript(key: String) -> JSONValue? {
         get {
             for member in storage where member.key == key { return member.value }
@@ -227,8 +240,45 @@ public struct JSONObject: Sendable, Hashable {
     }
 }
 
+/// Literals build values in the order they are written, so a value can be spelled as the JSON it stands for:
+///
+/// ```swift
+/// let location: JSONValue = ["lat": 40.7, "lng": -74.0, "radius": 150, "tags": ["home"], "default": true]
+/// location.serialized()   // {"lat":40.7,"lng":-74,"radius":150,"tags":["home"],"default":true}
+/// ```
+///
+/// There is no `nil` literal: write ``JSONValue/null`` for JSON `null`, so that `nil` keeps meaning "no value" in
+/// an optional.
+extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, ExpressibleByIntegerLiteral,
+    ExpressibleByFloatLiteral, ExpressibleByArrayLiteral, ExpressibleByDictionaryLiteral
+{
+    /// Creates a string.
+    public init(stringLiteral value: String) { self = .string(value) }
+    /// Creates a Boolean.
+    public init(booleanLiteral value: Bool) { self = .bool(value) }
+    /// Creates a number.
+    public init(integerLiteral value: Int) { self = .number(Double(value)) }
+    /// Creates a number.
+    public init(floatLiteral value: Double) { self = .number(value) }
+    /// Creates an array.
+    public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
+    /// Creates an object whose members keep the literal's order.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self = .object(JSONObject(elements)) }
+}
+
+/// An object literal keeps its order: `let object: JSONObject = ["b": 1, "a": 2]` has the keys `b`, `a`.
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    /// The key type of an object literal.
+    public typealias Key = String
+    /// The value type of an object literal's members.
+    public typealias Value = JSONValue
+
+    /// Creates an object whose members keep the literal's order.
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
+}
+
 extension JSONValue: Codable {
-    private struct Key: CodingKey {
+    private struct MemberKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }
         init(stringValue: String) { self.stringValue = stringValue }
@@ -237,7 +287,7 @@ extension JSONValue: Codable {
 
     /// Reads any JSON value from a decoder (`JSONDecoder`, `PropertyListDecoder`, ...).
     public init(from decoder: any Decoder) throws {
-        if let container = try? decoder.container(keyedBy: Key.self) {
+        if let container = try? decoder.container(keyedBy: MemberKey.self) {
             var members: [(String, JSONValue)] = []
             for key in container.allKeys {
                 members.append((key.stringValue, try container.decode(JSONValue.self, forKey: key)))
@@ -271,8 +321,10 @@ extension JSONValue: Codable {
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .object(let object):
-            var container = encoder.container(keyedBy: Key.self)
-            for member in object.members { try container.encode(member.value, forKey: Key(stringValue: member.key)) }
+            var container = encoder.container(keyedBy: MemberKey.self)
+            for member in object.members {
+                try container.encode(member.value, forKey: MemberKey(stringValue: member.key))
+            }
         case .array(let items):
             var container = encoder.unkeyedContainer()
             for item in items { try container.encode(item) }
