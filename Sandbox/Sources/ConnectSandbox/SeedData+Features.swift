@@ -91,14 +91,8 @@ extension SeedData {
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             func steps(_ key: CodingKeys, _ kind: StepKind) throws -> [Step] {
-                let list = try c.decodeIfPresent([Step].self, forKey: key) ?? []
-                for (i, step) in list.enumerated() where step.kind != kind {
-                    throw DecodingError.dataCorrupted(
-                        .init(
-                            codingPath: c.codingPath + [key, IndexKey(i)],
-                            debugDescription: "a step in \(key.stringValue) needs \"\(kind.operationKey)\""))
-                }
-                return list
+                try c.decodeSteps(
+                    forKey: key, kind: kind, problem: "a step in \(key.stringValue) needs \"\(kind.operationKey)\"")
             }
             self.init(
                 id: try c.decode(String.self, forKey: .id),

@@ -122,14 +122,9 @@ extension SeedData {
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             func steps(_ key: CodingKeys, _ kind: StepKind) throws -> [UserStep] {
-                let list = try c.decodeIfPresent([UserStep].self, forKey: key) ?? []
-                for (i, step) in list.enumerated() where step.kind != kind {
-                    throw DecodingError.dataCorrupted(
-                        .init(
-                            codingPath: c.codingPath + [key, IndexKey(i)],
-                            debugDescription: "an entry of \(key.stringValue) needs \"\(kind.userStepReferenceKey)\""))
-                }
-                return list
+                try c.decodeSteps(
+                    forKey: key, kind: kind,
+                    problem: "an entry of \(key.stringValue) needs \"\(kind.userStepReferenceKey)\"")
             }
             self.init(
                 id: try c.decodeIfPresent(String.self, forKey: .id),
@@ -251,4 +246,26 @@ struct IndexKey: CodingKey {
     init(_ index: Int) { self.intValue = index }
     init?(stringValue: String) { nil }
     init?(intValue: Int) { self.intValue = intValue }
+}
+
+/// A step of a feature (``SeedData/Step``) or of a user feature (``SeedData/UserStep``): a trigger, query or action.
+protocol SeedStep: Decodable {
+    /// Whether this is a trigger, query or action.
+    var kind: SeedData.StepKind { get }
+}
+
+extension SeedData.Step: SeedStep {}
+extension SeedData.UserStep: SeedStep {}
+
+extension KeyedDecodingContainer {
+    /// The steps listed under `key` (none when the key is absent), each of which must be of `kind`; the first that is
+    /// not fails decoding with `problem`, at its index in the list.
+    func decodeSteps<Step: SeedStep>(forKey key: Key, kind: SeedData.StepKind, problem: String) throws -> [Step] {
+        let list = try decodeIfPresent([Step].self, forKey: key) ?? []
+        if let index = list.firstIndex(where: { $0.kind != kind }) {
+            throw DecodingError.dataCorrupted(
+                .init(codingPath: codingPath + [key, IndexKey(index)], debugDescription: problem))
+        }
+        return list
+    }
 }

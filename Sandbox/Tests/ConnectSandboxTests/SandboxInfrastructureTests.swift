@@ -159,6 +159,46 @@ struct SandboxInfrastructureTests {
             #expect(problem.contains("services[0].brand_color"))
         }
 
+        // A step filed in the wrong list names the list, the index and the id key it lacks.
+        let wrongKind = directory.appendingPathComponent("kind.json")
+        try Data(
+            #"""
+            {"connections": [{"id": "c", "name": "C", "primary_service_id": "grocery_express", "features": [
+              {"id": "f", "title": "F", "feature_triggers": [
+                {"id": "t1", "trigger_id": "t", "service_id": "grocery_express"},
+                {"id": "a1", "action_id": "a", "service_id": "grocery_express"}]}]}]}
+            """#.utf8
+        ).write(to: wrongKind)
+        do {
+            _ = try SeedData.load(contentsOf: wrongKind)
+            Issue.record("expected an error")
+        } catch {
+            guard case .malformedSeedFile(_, let problem) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(problem.contains("connections[0].features[0].feature_triggers[1]"), "\(problem)")
+            #expect(problem.contains(#"a step in feature_triggers needs "trigger_id""#), "\(problem)")
+        }
+        let wrongUserKind = directory.appendingPathComponent("user-kind.json")
+        try Data(
+            #"""
+            {"user_connections": [{"user_id": "alice", "connection_id": "gx-weekly-deals", "user_features": [
+              {"feature_id": "f", "user_feature_queries": [{"feature_action_id": "a1"}]}]}]}
+            """#.utf8
+        ).write(to: wrongUserKind)
+        do {
+            _ = try SeedData.load(contentsOf: wrongUserKind)
+            Issue.record("expected an error")
+        } catch {
+            guard case .malformedSeedFile(_, let problem) = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+            #expect(problem.contains("user_features[0].user_feature_queries[0]"), "\(problem)")
+            #expect(problem.contains(#"an entry of user_feature_queries needs "feature_query_id""#), "\(problem)")
+        }
+
         let inconsistent = directory.appendingPathComponent("inconsistent.json")
         try Data(#"{"user_connections": [{"user_id": "nobody", "connection_id": "gx-weekly-deals"}]}"#.utf8)
             .write(to: inconsistent)
