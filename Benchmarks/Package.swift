@@ -9,6 +9,7 @@ let benchmarkDependencies: [Target.Dependency] = [
     .product(name: "Benchmark", package: "benchmark"),
     .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
     "BenchmarkSupport",
+    "Workloads",
 ]
 let benchmarkPlugins: [Target.PluginUsage] = [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
 
@@ -24,11 +25,22 @@ let package = Package(
     targets: [
         // Goal verdicts and interleaved timing shared by the suites.
         .target(name: "BenchmarkSupport"),
+        // The measured work (decoding payloads and baselines, the button render), shared by the suites and
+        // InstructionCount so that both run the same code.
+        .target(
+            name: "Workloads",
+            dependencies: [.product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK")],
+            resources: [.copy("Fixtures")]
+        ),
+        // One workload N times, for instruction counts under valgrind (scripts/instructions.sh).
+        .executableTarget(
+            name: "InstructionCount",
+            dependencies: ["Workloads", .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK")]
+        ),
         .executableTarget(
             name: "Decoding",
             dependencies: benchmarkDependencies,
             path: "Benchmarks/Decoding",
-            resources: [.copy("Fixtures")],
             plugins: benchmarkPlugins
         ),
         .executableTarget(

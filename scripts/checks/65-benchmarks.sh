@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The benchmark package (Benchmarks/, on ordo-one/package-benchmark) must compile: it is built here in debug with
 # warnings as errors, and one short smoke pass runs the decoding goal benchmark (one iteration) with the debug
-# executable's own runner, so the suite, package-benchmark's runner and the goal report are exercised. Its numbers
+# executable's own runner, so the suite, package-benchmark's runner and the goal report are exercised, and the
+# InstructionCount executable runs one call of each workload kind (scripts/instructions.sh). Its numbers
 # are not judged here (a debug build); the full release run is `swift package --package-path Benchmarks benchmark`.
 # (The debug executable is run directly: `swift package benchmark --benchmark-build-configuration debug` would also
 # build BenchmarkTool in release, about 2 minutes more, and its release malloc interposer crashed a debug runner here.)
@@ -33,4 +34,16 @@ if ! grep -q '^GOAL decoding: ' "$log.goals" 2>/dev/null; then
   echo "benchmarks: the smoke pass printed no goal verdict"
   exit 1
 fi
-echo "benchmarks: built in ${built} s; smoke pass in $((SECONDS - start - built)) s (debug build: the verdict is not judged here): $(cat "$log.goals")"
+# InstructionCount (what scripts/instructions.sh runs under valgrind): one call of each workload kind.
+for workload in "decode-sdk android_connection" "decode-codable android_connection" \
+  "decode-serialization android_connection" "button creating-account"; do
+  # shellcheck disable=SC2086
+  if ! "$bin/InstructionCount" $workload 1 >"$log" 2>&1; then
+    cat "$log"
+    echo "benchmarks: InstructionCount $workload failed"
+    exit 1
+  fi
+done
+# The verdict of a debug build says nothing about the release goal, so only its presence is reported here.
+echo "benchmarks: built in ${built} s; smoke pass in $((SECONDS - start - built)) s: the decoding goal benchmark" \
+  "reported a verdict (a debug build's numbers are not judged) and InstructionCount ran each workload kind"

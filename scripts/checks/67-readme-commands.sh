@@ -65,6 +65,7 @@ skip_reason() {
     "ifttt-connect connect "*) echo "interactive: waits for a person to finish the activation in a browser" ;;
     "swift package --package-path Benchmarks benchmark"*) echo "a release build and minutes of runs; scripts/checks/65-benchmarks.sh builds the package and runs a smoke pass" ;;
     "scripts/sandbox-bench.sh"*) echo "run in its short form by scripts/checks/55-sandbox-bench.sh" ;;
+    "scripts/instructions.sh"*) echo "valgrind runs of a release build (minutes); scripts/checks/65-benchmarks.sh runs its executable" ;;
     *) echo "" ;;
   esac
 }
@@ -83,7 +84,7 @@ check_skipped() {
     scripts/demo.sh) bash -n "$program" && grep -q 'ifttt-connect demo' "$program" ;;
     scripts/check-apple.sh) "$program" --help >/dev/null ;;
     swift) [ -f Benchmarks/Package.swift ] && grep -q 'ordo-one/benchmark' Benchmarks/Package.swift ;;
-    scripts/sandbox-bench.sh) bash -n "$program" ;;
+    scripts/sandbox-bench.sh | scripts/instructions.sh) bash -n "$program" && "$program" --help >/dev/null ;;
     ifttt-connect) local sub; sub="$(echo "$command" | cut -d' ' -f2)"; ifttt-connect "$sub" --help >/dev/null ;;
     *) return 1 ;;
   esac

@@ -5,23 +5,7 @@ import Benchmark
 import BenchmarkSupport
 import Foundation
 import IFTTTConnectSDK
-
-let connection = try! Connection(
-    id: "bench", name: "Benchmark", description: "", url: URL(string: "https://ifttt.com/connect/bench")!,
-    status: .initial,
-    services: [
-        .init(id: "primary", name: "Primary Service", isPrimary: true, brandColor: ConnectColor(hex: "#1D9A6C")),
-        .init(
-            id: "other", name: "Sunny Weather Service", shortName: "Sunny Weather", isPrimary: false,
-            brandColor: ConnectColor(hex: "#2F6FDE")),
-    ])
-
-/// Appearance plus SVG render of `state`; returns the SVG's length so the work stays observable.
-func render(_ state: ConnectButtonVisualState, _ localization: ConnectLocalization) -> Int {
-    ConnectButtonSVGRenderer.render(
-        ConnectButtonAppearance(state: state, connection: connection, localization: localization)
-    ).utf8.count
-}
+import Workloads
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
@@ -31,7 +15,7 @@ let benchmarks: @Sendable () -> Void = {
     _ = localization.string(.connect)  // load the tables before timing
     for state in ConnectButtonVisualState.allExamples {
         Benchmark("render \(state.name): appearance + SVG") { benchmark in
-            for _ in benchmark.scaledIterations { blackHole(render(state, localization)) }
+            for _ in benchmark.scaledIterations { blackHole(ButtonWorkload.render(state, localization)) }
         }
     }
     Benchmark(
@@ -44,7 +28,7 @@ let benchmarks: @Sendable () -> Void = {
             (
                 name: state.name,
                 nanoseconds: Timing.nanosecondsPerCall(budget: .milliseconds(40)) {
-                    render(state, localization)
+                    ButtonWorkload.render(state, localization)
                 }
             )
         }

@@ -1,42 +1,14 @@
 // Decoding a Connection: the SDK's public path (`Connection.decode(from:)`) next to two baselines on the same
 // payloads, in the same run: `JSONDecoder` + `Decodable` structs, and `JSONSerialization` + a dictionary walk (the
-// original SDK's approach). Payloads: the fixtures in ./Fixtures (copied from Tests/Fixtures) and a synthetic
-// Connection with 200 features.
+// original SDK's approach). Payloads: the fixtures in Sources/Workloads/Fixtures (copied from Tests/Fixtures) and a
+// synthetic Connection with 200 features.
 // Goal: the SDK decodes at least 2x as many Connections per second as the JSONSerialization baseline, on every
 // payload (checked by "Decoding goal").
 import Benchmark
 import BenchmarkSupport
 import Foundation
 import IFTTTConnectSDK
-
-/// The payloads, by name.
-func payloads() -> [(name: String, data: Data)] {
-    var all: [(name: String, data: Data)] = []
-    for name in ["ios_fetch_connection_response", "android_connection", "android_connection_enabled"] {
-        guard let url = Bundle.module.url(forResource: name, withExtension: "json", subdirectory: "Fixtures"),
-            let data = try? Data(contentsOf: url)
-        else { fatalError("fixture \(name).json is missing from the Decoding benchmark's bundle") }
-        all.append((name, data))
-    }
-    all.append(("synthetic 200 features", SyntheticPayload.connection(features: 200)))
-    return all
-}
-
-/// Throws unless the three decoders build the same Connection from `data`.
-func checkAgreement(_ data: Data, name: String) throws {
-    let ours = try Connection.decode(from: data)
-    for theirs in [try CodableBaseline.decode(data), try SerializationBaseline.decode(data)] {
-        guard ours.id == theirs.id, ours.features.count == theirs.features.count,
-            ours.services.count == theirs.services.count, ours.locationRegions == theirs.locationRegions,
-            ours.userConnection?.userFeatures.count == theirs.userConnection?.userFeatures.count
-        else { throw DecodersDisagree(payload: name) }
-    }
-}
-
-struct DecodersDisagree: Error, CustomStringConvertible {
-    let payload: String
-    var description: String { "the decoders disagree on \(payload)" }
-}
+import Workloads
 
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(

@@ -1,8 +1,9 @@
 import Foundation
 
 /// Builds a realistic Connection payload with many features.
-enum SyntheticPayload {
-    static func connection(features count: Int) -> Data {
+public enum SyntheticPayload {
+    /// A Connection with `count` features (every fourth one a location trigger) and a user connection for each.
+    public static func connection(features count: Int) -> Data {
         var features: [String] = []
         var userFeatures: [String] = []
         for i in 0..<count {

@@ -3,10 +3,11 @@ import IFTTTConnectSDK
 
 /// The original SDK's approach, for comparison: `JSONSerialization` into `[String: Any]`, then a
 /// hand-written walk of the dictionaries that builds the same model values.
-enum SerializationBaseline {
+public enum SerializationBaseline {
     struct Failure: Error {}
 
-    static func decode(_ data: Data) throws -> Connection {
+    /// Decodes `data` with `JSONSerialization`, then walks the dictionaries into the SDK's `Connection`.
+    public static func decode(_ data: Data) throws -> Connection {
         guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { throw Failure() }
         guard let id = root["id"] as? String, let name = root["name"] as? String,
             let urlText = root["url"] as? String, let url = URL(string: urlText)

@@ -4,10 +4,11 @@ import IFTTTConnectSDK
 /// The Codable way, for comparison: `JSONDecoder` into `Decodable` structs that mirror the wire format, then the same
 /// model values the SDK builds. Loose values (ids as numbers or strings, booleans as strings) are accepted as the SDK
 /// accepts them.
-enum CodableBaseline {
+public enum CodableBaseline {
     struct Failure: Error {}
 
-    static func decode(_ data: Data) throws -> Connection {
+    /// Decodes `data` with `JSONDecoder` into the wire structs, then builds the SDK's `Connection` from them.
+    public static func decode(_ data: Data) throws -> Connection {
         let wire = try JSONDecoder().decode(WireConnection.self, from: data)
         guard let url = URL(string: wire.url) else { throw Failure() }
         let status: Connection.Status
