@@ -46,7 +46,8 @@ let package = Package(
         .executableTarget(
             name: "Location",
             dependencies: benchmarkDependencies + [
-                .product(name: "IFTTTConnectLocation", package: "IFTTTConnectSDK")
+                .product(name: "IFTTTConnectLocation", package: "IFTTTConnectSDK"),
+                .product(name: "IFTTTConnectTesting", package: "IFTTTConnectSDK"),
             ],
             path: "Benchmarks/Location",
             plugins: benchmarkPlugins

@@ -31,6 +31,8 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
+                // Its seeded SplitMix64 makes injected faults reproducible (--seed).
+                .product(name: "IFTTTConnectTesting", package: "IFTTTConnectSDK"),
             ],
             resources: [.copy("Resources")]
         ),

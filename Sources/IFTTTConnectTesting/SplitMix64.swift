@@ -1,4 +1,5 @@
-/// A seeded random number generator (SplitMix64), so that a randomized test draws the same values on every run.
+/// A seeded random number generator (SplitMix64, Steele, Lea and Flood 2014, with the reference constants), so that
+/// a randomized test draws the same values on every run.
 ///
 /// ```swift
 /// var random = SplitMix64(seed: 42)
@@ -20,7 +21,14 @@ public struct SplitMix64: RandomNumberGenerator, Sendable {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D4_9BB1_33B1_11EB
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
+    }
+
+    /// A `Double` in `0..<1` made of the next 53 random bits (every value a multiple of 2^-53).
+    ///
+    /// - Returns: The next value, uniformly distributed.
+    public mutating func nextUnitDouble() -> Double {
+        Double(next() >> 11) * 0x1.0p-53
     }
 }

@@ -12,18 +12,7 @@ import BenchmarkSupport
 import Foundation
 import IFTTTConnectLocation
 import IFTTTConnectSDK
-
-/// A small deterministic generator (SplitMix64), so every run queries the same geofences.
-struct Generator: RandomNumberGenerator {
-    var state: UInt64 = 0x1234_5678
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D4_9BB1_33B1_11EB
-        return z ^ (z >> 31)
-    }
-}
+import IFTTTConnectTesting
 
 /// 100,000 geofences spread over the contiguous United States, and 256 query points.
 struct GeofenceWorkload: Sendable {
@@ -31,7 +20,7 @@ struct GeofenceWorkload: Sendable {
     let points: [Coordinate]
 
     init() {
-        var rng = Generator()
+        var rng = SplitMix64(seed: 0x1234_5678)  // every run queries the same geofences
         fences = (0..<100_000).map { i in
             Geofence(
                 triggerSubscriptionId: "g\(i)",

@@ -1,36 +1,11 @@
 import Foundation
 import Hummingbird
+import IFTTTConnectTesting
 import NIOConcurrencyHelpers
-
-/// SplitMix64, a small, fast, deterministic 64-bit pseudo-random generator (Steele, Lea, Flood 2014).
-///
-/// The same seed always produces the same sequence, which makes the sandbox's injected failures reproducible.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
-    private var state: UInt64
-
-    /// Creates a generator from a seed.
-    public init(seed: UInt64) {
-        state = seed
-    }
-
-    /// The next 64 random bits.
-    public mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// A uniformly distributed `Double` in `0..<1` (53 random bits).
-    public mutating func nextUnitDouble() -> Double {
-        Double(next() >> 11) * 0x1.0p-53
-    }
-}
 
 /// The sandbox's fault injection: a fixed latency and a failure rate for API requests.
 ///
-/// Each API request first waits ``latency`` milliseconds, then draws one number from a shared ``SplitMix64`` (only
+/// Each API request first waits ``latency`` milliseconds, then draws one number from a shared `SplitMix64` (only
 /// when the fail rate is above 0); if it is below ``failRate`` the request is answered with 503
 /// `service_unavailable`. With the same seed, the n-th API request always gets the same outcome.
 final class FaultInjector: Sendable {

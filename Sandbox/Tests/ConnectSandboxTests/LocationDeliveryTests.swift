@@ -17,7 +17,7 @@ struct LocationDeliveryTests {
         let environment = ProcessInfo.processInfo.environment
         let iterations = environment["IFTTT_LOCATION_SOAK_ITERATIONS"].flatMap(Int.init) ?? 200
         let seed = environment["IFTTT_LOCATION_SOAK_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0 ... .max)
-        var random = IFTTTConnectTesting.SplitMix64(seed: seed)
+        var random = SplitMix64(seed: seed)
         let executable = try LocationTest.executable()
         let directory = try SandboxTest.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
