@@ -17,7 +17,8 @@ func fail(_ message: String) -> Never {
 }
 
 let arguments = Array(CommandLine.arguments.dropFirst())
-let payloadNames = payloads().map { $0.name.replacingOccurrences(of: " ", with: "-") }
+let allPayloads = payloads()
+let payloadNames = allPayloads.map { $0.name.replacingOccurrences(of: " ", with: "-") }
 let states = ConnectButtonVisualState.allExamples
 
 if arguments == ["list"] {
@@ -36,7 +37,7 @@ var checksum = 0
 switch workload {
 case "decode-sdk", "decode-codable", "decode-serialization":
     guard let index = payloadNames.firstIndex(of: subject) else { fail("no payload \(subject)") }
-    let data = payloads()[index].data
+    let data = allPayloads[index].data
     let decode: (Data) throws -> Connection =
         switch workload {
         case "decode-sdk": { try Connection.decode(from: $0) }

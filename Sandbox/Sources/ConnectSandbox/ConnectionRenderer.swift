@@ -143,7 +143,7 @@ struct ConnectionRenderer: Sendable {
     private func userConnection(_ userConnection: SeedData.UserConnection, connection: SeedData.Connection)
         -> JSONValue
     {
-        let json: JSONValue = [
+        var json: JSONObject = [
             "user_features": .array(
                 userConnection.userFeatures.map { userFeature in
                     let feature = connection.feature(id: userFeature.featureId)
@@ -171,7 +171,8 @@ struct ConnectionRenderer: Sendable {
                     return .object(members)
                 })
         ]
-        return json.adding("pending", .bool(true), if: userConnection.pending)
+        if userConnection.pending { json["pending"] = true }
+        return .object(json)
     }
 
     /// `[{"field_id","field_type","value"}]`, in this key order (the Android parser needs `field_id` and `field_type`

@@ -30,13 +30,6 @@ extension JSONValue {
         default: self
         }
     }
-
-    /// This object with `key` appended when `condition` holds (e.g. `pending` only for pending user connections).
-    func adding(_ key: String, _ value: JSONValue, if condition: Bool) -> JSONValue {
-        guard condition, case .object(var object) = self else { return self }
-        object[key] = value
-        return .object(object)
-    }
 }
 
 extension KeyedDecodingContainer {

@@ -141,10 +141,7 @@ extension JSONValue {
     }
 
     /// The keys of an object, in order.
-    var keys: [String] {
-        if case .object(let object) = self { return object.keys }
-        return []
-    }
+    var keys: [String] { objectValue?.keys ?? [] }
 }
 
 /// Runs blocking work (a child process, a blocking socket) on a thread of its own and awaits its result.
