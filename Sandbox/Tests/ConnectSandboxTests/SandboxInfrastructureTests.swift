@@ -146,58 +146,46 @@ struct SandboxInfrastructureTests {
             #expect(error.description.contains("broken.json"))
         }
 
-        let wrongShape = directory.appendingPathComponent("shape.json")
-        try Data(#"{"services": [{"id": "x", "name": "X", "brand_color": 5}]}"#.utf8).write(to: wrongShape)
-        do {
-            _ = try SeedData.load(contentsOf: wrongShape)
-            Issue.record("expected an error")
-        } catch {
-            guard case .malformedSeedFile(_, let problem) = error else {
-                Issue.record("unexpected \(error)")
-                return
+        /// The problem `SeedData.load` reports for a seed file holding `text`, or `nil` (recorded) when it loads.
+        func problem(ofSeed text: String, named name: String) throws -> String? {
+            let file = directory.appendingPathComponent(name)
+            try Data(text.utf8).write(to: file)
+            do {
+                _ = try SeedData.load(contentsOf: file)
+                Issue.record("expected an error for \(name)")
+            } catch {
+                guard case .malformedSeedFile(_, let problem) = error else {
+                    Issue.record("unexpected \(error)")
+                    return nil
+                }
+                return problem
             }
-            #expect(problem.contains("services[0].brand_color"))
+            return nil
         }
 
+        let wrongShape = try problem(
+            ofSeed: #"{"services": [{"id": "x", "name": "X", "brand_color": 5}]}"#, named: "shape.json")
+        #expect(wrongShape?.contains("services[0].brand_color") == true)
+
         // A step filed in the wrong list names the list, the index and the id key it lacks.
-        let wrongKind = directory.appendingPathComponent("kind.json")
-        try Data(
-            #"""
-            {"connections": [{"id": "c", "name": "C", "primary_service_id": "grocery_express", "features": [
-              {"id": "f", "title": "F", "feature_triggers": [
-                {"id": "t1", "trigger_id": "t", "service_id": "grocery_express"},
-                {"id": "a1", "action_id": "a", "service_id": "grocery_express"}]}]}]}
-            """#.utf8
-        ).write(to: wrongKind)
-        do {
-            _ = try SeedData.load(contentsOf: wrongKind)
-            Issue.record("expected an error")
-        } catch {
-            guard case .malformedSeedFile(_, let problem) = error else {
-                Issue.record("unexpected \(error)")
-                return
-            }
-            #expect(problem.contains("connections[0].features[0].feature_triggers[1]"), "\(problem)")
-            #expect(problem.contains(#"a step in feature_triggers needs "trigger_id""#), "\(problem)")
-        }
-        let wrongUserKind = directory.appendingPathComponent("user-kind.json")
-        try Data(
-            #"""
-            {"user_connections": [{"user_id": "alice", "connection_id": "gx-weekly-deals", "user_features": [
-              {"feature_id": "f", "user_feature_queries": [{"feature_action_id": "a1"}]}]}]}
-            """#.utf8
-        ).write(to: wrongUserKind)
-        do {
-            _ = try SeedData.load(contentsOf: wrongUserKind)
-            Issue.record("expected an error")
-        } catch {
-            guard case .malformedSeedFile(_, let problem) = error else {
-                Issue.record("unexpected \(error)")
-                return
-            }
-            #expect(problem.contains("user_features[0].user_feature_queries[0]"), "\(problem)")
-            #expect(problem.contains(#"an entry of user_feature_queries needs "feature_query_id""#), "\(problem)")
-        }
+        let wrongKind = try problem(
+            ofSeed: #"""
+                {"connections": [{"id": "c", "name": "C", "primary_service_id": "grocery_express", "features": [
+                  {"id": "f", "title": "F", "feature_triggers": [
+                    {"id": "t1", "trigger_id": "t", "service_id": "grocery_express"},
+                    {"id": "a1", "action_id": "a", "service_id": "grocery_express"}]}]}]}
+                """#, named: "kind.json")
+        #expect(wrongKind?.contains("connections[0].features[0].feature_triggers[1]") == true, "\(wrongKind ?? "")")
+        #expect(wrongKind?.contains(#"a step in feature_triggers needs "trigger_id""#) == true, "\(wrongKind ?? "")")
+        let wrongUserKind = try problem(
+            ofSeed: #"""
+                {"user_connections": [{"user_id": "alice", "connection_id": "gx-weekly-deals", "user_features": [
+                  {"feature_id": "f", "user_feature_queries": [{"feature_action_id": "a1"}]}]}]}
+                """#, named: "user-kind.json")
+        #expect(wrongUserKind?.contains("user_features[0].user_feature_queries[0]") == true, "\(wrongUserKind ?? "")")
+        #expect(
+            wrongUserKind?.contains(#"an entry of user_feature_queries needs "feature_query_id""#) == true,
+            "\(wrongUserKind ?? "")")
 
         let inconsistent = directory.appendingPathComponent("inconsistent.json")
         try Data(#"{"user_connections": [{"user_id": "nobody", "connection_id": "gx-weekly-deals"}]}"#.utf8)
