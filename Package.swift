@@ -8,7 +8,10 @@ let package = Package(
     defaultLocalization: "en",
     platforms: [.iOS(.v13), .macOS(.v12)],
     products: [
+        // The whole 2.8 API, location included: what `import IFTTTConnectSDK` gives a 2.8 app.
         .library(name: "IFTTTConnectSDK", targets: ["IFTTTConnectSDK"]),
+        // The same without geofencing: links no CoreLocation or BackgroundTasks.
+        .library(name: "IFTTTConnectCore", targets: ["IFTTTConnectCore"]),
         .library(name: "IFTTTSDK", targets: ["IFTTTSDK"]),
         .library(name: "IFTTTConnectService", targets: ["IFTTTConnectService"]),
         .library(name: "IFTTTConnectLocation", targets: ["IFTTTConnectLocation"]),
@@ -17,35 +20,37 @@ let package = Package(
     ],
     targets: [
         .target(
-            name: "IFTTTConnectSDK",
+            name: "IFTTTConnectCore",
             resources: [.process("Resources"), .copy("PrivacyInfo.xcprivacy")]
         ),
-        .target(name: "IFTTTSDK", dependencies: ["IFTTTConnectSDK"]),
-        .target(name: "IFTTTConnectService", dependencies: ["IFTTTConnectSDK"]),
-        .target(name: "IFTTTConnectLocation", dependencies: ["IFTTTConnectSDK"]),
-        .target(name: "IFTTTConnectTesting", dependencies: ["IFTTTConnectSDK"]),
-        .target(name: "IFTTTConnectDesktop", dependencies: ["IFTTTConnectSDK"]),
+        // The umbrella: re-exports the core and the location module, so 2.8 apps need no new import.
+        .target(name: "IFTTTConnectSDK", dependencies: ["IFTTTConnectCore", "IFTTTConnectLocation"]),
+        .target(name: "IFTTTSDK", dependencies: ["IFTTTConnectCore"]),
+        .target(name: "IFTTTConnectService", dependencies: ["IFTTTConnectCore"]),
+        .target(name: "IFTTTConnectLocation", dependencies: ["IFTTTConnectCore"]),
+        .target(name: "IFTTTConnectTesting", dependencies: ["IFTTTConnectCore"]),
+        .target(name: "IFTTTConnectDesktop", dependencies: ["IFTTTConnectCore"]),
         .testTarget(
             name: "IFTTTConnectSDKTests",
-            dependencies: ["IFTTTConnectTesting", "IFTTTConnectSDK", "IFTTTConnectDesktop"],
+            dependencies: ["IFTTTConnectTesting", "IFTTTConnectCore", "IFTTTConnectSDK", "IFTTTConnectDesktop"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(
             name: "IFTTTConnectDesktopTests",
-            dependencies: ["IFTTTConnectTesting", "IFTTTConnectDesktop", "IFTTTConnectSDK"]
+            dependencies: ["IFTTTConnectTesting", "IFTTTConnectDesktop", "IFTTTConnectCore"]
         ),
         .testTarget(
             name: "IFTTTConnectServiceTests",
-            dependencies: ["IFTTTConnectTesting", "IFTTTConnectService", "IFTTTConnectSDK"]
+            dependencies: ["IFTTTConnectTesting", "IFTTTConnectService", "IFTTTConnectCore"]
         ),
         .testTarget(
             name: "IFTTTConnectLocationTests",
-            dependencies: ["IFTTTConnectTesting", "IFTTTConnectLocation", "IFTTTConnectSDK"],
+            dependencies: ["IFTTTConnectTesting", "IFTTTConnectLocation", "IFTTTConnectCore"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "IFTTTSDKTests",
-            dependencies: ["IFTTTConnectTesting", "IFTTTSDK", "IFTTTConnectSDK"]
+            dependencies: ["IFTTTConnectTesting", "IFTTTSDK", "IFTTTConnectCore"]
         ),
     ],
     swiftLanguageModes: [.v6]

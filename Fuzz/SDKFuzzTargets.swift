@@ -1,9 +1,9 @@
-// libFuzzer entry points for the SDK module. scripts/fuzz.sh compiles Sources/IFTTTConnectSDK with coverage,
+// libFuzzer entry points for the SDK module. scripts/fuzz.sh compiles Sources/IFTTTConnectCore with coverage,
 // address sanitizer and -enable-testing, then this file (and the JSON differential of the SDK tests) against it:
 // `@testable` reaches internal types such as RedirectURLMatcher without changing production code.
 // FUZZ_TARGET selects the target: json, connection or redirect.
 import Foundation
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 
 private enum Target: String {
     case json, connection, redirect

@@ -59,7 +59,7 @@ done
 
 # 2. The SDK's library products, Swift 6 mode (the package's), warnings as errors, against the stubs.
 sdk_flags=(-Xswiftc -I -Xswiftc "$stubs" -Xswiftc -D -Xswiftc "$flag" -Xswiftc -warnings-as-errors)
-for target in IFTTTConnectSDK IFTTTSDK IFTTTConnectService IFTTTConnectLocation IFTTTConnectTesting IFTTTConnectDesktop; do
+for target in IFTTTConnectCore IFTTTConnectSDK IFTTTSDK IFTTTConnectService IFTTTConnectLocation IFTTTConnectTesting IFTTTConnectDesktop; do
   swift build --scratch-path "$scratch" --target "$target" "${sdk_flags[@]}" >"$log/sdk-$target" 2>&1 \
     || fail "the $target target does not compile against the Apple stubs" "$log/sdk-$target"
   if grep -q 'warning:' "$log/sdk-$target"; then fail "warnings in $target" "$log/sdk-$target"; fi

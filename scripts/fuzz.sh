@@ -48,11 +48,12 @@ build() {  # $1 = stamp, $2 = log name, rest = swiftc arguments
   commit_stamp "$stamp"
 }
 
-mapfile -t sdk_sources < <(find Sources/IFTTTConnectSDK -name '*.swift' | sort)
+mapfile -t sdk_sources < <(find Sources/IFTTTConnectCore -name '*.swift' | sort)
 mapfile -t location_sources < <(find Sources/IFTTTConnectLocation -name '*.swift' | sort)
 # The seed loader without the parts that need GRDB: `import GRDB` and `extension SandboxStore` blocks are cut.
-mapfile -t seed_sources < <(ls Sandbox/Sources/ConnectSandbox/SeedData*.swift Sandbox/Sources/ConnectSandbox/SandboxError.swift \
-  Sandbox/Sources/ConnectSandbox/JSONValue+Sandbox.swift 2>/dev/null)
+mapfile -t seed_sources < <(ls Sandbox/Sources/ConnectSandbox/Seed/SeedData*.swift Sandbox/Sources/ConnectSandbox/Server/SandboxError.swift \
+  Sandbox/Sources/ConnectSandbox/Server/JSONValue+Sandbox.swift 2>/dev/null)
+mapfile -t sandbox_sources < <(find Sandbox/Sources/ConnectSandbox -name '*.swift' | sort)
 
 need_sdk=0; need_location=0; need_seed=0
 for t in "${targets[@]}"; do
@@ -65,16 +66,16 @@ for t in "${targets[@]}"; do
 done
 
 if [ $need_sdk -eq 1 ] && ! fresh sdk-lib "${sdk_sources[@]}" Fuzz/BundleModule.swift; then
-  echo "fuzz: building IFTTTConnectSDK with -sanitize=fuzzer,address"
-  (cd "$out/lib" && build sdk-lib sdk-lib "${flags[@]}" -enable-testing -module-name IFTTTConnectSDK -emit-library -static \
-      -emit-module -emit-module-path "$out/lib/IFTTTConnectSDK.swiftmodule" -o "$out/lib/libIFTTTConnectSDK.a" \
+  echo "fuzz: building IFTTTConnectCore with -sanitize=fuzzer,address"
+  (cd "$out/lib" && build sdk-lib sdk-lib "${flags[@]}" -enable-testing -module-name IFTTTConnectCore -emit-library -static \
+      -emit-module -emit-module-path "$out/lib/IFTTTConnectCore.swiftmodule" -o "$out/lib/libIFTTTConnectCore.a" \
       "${sdk_sources[@]/#/$root/}" "$root/Fuzz/BundleModule.swift") || exit 1
 fi
-if [ $need_sdk -eq 1 ] && ! fresh sdk-bin "$out/lib/libIFTTTConnectSDK.a" Fuzz/SDKFuzzTargets.swift Tests/IFTTTConnectSDKTests/JSONDifferential.swift; then
+if [ $need_sdk -eq 1 ] && ! fresh sdk-bin "$out/lib/libIFTTTConnectCore.a" Fuzz/SDKFuzzTargets.swift Tests/IFTTTConnectSDKTests/JSONDifferential.swift; then
   build sdk-bin sdk-bin "${flags[@]}" -I "$out/lib" -module-name SDKFuzz -o "$out/bin/sdk-fuzz" \
-    Fuzz/SDKFuzzTargets.swift Tests/IFTTTConnectSDKTests/JSONDifferential.swift "$out/lib/libIFTTTConnectSDK.a" || exit 1
+    Fuzz/SDKFuzzTargets.swift Tests/IFTTTConnectSDKTests/JSONDifferential.swift "$out/lib/libIFTTTConnectCore.a" || exit 1
 fi
-if [ $need_location -eq 1 ] && ! fresh location-lib "$out/lib/libIFTTTConnectSDK.a" "${location_sources[@]}"; then
+if [ $need_location -eq 1 ] && ! fresh location-lib "$out/lib/libIFTTTConnectCore.a" "${location_sources[@]}"; then
   echo "fuzz: building IFTTTConnectLocation with -sanitize=fuzzer,address"
   (cd "$out/lib" && build location-lib location-lib "${flags[@]}" -enable-testing -I "$out/lib" -module-name IFTTTConnectLocation \
       -emit-library -static -emit-module -emit-module-path "$out/lib/IFTTTConnectLocation.swiftmodule" \
@@ -82,9 +83,9 @@ if [ $need_location -eq 1 ] && ! fresh location-lib "$out/lib/libIFTTTConnectSDK
 fi
 if [ $need_location -eq 1 ] && ! fresh location-bin "$out/lib/libIFTTTConnectLocation.a" Fuzz/LocationFuzzTargets.swift; then
   build location-bin location-bin "${flags[@]}" -I "$out/lib" -module-name LocationFuzz -o "$out/bin/journal-fuzz" \
-    Fuzz/LocationFuzzTargets.swift "$out/lib/libIFTTTConnectLocation.a" "$out/lib/libIFTTTConnectSDK.a" || exit 1
+    Fuzz/LocationFuzzTargets.swift "$out/lib/libIFTTTConnectLocation.a" "$out/lib/libIFTTTConnectCore.a" || exit 1
 fi
-if [ $need_seed -eq 1 ] && ! fresh seed-bin "$out/lib/libIFTTTConnectSDK.a" Sandbox/Sources/ConnectSandbox/*.swift Fuzz/SeedFuzzTargets.swift Fuzz/BundleModule.swift; then
+if [ $need_seed -eq 1 ] && ! fresh seed-bin "$out/lib/libIFTTTConnectCore.a" "${sandbox_sources[@]}" Fuzz/SeedFuzzTargets.swift Fuzz/BundleModule.swift; then
   echo "fuzz: building the seed loader with -sanitize=fuzzer,address"
   rm -rf "$out/seed-src"; mkdir -p "$out/seed-src"
   # The seed sources without what needs GRDB or Hummingbird: their `import GRDB` and `extension SandboxStore`
@@ -92,12 +93,13 @@ if [ $need_seed -eq 1 ] && ! fresh seed-bin "$out/lib/libIFTTTConnectSDK.a" Sand
   # are kept (model helpers such as displayedServiceIds).
   for f in "${seed_sources[@]}"; do
     awk '/^import GRDB$/ { next }
+         /^import IFTTTConnectSDK$/ { print "import IFTTTConnectCore"; next }
          /^extension SandboxStore/ { skip = 1 }
          skip { if ($0 == "}") skip = 0; next }
          { print }' "$f" > "$out/seed-src/$(basename "$f")"
   done
   { echo "import Foundation"
-    for f in Sandbox/Sources/ConnectSandbox/*.swift; do
+    for f in "${sandbox_sources[@]}"; do
       case " ${seed_sources[*]} " in *" $f "*) continue ;; esac
       # Blocks that need GRDB (record conformances, rows) or the server are left out; a one-line `extension ... {}`
       # is a whole block.
@@ -107,7 +109,7 @@ if [ $need_seed -eq 1 ] && ! fresh seed-bin "$out/lib/libIFTTTConnectSDK.a" Sand
     done
   } > "$out/seed-src/SeedModelHelpers.swift"
   build seed-bin seed-bin "${flags[@]}" -I "$out/lib" -module-name SeedFuzz -o "$out/bin/seed-fuzz" \
-    "$out"/seed-src/*.swift Fuzz/SeedFuzzTargets.swift Fuzz/BundleModule.swift "$out/lib/libIFTTTConnectSDK.a" || exit 1
+    "$out"/seed-src/*.swift Fuzz/SeedFuzzTargets.swift Fuzz/BundleModule.swift "$out/lib/libIFTTTConnectCore.a" || exit 1
 fi
 
 status=0

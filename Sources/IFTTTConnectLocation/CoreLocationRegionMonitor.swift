@@ -1,7 +1,7 @@
 #if canImport(CoreLocation)
 import CoreLocation
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 /// The ``RegionMonitor`` adapter for CoreLocation: a thin layer over one `CLLocationManager`.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 /// A region crossing: entering or leaving a region. The raw values are the wire names (`event_type`).
 public enum RegionTransition: String, Sendable, Hashable, Codable, CaseIterable {

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 /// Everything that can go wrong in the location subsystem: storage, monitoring, routes and uploads.
 ///

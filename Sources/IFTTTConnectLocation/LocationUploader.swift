@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 /// Sends stored crossings to `POST {location base}/location_events` in batches, with a persisted backoff.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 /// A clock that moves only when the test moves it: a `ConnectClock` for the Connect
 /// button's pauses and a `now` for every API that takes a `() -> Date`.

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 /// An `HTTPTransport` for tests: records every request and answers from a closure,
 /// without any network.

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

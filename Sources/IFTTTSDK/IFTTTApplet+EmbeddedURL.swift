@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 extension IFTTTApplet {
     /// The web activation URL for this Applet, with the anonymous id and invite code of

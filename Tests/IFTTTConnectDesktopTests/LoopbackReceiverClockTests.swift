@@ -2,7 +2,7 @@ import Foundation
 import IFTTTConnectTesting
 import Testing
 @testable import IFTTTConnectDesktop
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 
 /// The receiver's deadlines come from the injected `ConnectClock`, not from the system's.
 @Suite("Loopback receiver on an injected clock", .timeLimit(.minutes(1)))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 @testable import IFTTTConnectDesktop
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 
 /// The loopback receiver serves connections concurrently with one deadline per request.
 @Suite("Loopback receiver under slow and idle clients", .timeLimit(.minutes(1)))

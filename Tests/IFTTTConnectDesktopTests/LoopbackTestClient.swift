@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

@@ -1,7 +1,7 @@
 import Foundation
 import IFTTTConnectTesting
 import Testing
-import IFTTTConnectSDK
+import IFTTTConnectCore
 @testable import IFTTTConnectLocation
 
 /// A location API that refuses batches holding certain record ids with 422, in one of the plausible styles of

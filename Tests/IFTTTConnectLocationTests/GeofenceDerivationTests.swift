@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IFTTTConnectSDK
+import IFTTTConnectCore
 @testable import IFTTTConnectLocation
 
 /// Region derivation follows ConnectSDK-iOS 2.8 (spec §4.1) except where spec §9 lists a fix; each case here

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IFTTTConnectSDK
+import IFTTTConnectCore
 @testable import IFTTTConnectLocation
 
 /// The SDK stops only regions it registered itself, across relaunches, and uses a single free slot for a geofence.

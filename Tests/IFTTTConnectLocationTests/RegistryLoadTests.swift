@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IFTTTConnectSDK
+import IFTTTConnectCore
 @testable import IFTTTConnectLocation
 
 /// The launch path reads the registry with the SDK's JSON parser; it must read exactly what `JSONDecoder` reads.

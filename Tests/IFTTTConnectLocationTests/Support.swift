@@ -1,7 +1,7 @@
 import Foundation
 import IFTTTConnectTesting
 import Testing
-import IFTTTConnectSDK
+import IFTTTConnectCore
 @testable import IFTTTConnectLocation
 
 let epoch = Date(timeIntervalSince1970: 1_700_000_000)

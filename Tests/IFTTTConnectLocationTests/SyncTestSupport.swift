@@ -1,7 +1,7 @@
 import Foundation
 import IFTTTConnectTesting
 import Testing
-import IFTTTConnectSDK
+import IFTTTConnectCore
 @testable import IFTTTConnectLocation
 
 /// A fake IFTTT: serves Connections by id, accepts location uploads, and can answer 401, fail with an error

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IFTTTConnectSDK
+import IFTTTConnectCore
 @testable import IFTTTConnectLocation
 
 @Suite("Synchronization article")

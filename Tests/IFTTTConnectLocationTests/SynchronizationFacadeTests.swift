@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IFTTTConnectSDK
+import IFTTTConnectCore
 @testable import IFTTTConnectLocation
 
 /// The static API touches process-wide state, so these tests run one at a time.

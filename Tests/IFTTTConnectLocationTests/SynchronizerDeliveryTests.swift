@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IFTTTConnectSDK
+import IFTTTConnectCore
 @testable import IFTTTConnectLocation
 
 @Suite("Synchronizer: nothing reported unstored, presence across relaunches and toggles, refusals reported")

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import IFTTTConnectSDK
+import IFTTTConnectCore
 @testable import IFTTTConnectLocation
 
 @Suite("Synchronizer: registry, geofences, completions, 401, cancellation, logging, background task")

@@ -1,7 +1,7 @@
 import Foundation
 import IFTTTConnectTesting
 import Testing
-import IFTTTConnectSDK
+import IFTTTConnectCore
 @testable import IFTTTConnectLocation
 
 /// A transport that records requests and answers from a script of statuses (then 200).

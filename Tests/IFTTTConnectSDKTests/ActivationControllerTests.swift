@@ -5,7 +5,7 @@ import Testing
 import FoundationNetworking
 #endif
 @testable import IFTTTConnectDesktop
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 
 /// The controller shell, headless, against a scripted transport; no real time.
 @Suite("ConnectButtonController", .timeLimit(.minutes(1)))

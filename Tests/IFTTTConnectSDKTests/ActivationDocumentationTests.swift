@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 import IFTTTConnectDesktop
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 
 /// Compiles the command-line example of Activation.md (it is not run: it would open a browser).
 @MainActor

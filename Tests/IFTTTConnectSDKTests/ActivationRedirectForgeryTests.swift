@@ -1,7 +1,7 @@
 import Foundation
 import IFTTTConnectTesting
 import Testing
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 
 /// Hostile redirects: each is refused by `ConnectionRedirectHandler` and changes nothing.
 @Suite("Redirect forgery")

@@ -1,5 +1,5 @@
 import Foundation
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 
 /// Builders and test doubles for the activation tests.
 enum ActivationFixtures {

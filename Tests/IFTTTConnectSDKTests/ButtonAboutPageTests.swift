@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 
 @Suite("About page content")
 struct ButtonAboutPageTests {

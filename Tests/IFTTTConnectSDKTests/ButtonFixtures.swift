@@ -1,5 +1,5 @@
 import Foundation
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 
 /// Connections for the Connect Button tests: invented services, no network.
 enum ButtonFixtures {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 
 @Suite("Connect Button SVG snapshots")
 struct ButtonSnapshotTests {

@@ -1,5 +1,5 @@
 import Testing
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 
 @Suite("Flow step to button look")
 struct ButtonStepMappingTests {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 import IFTTTConnectTesting
 
 /// A 2.8 app's class-based credential provider: the token changes when the user logs in.

@@ -1,5 +1,5 @@
 import Foundation
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 import Testing
 
 /// The fuzz corpora (`Fuzz/Corpus`, `Fuzz/Regressions`) replayed as ordinary tests, so every input the fuzzers

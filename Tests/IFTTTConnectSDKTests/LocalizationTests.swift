@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 
 @Suite("Localization: completeness, placeholders and fallbacks")
 struct LocalizationTests {

@@ -3,7 +3,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 import IFTTTConnectTesting
 
 @Suite("ConnectionNetworkController requests and errors")

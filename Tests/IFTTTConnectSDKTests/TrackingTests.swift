@@ -1,7 +1,7 @@
 import Foundation
 import IFTTTConnectTesting
 import Testing
-@testable import IFTTTConnectSDK
+@testable import IFTTTConnectCore
 
 /// A transport that answers at once with a fixed status, fails, or holds each request until the test
 /// releases it.
@@ -292,7 +292,7 @@ struct AnalyticsUploaderTests {
 struct PrivacyManifestTests {
     @Test func declaresWhatTheSDKCollects() throws {
         let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/IFTTTConnectSDK/PrivacyInfo.xcprivacy")
+            .deletingLastPathComponent().appendingPathComponent("Sources/IFTTTConnectCore/PrivacyInfo.xcprivacy")
         let plist = try #require(
             try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil) as? [String: Any])
         #expect(plist["NSPrivacyTracking"] as? Bool == false)

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 import IFTTTConnectTesting
 import IFTTTSDK
 import Testing

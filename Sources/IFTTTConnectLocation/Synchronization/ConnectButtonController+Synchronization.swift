@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 /// The synchronization API of the Location documentation, as static members of `ConnectButtonController`.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 /// A Connection as the synchronizer keeps it between launches: its status and its geofences, nothing else.
 public struct StoredConnection: Sendable, Hashable, Codable, Identifiable {

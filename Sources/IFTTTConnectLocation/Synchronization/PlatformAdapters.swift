@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
 #endif

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 /// The synchronization log: off by default; a custom handler replaces `NSLog`; every line is redacted.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 // The SDK background task: scheduling it and running a synchronization when the system launches it.
 extension Synchronizer {

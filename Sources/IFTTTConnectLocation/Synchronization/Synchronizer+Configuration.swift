@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 // Synchronizer.Configuration: the dependencies and settings a synchronizer is created with.
 extension Synchronizer {

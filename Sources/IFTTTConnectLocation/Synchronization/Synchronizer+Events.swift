@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 // Geofences, recorded crossings and their reports, the event store and the credentials.
 extension Synchronizer {

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 // What the synchronizer does with a Connect Button's outcomes.
 extension Synchronizer {

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 // A synchronization run: the engine's effects and the run itself (refresh the Connections, upload).
 extension Synchronizer {

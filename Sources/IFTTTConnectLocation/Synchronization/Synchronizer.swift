@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 /// Keeps the user's Connections, their geofences and the recorded crossings in step with IFTTT.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+import IFTTTConnectCore
 
 /// A background processing task request, as the platform's scheduler takes it (`BGProcessingTaskRequest`).
 public struct BackgroundTaskRequest: Sendable, Hashable {

@@ -337,7 +337,7 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     }
 
     private func drawCentered(
-        _ text: String, in box: CGRect, color: IFTTTConnectSDK.ConnectColor, fontName: String, size: CGFloat,
+        _ text: String, in box: CGRect, color: IFTTTConnectCore.ConnectColor, fontName: String, size: CGFloat,
         weight: UIFont.Weight, minimumScale: CGFloat
     ) {
         var fontSize = size
@@ -361,7 +361,7 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
 
 extension UIColor {
     /// The SDK colour as an opaque sRGB `UIColor`.
-    convenience init(_ color: IFTTTConnectSDK.ConnectColor) {
+    convenience init(_ color: IFTTTConnectCore.ConnectColor) {
         self.init(
             red: CGFloat(color.red) / 255, green: CGFloat(color.green) / 255, blue: CGFloat(color.blue) / 255, alpha: 1)
     }
