@@ -34,7 +34,8 @@ fi
 
 # 1. The compiled objects, where Apple's SDK is at hand (scan-objects.sh prints one line when it is not).
 objects=()
-if out="$(scripts/privacy/scan-objects.sh "$work/objects" 2>&1)"; then
+"$checker" --targets "$work/package.json" >"$work/targets.tsv" || { echo "privacy: cannot list the targets"; exit 1; }
+if out="$(scripts/privacy/scan-objects.sh "$work/objects" "$work/targets.tsv" 2>&1)"; then
   [ -d "$work/objects" ] && objects=(--objects "$work/objects")
   echo "$out" | tail -1
 else

@@ -13,6 +13,7 @@
 // with a comment holding `privacy-scan: ignore` and the reason; such lines are listed in the report.
 //
 // Usage: privacy-check ROOT PACKAGE_JSON [--objects DIR]. Prints the report; exits 1 when something fails.
+//        privacy-check --targets PACKAGE_JSON prints the library targets in dependency order (for scan-objects.sh).
 import Foundation
 
 #if canImport(FoundationXML)
@@ -694,6 +695,12 @@ func check(_ unit: Unit, catalog: Catalog, objects: URL?, ignored: inout [String
     if let objects, unit.bundled != nil {
         if let compiled {
             print("  object:    \(compiled.isEmpty ? "no required-reason API" : describe(compiled))")
+            let skipped =
+                (try? String(contentsOf: objects.appendingPathComponent("\(unit.name).uncompiled"), encoding: .utf8))?
+                .split(separator: "\n").joined(separator: ", ") ?? ""
+            if !skipped.isEmpty {
+                print("             not compiled by this SDK (the sources scan covers them): \(skipped)")
+            }
         } else {
             print("  object:    not scanned (no \(objects.lastPathComponent)/\(unit.name).nm)")
         }
@@ -743,8 +750,28 @@ func check(_ unit: Unit, catalog: Catalog, objects: URL?, ignored: inout [String
     return (problems, declaredCategories)
 }
 
+/// `--targets PACKAGE_JSON`: the library targets in dependency order, one a line: name, source folder and
+/// dependencies (comma-separated), tab-separated; scripts/privacy/scan-objects.sh compiles them in that order.
+func printTargets(packageJSON: URL) throws {
+    let (targets, _) = try readPackage(packageJSON)
+    var done: [String] = []
+    var pending = targets
+    while !pending.isEmpty {
+        guard let next = pending.firstIndex(where: { $0.dependencies.allSatisfy(done.contains) }) else {
+            throw CheckError("the targets' dependencies form a cycle")
+        }
+        let target = pending.remove(at: next)
+        done.append(target.name)
+        print("\(target.name)\t\(target.path)\t\(target.dependencies.joined(separator: ","))")
+    }
+}
+
 func run() throws -> Bool {
     let arguments = Array(CommandLine.arguments.dropFirst())
+    if arguments.count == 2 && arguments[0] == "--targets" {
+        try printTargets(packageJSON: URL(fileURLWithPath: arguments[1]))
+        return true
+    }
     guard arguments.count == 2 || (arguments.count == 4 && arguments[2] == "--objects") else {
         throw CheckError("usage: privacy-check ROOT PACKAGE_JSON [--objects DIR]")
     }
