@@ -35,6 +35,30 @@ open class UITouch: NSObject {
     open func location(in view: UIView?) -> CGPoint { .zero }
 }
 
+/// https://developer.apple.com/documentation/uikit/uigesturerecognizer
+@MainActor
+open class UIGestureRecognizer: NSObject {
+    /// https://developer.apple.com/documentation/uikit/uigesturerecognizer/view
+    open var view: UIView? { nil }
+}
+
+/// https://developer.apple.com/documentation/uikit/uigesturerecognizerdelegate (its methods are optional; the stub
+/// declares the one the SDK implements as a requirement with a default, as Swift protocols cannot mark it optional)
+@MainActor
+public protocol UIGestureRecognizerDelegate: NSObjectProtocol {
+    /// https://developer.apple.com/documentation/uikit/uigesturerecognizerdelegate/gesturerecognizer(_:shouldrecognizesimultaneouslywith:)
+    func gestureRecognizer(
+        _ gestureRecognizer: UIGestureRecognizer,
+        shouldRecognizeSimultaneouslyWith otherGestureRecognizer: UIGestureRecognizer) -> Bool
+}
+
+extension UIGestureRecognizerDelegate {
+    public func gestureRecognizer(
+        _ gestureRecognizer: UIGestureRecognizer,
+        shouldRecognizeSimultaneouslyWith otherGestureRecognizer: UIGestureRecognizer
+    ) -> Bool { false }
+}
+
 /// https://developer.apple.com/documentation/uikit/uiaccessibilitytraits
 public struct UIAccessibilityTraits: OptionSet, Sendable {
     public let rawValue: UInt64

@@ -367,6 +367,24 @@ extension UIColor {
     }
 }
 
+extension ConnectButton: UIGestureRecognizerDelegate {
+    /// ConnectSDK-iOS 2.8's gesture-recognizer delegate method: a recognizer attached to the button recognizes
+    /// together with the others, so a tap recognizer on a button inside a scroll view never stops it scrolling;
+    /// for any other recognizer it answers `false`, UIKit's default. (The button itself reads touches directly;
+    /// this serves recognizers an app attaches to it with the button as their delegate.)
+    ///
+    /// - Parameters:
+    ///   - gestureRecognizer: The recognizer asking.
+    ///   - otherGestureRecognizer: The recognizer it would block.
+    /// - Returns: Whether `gestureRecognizer` is attached to this button.
+    public func gestureRecognizer(
+        _ gestureRecognizer: UIGestureRecognizer,
+        shouldRecognizeSimultaneouslyWith otherGestureRecognizer: UIGestureRecognizer
+    ) -> Bool {
+        gestureRecognizer.view === self
+    }
+}
+
 extension CGRect {
     /// The SDK rectangle as a `CGRect`.
     init(_ rect: ConnectButtonRect) {

@@ -1,0 +1,65 @@
+#if canImport(CoreLocation)
+import CoreLocation
+import Foundation
+import IFTTTConnectCore
+
+/// A native trigger of a Connection's feature, as ConnectSDK-iOS 2.8 named it: a geofence, the only kind there is.
+///
+/// ```swift
+/// for case .location(let region) in connection.features.flatMap(\.locationTriggers) {
+///     print(region.identifier, region.center, region.radius)   // ifttt_<feature trigger id>
+/// }
+/// ```
+///
+/// Two triggers are equal when their identifiers are, as in 2.8. Compiled only where CoreLocation exists.
+public enum Trigger: Hashable {
+    /// A location trigger: entering and/or leaving `region` (its `notifyOnEntry` and `notifyOnExit`).
+    case location(region: CLCircularRegion)
+
+    /// The trigger's identifier: the region's, `ifttt_<feature trigger id>`.
+    public var identifier: String {
+        switch self {
+        case .location(let region): return region.identifier
+        }
+    }
+
+    /// Creates the location trigger of a region the SDK derived (``Connection/locationRegions`` or a feature's
+    /// triggers); the radius is the one the user configured, not yet limited to what the device can monitor.
+    ///
+    /// - Parameter region: The region.
+    public init(_ region: LocationRegion) {
+        let circle = CLCircularRegion(
+            center: CLLocationCoordinate2D(latitude: region.latitude, longitude: region.longitude),
+            radius: region.radius, identifier: region.identifier)
+        circle.notifyOnEntry = region.transitions.contains(.enter)
+        circle.notifyOnExit = region.transitions.contains(.exit)
+        self = .location(region: circle)
+    }
+
+    /// Hashes the identifier.
+    ///
+    /// - Parameter hasher: The hasher.
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(identifier)
+    }
+
+    /// Whether two triggers have the same identifier.
+    public static func == (lhs: Trigger, rhs: Trigger) -> Bool {
+        lhs.identifier == rhs.identifier
+    }
+}
+
+extension Connection.Feature {
+    /// The feature's location triggers, from the default values of its `location` fields, as 2.8 derived
+    /// `Feature.triggers`; see ``Trigger``.
+    public var locationTriggers: Set<Trigger> {
+        Set(defaultLocationRegions.map(Trigger.init))
+    }
+
+    /// ConnectSDK-iOS 2.8's `Feature.triggers`: the same as ``locationTriggers``. Where a bare `feature.triggers`
+    /// could mean either, it means the feature's steps (`[Connection.Step]`); this one is chosen where a
+    /// `Set<Trigger>` is expected, as in `let triggers: Set<Trigger> = feature.triggers`.
+    @_disfavoredOverload
+    public var triggers: Set<Trigger> { locationTriggers }
+}
+#endif
