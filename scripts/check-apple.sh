@@ -48,7 +48,7 @@ fail() { echo "check-apple: $1"; [ -n "${2:-}" ] && grep -E 'error|warning' "$2"
 
 # 1. The stub frameworks, in dependency order.
 mkdir -p "$stubs"
-for module in CoreGraphics QuartzCore UIKit SwiftUI CoreLocation BackgroundTasks AuthenticationServices Security; do
+for module in CoreGraphics QuartzCore UIKit Combine SwiftUI CoreLocation BackgroundTasks AuthenticationServices Security; do
   [ -f "$stubs_src/$module.swift" ] || continue
   if [ ! -f "$stubs/$module.swiftmodule" ]; then
     swiftc -parse-as-library -swift-version 6 -warnings-as-errors -emit-module -module-name "$module" \

@@ -50,16 +50,11 @@ public enum Trigger: Hashable {
 }
 
 extension Connection.Feature {
-    /// The feature's location triggers, from the default values of its `location` fields, as 2.8 derived
-    /// `Feature.triggers`; see ``Trigger``.
+    /// The feature's location triggers, from the default values of its `location` fields: what 2.8 called
+    /// `Feature.triggers` (here `triggers` is the feature's trigger steps, `[Connection.Step]`, and a property
+    /// cannot have two types); see ``Trigger``.
     public var locationTriggers: Set<Trigger> {
         Set(defaultLocationRegions.map(Trigger.init))
     }
-
-    /// ConnectSDK-iOS 2.8's `Feature.triggers`: the same as ``locationTriggers``. Where a bare `feature.triggers`
-    /// could mean either, it means the feature's steps (`[Connection.Step]`); this one is chosen where a
-    /// `Set<Trigger>` is expected, as in `let triggers: Set<Trigger> = feature.triggers`.
-    @_disfavoredOverload
-    public var triggers: Set<Trigger> { locationTriggers }
 }
 #endif

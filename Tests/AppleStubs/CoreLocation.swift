@@ -39,7 +39,7 @@ public enum CLAuthorizationStatus: Int32, Sendable {
 }
 
 /// https://developer.apple.com/documentation/corelocation/clregion
-open class CLRegion: NSObject, @unchecked Sendable {
+open class CLRegion: NSObject {
     /// https://developer.apple.com/documentation/corelocation/clregion/identifier
     open var identifier: String { storedIdentifier }
     /// https://developer.apple.com/documentation/corelocation/clregion/notifyonentry
@@ -54,7 +54,7 @@ open class CLRegion: NSObject, @unchecked Sendable {
 }
 
 /// https://developer.apple.com/documentation/corelocation/clcircularregion
-open class CLCircularRegion: CLRegion, @unchecked Sendable {
+open class CLCircularRegion: CLRegion {
     /// https://developer.apple.com/documentation/corelocation/clcircularregion/init(center:radius:identifier:)
     public init(center: CLLocationCoordinate2D, radius: CLLocationDistance, identifier: String) {
         self.center = center

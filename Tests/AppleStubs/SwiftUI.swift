@@ -4,6 +4,8 @@
 // `@available` annotations for iOS are recorded for the reader; a Linux compiler does not enforce them.
 @_exported import Foundation
 @_exported import CoreGraphics
+import Combine
+import UIKit
 
 // MARK: - Views and builders
 
@@ -230,26 +232,25 @@ public struct AsyncImage<Content: View>: View {
 }
 
 /// https://developer.apple.com/documentation/swiftui/binding
+/// (Xcode 16's SDK: `@preconcurrency init(get: @escaping @isolated(any) @Sendable () -> Value, set: ...)`; the
+/// closures are `@Sendable`, so a binding may not capture main-actor state without isolating its closures.)
 @propertyWrapper @dynamicMemberLookup
 public struct Binding<Value> {
-    private let getter: () -> Value
-    private let setter: (Value) -> Void
     /// https://developer.apple.com/documentation/swiftui/binding/init(get:set:)-6g3d5
-    nonisolated public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
-        getter = get
-        setter = set
-    }
+    @preconcurrency
+    nonisolated public init(
+        get: @escaping @isolated(any) @Sendable () -> Value, set: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) {}
     /// https://developer.apple.com/documentation/swiftui/binding/wrappedvalue
     public var wrappedValue: Value {
-        get { getter() }
-        nonmutating set { setter(newValue) }
+        get { fatalError("stub") }
+        nonmutating set {}
     }
     /// https://developer.apple.com/documentation/swiftui/binding/projectedvalue
     public var projectedValue: Binding<Value> { self }
     /// https://developer.apple.com/documentation/swiftui/binding/subscript(dynamicmember:)
     public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> {
-        Binding<Subject>(
-            get: { self.wrappedValue[keyPath: keyPath] }, set: { self.wrappedValue[keyPath: keyPath] = $0 })
+        fatalError("stub")
     }
 }
 
@@ -476,19 +477,15 @@ public protocol DynamicProperty {}
 /// https://developer.apple.com/documentation/swiftui/state
 @propertyWrapper
 public struct State<Value>: DynamicProperty {
-    private let box: StateBox<Value>
     /// https://developer.apple.com/documentation/swiftui/state/init(wrappedvalue:)
-    nonisolated public init(wrappedValue value: Value) { box = StateBox(value) }
+    nonisolated public init(wrappedValue value: Value) {}
     /// https://developer.apple.com/documentation/swiftui/state/wrappedvalue
     public var wrappedValue: Value {
-        get { box.value }
-        nonmutating set { box.value = newValue }
+        get { fatalError("stub") }
+        nonmutating set {}
     }
     /// https://developer.apple.com/documentation/swiftui/state/projectedvalue
-    public var projectedValue: Binding<Value> {
-        let box = self.box
-        return Binding(get: { box.value }, set: { box.value = $0 })
-    }
+    public var projectedValue: Binding<Value> { fatalError("stub") }
 }
 
 extension State where Value: ExpressibleByNilLiteral {
@@ -496,9 +493,13 @@ extension State where Value: ExpressibleByNilLiteral {
     nonisolated public init() { self.init(wrappedValue: nil) }
 }
 
-final class StateBox<Value> {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+/// https://developer.apple.com/documentation/swiftui/stateobject (iOS 14)
+@frozen @propertyWrapper
+public struct StateObject<ObjectType>: DynamicProperty where ObjectType: ObservableObject {
+    /// https://developer.apple.com/documentation/swiftui/stateobject/init(wrappedvalue:)
+    @inlinable nonisolated public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType) {}
+    /// https://developer.apple.com/documentation/swiftui/stateobject/wrappedvalue
+    @MainActor public var wrappedValue: ObjectType { fatalError("stub") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/environmentvalues
@@ -681,4 +682,56 @@ public protocol App {
 extension App {
     /// https://developer.apple.com/documentation/swiftui/app/main()
     nonisolated public static func main() {}
+}
+
+// MARK: - UIKit interoperation
+
+/// https://developer.apple.com/documentation/swiftui/uiviewrepresentable
+@MainActor @preconcurrency
+public protocol UIViewRepresentable: View where Self.Body == Never {
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/uiviewtype
+    associatedtype UIViewType: UIView
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/coordinator
+    associatedtype Coordinator = Void
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/context
+    typealias Context = UIViewRepresentableContext<Self>
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/makeuiview(context:)
+    @MainActor @preconcurrency func makeUIView(context: Self.Context) -> Self.UIViewType
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/updateuiview(_:context:)
+    @MainActor @preconcurrency func updateUIView(_ uiView: Self.UIViewType, context: Self.Context)
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/makecoordinator()-32trb
+    @MainActor @preconcurrency func makeCoordinator() -> Self.Coordinator
+}
+
+extension UIViewRepresentable where Self.Coordinator == Void {
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/makecoordinator()-1e6ds
+    public func makeCoordinator() {}
+}
+
+extension UIViewRepresentable {
+    /// A representable's body is never called.
+    nonisolated public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/uiviewrepresentablecontext
+@MainActor @preconcurrency
+public struct UIViewRepresentableContext<Representable> where Representable: UIViewRepresentable {
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentablecontext/coordinator
+    public let coordinator: Representable.Coordinator
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentablecontext/environment
+    public var environment: EnvironmentValues { EnvironmentValues() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/uihostingcontroller
+@MainActor @preconcurrency
+open class UIHostingController<Content>: UIViewController where Content: View {
+    /// https://developer.apple.com/documentation/swiftui/uihostingcontroller/init(rootview:)
+    @MainActor @preconcurrency public init(rootView: Content) {
+        self.rootView = rootView
+        super.init(nibName: nil, bundle: nil)
+    }
+    /// https://developer.apple.com/documentation/swiftui/uihostingcontroller/init(coder:)
+    @MainActor @preconcurrency public required init?(coder aDecoder: NSCoder) { fatalError("stub") }
+    /// https://developer.apple.com/documentation/swiftui/uihostingcontroller/rootview
+    @MainActor @preconcurrency public var rootView: Content
 }

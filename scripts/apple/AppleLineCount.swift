@@ -23,7 +23,7 @@ let linuxModules: Set<String> = [
     "Foundation", "FoundationNetworking", "FoundationXML", "FoundationEssentials", "Glibc", "Dispatch",
 ]
 let stubModules: Set<String> = [
-    "CoreGraphics", "QuartzCore", "UIKit", "SwiftUI", "CoreLocation", "BackgroundTasks",
+    "CoreGraphics", "QuartzCore", "UIKit", "Combine", "SwiftUI", "CoreLocation", "BackgroundTasks",
     "AuthenticationServices", "Security",
 ]
 let linux = Config(name: "linux", modules: linuxModules, os: "Linux", flags: [])

@@ -11,8 +11,8 @@ struct SettingsScreen: View {
             Toggle(
                 "Use my location at the store",
                 isOn: Binding(
-                    get: { geofencesEnabled },
-                    set: { enabled in
+                    get: { @MainActor in geofencesEnabled },
+                    set: { @MainActor enabled in
                         geofencesEnabled = enabled
                         ConnectButtonController.setGeofencesEnabled(
                             enabled: enabled, for: AppConfiguration.connectionId)

@@ -146,7 +146,9 @@ public struct ConnectButtonView: View {
     }
 
     private func emailView(_ field: ConnectButtonAppearance.EmailField) -> some View {
-        let binding = Binding<String>(get: { typedEmail ?? field.text }, set: { typedEmail = $0 })
+        // Main-actor closures: SwiftUI's Binding(get:set:) takes `@isolated(any) @Sendable` closures (Xcode 16).
+        let binding = Binding<String>(
+            get: { @MainActor in typedEmail ?? field.text }, set: { @MainActor in typedEmail = $0 })
         let c = field.confirmFrame
         return ZStack(alignment: .topLeading) {
             TextField(field.placeholder, text: binding, onCommit: { onEmailConfirm(binding.wrappedValue) })
