@@ -70,7 +70,7 @@ open class CLCircularRegion: CLRegion {
 }
 
 /// https://developer.apple.com/documentation/corelocation/cllocation
-open class CLLocation: NSObject, @unchecked Sendable {
+open class CLLocation: NSObject {
     /// https://developer.apple.com/documentation/corelocation/cllocation/init(latitude:longitude:)
     public init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) {
         coordinate = CLLocationCoordinate2D(latitude: latitude, longitude: longitude)
@@ -85,7 +85,7 @@ open class CLLocation: NSObject, @unchecked Sendable {
 }
 
 /// https://developer.apple.com/documentation/corelocation/clvisit (iOS 8+)
-open class CLVisit: NSObject, @unchecked Sendable {
+open class CLVisit: NSObject {
     /// https://developer.apple.com/documentation/corelocation/clvisit/arrivaldate
     open var arrivalDate: Date { .distantPast }
     /// https://developer.apple.com/documentation/corelocation/clvisit/departuredate

@@ -166,7 +166,7 @@ public struct Font: Hashable, Sendable {
     }
 
     /// https://developer.apple.com/documentation/swiftui/font/design
-    public enum Design: Hashable, Sendable {
+    public enum Design: Hashable {
         case `default`, serif, rounded, monospaced
     }
 }
@@ -318,31 +318,31 @@ public struct NavigationView<Content: View>: View {
     nonisolated public var body: Never { fatalError() }
 }
 
+/// https://developer.apple.com/documentation/swiftui/navigationpath (iOS 16+)
+@available(iOS 16.0, *)
+public struct NavigationPath {
+    /// https://developer.apple.com/documentation/swiftui/navigationpath/init()
+    public init() {}
+}
+
 /// https://developer.apple.com/documentation/swiftui/navigationstack (iOS 16+)
 @available(iOS 16.0, *)
-public struct NavigationStack<Root: View>: View {
+@MainActor
+public struct NavigationStack<Data, Root: View>: View {
     /// https://developer.apple.com/documentation/swiftui/navigationstack/init(root:)
-    nonisolated public init(@ViewBuilder root: () -> Root) {}
+    @MainActor public init(@ViewBuilder root: () -> Root) where Data == NavigationPath {}
     nonisolated public var body: Never { fatalError() }
 }
 
 /// https://developer.apple.com/documentation/swiftui/navigationlink
 public struct NavigationLink<Label: View, Destination: View>: View {
-    /// https://developer.apple.com/documentation/swiftui/navigationstack (iOS 16+)
-    @available(iOS 16.0, *)
-    public struct NavigationStack<Root: View>: View {
-        /// https://developer.apple.com/documentation/swiftui/navigationstack/init(root:)
-        nonisolated public init(@ViewBuilder root: () -> Root) {}
-        nonisolated public var body: Never { fatalError() }
-    }
-
     /// https://developer.apple.com/documentation/swiftui/navigationlink/init(destination:label:)
     nonisolated public init(destination: Destination, @ViewBuilder label: () -> Label) {}
     nonisolated public var body: Never { fatalError() }
 }
 
 /// https://developer.apple.com/documentation/swiftui/plainbuttonstyle
-public struct PlainButtonStyle: Sendable {
+public struct PlainButtonStyle {
     nonisolated public init() {}
 }
 
@@ -423,7 +423,7 @@ public struct Circle: InsettableShape {
     nonisolated public init() {}
     nonisolated public func path(in rect: CGRect) -> Path { Path() }
     /// https://developer.apple.com/documentation/swiftui/circle/inset(by:)
-    nonisolated public func inset(by amount: CGFloat) -> Circle { self }
+    nonisolated public func inset(by amount: CGFloat) -> some InsettableShape { self }
 }
 
 /// https://developer.apple.com/documentation/swiftui/capsule
@@ -431,7 +431,7 @@ public struct Capsule: InsettableShape {
     nonisolated public init() {}
     nonisolated public func path(in rect: CGRect) -> Path { Path() }
     /// https://developer.apple.com/documentation/swiftui/capsule/inset(by:)
-    nonisolated public func inset(by amount: CGFloat) -> Capsule { self }
+    nonisolated public func inset(by amount: CGFloat) -> some InsettableShape { self }
 }
 
 /// https://developer.apple.com/documentation/swiftui/color
@@ -440,7 +440,7 @@ public struct Capsule: InsettableShape {
 public struct Color: Hashable, Sendable {
     let value: [Double]
     /// https://developer.apple.com/documentation/swiftui/color/rgbcolorspace
-    public enum RGBColorSpace: Hashable, Sendable {
+    public enum RGBColorSpace: Hashable {
         case sRGB, sRGBLinear, displayP3
     }
     /// https://developer.apple.com/documentation/swiftui/color/init(_:red:green:blue:opacity:)
@@ -465,7 +465,7 @@ extension Color: View, ShapeStyle {
 }
 
 /// https://developer.apple.com/documentation/swiftui/colorscheme
-public enum ColorScheme: Hashable, Sendable {
+public enum ColorScheme: Hashable {
     case light, dark
 }
 
@@ -521,18 +521,20 @@ public struct Environment<Value>: DynamicProperty {
 // MARK: - Modifiers
 
 /// https://developer.apple.com/documentation/swiftui/accessibilitychildbehavior
-public struct AccessibilityChildBehavior: Hashable, Sendable {
+public struct AccessibilityChildBehavior: Hashable {
     let id: Int
-    /// https://developer.apple.com/documentation/swiftui/accessibilitychildbehavior/ignore
-    public static let ignore = AccessibilityChildBehavior(id: 0)
+    /// https://developer.apple.com/documentation/swiftui/accessibilitychildbehavior/ignore (a `static let` in
+    /// Apple's SDK, not `Sendable` in iOS 16; computed here, as a non-Sendable `static let` is an error in Swift 6)
+    public static var ignore: AccessibilityChildBehavior { AccessibilityChildBehavior(id: 0) }
 }
 
 /// https://developer.apple.com/documentation/swiftui/accessibilitytraits
-public struct AccessibilityTraits: SetAlgebra, Sendable {
+public struct AccessibilityTraits: SetAlgebra {
     private var bits: Set<Int>
     nonisolated public init() { bits = [] }
-    /// https://developer.apple.com/documentation/swiftui/accessibilitytraits/isbutton
-    public static let isButton = AccessibilityTraits(bits: [0])
+    /// https://developer.apple.com/documentation/swiftui/accessibilitytraits/isbutton (a `static let` in Apple's
+    /// SDK; computed here, as a non-Sendable `static let` is an error in Swift 6)
+    public static var isButton: AccessibilityTraits { AccessibilityTraits(bits: [0]) }
     private init(bits: Set<Int>) { self.bits = bits }
     nonisolated public func contains(_ member: AccessibilityTraits) -> Bool { member.bits.isSubset(of: bits) }
     nonisolated public func union(_ other: AccessibilityTraits) -> AccessibilityTraits {
@@ -681,7 +683,7 @@ public protocol App {
 @available(iOS 14.0, *)
 extension App {
     /// https://developer.apple.com/documentation/swiftui/app/main()
-    nonisolated public static func main() {}
+    @MainActor public static func main() {}
 }
 
 // MARK: - UIKit interoperation

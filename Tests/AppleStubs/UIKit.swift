@@ -389,7 +389,7 @@ public struct NSUnderlineStyle: OptionSet, Sendable {
 }
 
 /// https://developer.apple.com/documentation/uikit/nsparagraphstyle
-open class NSParagraphStyle: NSObject, @unchecked Sendable {
+open class NSParagraphStyle: NSObject {
     /// https://developer.apple.com/documentation/uikit/nsparagraphstyle/alignment
     open var alignment: NSTextAlignment { .natural }
 }
