@@ -528,6 +528,9 @@ typecheck_app() {
 }
 
 start=$SECONDS
+type_checks=1
+[ "$stubs_only" -eq 1 ] || [ "$update_availability" -eq 1 ] && type_checks=0
+if [ "$type_checks" -eq 1 ]; then
 compile_products "$package_mode"
 if [ "$client_mode" -eq 1 ]; then
   for version in "${client_versions[@]}"; do
@@ -576,9 +579,108 @@ if [ -n "$grocery" ]; then
   head -1 "$work/grocery-6.out" | sed 's/errors/errors (not failed: the app predates Swift 6)/'
   sed 1d "$work/grocery-6.out" | sed "s|$work/grocery/|Examples/GroceryExpress/|"
 fi
+fi  # type_checks
 
 # ---------------------------------------------------------------------------------------------------------------------
-# 6. The ignored artifacts, by rule.
+# 6. Facts from the SDK's symbol graphs: the stubs must not be more permissive than Apple's declarations, and the
+#    committed availability table (scripts/apple/ios-availability.tsv, what the CI check reads) must be this SDK's.
+
+stub_modules=(CoreGraphics QuartzCore UIKit Combine SwiftUI CoreLocation BackgroundTasks AuthenticationServices Security)
+availability_modules=(Swift _Concurrency _StringProcessing Foundation Dispatch os ObjectiveC Darwin "${stub_modules[@]}")
+table="$root/scripts/apple/ios-availability.tsv"
+tools="$cache/tools"
+mkdir -p "$tools"
+tool_key="$(sha256sum scripts/apple/AppleSymbols.swift | cut -c1-12)"
+symbols_tool="$tools/apple-symbols-$tool_key"
+if [ ! -x "$symbols_tool" ]; then
+  rm -f "$tools"/apple-symbols-*
+  swiftc -O scripts/apple/AppleSymbols.swift -o "$symbols_tool" >"$work/tool.log" 2>&1 \
+    || { echo "check-ios-sdk: scripts/apple/AppleSymbols.swift does not compile"; cat "$work/tool.log"; exit 1; }
+fi
+# The SDK's symbol graphs, extracted once per SDK and compiler (UIKit's takes about two minutes).
+graphs="$cache/symbol-graphs/$module_key"
+find "$cache/symbol-graphs" -mindepth 1 -maxdepth 1 ! -name "$module_key" -exec rm -rf {} + 2>/dev/null
+sdk_graphs() {
+  local module
+  for module in "$@"; do
+    [ -f "$graphs/$module/.done" ] && continue
+    rm -rf "${graphs:?}/$module"; mkdir -p "$graphs/$module"
+    if ! swift-symbolgraph-extract -module-name "$module" -target "$target" -sdk "$view" -resource-dir "$resources" \
+        -module-cache-path "$module_cache" -output-dir "$graphs/$module" -minimum-access-level public \
+        -skip-synthesized-members >"$graphs/$module.log" 2>&1; then
+      echo "check-ios-sdk: the symbol graph of the SDK's $module could not be extracted:"; head -20 "$graphs/$module.log"
+      exit 1
+    fi
+    touch "$graphs/$module/.done"
+  done
+}
+host_triple="$(swift -print-target-info | sed -n 's/.*"triple": "\(.*\)".*/\1/p' | head -1)"
+# Builds the stubs of $1 (a folder of stub sources) into $2 and extracts their symbol graphs into $2/graphs.
+stub_graphs() {
+  local sources="$1" out="$2" module
+  mkdir -p "$out/graphs"
+  for module in "${stub_modules[@]}"; do
+    [ -f "$sources/$module.swift" ] || continue
+    swiftc -parse-as-library -swift-version 6 -emit-module -module-name "$module" "$sources/$module.swift" \
+      -emit-module-path "$out/$module.swiftmodule" -I "$out" >"$out/$module.log" 2>&1 \
+      || { echo "check-ios-sdk: the $module stub does not compile"; head -20 "$out/$module.log"; return 1; }
+    swift-symbolgraph-extract -module-name "$module" -I "$out" -target "$host_triple" -output-dir "$out/graphs" \
+      -minimum-access-level public -skip-synthesized-members >>"$out/$module.log" 2>&1 \
+      || { echo "check-ios-sdk: the $module stub's symbol graph could not be extracted"; head -20 "$out/$module.log"; return 1; }
+  done
+}
+
+if [ "$client_mode" -eq 0 ] && [ "$update_availability" -eq 0 ]; then
+  sdk_graphs "${stub_modules[@]}" ObjectiveC
+  mkdir -p "$work/sdk-stub-graphs"
+  for module in "${stub_modules[@]}" ObjectiveC; do cp -rs "$graphs/$module" "$work/sdk-stub-graphs/"; done
+  # Self-test: a stub made more permissive than Apple's (CLRegion declared Sendable) must be caught.
+  mkdir -p "$work/planted-stubs"
+  cp Tests/AppleStubs/*.swift "$work/planted-stubs/"
+  sed -i 's/^open class CLRegion: NSObject {/open class CLRegion: NSObject, @unchecked Sendable {/' \
+    "$work/planted-stubs/CoreLocation.swift"
+  if ! grep -q 'class CLRegion: NSObject, @unchecked Sendable' "$work/planted-stubs/CoreLocation.swift"; then
+    echo "ios-sdk: stub self-test: could not plant a Sendable CLRegion (its declaration changed)"; status=1
+  elif stub_graphs "$work/planted-stubs" "$work/planted" \
+      && "$symbols_tool" stubs --sdk "$work/sdk-stub-graphs" --stubs "$work/planted/graphs" CoreLocation \
+        >"$work/planted.out" 2>&1; then
+    echo "ios-sdk: stub self-test FAILED: a Sendable CLRegion stub was not reported"; cat "$work/planted.out"; status=1
+  elif ! grep -q 'CLRegion: conforms to Sendable' "$work/planted.out"; then
+    echo "ios-sdk: stub self-test FAILED:"; cat "$work/planted.out"; status=1
+  else
+    echo "ios-sdk: stub self-test: a planted Sendable CLRegion is reported"
+  fi
+  if stub_graphs Tests/AppleStubs "$work/stubs"; then
+    "$symbols_tool" stubs --sdk "$work/sdk-stub-graphs" --stubs "$work/stubs/graphs" "${stub_modules[@]}" \
+      >"$work/stubs.out" 2>&1 || status=1
+    sed 's/^stubs:/ios-sdk: stubs:/' "$work/stubs.out"
+  else
+    status=1
+  fi
+fi
+
+if [ "$client_mode" -eq 0 ] && [ "$stubs_only" -eq 0 ]; then
+  sdk_graphs "${availability_modules[@]}"
+  mapfile -t graph_files < <(for module in "${availability_modules[@]}"; do find "$graphs/$module" -name '*.symbols.json'; done | sort)
+  if "$symbols_tool" availability --deployment "$deployment" --sdk "$sdk_name" --out "$work/ios-availability.tsv" \
+      "${graph_files[@]}" >"$work/availability.log" 2>&1; then
+    if [ "$update_availability" -eq 1 ]; then
+      cp "$work/ios-availability.tsv" "$table"
+      echo "ios-sdk: wrote ${table#"$root/"} ($(grep -vc '^#' "$table") entries from $sdk_name for iOS $deployment)"
+    elif cmp -s "$work/ios-availability.tsv" "$table"; then
+      echo "ios-sdk: ${table#"$root/"} is this SDK's ($(grep -vc '^#' "$table") entries for iOS $deployment)"
+    else
+      echo "ios-sdk: ${table#"$root/"} differs from what $sdk_name says; rewrite it with --update-availability:"
+      diff "$table" "$work/ios-availability.tsv" | head -20
+      status=1
+    fi
+  else
+    echo "check-ios-sdk: the availability table could not be generated:"; cat "$work/availability.log"; status=1
+  fi
+fi
+
+# ---------------------------------------------------------------------------------------------------------------------
+# 7. The ignored artifacts, by rule.
 
 if [ -s "$work/ignored" ]; then
   echo "ios-sdk: ignored, as artifacts of this SDK (Swift 5.8's standard library, pre-concurrency annotations):"

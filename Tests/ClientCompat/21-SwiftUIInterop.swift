@@ -33,6 +33,7 @@ struct MixedScreen: View {
     }
 }
 
+@available(iOS 14.0, *)  // ConnectButtonView needs iOS 14
 final class HostedConnectViewController: UIHostingController<ConnectButtonView> {
     init() {
         super.init(rootView: ConnectButtonView(state: .connect, connection: nil, style: .light))

@@ -492,6 +492,8 @@ struct Finding {
 struct Declarations {
     /// Types, properties, variables and enum cases.
     var names: Set<String> = []
+    /// This code's own types that an `@available(iOS N, ...)` restricts, with N.
+    var availableTypes: [String: Version] = [:]
     /// Functions and initializers (by type name), with their labels.
     var functions: [String: [[Parameter]]] = [:]
 
@@ -499,8 +501,17 @@ struct Declarations {
         var typeStack: [(name: String, depth: Int)] = []
         var depth = 0
         var index = 0
+        var pendingAvailability: Version?
         while index < tokens.count {
             let token = tokens[index]
+            if token.text == "available", index > 0, tokens[index - 1].text == "@", index + 1 < tokens.count,
+                tokens[index + 1].text == "("
+            {
+                let close = matching(tokens, from: index + 1)
+                pendingAvailability = iosVersion(in: Array(tokens[(index + 2)..<close]))
+                index = close + 1
+                continue
+            }
             if token.text == "{" { depth += 1 }
             if token.text == "}" {
                 depth -= 1
@@ -512,6 +523,9 @@ struct Declarations {
                 case "struct", "class", "enum", "protocol", "actor", "typealias", "associatedtype", "extension":
                     if next.kind == .identifier {
                         if token.text != "extension" { names.insert(next.text) }
+                        if token.text != "extension", let version = pendingAvailability, version.major != Int.max {
+                            availableTypes[next.text] = version
+                        }
                         typeStack.append((next.text, depth + 1))
                     }
                 case "func":
@@ -541,6 +555,7 @@ struct Declarations {
                     }
                 default: break
                 }
+                pendingAvailability = nil
             }
             index += 1
         }
@@ -681,7 +696,10 @@ func scan(file: String, tokens: [Token], table: Table, own: Declarations, deploy
             index += 1
             continue
         }
-        // Types.
+        // Types: Apple's, and this code's own that need a newer iOS.
+        if !isMember, let version = own.availableTypes[name] {
+            report(name, Entry(version: version, module: "declared here with @available"), at: token)
+        }
         if !isMember, !own.names.contains(name) {
             if let entry = table.types[name] { report(name, entry, at: token) }
         } else if let qualifier, let entry = table.types[qualifier + "." + name], !own.names.contains(name) {
