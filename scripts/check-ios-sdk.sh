@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Type-checks the SDK against Apple's own iOS SDK, as an iOS developer's Xcode would compile the package: target
 # arm64-apple-ios13.0 (the package's deployment target), every product in the package's language mode (Swift 6) and
-# in Swift 5 mode, the example apps, the 2.8-style client files of Tests/ClientCompat, and any files you name.
+# in Swift 5 mode, the example apps (for the iOS version each README names), the 2.8-style client files of
+# Tests/ClientCompat, and any files you name. Then, from the SDK's symbol graphs, it compares every declaration of
+# the stubs in Tests/AppleStubs with Apple's (a stub may be stricter, never more permissive; a planted Sendable
+# CLRegion must be caught first) and checks that scripts/apple/ios-availability.tsv is this SDK's.
 #
 #   scripts/check-ios-sdk.sh [--sdk PATH]                   everything above (0 errors, bar the artifacts listed below)
 #   scripts/check-ios-sdk.sh --theos-sdks MIRROR            the same, with the SDK extracted from a theos/sdks clone
@@ -13,9 +16,10 @@
 #   scripts/check-ios-sdk.sh --stubs                        only compare Tests/AppleStubs with the SDK's declarations
 #
 # Options: --cache DIR (default .build-ios-sdk in the repository, or IOS_SDK_CACHE) holds the extracted SDK, this
-# script's patched view of it, the toolchain resource folder and the module cache; -h prints this help.
-# The SDK: --sdk PATH, else IOS_SDK, else the iPhoneOS*.sdk that --theos-sdks MIRROR (or THEOS_SDKS) extracts into
-# the cache, else one extracted there earlier. With none of these it prints one line and exits 3.
+# script's patched view of it, the toolchain resource folder, the module cache and the SDK's symbol graphs; -h
+# prints this help. The SDK: --sdk PATH, else IOS_SDK, else the iPhoneOS*.sdk that --theos-sdks MIRROR (or
+# THEOS_SDKS) extracts into the cache, else one extracted there earlier. With none of these it prints one line and
+# exits 3. The first run builds the module cache and extracts symbol graphs (several minutes); later runs reuse them.
 #
 # Apple's iOS SDK is not in this repository and never may be: get it from the public theos/sdks repository
 # (`git clone --bare https://github.com/theos/sdks`, 161 MB; iPhoneOS16.5.sdk is its newest iOS SDK) and pass the
@@ -59,7 +63,7 @@ while [ $# -gt 0 ]; do
     --grocery-express) grocery="$2"; shift 2 ;;
     --update-availability) update_availability=1; shift ;;
     --stubs) stubs_only=1; shift ;;
-    -h|--help) sed -n 2,35p "$0"; exit 0 ;;
+    -h|--help) sed -n '2,/^set -uo pipefail/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "check-ios-sdk: unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -83,8 +87,8 @@ extract_from_theos() {
   [ -n "$name" ] || { echo "check-ios-sdk: no iPhoneOS*.sdk folder in $mirror" >&2; return 2; }
   if [ -f "$cache/$name/.extracted" ]; then echo "$cache/$name"; return 0; fi
   echo "check-ios-sdk: extracting $name from $mirror into $cache (once)" >&2
-  missing="$(git --git-dir="$gitdir" ls-tree -r HEAD -- "$name" | awk '$2 == "blob" { print $3 " " $4 }' \
-    | git --git-dir="$gitdir" cat-file --batch-check='%(objectname) %(objecttype)' 2>/dev/null | awk '$2 == "missing" { print $1 }')"
+  missing="$(git --git-dir="$gitdir" ls-tree -r HEAD -- "$name" | awk '$2 == "blob" { print $3 }' \
+    | git --git-dir="$gitdir" cat-file --batch-check 2>/dev/null | awk '$2 == "missing" { print $1 }')"
   for blob in $missing; do
     path="$(git --git-dir="$gitdir" ls-tree -r HEAD -- "$name" | awk -v b="$blob" '$3 == b { sub(/^[^\t]*\t/, ""); print }')"
     while IFS= read -r path; do

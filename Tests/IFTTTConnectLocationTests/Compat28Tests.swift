@@ -55,12 +55,15 @@ struct Compat28LocationTests {
     }
 
     @Test func lifecycleOptionsDescribeThemselvesAs28Did() {
-        #expect(ApplicationLifecycleSynchronizationOptions.all.description
-            == "ApplicationDidBecomeActive, ApplicationDidEnterBackground")
-        #expect("\(ApplicationLifecycleSynchronizationOptions.applicationDidEnterBackground)"
-            == "ApplicationDidEnterBackground")
-        #expect(ApplicationLifecycleSynchronizationOptions.applicationDidBecomeActive.description
-            == "ApplicationDidBecomeActive")
+        #expect(
+            ApplicationLifecycleSynchronizationOptions.all.description
+                == "ApplicationDidBecomeActive, ApplicationDidEnterBackground")
+        #expect(
+            "\(ApplicationLifecycleSynchronizationOptions.applicationDidEnterBackground)"
+                == "ApplicationDidEnterBackground")
+        #expect(
+            ApplicationLifecycleSynchronizationOptions.applicationDidBecomeActive.description
+                == "ApplicationDidBecomeActive")
         #expect(ApplicationLifecycleSynchronizationOptions.none.description == "")
     }
 
@@ -101,7 +104,9 @@ extension SynchronizationFacadeTests {
             InitializerOptions.standard = InitializerOptions(enableSDKBackgroundProcess: true)
             InitializerOptions.standard.showPermissionsPrompts = true
         }.value
-        #expect(InitializerOptions.standard == InitializerOptions(enableSDKBackgroundProcess: true, showPermissionsPrompts: true))
+        #expect(
+            InitializerOptions.standard
+                == InitializerOptions(enableSDKBackgroundProcess: true, showPermissionsPrompts: true))
         ConnectButtonController.synchronizer = h.synchronizer
         ConnectButtonController.initialize()
         await h.synchronizer.waitUntilIdle()

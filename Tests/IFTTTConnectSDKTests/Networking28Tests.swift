@@ -103,7 +103,8 @@ struct Networking28Tests {
     /// Where 2.8 code stores the result as a `URLSessionDataTask?`, the 2.8 form is chosen; with a test transport
     /// there is no URLSession task, and the request still completes once on the main actor.
     @Test func aURLSessionDataTaskContextPicksThe28FormWhichStillCompletes() async {
-        let transport = RecordingTransport(status: 200, body: String(decoding: NetworkControllerTests.connectionBody, as: UTF8.self))
+        let transport = RecordingTransport(
+            status: 200, body: String(decoding: NetworkControllerTests.connectionBody, as: UTF8.self))
         let controller = ConnectionNetworkController(configuration: Self.configuration(transport, nil))
         let closure: ConnectionNetworkController.ConnectionResponseClosure = { _ in }
         _ = closure
@@ -119,7 +120,8 @@ struct Networking28Tests {
         }
         #expect(id == "c1")
         // A bare call keeps the 3.0 form, whose task can be awaited.
-        let running = controller.start(urlRequest: URLRequest(url: URL(string: "https://api.test/v2/connections/c1")!)) {
+        let running = controller.start(urlRequest: URLRequest(url: URL(string: "https://api.test/v2/connections/c1")!))
+        {
             _ in
         }
         await running.value

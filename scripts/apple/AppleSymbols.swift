@@ -238,7 +238,8 @@ func availabilityTable(graph: Graph, deployment: Version, sdkName: String, out: 
             if owner.isEmpty { continue }
             // A defaulted parameter's label is written `label=:`, so that a call may leave it out.
             let defaults =
-                defaultedParameters(symbol.declaration, base: symbol.kind == "swift.init" ? "init" : base, count: labels.count)
+                defaultedParameters(
+                    symbol.declaration, base: symbol.kind == "swift.init" ? "init" : base, count: labels.count)
                 ?? Array(repeating: false, count: labels.count)
             let key = owner + "(" + zip(labels, defaults).map { $0 + ($1 ? "=" : "") + ":" }.joined() + ")"
             functions[owner, default: []].append((key, version, place))
@@ -310,10 +311,15 @@ struct Declaration {
             if first.hasPrefix("@") {
                 attributes.append(first)
                 tokens.removeFirst()
-            } else if ["static", "class", "final", "override", "open", "public", "required", "convenience", "dynamic",
+            } else if [
+                "static", "class", "final", "override", "open", "public", "required", "convenience", "dynamic",
                 "optional", "mutating", "nonmutating", "weak", "unowned", "lazy", "indirect", "nonisolated", "prefix",
-                "postfix", "infix", "consuming", "borrowing"].contains(first)
-                && tokens.count > 1 && !["class", "struct", "enum", "protocol"].contains(where: { first == $0 && Declaration.isTypeKeyword(tokens, first) })
+                "postfix", "infix", "consuming", "borrowing",
+            ].contains(first)
+                && tokens.count > 1
+                && !["class", "struct", "enum", "protocol"].contains(where: {
+                    first == $0 && Declaration.isTypeKeyword(tokens, first)
+                })
             {
                 if first == "static" || first == "class" { isStatic = true }
                 if first == "nonisolated" { isNonisolated = true }
@@ -541,9 +547,10 @@ func compareStubs(sdkDirectory: String, stubDirectory: String, modules: [String]
             .filter { $0.hasSuffix(".symbols.json") }.map { directory + "/" + $0 }
     }
     let sdk = loadGraphs(files(sdkDirectory))
-    let stubs = loadGraphs(files(stubDirectory).filter { file in
-        modules.contains { file.hasSuffix("/\($0).symbols.json") || file.contains("/\($0)@") }
-    })
+    let stubs = loadGraphs(
+        files(stubDirectory).filter { file in
+            modules.contains { file.hasSuffix("/\($0).symbols.json") || file.contains("/\($0)@") }
+        })
     var byParentAndBase: [String: [Int]] = [:]
     for (index, symbol) in sdk.symbols.enumerated() {
         let base = splitTitle(symbol.name).base
@@ -558,7 +565,8 @@ func compareStubs(sdkDirectory: String, stubDirectory: String, modules: [String]
         if own.attributes.contains(mainActor) { return true }
         var path = symbol.parentPath
         while !path.isEmpty {
-            for index in graph.byPath[path.joined(separator: ".")] ?? [] where typeKinds.contains(graph.symbols[index].kind) {
+            for index in graph.byPath[path.joined(separator: ".")] ?? []
+            where typeKinds.contains(graph.symbols[index].kind) {
                 if Declaration(graph.symbols[index].declaration).attributes.contains(mainActor) { return true }
             }
             path.removeLast()
@@ -582,11 +590,16 @@ func compareStubs(sdkDirectory: String, stubDirectory: String, modules: [String]
             for index in sdk.byPath[parent] ?? [] {
                 let precise = sdk.symbols[index].precise
                 for superclass in sdk.superclasses[precise] ?? [] {
-                    if let found = sdk.byPrecise[superclass] { parents.append(sdk.symbols[found].path.joined(separator: ".")) }
+                    if let found = sdk.byPrecise[superclass] {
+                        parents.append(sdk.symbols[found].path.joined(separator: "."))
+                    }
                 }
                 for conformance in sdk.conformances[precise] ?? [] {
-                    if let found = sdk.byPrecise[conformance] { parents.append(sdk.symbols[found].path.joined(separator: ".")) }
-                    else { parents.append(conformance) }
+                    if let found = sdk.byPrecise[conformance] {
+                        parents.append(sdk.symbols[found].path.joined(separator: "."))
+                    } else {
+                        parents.append(conformance)
+                    }
                 }
             }
         }
@@ -619,9 +632,11 @@ func compareStubs(sdkDirectory: String, stubDirectory: String, modules: [String]
                 return "generic parameters \(mine.generics) vs Apple's \(theirs.generics)"
             }
             // Sendable is what a stub must not add: a Sendable stub hides every data-race diagnostic of its values.
-            let stubSendable = (stubs.conformances[stub.precise] ?? []).contains("Sendable")
+            let stubSendable =
+                (stubs.conformances[stub.precise] ?? []).contains("Sendable")
                 || mine.inheritance.contains("Sendable")
-            let appleSendable = (sdk.conformances[apple.precise] ?? []).contains("Sendable")
+            let appleSendable =
+                (sdk.conformances[apple.precise] ?? []).contains("Sendable")
                 || theirs.inheritance.contains("Sendable") || implicitlySendable(apple)
             // A main-actor type is Sendable by its isolation, which is no weaker than Apple's.
             if stubSendable && !appleSendable && !isMainActor(stubs, stub) {
@@ -708,8 +723,9 @@ func compareStubs(sdkDirectory: String, stubDirectory: String, modules: [String]
             allowedUses[key] = why
             continue
         }
-        failures.append("  \(symbol.module).\(key): \(reasons.first ?? "?")\n      stub:  \(symbol.declaration)"
-            + (found.first.map { "\n      Apple: \($0.declaration)" } ?? ""))
+        failures.append(
+            "  \(symbol.module).\(key): \(reasons.first ?? "?")\n      stub:  \(symbol.declaration)"
+                + (found.first.map { "\n      Apple: \($0.declaration)" } ?? ""))
     }
     for (key, why) in allowedUses.sorted(by: { $0.key < $1.key }) { print("  allowed: \(key): \(why)") }
     // An allowance nothing needs any more is removed, so that the list stays the list of real differences.
@@ -717,7 +733,9 @@ func compareStubs(sdkDirectory: String, stubDirectory: String, modules: [String]
         failures.append("  allowance no longer needed (remove it from `allowed`): \(key)")
     }
     for failure in failures { print(failure) }
-    print("stubs: \(compared) declarations of \(modules.joined(separator: ", ")) compared with the SDK, \(failures.count) more permissive than Apple's, \(allowedUses.count) allowed")
+    print(
+        "stubs: \(compared) declarations of \(modules.joined(separator: ", ")) compared with the SDK, \(failures.count) more permissive than Apple's, \(allowedUses.count) allowed"
+    )
     return failures.isEmpty
 }
 

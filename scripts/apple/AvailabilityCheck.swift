@@ -1,7 +1,7 @@
 // Finds uses of Apple API newer than a deployment target that no `@available` or `#available` guards, without Apple's
 // SDK: the facts come from scripts/apple/ios-availability.tsv, which scripts/check-ios-sdk.sh generates from the SDK.
 //
-//   availability-check --table TABLE [--verbose] DIR=IOS_VERSION...
+//   availability-check --table TABLE DIR=IOS_VERSION...
 //
 // Each DIR is scanned as code built for iOS IOS_VERSION (the package's sources for its deployment target, each example
 // app for the version its README asks for). The sources are read as an iOS build sees them: `#if` branches that
@@ -86,8 +86,12 @@ struct Table {
 enum Truth {
     case yes, no, unknown
     static prefix func ! (value: Truth) -> Truth { value == .yes ? .no : value == .no ? .yes : .unknown }
-    static func && (a: Truth, b: Truth) -> Truth { a == .no || b == .no ? .no : a == .yes && b == .yes ? .yes : .unknown }
-    static func || (a: Truth, b: Truth) -> Truth { a == .yes || b == .yes ? .yes : a == .no && b == .no ? .no : .unknown }
+    static func && (a: Truth, b: Truth) -> Truth {
+        a == .no || b == .no ? .no : a == .yes && b == .yes ? .yes : .unknown
+    }
+    static func || (a: Truth, b: Truth) -> Truth {
+        a == .yes || b == .yes ? .yes : a == .no && b == .no ? .no : .unknown
+    }
 }
 
 let iosModules: Set<String> = [
@@ -334,7 +338,9 @@ func tokenize(_ lines: [String]) -> [Token] {
             } else {
                 // `#available`, `#selector`, ...: one identifier token with its `#`.
                 var end = index + 1
-                while end < characters.count, characters[end].isLetter || characters[end].isNumber || characters[end] == "_" {
+                while end < characters.count,
+                    characters[end].isLetter || characters[end].isNumber || characters[end] == "_"
+                {
                     end += 1
                 }
                 tokens.append(Token(kind: .identifier, text: String(characters[index..<end]), line: line))
@@ -353,8 +359,9 @@ func tokenize(_ lines: [String]) -> [Token] {
             index = max(end, index + 1)
         } else if character.isNumber {
             var end = index
-            while end < characters.count, characters[end].isNumber || characters[end] == "." || characters[end] == "_"
-                || characters[end].isLetter
+            while end < characters.count,
+                characters[end].isNumber || characters[end] == "." || characters[end] == "_"
+                    || characters[end].isLetter
             {
                 if characters[end] == "." && !(end + 1 < characters.count && characters[end + 1].isNumber) { break }
                 end += 1
@@ -737,23 +744,24 @@ func scan(file: String, tokens: [Token], table: Table, own: Declarations, deploy
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var tablePath: String?
-var verbose = false
 var roots: [(String, Version)] = []
 while !arguments.isEmpty {
     let argument = arguments.removeFirst()
     if argument == "--table", !arguments.isEmpty {
         tablePath = arguments.removeFirst()
-    } else if argument == "--verbose" {
-        verbose = true
-    } else if let equals = argument.lastIndex(of: "="), let version = Version(String(argument[argument.index(after: equals)...])) {
+    } else if let equals = argument.lastIndex(of: "="),
+        let version = Version(String(argument[argument.index(after: equals)...]))
+    {
         roots.append((String(argument[..<equals]), version))
     } else {
-        FileHandle.standardError.write(Data("usage: availability-check --table TABLE [--verbose] DIR=IOS_VERSION...\n".utf8))
+        FileHandle.standardError.write(
+            Data("usage: availability-check --table TABLE DIR=IOS_VERSION...\n".utf8))
         exit(2)
     }
 }
 guard let tablePath, !roots.isEmpty else {
-    FileHandle.standardError.write(Data("usage: availability-check --table TABLE [--verbose] DIR=IOS_VERSION...\n".utf8))
+    FileHandle.standardError.write(
+        Data("usage: availability-check --table TABLE DIR=IOS_VERSION...\n".utf8))
     exit(2)
 }
 let table: Table
