@@ -22,7 +22,7 @@ public struct InitializerOptions: Sendable, Hashable {
         self.showPermissionsPrompts = showPermissionsPrompts
     }
 
-    /// The options ``ConnectButtonController/initialize(options:)`` uses when it is called without any: at first no
+    /// The options `ConnectButtonController.initialize(options:)` uses when it is called without any: at first no
     /// SDK background process and no permission prompts. Assignable, as in 2.8
     /// (`InitializerOptions.standard = InitializerOptions(enableSDKBackgroundProcess: true)`), from any thread.
     public static var standard: InitializerOptions {
