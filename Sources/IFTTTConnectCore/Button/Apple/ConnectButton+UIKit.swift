@@ -98,7 +98,8 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     /// Interface Builder shows the connect state with a placeholder service name.
     open override func prepareForInterfaceBuilder() {
         super.prepareForInterfaceBuilder()
-        visualState = .connect
+        // NSObject declares this method without isolation; Interface Builder calls it on the main thread.
+        MainActor.assumeIsolated { visualState = .connect }
     }
 
     /// The pill plus the footer; as wide as the pill can be.
