@@ -3,7 +3,7 @@
 # without Apple's SDK, against scripts/apple/ios-availability.tsv (the API newer than the target, with the iOS version
 # that introduced it, which scripts/check-ios-sdk.sh --update-availability generates from the SDK). The package's
 # sources and Tests/ClientCompat are read for the package's deployment target, each example app for the iOS version
-# its README asks for. The check first checks itself in a temporary copy of Sources/: AnalyticsUploader's Duration
+# its README asks for. The check first checks itself: in a temporary copy of Sources/, AnalyticsUploader's Duration
 # form without its `@available` must be reported, and so must a planted `Duration` parameter; guarded uses must not.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
@@ -41,8 +41,8 @@ if [ $? -ne 1 ] || ! grep -q "AnalyticsUploader.swift:[0-9]*: 'Duration' needs i
   echo "availability: self-test FAILED: AnalyticsUploader's Duration form without @available was not reported"
   exit 1
 fi
-# ... and a planted Duration parameter (reported), beside the guarded forms (not reported).
-cp -r Sources "$work/Guarded"
+# ... and a planted Duration parameter (reported), beside the guarded forms (not reported), in a folder of their own.
+mkdir -p "$work/Guarded/IFTTTConnectCore"
 cat >"$work/Guarded/IFTTTConnectCore/Planted.swift" <<'SWIFT'
 import Foundation
 

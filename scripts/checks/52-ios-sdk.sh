@@ -21,7 +21,8 @@ out="$(scripts/check-ios-sdk.sh "${arguments[@]}" 2>&1)"
 status=$?
 if [ $status -eq 0 ]; then
   echo "$out" | grep -E '^ios-sdk: ' | grep -vE '^ios-sdk: ignored'
-  echo "$out" | grep -cE '^  [0-9]+ x "' | sed 's/^/ios-sdk: ignored artifacts (by rule; scripts\/check-ios-sdk.sh lists them): /'
+  rules="$(echo "$out" | grep -cE '^  [0-9]+ x "')"
+  echo "ios-sdk: $rules rules of known SDK artifacts matched (scripts/check-ios-sdk.sh prints each with its reason)"
 else
   echo "$out"
 fi
