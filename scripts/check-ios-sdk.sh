@@ -592,15 +592,7 @@ fi  # type_checks
 stub_modules=(CoreGraphics QuartzCore UIKit Combine SwiftUI CoreLocation BackgroundTasks AuthenticationServices Security)
 availability_modules=(Swift _Concurrency _StringProcessing Foundation Dispatch os ObjectiveC Darwin "${stub_modules[@]}")
 table="$root/scripts/apple/ios-availability.tsv"
-tools="$cache/tools"
-mkdir -p "$tools"
-tool_key="$(sha256sum scripts/apple/AppleSymbols.swift | cut -c1-12)"
-symbols_tool="$tools/apple-symbols-$tool_key"
-if [ ! -x "$symbols_tool" ]; then
-  rm -f "$tools"/apple-symbols-*
-  swiftc -O scripts/apple/AppleSymbols.swift -o "$symbols_tool" >"$work/tool.log" 2>&1 \
-    || { echo "check-ios-sdk: scripts/apple/AppleSymbols.swift does not compile"; cat "$work/tool.log"; exit 1; }
-fi
+symbols_tool="$(scripts/apple/build-tool.sh AppleSymbols "$cache/tools")" || exit 1
 # The SDK's symbol graphs, extracted once per SDK and compiler (UIKit's takes about two minutes).
 graphs="$cache/symbol-graphs/$module_key"
 find "$cache/symbol-graphs" -mindepth 1 -maxdepth 1 ! -name "$module_key" -exec rm -rf {} + 2>/dev/null

@@ -23,23 +23,6 @@ import Foundation
 
 // MARK: - Symbol graphs
 
-struct Version: Comparable, CustomStringConvertible {
-    var major: Int
-    var minor: Int
-    static let zero = Version(major: 0, minor: 0)
-    static func < (a: Version, b: Version) -> Bool { (a.major, a.minor) < (b.major, b.minor) }
-    var description: String { "\(major).\(minor)" }
-    init(major: Int, minor: Int) {
-        self.major = major
-        self.minor = minor
-    }
-    init?(_ text: String) {
-        let parts = text.split(separator: ".").compactMap { Int($0) }
-        guard let major = parts.first else { return nil }
-        self.init(major: major, minor: parts.count > 1 ? parts[1] : 0)
-    }
-}
-
 struct Symbol {
     let module: String
     let precise: String
@@ -741,33 +724,39 @@ func compareStubs(sdkDirectory: String, stubDirectory: String, modules: [String]
 
 // MARK: - Main
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-func option(_ name: String) -> String? {
-    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
-    let value = arguments[index + 1]
-    arguments.removeSubrange(index...index + 1)
-    return value
-}
-guard let command = arguments.first else {
-    FileHandle.standardError.write(Data("usage: apple-symbols availability|stubs ...\n".utf8))
-    exit(2)
-}
-arguments.removeFirst()
-switch command {
-case "availability":
-    guard let deployment = option("--deployment").flatMap(Version.init), let out = option("--out") else {
-        FileHandle.standardError.write(Data("apple-symbols availability: --deployment and --out are required\n".utf8))
-        exit(2)
+@main
+enum AppleSymbolsTool {
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        func option(_ name: String) -> String? {
+            guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+            let value = arguments[index + 1]
+            arguments.removeSubrange(index...index + 1)
+            return value
+        }
+        guard let command = arguments.first else {
+            FileHandle.standardError.write(Data("usage: apple-symbols availability|stubs ...\n".utf8))
+            exit(2)
+        }
+        arguments.removeFirst()
+        switch command {
+        case "availability":
+            guard let deployment = option("--deployment").flatMap(Version.init), let out = option("--out") else {
+                FileHandle.standardError.write(
+                    Data("apple-symbols availability: --deployment and --out are required\n".utf8))
+                exit(2)
+            }
+            let sdkName = option("--sdk") ?? "the iOS SDK"
+            availabilityTable(graph: loadGraphs(arguments), deployment: deployment, sdkName: sdkName, out: out)
+        case "stubs":
+            guard let sdkDirectory = option("--sdk"), let stubDirectory = option("--stubs") else {
+                FileHandle.standardError.write(Data("apple-symbols stubs: --sdk and --stubs are required\n".utf8))
+                exit(2)
+            }
+            exit(compareStubs(sdkDirectory: sdkDirectory, stubDirectory: stubDirectory, modules: arguments) ? 0 : 1)
+        default:
+            FileHandle.standardError.write(Data("apple-symbols: unknown command \(command)\n".utf8))
+            exit(2)
+        }
     }
-    let sdkName = option("--sdk") ?? "the iOS SDK"
-    availabilityTable(graph: loadGraphs(arguments), deployment: deployment, sdkName: sdkName, out: out)
-case "stubs":
-    guard let sdkDirectory = option("--sdk"), let stubDirectory = option("--stubs") else {
-        FileHandle.standardError.write(Data("apple-symbols stubs: --sdk and --stubs are required\n".utf8))
-        exit(2)
-    }
-    exit(compareStubs(sdkDirectory: sdkDirectory, stubDirectory: stubDirectory, modules: arguments) ? 0 : 1)
-default:
-    FileHandle.standardError.write(Data("apple-symbols: unknown command \(command)\n".utf8))
-    exit(2)
 }

@@ -21,23 +21,6 @@
 // the table came from is not in it.
 import Foundation
 
-struct Version: Comparable, CustomStringConvertible {
-    var major: Int
-    var minor: Int
-    static let zero = Version(major: 0, minor: 0)
-    static func < (a: Version, b: Version) -> Bool { (a.major, a.minor) < (b.major, b.minor) }
-    var description: String { "\(major).\(minor)" }
-    init(major: Int, minor: Int) {
-        self.major = major
-        self.minor = minor
-    }
-    init?(_ text: String) {
-        let parts = text.split(separator: ".").map { Int($0) }
-        guard let first = parts.first, let major = first, parts.allSatisfy({ $0 != nil }) else { return nil }
-        self.init(major: major, minor: parts.count > 1 ? parts[1]! : 0)
-    }
-}
-
 // MARK: - The table
 
 struct Entry {
@@ -82,18 +65,6 @@ struct Table {
 
 // MARK: - Reading Swift as iOS sees it
 
-/// `#if` conditions for an iOS build, three-valued: a flag this script cannot know (DEBUG) leaves both branches in.
-enum Truth {
-    case yes, no, unknown
-    static prefix func ! (value: Truth) -> Truth { value == .yes ? .no : value == .no ? .yes : .unknown }
-    static func && (a: Truth, b: Truth) -> Truth {
-        a == .no || b == .no ? .no : a == .yes && b == .yes ? .yes : .unknown
-    }
-    static func || (a: Truth, b: Truth) -> Truth {
-        a == .yes || b == .yes ? .yes : a == .no && b == .no ? .no : .unknown
-    }
-}
-
 let iosModules: Set<String> = [
     "Foundation", "Dispatch", "Darwin", "ObjectiveC", "UIKit", "SwiftUI", "Combine", "CoreLocation",
     "BackgroundTasks", "AuthenticationServices", "Security", "CoreGraphics", "QuartzCore", "os", "Observation",
@@ -101,106 +72,11 @@ let iosModules: Set<String> = [
 let linuxOnlyModules: Set<String> = ["Glibc", "Musl", "Android", "FoundationNetworking", "FoundationXML", "WinSDK"]
 let falseFlags: Set<String> = ["IFTTT_APPLE_STUB_CHECK"]
 
-struct ConditionParser {
-    var tokens: [String]
-    var position = 0
-
-    init(_ text: String) {
-        var tokens: [String] = []
-        var current = ""
-        let characters = Array(text)
-        var index = 0
-        func flush() {
-            if !current.isEmpty { tokens.append(current) }
-            current = ""
-        }
-        while index < characters.count {
-            let character = characters[index]
-            if character == "/" && index + 1 < characters.count && characters[index + 1] == "/" { break }
-            if "()!,".contains(character) {
-                flush()
-                tokens.append(String(character))
-            } else if (character == "&" || character == "|") && index + 1 < characters.count
-                && characters[index + 1] == character
-            {
-                flush()
-                tokens.append(String([character, character]))
-                index += 1
-            } else if character == " " || character == "\t" {
-                flush()
-            } else {
-                current.append(character)
-            }
-            index += 1
-        }
-        flush()
-        self.tokens = tokens
-    }
-
-    mutating func next() -> String? {
-        guard position < tokens.count else { return nil }
-        defer { position += 1 }
-        return tokens[position]
-    }
-    func peek() -> String? { position < tokens.count ? tokens[position] : nil }
-
-    mutating func or() -> Truth {
-        var value = and()
-        while peek() == "||" {
-            _ = next()
-            value = value || and()
-        }
-        return value
-    }
-    mutating func and() -> Truth {
-        var value = unary()
-        while peek() == "&&" {
-            _ = next()
-            value = value && unary()
-        }
-        return value
-    }
-    mutating func unary() -> Truth {
-        if peek() == "!" {
-            _ = next()
-            return !unary()
-        }
-        if peek() == "(" {
-            _ = next()
-            let value = or()
-            _ = next()
-            return value
-        }
-        guard let word = next() else { return .unknown }
-        guard peek() == "(" else {
-            if word == "true" { return .yes }
-            if word == "false" || falseFlags.contains(word) { return .no }
-            return .unknown
-        }
-        _ = next()
-        var argument: [String] = []
-        var depth = 1
-        while let token = next() {
-            if token == "(" { depth += 1 }
-            if token == ")" {
-                depth -= 1
-                if depth == 0 { break }
-            }
-            argument.append(token)
-        }
-        let first = argument.first ?? ""
-        switch word {
-        case "os": return first == "iOS" ? .yes : .no
-        case "canImport":
-            if iosModules.contains(first) { return .yes }
-            if linuxOnlyModules.contains(first) { return .no }
-            return .unknown
-        case "targetEnvironment", "arch": return .unknown
-        case "swift", "compiler", "hasFeature", "hasAttribute": return .yes
-        default: return .unknown
-        }
-    }
-}
+/// An iOS build, as `#if` sees it: a flag this tool cannot know (DEBUG) leaves both branches in.
+let iosBuild = BuildConditions(
+    os: { $0 == "iOS" ? .yes : .no },
+    canImport: { iosModules.contains($0) ? .yes : linuxOnlyModules.contains($0) ? .no : .unknown },
+    flag: { falseFlags.contains($0) ? .no : .unknown })
 
 /// Blanks every line an iOS build does not compile (keeping line numbers), and the directive lines themselves.
 func iosView(of text: String) -> [String] {
@@ -215,13 +91,11 @@ func iosView(of text: String) -> [String] {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         let active = stack.last?.active ?? true
         if trimmed.hasPrefix("#if ") {
-            var parser = ConditionParser(String(trimmed.dropFirst(4)))
-            let truth = parser.or()
+            let truth = iosBuild.evaluate(String(trimmed.dropFirst(4)))
             stack.append(Block(parentActive: active, taken: truth, active: active && truth != .no))
             lines.append("")
         } else if trimmed.hasPrefix("#elseif "), var block = stack.popLast() {
-            var parser = ConditionParser(String(trimmed.dropFirst(8)))
-            let truth = parser.or()
+            let truth = iosBuild.evaluate(String(trimmed.dropFirst(8)))
             block.active = block.parentActive && block.taken != .yes && truth != .no
             block.taken = block.taken || truth
             stack.append(block)
@@ -742,70 +616,78 @@ func scan(file: String, tokens: [Token], table: Table, own: Declarations, deploy
 
 // MARK: - Main
 
-var arguments = Array(CommandLine.arguments.dropFirst())
-var tablePath: String?
-var roots: [(String, Version)] = []
-while !arguments.isEmpty {
-    let argument = arguments.removeFirst()
-    if argument == "--table", !arguments.isEmpty {
-        tablePath = arguments.removeFirst()
-    } else if let equals = argument.lastIndex(of: "="),
-        let version = Version(String(argument[argument.index(after: equals)...]))
-    {
-        roots.append((String(argument[..<equals]), version))
-    } else {
-        FileHandle.standardError.write(
-            Data("usage: availability-check --table TABLE DIR=IOS_VERSION...\n".utf8))
-        exit(2)
-    }
-}
-guard let tablePath, !roots.isEmpty else {
-    FileHandle.standardError.write(
-        Data("usage: availability-check --table TABLE DIR=IOS_VERSION...\n".utf8))
-    exit(2)
-}
-let table: Table
-do { table = try Table(file: tablePath) } catch {
-    FileHandle.standardError.write(Data("availability: cannot read \(tablePath): \(error)\n".utf8))
-    exit(2)
-}
-var files: [(path: String, tokens: [Token], deployment: Version)] = []
-for (root, version) in roots {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
-        FileHandle.standardError.write(Data("availability: no such file or directory: \(root)\n".utf8))
-        exit(2)
-    }
-    var paths: [String] = []
-    if isDirectory.boolValue {
-        let enumerator = FileManager.default.enumerator(atPath: root)
-        while let relative = enumerator?.nextObject() as? String {
-            if relative.hasSuffix(".swift") && !relative.contains(".docc/") { paths.append(root + "/" + relative) }
+@main
+enum AvailabilityCheckTool {
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var tablePath: String?
+        var roots: [(String, Version)] = []
+        while !arguments.isEmpty {
+            let argument = arguments.removeFirst()
+            if argument == "--table", !arguments.isEmpty {
+                tablePath = arguments.removeFirst()
+            } else if let equals = argument.lastIndex(of: "="),
+                let version = Version(String(argument[argument.index(after: equals)...]))
+            {
+                roots.append((String(argument[..<equals]), version))
+            } else {
+                FileHandle.standardError.write(
+                    Data("usage: availability-check --table TABLE DIR=IOS_VERSION...\n".utf8))
+                exit(2)
+            }
         }
-    } else {
-        paths.append(root)
+        guard let tablePath, !roots.isEmpty else {
+            FileHandle.standardError.write(
+                Data("usage: availability-check --table TABLE DIR=IOS_VERSION...\n".utf8))
+            exit(2)
+        }
+        let table: Table
+        do { table = try Table(file: tablePath) } catch {
+            FileHandle.standardError.write(Data("availability: cannot read \(tablePath): \(error)\n".utf8))
+            exit(2)
+        }
+        var files: [(path: String, tokens: [Token], deployment: Version)] = []
+        for (root, version) in roots {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+                FileHandle.standardError.write(Data("availability: no such file or directory: \(root)\n".utf8))
+                exit(2)
+            }
+            var paths: [String] = []
+            if isDirectory.boolValue {
+                let enumerator = FileManager.default.enumerator(atPath: root)
+                while let relative = enumerator?.nextObject() as? String {
+                    if relative.hasSuffix(".swift") && !relative.contains(".docc/") {
+                        paths.append(root + "/" + relative)
+                    }
+                }
+            } else {
+                paths.append(root)
+            }
+            for path in paths.sorted() {
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+                files.append((path, tokenize(iosView(of: text)), version))
+            }
+        }
+        var own = Declarations()
+        for file in files { own.collect(file.tokens) }
+        var findings: [Finding] = []
+        for file in files {
+            findings += scan(file: file.path, tokens: file.tokens, table: table, own: own, deployment: file.deployment)
+        }
+        for finding in findings {
+            let guardText =
+                finding.guardVersion > finding.deployment
+                ? " (guarded only to iOS \(finding.guardVersion))" : " (target iOS \(finding.deployment))"
+            print(
+                "\(finding.file):\(finding.line): '\(finding.name)' needs iOS \(finding.version) (\(finding.module))\(guardText):"
+                    + " guard it with @available(iOS \(finding.version), *) or #available, or raise the deployment target"
+            )
+        }
+        let summary =
+            "availability: \(files.count) files, \(findings.count) unguarded uses of API newer than their iOS target"
+            + " (table: \(table.types.count) types, \(table.properties.count) members, \(table.functions.count) function names)"
+        print(summary)
+        exit(findings.isEmpty ? 0 : 1)
     }
-    for path in paths.sorted() {
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
-        files.append((path, tokenize(iosView(of: text)), version))
-    }
 }
-var own = Declarations()
-for file in files { own.collect(file.tokens) }
-var findings: [Finding] = []
-for file in files {
-    findings += scan(file: file.path, tokens: file.tokens, table: table, own: own, deployment: file.deployment)
-}
-for finding in findings {
-    let guardText =
-        finding.guardVersion > finding.deployment
-        ? " (guarded only to iOS \(finding.guardVersion))" : " (target iOS \(finding.deployment))"
-    print(
-        "\(finding.file):\(finding.line): '\(finding.name)' needs iOS \(finding.version) (\(finding.module))\(guardText):"
-            + " guard it with @available(iOS \(finding.version), *) or #available, or raise the deployment target")
-}
-let summary =
-    "availability: \(files.count) files, \(findings.count) unguarded uses of API newer than their iOS target"
-    + " (table: \(table.types.count) types, \(table.properties.count) members, \(table.functions.count) function names)"
-print(summary)
-exit(findings.isEmpty ? 0 : 1)

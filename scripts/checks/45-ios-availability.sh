@@ -8,15 +8,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 table=scripts/apple/ios-availability.tsv
-out=.build-availability
-mkdir -p "$out"
-key="$(sha256sum scripts/apple/AvailabilityCheck.swift | cut -c1-12)"
-tool="$out/availability-check-$key"
-if [ ! -x "$tool" ]; then
-  rm -f "$out"/availability-check-*
-  swiftc -O scripts/apple/AvailabilityCheck.swift -o "$tool" >"$out/build.log" 2>&1 \
-    || { cat "$out/build.log"; echo "availability: scripts/apple/AvailabilityCheck.swift does not compile"; exit 1; }
-fi
+tool="$(scripts/apple/build-tool.sh AvailabilityCheck .build-availability)" || exit 1
 deployment="$(sed -n 's/.*\.iOS(\.v\([0-9_]*\)).*/\1/p' Package.swift | head -1 | tr _ .)"
 case "$deployment" in *.*) ;; "") echo "availability: no iOS platform in Package.swift"; exit 1 ;; *) deployment="$deployment.0" ;; esac
 if ! head -1 "$table" | grep -q "newer than iOS $deployment,"; then

@@ -23,34 +23,9 @@ public final class JSONNetworkController: Sendable {
     /// ``ConnectAPIError`` that kept it from arriving.
     public typealias CompletionClosure = @MainActor (Result<Response, any Error>) -> Void
 
-    /// One HTTP response: the status, the headers and the body.
-    public struct Response: Sendable, Hashable {
-        /// The HTTP status.
-        public let statusCode: Int
-        /// The header fields, names lower-cased.
-        public let headers: [String: String]
-        /// The body.
-        public let body: Data
-
-        /// Creates a response.
-        ///
-        /// - Parameters:
-        ///   - statusCode: The HTTP status.
-        ///   - headers: The header fields, names lower-cased.
-        ///   - body: The body.
-        public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data()) {
-            self.statusCode = statusCode
-            self.headers = headers
-            self.body = body
-        }
-
-        /// The body as JSON, or `nil` when it is empty or not JSON (read with the SDK's bounded parser).
-        public var json: JSONValue? { try? JSONParser().parse(body) }
-        /// Whether the status is in `200..<300`.
-        public var isValidResponse: Bool { (200..<300).contains(statusCode) }
-        /// Whether the status is 401, IFTTT's answer to a missing or rejected user token.
-        public var isAuthenticationFailure: Bool { statusCode == 401 }
-    }
+    /// 2.8's name of the response: the SDK's ``HTTPResponse`` (status, headers, body), which adds
+    /// ``HTTPResponse/json``, ``HTTPResponse/isValidResponse`` and ``HTTPResponse/isAuthenticationFailure``.
+    public typealias Response = HTTPResponse
 
     /// Where and how requests are sent: the transport, the timeout and the log handler are used.
     public var configuration: ConnectionNetworkController.Configuration { controller.configuration }
@@ -135,10 +110,9 @@ public final class JSONNetworkController: Sendable {
     private func response(from result: Result<HTTPResponse, ConnectAPIError>, of request: HTTPRequest)
         throws(ConnectAPIError) -> Response
     {
-        let http = try controller.checked(
+        try controller.checked(
             result, of: request, loggablePath: request.url.path, method: request.method,
             acceptedStatuses: Self.everyStatus)
-        return Response(statusCode: http.statusCode, headers: http.headers, body: http.body)
     }
 
     private static let everyStatus = Set(0...999)
@@ -160,4 +134,13 @@ extension ConnectionNetworkController {
         JSONNetworkController(configuration: configuration).json(
             urlRequest: urlRequest, completionHandler: completionHandler)
     }
+}
+
+extension HTTPResponse {
+    /// The body as JSON, or `nil` when it is empty or not JSON (read with the SDK's bounded parser).
+    public var json: JSONValue? { try? JSONParser().parse(body) }
+    /// Whether the status is in `200..<300`.
+    public var isValidResponse: Bool { (200..<300).contains(statusCode) }
+    /// Whether the status is 401, IFTTT's answer to a missing or rejected user token.
+    public var isAuthenticationFailure: Bool { statusCode == 401 }
 }
