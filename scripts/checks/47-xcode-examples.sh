@@ -68,7 +68,7 @@ sed -i 's|relativePath = ../..;|relativePath = ..;|' "$work/tree/$project"
 expect_failure "the package path" "the package reference .. is not the SDK's package"
 
 copy
-sed -i 's|productName = IFTTTConnectLocation;|productName = IFTTTConnectGeofencing;|' "$work/tree/$project"
+sed -i 's|productName = IFTTTConnectSDK;|productName = IFTTTConnectGeofencing;|' "$work/tree/$project"
 expect_failure "a product the package does not have" "the SDK package has no product IFTTTConnectGeofencing"
 
 copy

@@ -29,10 +29,10 @@ struct ExampleApp {
 let apps = [
     ExampleApp(
         folder: "Examples/GroceryExpress-UIKit", bundleIdentifier: "com.example.GroceryExpress.UIKit",
-        deploymentTarget: "15.0", sceneManifest: false, products: ["IFTTTConnectSDK", "IFTTTConnectLocation"]),
+        deploymentTarget: "15.0", sceneManifest: false, products: ["IFTTTConnectSDK"]),
     ExampleApp(
         folder: "Examples/GroceryExpress-SwiftUI", bundleIdentifier: "com.example.GroceryExpress.SwiftUI",
-        deploymentTarget: "17.0", sceneManifest: true, products: ["IFTTTConnectSDK", "IFTTTConnectLocation"]),
+        deploymentTarget: "16.0", sceneManifest: true, products: ["IFTTTConnectSDK"]),
 ]
 
 struct Failure: Error, CustomStringConvertible {

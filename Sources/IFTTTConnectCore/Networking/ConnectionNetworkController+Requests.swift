@@ -18,11 +18,29 @@ extension ConnectionNetworkController {
         _ httpRequest: HTTPRequest, loggablePath: String, method: String, acceptedStatuses: Set<Int> = [],
         secrets: [String]? = nil
     ) async throws(ConnectAPIError) -> HTTPResponse {
+        let result: Result<HTTPResponse, ConnectAPIError>
+        do throws(ConnectAPIError) {
+            result = .success(try await configuration.transport.send(httpRequest))
+        } catch {
+            result = .failure(error)
+        }
+        return try checked(
+            result, of: httpRequest, loggablePath: loggablePath, method: method, acceptedStatuses: acceptedStatuses,
+            secrets: secrets)
+    }
+
+    /// Logs the outcome of a request and turns a 401 or another non-2xx status into its typed error (unless
+    /// `acceptedStatuses` lists it).
+    func checked(
+        _ result: Result<HTTPResponse, ConnectAPIError>, of httpRequest: HTTPRequest, loggablePath: String,
+        method: String, acceptedStatuses: Set<Int> = [], secrets: [String]? = nil
+    ) throws(ConnectAPIError) -> HTTPResponse {
         let secrets = secrets ?? Self.secrets(of: httpRequest)
         let response: HTTPResponse
-        do throws(ConnectAPIError) {
-            response = try await configuration.transport.send(httpRequest)
-        } catch {
+        switch result {
+        case .success(let answer):
+            response = answer
+        case .failure(let error):
             configuration.logHandler?("\(method) \(loggablePath) failed: \(error)")
             throw error
         }
