@@ -14,6 +14,9 @@
 #                                                           the Swift 6 errors are counted and listed)
 #   scripts/check-ios-sdk.sh --update-availability          rewrite scripts/apple/ios-availability.tsv from the SDK
 #   scripts/check-ios-sdk.sh --stubs                        only compare Tests/AppleStubs with the SDK's declarations
+#   scripts/check-ios-sdk.sh --flags                        set the SDK up, then print the swiftc flags that compile
+#                                                           against it (-sdk, -resource-dir: one per line) and exit
+#                                                           (scripts/privacy/scan-objects.sh reads them)
 #
 # Options: --cache DIR (default .build-ios-sdk in the repository, or IOS_SDK_CACHE) holds the extracted SDK, this
 # script's patched view of it, the toolchain resource folder, the module cache and the SDK's symbol graphs; -h
@@ -49,6 +52,7 @@ client_versions=(5 6)
 grocery=""
 update_availability=0
 stubs_only=0
+flags_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --sdk) sdk="$2"; shift 2 ;;
@@ -63,6 +67,7 @@ while [ $# -gt 0 ]; do
     --grocery-express) grocery="$2"; shift 2 ;;
     --update-availability) update_availability=1; shift ;;
     --stubs) stubs_only=1; shift ;;
+    --flags) flags_only=1; shift ;;
     -h|--help) sed -n '2,/^set -uo pipefail/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "check-ios-sdk: unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -114,7 +119,8 @@ if [ -z "$sdk" ]; then
   sdk="${sdk%/.extracted}"
 fi
 if [ -z "$sdk" ]; then
-  echo "check-ios-sdk: no iOS SDK (give --sdk PATH, IOS_SDK, or a theos/sdks clone with --theos-sdks)"
+  message="check-ios-sdk: no iOS SDK (give --sdk PATH, IOS_SDK, or a theos/sdks clone with --theos-sdks)"
+  if [ "$flags_only" -eq 1 ]; then echo "$message" >&2; else echo "$message"; fi
   exit 3
 fi
 sdk="$(cd "$(absolute "$sdk")" 2>/dev/null && pwd)" || { echo "check-ios-sdk: no SDK folder at $sdk" >&2; exit 2; }
@@ -389,6 +395,7 @@ trap 'rm -rf "$work"' EXIT
 deployment="13.0"
 target="arm64-apple-ios$deployment"
 apple=(-target "$target" -sdk "$view" -resource-dir "$resources" -module-cache-path "$module_cache")
+if [ "$flags_only" -eq 1 ]; then printf '%s\n' -sdk "$view" -resource-dir "$resources"; exit 0; fi
 
 # ---------------------------------------------------------------------------------------------------------------------
 # 3. What is ignored: every error listed here is an artifact of this SDK's age, not of the code. One rule a line:
