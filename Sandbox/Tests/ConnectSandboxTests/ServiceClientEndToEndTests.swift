@@ -36,10 +36,10 @@ struct ServiceClientEndToEndTests {
             #expect(
                 try await client.fetchConnection(id: "gx-early-access", userId: "gx-user-1001").id == "gx-early-access")
 
-            // GET .../triggers/{id}/field_options?user_id=
+            // GET .../triggers/{id}/field_options?user_id= (alice has the Connection enabled; bob turned it off)
             let trigger = try #require(deals.features.first?.triggers.first)
             let options = try await client.fetchFieldOptions(
-                connectionId: deals.id, for: .init(trigger), userId: "gx-user-1002")
+                connectionId: deals.id, for: .init(trigger), userId: "gx-user-1001")
             let stores = try #require(options.options["store"])
             #expect(!stores.isEmpty)
 
@@ -47,11 +47,11 @@ struct ServiceClientEndToEndTests {
             var update = UserConnectionUpdate.defaults(for: deals)
             update.features[0].triggers[0].userFields = [.init(fieldId: "store", value: .choice(stores[0]))]
             let updated = try #require(
-                try await client.updateUserConnection(connectionId: deals.id, userId: "gx-user-1002", update: update))
+                try await client.updateUserConnection(connectionId: deals.id, userId: "gx-user-1001", update: update))
             #expect(updated.status == .enabled)
 
             // POST .../user_connection/refresh?user_id=
-            try await client.refreshUserConnection(connectionId: deals.id, userId: "gx-user-1002")
+            try await client.refreshUserConnection(connectionId: deals.id, userId: "gx-user-1001")
         }
     }
 
