@@ -122,15 +122,7 @@ extension ConnectServiceClient {
         guard !oauthCode.isEmpty else { throw .network(.invalidRequest("empty OAuth code")) }
         let body: JSONObject = ["oauth_code": .string(oauthCode)]
         let data = try await sendStep(["provisional_access_code"], body: body)
-        do throws(ConnectDecodingError) {
-            let json = try JSONParser().parse(data)
-            guard let code = json["provisional_access_code"]?.stringValue, !code.isEmpty else {
-                throw ConnectDecodingError(path: "$", reason: .missingKey("provisional_access_code"))
-            }
-            return code
-        } catch {
-            throw .unexpectedResponse(error)
-        }
+        return try Self.nonEmptyString("provisional_access_code", in: data)
     }
 
     // MARK: Internals

@@ -243,7 +243,7 @@ protocol SeedStep: Codable {
 extension SeedData.Step: SeedStep {}
 extension SeedData.UserStep: SeedStep {}
 
-/// A coding key named by a string: the keys of the three step lists come from ``SeedData/StepKind``.
+/// A coding key named by a string: the keys of the three step lists (from ``SeedData/StepKind``), table columns.
 struct NamedKey: CodingKey {
     var stringValue: String
     var intValue: Int? { nil }

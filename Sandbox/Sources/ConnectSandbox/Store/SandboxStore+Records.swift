@@ -19,22 +19,13 @@ extension SeedData.User: FetchableRecord {
 extension SeedData.PartnerAccount: FetchableRecord {
     /// Reads the `password_hash` column (added by the partner sign-in migration) into ``password``.
     public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy {
-        .custom { column in ColumnKey(column == "password_hash" ? "password" : column) }
+        .custom { column in NamedKey(column == "password_hash" ? "password" : column) }
     }
 }
 
 extension SeedData.Connection: FetchableRecord {}
 
 extension SeedData.UserConnection: FetchableRecord {}
-
-/// A coding key named after a table column.
-private struct ColumnKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ column: String) { stringValue = column }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
 
 extension SandboxStore {
     // MARK: Row → model
