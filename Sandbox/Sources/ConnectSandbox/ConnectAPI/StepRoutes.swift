@@ -23,7 +23,7 @@ struct StepRoutes: SandboxRoutes {
     static let userTimezone = "Pacific Time (US & Canada)"
 
     func register(on router: SandboxRouter) {
-        router.post("/v2/connections/:connection_id/actions/:step_id/run") { request, context in
+        router.post("/v2/connections/:connection_id/actions/:type_id/run") { request, context in
             let call = try await StepCall(.action, request: request, context: context, env: env)
             try await env.store.recordDispatch(
                 DispatchRecord(
@@ -34,7 +34,7 @@ struct StepRoutes: SandboxRoutes {
             return JSONResponse.empty()
         }
 
-        router.post("/v2/connections/:connection_id/triggers/:step_id/test") { request, context in
+        router.post("/v2/connections/:connection_id/triggers/:type_id/test") { request, context in
             let call = try await StepCall(.trigger, request: request, context: context, env: env)
             let webhook: JSONValue = [
                 "sent_at": .number((Date().timeIntervalSince1970 * 1000).rounded()),
@@ -59,7 +59,7 @@ struct StepRoutes: SandboxRoutes {
             return JSONResponse.empty()
         }
 
-        router.post("/v2/connections/:connection_id/queries/:step_id/perform") { request, context in
+        router.post("/v2/connections/:connection_id/queries/:type_id/perform") { request, context in
             let call = try await StepCall(.query, request: request, context: context, env: env)
             return JSONResponse.make(try Self.perform(call))
         }
@@ -151,7 +151,7 @@ struct StepCall: Sendable {
         let (snapshot, userConnection) = try await env.enabledConnection(
             id, principal: principal, user: user, request: request)
         let connection = snapshot.connection
-        let typeId = context.pathParameter("step_id")
+        let typeId = context.pathParameter("type_id")
         let uses = connection.features.flatMap { feature in
             feature.steps(kind).filter { $0.typeId == typeId }.map { (feature: feature, step: $0) }
         }
