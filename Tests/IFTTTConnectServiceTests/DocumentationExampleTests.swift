@@ -87,7 +87,9 @@ struct ServiceDocumentationExampleTests {
         #expect(connectURL.hasSuffix("code=PAC"))
 
         #expect(
-            transport.requests.map(\.method) == ["POST", "GET", "GET", "PUT", "POST", "POST", "POST", "POST", "POST", "POST"])
+            transport.requests.map(\.method) == [
+                "POST", "GET", "GET", "PUT", "POST", "POST", "POST", "POST", "POST", "POST",
+            ])
         #expect(lines.text.contains("GET /connections/gx-arrive-store -> 200"))
         #expect(!lines.text.contains("service-key-123"))
     }

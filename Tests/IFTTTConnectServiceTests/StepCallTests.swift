@@ -19,7 +19,8 @@ struct StepCallTests {
             fields: ["channel": "oFro6MQAAA1UEwzVVNNVnJ1UtZ2hvc3RidJz", "message": "Woof!"])
         let request = try #require(transport.requests.first)
         #expect(request.method == "POST")
-        #expect(request.url.absoluteString == "http://127.0.0.1:8080/v2/connections/C8p3q9T6/actions/acme.send_message/run")
+        #expect(
+            request.url.absoluteString == "http://127.0.0.1:8080/v2/connections/C8p3q9T6/actions/acme.send_message/run")
         ServiceCallTests.expectServiceHeaders(request)
         #expect(request.headers["Content-Type"] == "application/json")
         #expect(
@@ -64,7 +65,10 @@ struct StepCallTests {
         let client = try ServiceCallTests.client(transport)
         try await client.testTrigger(connectionId: "C8p3q9T6", triggerId: "acme.new_file", userId: "123")
         #expect(try await client.createProvisionalAccessCode(oauthCode: "foo") == "sf9o8usfl-2f3l-f23kj")
-        #expect(transport.requests.map(\.url.path) == ["/v2/connections/C8p3q9T6/triggers/acme.new_file/test", "/v2/provisional_access_code"])
+        #expect(
+            transport.requests.map(\.url.path) == [
+                "/v2/connections/C8p3q9T6/triggers/acme.new_file/test", "/v2/provisional_access_code",
+            ])
         #expect(try Self.body(transport.requests[0]) == ["user_id": "123"])
         #expect(try Self.body(transport.requests[1]) == ["oauth_code": "foo"])
     }
@@ -74,11 +78,15 @@ struct StepCallTests {
         let client = try ServiceCallTests.client(none)
         let emptyUser = ConnectServiceClient.Error.network(.invalidRequest("empty user id"))
         await #expect(throws: emptyUser) { try await client.runAction(connectionId: "c", actionId: "a.b", userId: "") }
-        await #expect(throws: emptyUser) { try await client.testTrigger(connectionId: "c", triggerId: "a.b", userId: "") }
+        await #expect(throws: emptyUser) {
+            try await client.testTrigger(connectionId: "c", triggerId: "a.b", userId: "")
+        }
         await #expect(throws: ConnectServiceClient.Error.self) {
             _ = try await client.performQuery(connectionId: "c", queryId: "a.b", userId: "u", limit: 0)
         }
-        await #expect(throws: ConnectServiceClient.Error.self) { _ = try await client.createProvisionalAccessCode(oauthCode: "") }
+        await #expect(throws: ConnectServiceClient.Error.self) {
+            _ = try await client.createProvisionalAccessCode(oauthCode: "")
+        }
         #expect(none.requests.isEmpty)
 
         let invalid = #"""

@@ -48,9 +48,13 @@ enum SandboxTest {
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("pending.json")
         let seed = SeedData(
-            userConnections: pending.map { SeedData.UserConnection(userId: $0.user, connectionId: $0.connection, pending: true) })
+            userConnections: pending.map {
+                SeedData.UserConnection(userId: $0.user, connectionId: $0.connection, pending: true)
+            })
         try seed.jsonData().write(to: file)
-        return try await SandboxServer.withRunning(configuration(seedFile: file)) { url in try await body(Client(base: url)) }
+        return try await SandboxServer.withRunning(configuration(seedFile: file)) { url in
+            try await body(Client(base: url))
+        }
     }
 
     /// A fresh temporary directory, removed by the caller.

@@ -61,7 +61,9 @@ struct SandboxUserConnectionTests {
                         "user_fields": [
                             [
                                 "field_id": "location",
-                                "value": ["lat": 37.7765, "lng": -122.4172, "radius": 200, "address": "1 Van Ness Ave"],
+                                "value": [
+                                    "lat": 37.7765, "lng": -122.4172, "radius": 200, "address": "1 Van Ness Ave",
+                                ],
                             ]
                         ],
                     ]
@@ -203,7 +205,8 @@ struct SandboxUserConnectionTests {
             #expect(malformed.status == 400)
             #expect(malformed.errorCode == "invalid_parameters")
 
-            let wrongShape = try await client.put(path, query: Self.alice, serviceKey: Self.key, json: ["user_features": "x"])
+            let wrongShape = try await client.put(
+                path, query: Self.alice, serviceKey: Self.key, json: ["user_features": "x"])
             #expect(wrongShape.status == 400)
 
             let unknownFeature = try await client.put(
@@ -274,8 +277,9 @@ struct SandboxUserConnectionTests {
             // Alice's configuration is unchanged.
             let alice = try await client.get("/v2/connections/gx-weekly-deals", token: SandboxTest.aliceToken)
             #expect(
-                try alice.json["user_connection"]?["user_features"]?[0]?["user_feature_triggers"]?[0]?["user_fields"]?[0]?[
-                    "value"]?["value"] == "store-923-market")
+                try alice.json["user_connection"]?["user_features"]?[0]?["user_feature_triggers"]?[0]?["user_fields"]?[
+                    0]?[
+                        "value"]?["value"] == "store-923-market")
         }
     }
 

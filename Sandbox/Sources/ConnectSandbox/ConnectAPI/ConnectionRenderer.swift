@@ -54,7 +54,8 @@ struct ConnectionRenderer: Sendable {
             var seen = Set<String>()
             var operations: [JSONValue] = []
             for feature in connection.features {
-                for step in feature.steps(kind) where step.serviceId == service.id && seen.insert(step.typeId).inserted {
+                for step in feature.steps(kind) where step.serviceId == service.id && seen.insert(step.typeId).inserted
+                {
                     operations.append(serviceOperation(step, connection: connection, user: user))
                 }
             }
@@ -66,7 +67,9 @@ struct ConnectionRenderer: Sendable {
     /// One entry of `services[].triggers|queries|actions`: the step by its operation id, with the fields (whose
     /// `required`, `hidden` and `default_value` the docs mark deprecated there) and the user's values of every
     /// feature step that uses it.
-    private func serviceOperation(_ step: SeedData.Step, connection: SeedData.Connection, user: SeedData.UserConnection?)
+    private func serviceOperation(
+        _ step: SeedData.Step, connection: SeedData.Connection, user: SeedData.UserConnection?
+    )
         -> JSONValue
     {
         var members: JSONObject = [

@@ -8,8 +8,9 @@ import IFTTTConnectSDK
 extension RouteEnvironment {
     /// Authenticates a service-key request acting for the partner user `user_id` (of the query, else of `body`):
     /// a user token is 401, a missing `user_id` 400, a `user_id` no IFTTT user has connected 404.
-    func serviceUser(_ request: Request, body: JSONValue? = nil) async throws -> (principal: Principal, user: SeedData.User)
-    {
+    func serviceUser(_ request: Request, body: JSONValue? = nil) async throws -> (
+        principal: Principal, user: SeedData.User
+    ) {
         let principal = try await withBodyUser(
             try await authenticator.authenticate(request, policy: .serviceOnly), body: body)
         return (principal, try principal.requireUser())
@@ -72,7 +73,8 @@ enum RequestBody {
         guard let value = body?[key], !value.isNull else { return nil }
         guard let text = value.stringValue, !text.isEmpty else {
             throw APIError.unprocessable(
-                "\(key) must be a non-empty string.", details: [.init(parameter: "/\(key)", message: "must be a non-empty string")])
+                "\(key) must be a non-empty string.",
+                details: [.init(parameter: "/\(key)", message: "must be a non-empty string")])
         }
         return text
     }

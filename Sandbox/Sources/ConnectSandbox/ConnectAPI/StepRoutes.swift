@@ -114,7 +114,8 @@ struct StepRoutes: SandboxRoutes {
             }
             start = Int(clamping: position)
         }
-        let filters = call.fieldValues.members.compactMap { member in member.value.stringValue.map { (member.key, $0) } }
+        let filters = call.fieldValues.members.compactMap { member in member.value.stringValue.map { (member.key, $0) }
+        }
         let items = (call.connection.queryResults[call.step.typeId] ?? []).filter { item in
             filters.allSatisfy { key, value in item[key]?.stringValue.map { $0 == value } ?? true }
         }
@@ -122,7 +123,9 @@ struct StepRoutes: SandboxRoutes {
         let end = limit.map { min(start + $0, items.count) } ?? items.count
         var answer: JSONObject = ["type": "list", "data": .array(Array(items[start..<end]))]
         if end < items.count {
-            answer["next"] = ["fields": .object(call.fieldValues), "cursor": .string(ListPage.encode(Int64(end), kind: kind))]
+            answer["next"] = [
+                "fields": .object(call.fieldValues), "cursor": .string(ListPage.encode(Int64(end), kind: kind)),
+            ]
         }
         return .object(answer)
     }
@@ -172,7 +175,8 @@ struct StepCall: Sendable {
             guard let found = userConnection.userFeatures.first(where: { $0.id == requested }) else {
                 throw APIError.unprocessable(
                     "user_feature_id is not one of the user's features of this connection.",
-                    details: [.init(parameter: "/user_feature_id", message: "is not a user feature of this connection")])
+                    details: [.init(parameter: "/user_feature_id", message: "is not a user feature of this connection")]
+                )
             }
             guard usesStep(found), found.enabled else {
                 throw APIError.unprocessable(
@@ -250,7 +254,9 @@ struct StepCall: Sendable {
         }
         return JSONObject(
             step.fields.compactMap { field in
-                values[field.id].map { value in (field.id, value["value"].flatMap { $0.stringValue.map(JSONValue.string) } ?? value) }
+                values[field.id].map { value in
+                    (field.id, value["value"].flatMap { $0.stringValue.map(JSONValue.string) } ?? value)
+                }
             })
     }
 }

@@ -22,7 +22,8 @@ struct LegacyEmbedRoutes: SandboxRoutes {
                 return WebActivationPages.error(.notFound, "Service \"\(slug)\" has no Applet \"\(id)\".")
             }
             if !connection.published, query["invite_code"] != connection.inviteCode {
-                return WebActivationPages.error(.forbidden, "This Applet is not published. The link needs its invite_code.")
+                return WebActivationPages.error(
+                    .forbidden, "This Applet is not published. The link needs its invite_code.")
             }
             guard let userId = query["user_id"], !userId.isEmpty else {
                 return WebActivationPages.error(.badRequest, "The user_id parameter is required.")

@@ -25,7 +25,8 @@ extension SandboxStore {
         let code = PasswordHash.hex((0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) })
         try await database.write { db in
             try db.execute(
-                sql: "INSERT INTO provisional_access_codes (code, service_id, oauth_code, expires_at) VALUES (?, ?, ?, ?)",
+                sql:
+                    "INSERT INTO provisional_access_codes (code, service_id, oauth_code, expires_at) VALUES (?, ?, ?, ?)",
                 arguments: [code, serviceId, oauthCode, now.addingTimeInterval(Self.provisionalCodeLifetime)])
         }
         return code
@@ -44,7 +45,8 @@ extension SandboxStore {
                         """,
                     arguments: [code, serviceId, now])
             else { return nil }
-            try db.execute(sql: "UPDATE provisional_access_codes SET used_at = ? WHERE code = ?", arguments: [now, code])
+            try db.execute(
+                sql: "UPDATE provisional_access_codes SET used_at = ? WHERE code = ?", arguments: [now, code])
             return oauthCode
         }
     }
