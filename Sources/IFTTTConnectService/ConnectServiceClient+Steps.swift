@@ -34,7 +34,7 @@ extension ConnectServiceClient {
     ///
     /// - Parameters:
     ///   - connectionId: the Connection id.
-    ///   - actionId: the action's qualified id, `service_id.action_id` (a step's ``Connection/Step/qualifiedTypeId``).
+    ///   - actionId: the action's qualified id, `service_id.action_id` (a step's `Connection.Step.qualifiedTypeId`).
     ///   - userId: the user's id on your service; the user must have the Connection enabled.
     ///   - userFeatureId: the user feature whose configuration to use; `nil`: the first that uses the action.
     ///   - fields: field values that override the stored ones for this run; a dropdown's value must be one of its
@@ -64,11 +64,14 @@ extension ConnectServiceClient {
     /// ```
     ///
     /// - Parameters:
+    ///   - connectionId: the Connection id.
     ///   - queryId: the query's qualified id, `service_id.query_id`.
+    ///   - userId: the user's id on your service; the user must have the Connection enabled.
+    ///   - userFeatureId: the user feature whose configuration to use; `nil`: the first that uses the query.
+    ///   - fields: field values that override the stored ones (for the next page, ``QueryResult/nextFields``).
     ///   - includes: query ingredients to resolve into drill-down results in the same answer.
     ///   - limit: the most items to answer; `nil`: the API's choice.
     ///   - cursor: a ``QueryResult/nextCursor`` of an earlier page.
-    ///   - Other parameters: as for ``runAction(connectionId:actionId:userId:userFeatureId:fields:)``.
     /// - Returns: the items and, when more follow, the cursor and fields of the next page.
     public func performQuery(
         connectionId: String, queryId: String, userId: String, userFeatureId: String? = nil,
@@ -100,7 +103,9 @@ extension ConnectServiceClient {
     /// (IFTTT's "Test Trigger Event Webhook": `POST /v2/connections/{id}/triggers/{trigger_id}/test`, 204).
     ///
     /// - Parameters:
+    ///   - connectionId: the Connection id.
     ///   - triggerId: the trigger's qualified id, `service_id.trigger_id`.
+    ///   - userId: the user's id on your service; the user must have the Connection enabled.
     ///   - userFeatureId: the user feature whose configuration to use; `nil`: the first that uses the trigger.
     public func testTrigger(connectionId: String, triggerId: String, userId: String, userFeatureId: String? = nil)
         async throws(Error)
