@@ -14,7 +14,7 @@ import Hummingbird
 ///   (`/access/api/{connection_id}`) with these parameters; without `redirect_uri` the flow ends on
 ///   `/connect/{connection_id}/complete`, the sandbox's own page (IFTTT ends on its own site).
 ///
-/// The HTML is written with ``htmlEscape(_:)`` (the sandbox's template renderer was not in this branch yet).
+/// The pages are the templates `connect-landing` and `connect-complete` (``PageTemplates``).
 struct ConnectURLRoutes: SandboxRoutes {
     let env: RouteEnvironment
 
@@ -60,9 +60,7 @@ struct ConnectURLRoutes: SandboxRoutes {
             guard let (connection, _) = try await env.landingTarget(id) else {
                 return WebActivationPages.error(.notFound, "There is no Connection \"\(id)\".")
             }
-            return WebActivationPages.response(
-                WebActivationPages.page(
-                    connection.name, "<p id=\"complete\">The activation has ended. You can close this page.</p>"))
+            return WebActivationPages.response(PageTemplates.render("connect-complete", ["title": connection.name]))
         }
     }
 }
@@ -94,20 +92,24 @@ extension SandboxURLs {
 /// The landing page of the Connect URL and of the legacy embed URL: the Connection on its service's brand colour,
 /// with a link into the web activation flow.
 enum ActivationLanding {
+    /// The context of the `connect-landing` template.
+    struct Landing {
+        let title: String
+        let description: String
+        let serviceName: String
+        let brandColor: String
+        let link: String
+    }
+
     static func response(connection: SeedData.Connection, service: SeedData.Service, flow: [(String, String)])
         -> Response
     {
         let query = flow.map { WebActivationParameters.encode($0.0) + "=" + WebActivationParameters.encode($0.1) }
             .joined(separator: "&")
         let link = "/access/api/\(WebActivationParameters.encode(connection.id))?\(query)"
-        let colour = SeedData.isHexColor(service.brandColor) ? service.brandColor : "#222222"
-        let body = """
-            <div id="connect" style="background:\(htmlEscape(colour));color:#fff;padding:1.5em;border-radius:1em">
-            <p>\(htmlEscape(connection.description))</p>
-            <p>Works with <strong>\(htmlEscape(service.name))</strong></p>
-            <p><a id="continue" href="\(htmlEscape(link))" style="color:#fff;font-weight:bold">Connect</a></p>
-            </div>
-            """
-        return WebActivationPages.response(WebActivationPages.page(connection.name, body))
+        let page = Landing(
+            title: connection.name, description: connection.description, serviceName: service.name,
+            brandColor: SeedData.isHexColor(service.brandColor) ? service.brandColor : "#222222", link: link)
+        return WebActivationPages.response(PageTemplates.render("connect-landing", page))
     }
 }
