@@ -91,12 +91,13 @@ TOML
 
 rm -rf "$report"
 start=$SECONDS
-"$venv/bin/schemathesis" --config-file "$work/schemathesis.toml" run "$url/openapi.json" --url "$url" \
+# From the scratch directory, so that nothing schemathesis writes lands in the repository.
+(cd "$work" && "$venv/bin/schemathesis" --config-file "$work/schemathesis.toml" run "$url/openapi.json" --url "$url" \
   --max-examples "$examples" --seed "$seed" --generation-database none --workers 1 \
   --phases examples,coverage,fuzzing \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
   --request-timeout 10 --no-color --output-truncate true \
-  --report junit,ndjson --report-dir "$work/report" >"$work/run.log" 2>&1
+  --report junit,ndjson --report-dir "$work/report") >"$work/run.log" 2>&1
 rc=$?
 # The summary: from schemathesis's results section to its closing line.
 sed -n '/^=* *SUMMARY *=*$/,$p' "$work/run.log" | sed '/^Reports:/,/^$/d' | sed 's/^/   /'
