@@ -86,12 +86,17 @@ public struct ConnectServiceClient: Sendable, CustomStringConvertible {
         } catch {
             throw .network(error)
         }
+        return try Self.nonEmptyString("user_token", in: data)
+    }
+
+    /// The non-empty string member `key` of a JSON object answer, or ``Error/unexpectedResponse(_:)``.
+    static func nonEmptyString(_ key: String, in data: Data) throws(Error) -> String {
         do throws(ConnectDecodingError) {
             let json = try JSONParser().parse(data)
-            guard let token = json["user_token"]?.stringValue, !token.isEmpty else {
-                throw ConnectDecodingError(path: "$", reason: .missingKey("user_token"))
+            guard let value = json[key]?.stringValue, !value.isEmpty else {
+                throw ConnectDecodingError(path: "$", reason: .missingKey(key))
             }
-            return token
+            return value
         } catch {
             throw .unexpectedResponse(error)
         }
