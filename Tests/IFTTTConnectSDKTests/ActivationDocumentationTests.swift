@@ -15,7 +15,7 @@ enum ActivationDocumentationExample {
             credentialProvider: credentials,
             redirectURL: receiver.redirectURL)
         var setup = ConnectButtonController.Configuration.sandbox(URL(string: "http://127.0.0.1:8080")!)
-        setup.webAuthenticationSession = BrowserWebAuthenticationSession()
+        setup.webAuthenticationSession = BrowserWebAuthenticationSession(launchPad: receiver)
         setup.timing = .immediate
         let controller = ConnectButtonController(
             connectButton: HeadlessConnectButton(),

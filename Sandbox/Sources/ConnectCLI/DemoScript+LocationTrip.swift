@@ -52,13 +52,17 @@ extension DemoScript {
     /// Step 7: Grocery Express configures alice's gx-store-visits (which she turned on in step 5), she walks across
     /// both demo geofences (the route of
     /// `Sandbox/Examples/store-trip.gpx`), and the sandbox records exactly the expected events, once each, in order.
-    /// Returns the number of failed checks.
-    func runLocationTrip() async -> Int {
-        say("\n7. Location: a simulated trip across the demo geofences")
+    func locationTripSteps(_ steps: DemoSteps) async {
+        steps.section("7. Location: a simulated trip across the demo geofences")
         let token = alice.userToken ?? ""
-        do {
+        var subscription: String?
+        await steps.check("Grocery Express configures alice's gx-store-visits") {
             let visits = try await LocationTrip.configureStoreVisits(root: root)
-            say("  ✓ Grocery Express configures alice's gx-store-visits: trigger subscription \(visits)")
+            subscription = visits
+            return "trigger subscription \(visits)"
+        }
+        guard let visits = subscription else { return }
+        await steps.check("simulated trip") {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "ifttt-connect-demo-trip-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -69,11 +73,7 @@ extension DemoScript {
             let got = outcome.acknowledged.map { "\($0.triggerSubscriptionId) \($0.eventType)" }
             let expected = ["\(visits) entry", "\(visits) exit", "alice-arrive-trigger-1 entry"]
             try expect(got == expected, "expected \(expected), the sandbox recorded \(got)")
-            say("  ✓ the sandbox recorded exactly \(got.joined(separator: ", ")), once each, in order")
-            return 0
-        } catch {
-            say("  ✗ simulated trip: \(error)")
-            return 1
+            return "the sandbox recorded exactly \(got.joined(separator: ", ")), once each, in order"
         }
     }
 }

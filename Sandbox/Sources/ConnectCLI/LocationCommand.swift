@@ -35,8 +35,12 @@ struct LocationSimulateCommand: AsyncParsableCommand {
     var connection: [String]
 
     @Option(
-        help: ArgumentHelp("The IFTTT user token (default: the sandbox's alice). Never printed.", valueName: "token"))
-    var token: String = "sandbox-user-token-alice"
+        help: SecretInput.userToken.flagHelp(
+            "The IFTTT user token (default: the sandbox's alice). Never printed.", valueName: "token"))
+    var token: String?
+
+    @Option(name: .customLong("token-file"), help: SecretInput.userToken.fileHelp)
+    var tokenFile: String?
 
     @Flag(help: "End with the acknowledged and rejected events as one line of JSON.")
     var json = false
@@ -51,7 +55,7 @@ struct LocationSimulateCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !connection.isEmpty else { throw ValidationError("at least one --connection is required") }
-        guard !token.isEmpty else { throw ValidationError("--token must not be empty") }
+        try SecretInput.userToken.checkExclusive(value: token, file: tokenFile)
         guard dwell >= 0, dwell <= 86_400 else { throw ValidationError("--dwell must be between 0 and 86400 seconds") }
     }
 
@@ -69,7 +73,9 @@ struct LocationSimulateCommand: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "ifttt-connect-trip-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (token, connection, json, dwell) = (token, connection, json, dwell)
+        let token =
+            try SecretInput.userToken.resolve(value: self.token, file: tokenFile) ?? "sandbox-user-token-alice"
+        let (connection, json, dwell) = (connection, json, dwell)
         do {
             let outcome = try await api.withAPI { root in
                 var trip = LocationTrip(
@@ -114,15 +120,20 @@ struct LocationJournalStressCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The trigger subscription id of the events.", valueName: "id"))
     var subscription: String = "alice-arrive-trigger-1"
 
-    @Option(help: ArgumentHelp("The IFTTT user token for uploads. Never printed.", valueName: "token"))
-    var token: String = "sandbox-user-token-alice"
+    @Option(
+        help: SecretInput.userToken.flagHelp("The IFTTT user token for uploads. Never printed.", valueName: "token"))
+    var token: String?
+
+    @Option(name: .customLong("token-file"), help: SecretInput.userToken.fileHelp)
+    var tokenFile: String?
 
     @Option(help: ArgumentHelp("The API root to upload to; without it nothing is uploaded.", valueName: "url"))
     var api: String?
 
     func run() async throws {
         let store = try LocationEventStore(directory: URL(fileURLWithPath: self.store, isDirectory: true))
-        let token = token
+        let token =
+            try SecretInput.userToken.resolve(value: self.token, file: tokenFile) ?? "sandbox-user-token-alice"
         let uploader = api.flatMap({ URL(string: $0) }).map { root in
             LocationUploader(store: store, configuration: .init(network: .sandbox(root)), tokenProvider: { token })
         }
