@@ -7,7 +7,7 @@ extension Synchronizer {
 
     func applyGeofences() async {
         guard let session else { return }
-        let limits = configuration.regions.radiusLimits
+        let limits = await session.effectiveRadiusLimits
         let fences =
             engine.isActive
             ? registry.all.filter { geofenceToggles.isEnabled($0.id) }.flatMap { $0.geofences(radiusLimits: limits) }
