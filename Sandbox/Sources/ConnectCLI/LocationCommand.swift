@@ -8,7 +8,7 @@ struct LocationCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "location",
         abstract: "Simulate geofence trips and upload their events to a Connect API.",
-        subcommands: [LocationSimulateCommand.self, LocationJournalStressCommand.self]
+        subcommands: [LocationSimulateCommand.self, LocationJournalStressCommand.self, LocationLifecycleCommand.self]
     )
 }
 
@@ -23,8 +23,9 @@ struct LocationSimulateCommand: AsyncParsableCommand {
             POST /v1/location_events and lists what the server recorded. Events the server refuses for good are \
             dead-lettered and listed with their reasons. With --json the last line is the JSON array of the acknowledged \
             events (record_id, trigger_subscription_id, event_type, occurred_at, status "acknowledged") followed by the \
-            rejected ones (status "rejected", status_code, reason). --dwell S records an entry only after S seconds \
-            inside and drops exit/entry pairs shorter than that.
+            rejected ones (status "rejected", status_code, reason). The SDK's dwell filter is on, as in an app: a \
+            crossing is recorded once the device stayed on its new side 30 s, and a crossing reversed sooner records \
+            neither; --dwell S sets another time, --dwell 0 turns it off (every crossing, as ConnectSDK-iOS 2.8).
             """
     )
 
@@ -43,9 +44,9 @@ struct LocationSimulateCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The dwell filter: record an entry only after this many seconds inside; 0 turns it off.",
+            "The dwell filter: record a crossing once the device stayed this many seconds on its new side (default: the SDK's, 30); 0 turns it off.",
             valueName: "seconds"))
-    var dwell: Double = 0
+    var dwell: Double = LocationMonitoringSession.defaultDwellTime
 
     @OptionGroup var api: APIOptions
 
