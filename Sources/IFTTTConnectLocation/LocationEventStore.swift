@@ -54,6 +54,9 @@ public actor LocationEventStore {
     private var deadRecords = 0
     private var trackMap: [String: GeofenceTrack] = [:]
     private var lastSkippedBytes = 0
+    /// In a read-only store: the record ids acknowledged or refused during this run, which cannot be written.
+    private var unwrittenAcknowledgements = Set<UUID>()
+    private var unwrittenRejections: [UUID: EventRejection] = [:]
     /// Counters for monitoring and benchmarks.
     public private(set) var statistics = Statistics()
 
@@ -79,6 +82,11 @@ public actor LocationEventStore {
 
     /// Opens (creating if needed) the store in `directory`.
     ///
+    /// A directory the app cannot write (a read-only file system) opens read-only: ``readOnlyReason`` says why,
+    /// the pending events can be read and uploaded (their acknowledgements are kept in memory for this run, so a
+    /// later run may send them again, which `record_id` makes harmless), and every write throws
+    /// ``LocationError/Code/readOnly``.
+    ///
     /// - Parameters:
     ///   - directory: where the journal lives.
     ///   - policy: how long and how many unacknowledged events are kept.
@@ -89,10 +97,22 @@ public actor LocationEventStore {
         directory: URL = LocationEventStore.defaultDirectory(), policy: RetentionPolicy = RetentionPolicy(),
         logHandler: (@Sendable (String) -> Void)? = nil
     ) throws(LocationError) {
+        try self.init(directory: directory, policy: policy, readOnly: false, logHandler: logHandler)
+    }
+
+    /// Opens the store; `readOnly` opens it for reading only whatever the file system allows (tests).
+    init(
+        directory: URL, policy: RetentionPolicy = RetentionPolicy(), readOnly: Bool,
+        logHandler: (@Sendable (String) -> Void)? = nil
+    ) throws(LocationError) {
         self.directory = directory
         self.policy = policy
         self.logHandler = logHandler
-        self.journal = try JournalFile(directory: directory)
+        self.journal = try JournalFile(directory: directory, readOnly: readOnly)
+        self.readOnlyReason = journal.readOnlyReason
+        if let reason = journal.readOnlyReason {
+            logHandler?("\(reason): the event store is read-only; its events are uploaded, new crossings cannot be recorded")
+        }
         let state = try Self.state(of: try journal.read(), now: nil, policy: policy)
         statistics.journalScans += 1
         pendingIds = state.unacknowledged
@@ -110,6 +130,12 @@ public actor LocationEventStore {
 
     /// The number of unacknowledged events in the journal, exact (an id acknowledged twice counts once).
     public var pendingCount: Int { pendingIds.count }
+
+    /// Why the store cannot be written (for example a read-only file system), or `nil` when it can.
+    public nonisolated let readOnlyReason: String?
+
+    /// Whether the store is read-only (see ``readOnlyReason``).
+    public nonisolated var isReadOnly: Bool { readOnlyReason != nil }
 
     /// Appends `event` durably: when this returns, the event survives a crash.
     ///
@@ -130,6 +156,13 @@ public actor LocationEventStore {
     /// The unacknowledged, unexpired events in the order they were recorded. One scan of the journal; when dead
     /// records outnumber live ones, the same scan also compacts the journal.
     public func pending(now: Date) throws(LocationError) -> [RegionEvent] {
+        if isReadOnly {
+            let state = try Self.state(of: try journal.read(), now: now, policy: policy)
+            adopt(state, compacted: false)
+            return state.pending.filter {
+                !unwrittenAcknowledgements.contains($0.recordId) && unwrittenRejections[$0.recordId] == nil
+            }
+        }
         if deadRecords > max(64, pendingIds.count) {
             var pending: [RegionEvent] = []
             try journal.rewrite { data throws(LocationError) in
@@ -154,6 +187,12 @@ public actor LocationEventStore {
     /// - Throws: ``LocationError/Code/storage`` when the write fails.
     public func acknowledge(_ recordIds: [UUID], deferCompaction: Bool = false) throws(LocationError) {
         guard !recordIds.isEmpty else { return }
+        if isReadOnly {
+            // Nothing can be written: remembered for this run, so the same events are not sent again meanwhile.
+            unwrittenAcknowledgements.formUnion(recordIds)
+            for id in recordIds { pendingIds.remove(id) }
+            return
+        }
         try journal.append(EventJournal.encode(.acknowledged(recordIds)))
         for id in Set(recordIds) where pendingIds.remove(id) != nil { deadRecords += 1 }
         deadRecords += 1
@@ -169,6 +208,13 @@ public actor LocationEventStore {
     /// - Throws: ``LocationError/Code/storage`` when the write fails.
     public func reject(_ recordIds: [UUID], _ rejection: EventRejection) throws(LocationError) {
         guard !recordIds.isEmpty else { return }
+        if isReadOnly {
+            for id in recordIds {
+                unwrittenRejections[id] = rejection
+                pendingIds.remove(id)
+            }
+            return
+        }
         try journal.append(EventJournal.encode(.rejected(recordIds, rejection)))
         for id in Set(recordIds) { pendingIds.remove(id) }
         deadRecords += 1
@@ -242,6 +288,10 @@ public actor LocationEventStore {
     private func adopt(_ state: JournalState, compacted: Bool) {
         statistics.journalScans += 1
         pendingIds = compacted ? Set(state.pending.map(\.recordId)) : state.unacknowledged
+        if isReadOnly {
+            pendingIds.subtract(unwrittenAcknowledgements)
+            pendingIds.subtract(unwrittenRejections.keys)
+        }
         deadRecords = compacted ? 0 : state.records - state.pending.count
         trackMap = state.tracks
         noteSkipped(state.skippedBytes)

@@ -315,8 +315,9 @@ public actor Synchronizer {
         hooks.withLock { $0.locationEvents = closure }
     }
 
-    /// Why the event store cannot be opened, or `nil` when it is open. While it is not `nil`, crossings wait in
-    /// memory (they are not reported as recorded) and every synchronization answers ``SynchronizationResult/failed``.
+    /// Why the event store cannot be opened or written (``LocationError/Code/readOnly``: it is uploaded but takes no
+    /// new crossing), or `nil` when it works. While crossings wait in memory (they are not reported as recorded),
+    /// every synchronization answers ``SynchronizationResult/failed``.
     public var storageError: LocationError? { storeError }
 
     /// The event store, once it is open (for inspection: pending events, dead letters, counters).
@@ -502,8 +503,14 @@ extension Synchronizer {
             let store = try LocationEventStore(
                 directory: configuration.storageDirectory, logHandler: { logger.log($0) })
             self.store = store
-            if storeError != nil { logger.log("the event store opened") }
-            storeError = nil
+            if let reason = store.readOnlyReason {
+                // It still uploads what it holds; the session's crossings wait in memory and the log says why.
+                logger.log("the event store opened read-only (\(reason)); its events are uploaded, new crossings cannot be recorded")
+                storeError = LocationError(.readOnly, "\(reason): new crossings cannot be recorded")
+            } else {
+                if storeError != nil { logger.log("the event store opened") }
+                storeError = nil
+            }
             uploader = LocationUploader(
                 store: store, configuration: .init(network: networkSettings(), scheduler: configuration.upload),
                 tokenProvider: { [weak self] in await self?.currentToken() },
