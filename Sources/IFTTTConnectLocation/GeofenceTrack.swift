@@ -10,7 +10,10 @@ struct GeofenceTrack: Sendable, Hashable, Codable {
     /// one leads to ``presence``.
     var pending: [PendingCrossing] = []
 
-    private enum CodingKeys: String, CodingKey { case presence = "p", pending = "q" }
+    private enum CodingKeys: String, CodingKey {
+        case presence = "p"
+        case pending = "q"
+    }
 
     init(presence: RegionSelector.Presence? = nil, pending: [PendingCrossing] = []) {
         self.presence = presence
@@ -42,7 +45,12 @@ struct PendingCrossing: Sendable, Hashable, Codable {
     /// so that its reversal within the dwell time records nothing either).
     var event: RegionEvent?
 
-    private enum CodingKeys: String, CodingKey { case transition = "k", occurredAt = "at", deadline = "due", event = "e" }
+    private enum CodingKeys: String, CodingKey {
+        case transition = "k"
+        case occurredAt = "at"
+        case deadline = "due"
+        case event = "e"
+    }
 
     /// Whether it is recorded at `now` (its dwell time has passed).
     func isDue(at now: Date) -> Bool { deadline <= now }

@@ -50,7 +50,8 @@ final class JournalFile {
             readOnly
             ? "the store was opened read-only"
             : failure == EROFS
-                ? "the store's file system is read-only (EROFS)" : "the store's directory cannot be written (errno \(failure))"
+                ? "the store's file system is read-only (EROFS)"
+                : "the store's directory cannot be written (errno \(failure))"
     }
 
     deinit {
@@ -61,7 +62,9 @@ final class JournalFile {
     /// The error for a write to a read-only store.
     private func refuseWrite() throws(LocationError) {
         if let readOnlyReason {
-            throw LocationError(.readOnly, "\(readOnlyReason): new crossings cannot be recorded; what it holds is still read and uploaded")
+            throw LocationError(
+                .readOnly,
+                "\(readOnlyReason): new crossings cannot be recorded; what it holds is still read and uploaded")
         }
     }
 

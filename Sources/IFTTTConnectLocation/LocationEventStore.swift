@@ -111,7 +111,8 @@ public actor LocationEventStore {
         self.journal = try JournalFile(directory: directory, readOnly: readOnly)
         self.readOnlyReason = journal.readOnlyReason
         if let reason = journal.readOnlyReason {
-            logHandler?("\(reason): the event store is read-only; its events are uploaded, new crossings cannot be recorded")
+            logHandler?(
+                "\(reason): the event store is read-only; its events are uploaded, new crossings cannot be recorded")
         }
         let state = try Self.state(of: try journal.read(), now: nil, policy: policy)
         statistics.journalScans += 1
@@ -360,7 +361,9 @@ public actor LocationEventStore {
                 for (id, presence) in changes { state.tracks[id, default: GeofenceTrack()].presence = presence }
             case .tracking(let changes):
                 for (id, track) in changes {
-                    for old in state.tracks[id]?.pending ?? [] { if let event = old.event { owners[event.recordId] = nil } }
+                    for old in state.tracks[id]?.pending ?? [] {
+                        if let event = old.event { owners[event.recordId] = nil }
+                    }
                     state.tracks[id] = track.presence == nil && track.pending.isEmpty ? nil : track
                     for new in track.pending { if let event = new.event { owners[event.recordId] = id } }
                 }

@@ -148,7 +148,8 @@ public actor LocationUploader {
             case .send(let count):
                 let batch = run.next(count)
                 guard let token = await tokenProvider(), !token.isEmpty else {
-                    return run.report(.paused, LocationError(.missingCredentials, "no IFTTT user token; nothing was sent"))
+                    return run.report(
+                        .paused, LocationError(.missingCredentials, "no IFTTT user token; nothing was sent"))
                 }
                 await progressHandler?(.attempted(batch))
                 let body = LocationEventPayload.encode(batch, installationId: configuration.installationId)
@@ -221,10 +222,12 @@ public actor LocationUploader {
     private static func locationError(_ error: ConnectAPIError) -> LocationError {
         switch error {
         case .cancelled: return LocationError(.cancelled, "the upload was cancelled", networkError: error)
-        case .authenticationFailure: return LocationError(.authenticationFailure, "the location API answered 401", networkError: error)
+        case .authenticationFailure:
+            return LocationError(.authenticationFailure, "the location API answered 401", networkError: error)
         case .apiError(let status, let payload):
             return LocationError(
-                .uploadFailed, "the location API answered \(status)" + (payload.map { ": \($0)" } ?? ""), networkError: error)
+                .uploadFailed, "the location API answered \(status)" + (payload.map { ": \($0)" } ?? ""),
+                networkError: error)
         default: return LocationError(.uploadFailed, "the upload failed: \(error)", networkError: error)
         }
     }

@@ -40,12 +40,16 @@ struct RefusalTriage: Sendable {
     func decide(statusCode: Int, payload: APIErrorPayload?, batch: [RegionEvent], now: Date) -> Decision {
         guard let payload else {
             return .serverFailure(
-                reason: "the location API answered \(statusCode) without IFTTT's error envelope (a proxy or a server failure)")
+                reason:
+                    "the location API answered \(statusCode) without IFTTT's error envelope (a proxy or a server failure)"
+            )
         }
         let named = Self.namedEvents(in: payload, batch: batch)
         if !named.isEmpty {
             let letters = named.map {
-                DeadLetter(event: $0.event, rejection: EventRejection(statusCode: statusCode, reason: $0.reason, rejectedAt: now))
+                DeadLetter(
+                    event: $0.event,
+                    rejection: EventRejection(statusCode: statusCode, reason: $0.reason, rejectedAt: now))
             }
             let refused = Set(named.map(\.event.recordId))
             return .deadLetter(letters, rest: batch.filter { !refused.contains($0.recordId) })
@@ -56,7 +60,10 @@ struct RefusalTriage: Sendable {
         if batch.count > 1 { return .split(Self.halves(of: batch)) }
         let reason = payload.message.isEmpty ? payload.code : payload.message
         return .deadLetter(
-            [DeadLetter(event: batch[0], rejection: EventRejection(statusCode: statusCode, reason: reason, rejectedAt: now))],
+            [
+                DeadLetter(
+                    event: batch[0], rejection: EventRejection(statusCode: statusCode, reason: reason, rejectedAt: now))
+            ],
             rest: [])
     }
 
@@ -69,7 +76,8 @@ struct RefusalTriage: Sendable {
 
     /// The events of `batch` that an envelope names, each with its reason: by record id anywhere in a detail or the
     /// message, else by a `[index]` prefix of a detail's parameter.
-    static func namedEvents(in payload: APIErrorPayload, batch: [RegionEvent]) -> [(event: RegionEvent, reason: String)] {
+    static func namedEvents(in payload: APIErrorPayload, batch: [RegionEvent]) -> [(event: RegionEvent, reason: String)]
+    {
         var result: [(event: RegionEvent, reason: String)] = []
         var taken = Set<UUID>()
         let byId = Dictionary(
@@ -77,7 +85,10 @@ struct RefusalTriage: Sendable {
         let texts =
             payload.details.map { detail -> (text: String, reason: String) in
                 let parameter = detail.parameter ?? ""
-                return (parameter + " " + detail.message, parameter.isEmpty ? detail.message : "\(parameter): \(detail.message)")
+                return (
+                    parameter + " " + detail.message,
+                    parameter.isEmpty ? detail.message : "\(parameter): \(detail.message)"
+                )
             } + [(payload.message, payload.message)]
         for (text, reason) in texts {
             for token in uuidCandidates(in: text) {

@@ -85,7 +85,8 @@ enum ConnectSDK28Derivation {
 
     private static func isService(_ service: [String: Any]) -> Bool {
         service["service_id"] is String && service["service_name"] is String && service["service_short_name"] is String
-            && url(service["monochrome_icon_url"]) != nil && service["brand_color"] is String && url(service["url"]) != nil
+            && url(service["monochrome_icon_url"]) != nil && service["brand_color"] is String
+            && url(service["url"]) != nil
     }
 
     private static func url(_ value: Any?) -> URL? { (value as? String).flatMap(URL.init(string:)) }

@@ -30,7 +30,8 @@ struct DerivationParityTests {
         var description: String { name }
     }
 
-    static let location = #"{"field_id":"location","field_type":"LOCATION_ENTER_AND_EXIT","value":{"lat":37.784,"lng":-122.4075,"radius":150}}"#
+    static let location =
+        #"{"field_id":"location","field_type":"LOCATION_ENTER_AND_EXIT","value":{"lat":37.784,"lng":-122.4075,"radius":150}}"#
     static let otherPlace = #"{"field_id":"location","value":{"lat":37.7765,"lng":-122.4172,"radius":200}}"#
 
     static func field(_ value: String, type: String = "LOCATION_ENTER_AND_EXIT", id: String = "location") -> String {
@@ -66,7 +67,9 @@ struct DerivationParityTests {
         Row(
             name: "feature without enabled",
             payload: connection(features: #"{"id":"uf","user_feature_triggers":[\#(trigger())]}"#), verdict: .same),
-        Row(name: "feature enabled: \"true\"", payload: connection(features: feature(enabled: #""true""#)), verdict: .same),
+        Row(
+            name: "feature enabled: \"true\"", payload: connection(features: feature(enabled: #""true""#)),
+            verdict: .same),
         Row(name: "feature enabled: 1", payload: connection(features: feature(enabled: "1")), verdict: .same),
         Row(name: "feature enabled: 2", payload: connection(features: feature(enabled: "2")), verdict: .same),
         Row(name: "user_status disabled", payload: connection(status: "disabled"), verdict: .same),
@@ -93,7 +96,8 @@ struct DerivationParityTests {
         Row(
             name: "numbers as strings",
             payload: connection(
-                features: feature(triggers: trigger(fields: field(#"{"lat":"37.784","lng":"-122.4075","radius":"150"}"#)))),
+                features: feature(
+                    triggers: trigger(fields: field(#"{"lat":"37.784","lng":"-122.4075","radius":"150"}"#)))),
             verdict: .same),
         Row(
             name: "radius 300 km, the device allows 400 km",
@@ -108,10 +112,12 @@ struct DerivationParityTests {
         Row(
             name: "radius as a hexadecimal string \"0x1p8\"",
             payload: connection(
-                features: feature(triggers: trigger(fields: field(#"{"lat":37.784,"lng":-122.4075,"radius":"0x1p8"}"#)))),
+                features: feature(triggers: trigger(fields: field(#"{"lat":37.784,"lng":-122.4075,"radius":"0x1p8"}"#)))
+            ),
             verdict: .same),
         Row(
-            name: "service is_primary: 1", payload: connection(service: primary.replacingOccurrences(of: "true", with: "1")),
+            name: "service is_primary: 1",
+            payload: connection(service: primary.replacingOccurrences(of: "true", with: "1")),
             verdict: .same),
         Row(
             name: "service is_primary: \"true\"",
@@ -129,20 +135,24 @@ struct DerivationParityTests {
             verdict: .same),
         Row(
             name: "a trigger whose id is true, beside another trigger",
-            payload: connection(features: feature(triggers: trigger("true") + "," + trigger(#""t2""#, fields: otherPlace))),
+            payload: connection(
+                features: feature(triggers: trigger("true") + "," + trigger(#""t2""#, fields: otherPlace))),
             verdict: .same),
         Row(
             name: "a location value that is a string",
-            payload: connection(features: feature(triggers: trigger(fields: field(#""923 Market St""#)))), verdict: .same),
+            payload: connection(features: feature(triggers: trigger(fields: field(#""923 Market St""#)))),
+            verdict: .same),
         // Documented differences.
         Row(
-            name: "trigger id with underscores \"abc_def\"", payload: connection(features: feature(triggers: trigger(#""abc_def""#))),
+            name: "trigger id with underscores \"abc_def\"",
+            payload: connection(features: feature(triggers: trigger(#""abc_def""#))),
             verdict: .documented("Trigger subscription id sent")),
         Row(
             name: "trigger id \"\"", payload: connection(features: feature(triggers: trigger(#""""#))),
             verdict: .documented("A trigger whose `id` is empty")),
         Row(
-            name: "trigger id given as the number 123", payload: connection(features: feature(triggers: trigger("123"))),
+            name: "trigger id given as the number 123",
+            payload: connection(features: feature(triggers: trigger("123"))),
             verdict: .documented("A trigger `id` given as a number")),
         Row(
             name: "radius \"inf\"",
@@ -157,17 +167,20 @@ struct DerivationParityTests {
         Row(
             name: "latitude \" 37.784\" with a leading space",
             payload: connection(
-                features: feature(triggers: trigger(fields: field(#"{"lat":" 37.784","lng":"-122.4075","radius":150}"#)))),
+                features: feature(
+                    triggers: trigger(fields: field(#"{"lat":" 37.784","lng":"-122.4075","radius":150}"#)))),
             verdict: .documented("A number written with spaces around it")),
         Row(
             name: "lat given twice (37.784, then 40.0)",
             payload: connection(
-                features: feature(triggers: trigger(fields: field(#"{"lat":37.784,"lng":-122.4075,"radius":150,"lat":40.0}"#)))),
+                features: feature(
+                    triggers: trigger(fields: field(#"{"lat":37.784,"lng":-122.4075,"radius":150,"lat":40.0}"#)))),
             verdict: .documented("A key given twice in one object")),
         Row(
             name: "a null among a trigger's user_fields, beside its location field",
             payload: connection(
-                features: feature(triggers: trigger(fields: "null," + Self.location) + "," + trigger(#""t2""#, fields: otherPlace))),
+                features: feature(
+                    triggers: trigger(fields: "null," + Self.location) + "," + trigger(#""t2""#, fields: otherPlace))),
             verdict: .documented("A `null` or another non-object among a trigger's fields")),
         Row(
             name: "lat given as the Boolean true",
@@ -233,7 +246,8 @@ struct DerivationParityTests {
     func eachPayloadIsDerivedAs28OrAsDocumented(row: Row) throws {
         let payload = Data(row.payload.utf8)
         #expect((try? JSONSerialization.jsonObject(with: payload)) != nil, "\(row): not JSON")
-        let theirs = ConnectSDK28Derivation.monitoredRegions(payload, maximumRegionMonitoringDistance: Self.deviceMaximum)
+        let theirs = ConnectSDK28Derivation.monitoredRegions(
+            payload, maximumRegionMonitoringDistance: Self.deviceMaximum)
         let ours = Self.ours(payload)
         switch row.verdict {
         case .same:
@@ -250,7 +264,8 @@ struct DerivationParityTests {
         var same = 0
         for row in Self.rows {
             let payload = Data(row.payload.utf8)
-            let theirs = ConnectSDK28Derivation.monitoredRegions(payload, maximumRegionMonitoringDistance: Self.deviceMaximum)
+            let theirs = ConnectSDK28Derivation.monitoredRegions(
+                payload, maximumRegionMonitoringDistance: Self.deviceMaximum)
             let ours = Self.ours(payload)
             if case .same = row.verdict { same += 1 }
             lines.append("\(row.name) | \(Self.describe(theirs)) | \(Self.describe(ours)) | \(row.verdict)")

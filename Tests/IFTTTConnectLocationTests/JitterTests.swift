@@ -81,8 +81,11 @@ struct JitterTests {
         #expect(events.count == trip.expected)
         // Alternating entry and exit per geofence, starting with an entry: no arrival lost, none repeated.
         for fence in trip.fences {
-            let own = events.filter { $0.hasPrefix(fence.triggerSubscriptionId + " ") }.map { $0.split(separator: " ")[1] }
-            #expect(own == Array(repeating: ["entry", "exit"], count: own.count / 2).flatMap { $0 }, "\(fence.identifier)")
+            let own = events.filter { $0.hasPrefix(fence.triggerSubscriptionId + " ") }.map {
+                $0.split(separator: " ")[1]
+            }
+            #expect(
+                own == Array(repeating: ["entry", "exit"], count: own.count / 2).flatMap { $0 }, "\(fence.identifier)")
             #expect(!own.isEmpty)
         }
     }

@@ -13,7 +13,8 @@ struct ReadOnlyStoreTests {
     func written(_ count: Int) async throws -> [RegionEvent] {
         let store = try LocationEventStore(directory: directory)
         let events = (0..<count).map {
-            RegionEvent(transition: .entry, occurredAt: epoch.addingTimeInterval(Double($0)), triggerSubscriptionId: "s\($0)")
+            RegionEvent(
+                transition: .entry, occurredAt: epoch.addingTimeInterval(Double($0)), triggerSubscriptionId: "s\($0)")
         }
         for event in events { try await store.append(event) }
         return events
@@ -42,7 +43,8 @@ struct ReadOnlyStoreTests {
         let uploader = LocationUploader(
             store: store,
             configuration: .init(
-                network: .init(transport: api, locationBaseURL: URL(string: "https://location.test/v1")!, anonymousId: "i")),
+                network: .init(
+                    transport: api, locationBaseURL: URL(string: "https://location.test/v1")!, anonymousId: "i")),
             tokenProvider: { "token" }, clock: ManualClock(epoch))
         let report = await uploader.uploadPending()
         #expect(report.uploaded == 60 && report.next == .done)
@@ -66,7 +68,8 @@ struct ReadOnlyStoreTests {
         await session.start()
         let fence = Geofence(
             triggerSubscriptionId: "home", center: Coordinate(latitude: 37.7749, longitude: -122.4194), radius: 150)
-        await monitor.move(to: LocationFix(latitude: 37.70, longitude: -122.4194, horizontalAccuracy: 5, timestamp: epoch))
+        await monitor.move(
+            to: LocationFix(latitude: 37.70, longitude: -122.4194, horizontalAccuracy: 5, timestamp: epoch))
         await session.update(geofences: [fence])
         await monitor.move(
             to: LocationFix(latitude: 37.7749, longitude: -122.4194, horizontalAccuracy: 5, timestamp: epoch + 60))

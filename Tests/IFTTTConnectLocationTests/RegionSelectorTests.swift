@@ -135,7 +135,9 @@ struct RegionSelectorTests {
         let nearest = try #require(fences.first { $0.identifier == bruteForceNearest(fences, to: point, k: 1)[0] })
         #expect(h.ownedMonitored == [RegionSelector.refreshRegionIdentifier])
         #expect(h.selector.refreshRegion?.center == point)
-        #expect(h.selector.refreshRegion?.radius == RadiusLimits().clamp(nearest.center.distance(to: point) - nearest.radius))
+        #expect(
+            h.selector.refreshRegion?.radius
+                == RadiusLimits().clamp(nearest.center.distance(to: point) - nearest.radius))
         var full = SelectorHarness(hostRegions: 20)
         full.send(.geofencesChanged(randomGeofences(50, seed: 5)))
         full.move(to: Coordinate(latitude: 37.7, longitude: -122.4))
@@ -192,8 +194,11 @@ struct RegionSelectorTests {
             } else {
                 #expect(h.ownedMonitored == [RegionSelector.refreshRegionIdentifier])
                 let refresh = try #require(h.selector.refreshRegion)
-                let nearest = try #require(fences.first { $0.identifier == bruteForceNearest(fences, to: refresh.center, k: 1)[0] })
-                #expect(refresh.radius == RadiusLimits().clamp(nearest.center.distance(to: refresh.center) - nearest.radius))
+                let nearest = try #require(
+                    fences.first { $0.identifier == bruteForceNearest(fences, to: refresh.center, k: 1)[0] })
+                #expect(
+                    refresh.radius == RadiusLimits().clamp(nearest.center.distance(to: refresh.center) - nearest.radius)
+                )
             }
             #expect(h.platform.count == 20)
             if step % 50 == 0 { visited.append(String(format: "ifttt_shop_%02d", step / 10)) }

@@ -8,7 +8,10 @@ struct LocationCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "location",
         abstract: "Simulate geofence trips and upload their events to a Connect API.",
-        subcommands: [LocationSimulateCommand.self, LocationJournalStressCommand.self, LocationLifecycleCommand.self]
+        subcommands: [
+            LocationSimulateCommand.self, LocationJournalStressCommand.self, LocationLifecycleCommand.self,
+            LocationUploadCommand.self,
+        ]
     )
 }
 
@@ -140,6 +143,44 @@ struct LocationJournalStressCommand: AsyncParsableCommand {
                 let report = await uploader.uploadPending()
                 say("uploaded \(report.uploaded)")
             }
+        }
+    }
+}
+
+/// `ifttt-connect location upload` (hidden): opens an event store, uploads every pending event, then tries to
+/// record one crossing, for the test that mounts the store read-only. Writes `read-only: <reason>` (or `no`),
+/// `uploaded <count>` and `append: ok` or `append: <error>`.
+struct LocationUploadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upload",
+        abstract: "Upload an event store's pending events (for tests).",
+        shouldDisplay: false
+    )
+
+    @Option(help: ArgumentHelp("The event store directory.", valueName: "dir"))
+    var store: String
+
+    @Option(help: ArgumentHelp("The API root to upload to.", valueName: "url"))
+    var api: String
+
+    @Option(help: ArgumentHelp("The IFTTT user token. Never printed.", valueName: "token"))
+    var token: String = "sandbox-user-token-alice"
+
+    func run() async throws {
+        guard let root = URL(string: api) else { throw ValidationError("--api must be a URL") }
+        let store = try LocationEventStore(directory: URL(fileURLWithPath: self.store, isDirectory: true))
+        say("read-only: \(store.readOnlyReason ?? "no")")
+        let token = token
+        let uploader = LocationUploader(
+            store: store, configuration: .init(network: .sandbox(root)), tokenProvider: { token })
+        let report = await uploader.uploadPending()
+        say("uploaded \(report.uploaded)" + (report.error.map { " (\($0))" } ?? ""))
+        do {
+            try await store.append(
+                RegionEvent(transition: .entry, occurredAt: Date(), triggerSubscriptionId: "alice-arrive-trigger-1"))
+            say("append: ok")
+        } catch {
+            say("append: \(error)")
         }
     }
 }

@@ -163,7 +163,7 @@ struct LifecycleScript: Sendable {
                 let lines = pending.map { Self.line($0) + "\n" }.joined()
                 let url = directory.appendingPathComponent("delivered.jsonl")
                 if !FileManager.default.fileExists(atPath: url.path) {
-                    FileManager.default.createFile(atPath: url.path, contents: nil)
+                    _ = FileManager.default.createFile(atPath: url.path, contents: nil)
                 }
                 let handle = try FileHandle(forWritingTo: url)
                 try handle.seekToEnd()
@@ -208,4 +208,3 @@ struct LifecycleScript: Sendable {
             }.joined(separator: ",") + "]"
     }
 }
-

@@ -36,7 +36,9 @@ extension ConnectionNetworkController {
             // Every status comes back here so that `Retry-After` can be read; the mapping is `statusError`'s.
             let response = try await send(
                 request, loggablePath: url.path, method: "POST", acceptedStatuses: Self.everyStatus, secrets: secrets)
-            guard let error = statusError(for: response, secrets: secrets) else { return LocationUploadAnswer(error: nil) }
+            guard let error = statusError(for: response, secrets: secrets) else {
+                return LocationUploadAnswer(error: nil)
+            }
             let retryAfter = response.headers["retry-after"].flatMap {
                 TimeInterval($0.trimmingCharacters(in: .whitespaces))
             }

@@ -505,7 +505,9 @@ extension Synchronizer {
             self.store = store
             if let reason = store.readOnlyReason {
                 // It still uploads what it holds; the session's crossings wait in memory and the log says why.
-                logger.log("the event store opened read-only (\(reason)); its events are uploaded, new crossings cannot be recorded")
+                logger.log(
+                    "the event store opened read-only (\(reason)); its events are uploaded, new crossings cannot be recorded"
+                )
                 storeError = LocationError(.readOnly, "\(reason): new crossings cannot be recorded")
             } else {
                 if storeError != nil { logger.log("the event store opened") }
