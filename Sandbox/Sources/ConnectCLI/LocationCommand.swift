@@ -47,7 +47,7 @@ struct LocationSimulateCommand: AsyncParsableCommand {
 
     @Option(
         help: ArgumentHelp(
-            "The dwell filter: record a crossing once the device stayed this many seconds on its new side (default: the SDK's, 30); 0 turns it off.",
+            "The dwell filter: record a crossing once the device stayed this many seconds on its new side (the SDK's default); 0 turns it off.",
             valueName: "seconds"))
     var dwell: Double = LocationMonitoringSession.defaultDwellTime
 

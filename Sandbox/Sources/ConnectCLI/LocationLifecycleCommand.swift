@@ -23,6 +23,11 @@ struct LocationLifecycleCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lifecycle",
         abstract: "Run one launch of a geofencing app from a script (for lifecycle tests).",
+        discussion: """
+            Steps: in@T and out@T cross into or out of the geofence at T seconds; run@T keeps the app running until T; \
+            suspend@T suspends it until T; drain uploads the store's events (to delivered.jsonl); hang waits to be \
+            killed. Writes "done <step>" after each step and ends with "events" and the geofence's events as JSON.
+            """,
         shouldDisplay: false
     )
 
@@ -44,7 +49,9 @@ struct LocationLifecycleCommand: AsyncParsableCommand {
     @Option(name: .customLong("where"), help: ArgumentHelp("inside or outside at launch.", valueName: "side"))
     var side: String = "outside"
 
-    @Option(name: .customLong("step"), help: ArgumentHelp("A step (see the discussion).", valueName: "step"))
+    @Option(
+        name: .customLong("step"),
+        help: ArgumentHelp("A step: in@T, out@T, run@T, suspend@T, drain or hang.", valueName: "step"))
     var steps: [String] = []
 
     func validate() throws {

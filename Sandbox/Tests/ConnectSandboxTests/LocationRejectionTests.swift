@@ -135,7 +135,8 @@ struct LocationRejectionTests {
             await synchronizer.activate(connections: ["gx-arrive-store"])
             await synchronizer.waitUntilIdle()
             #expect(await synchronizer.monitoredRegions.map(\.identifier) == ["ifttt_alice-arrive-trigger-1"])
-            for n in 0..<24 {
+            // 12 arrivals, each 120 s long (past the 30 s dwell time); the last move, outside, lets the 12th settle.
+            for n in 0..<25 {
                 clock.advance(to: clock.now.addingTimeInterval(120))
                 let latitude = n % 2 == 0 ? 37.7880 : 37.7840  // outside, then inside the 150 m circle
                 await monitor.move(
@@ -177,12 +178,13 @@ struct LocationRejectionTests {
                 executable: executable,
                 arguments: [
                     "location", "simulate", "--gpx", Self.jitteryGPX.path, "--connection", "gx-arrive-store",
-                    "--api", root.absoluteString, "--json",
+                    "--api", root.absoluteString, "--json", "--dwell", "0",
                 ])
             let (status, _) = await child.finish()
             #expect(status == 0)
             let output = child.lines.joined(separator: "\n")
-            // An entry-only trigger: 10 jitter blips, the arrival and the re-entry after the blip out
+            // Without the dwell filter, an entry-only trigger: 10 jitter blips, the arrival and the re-entry after
+            // the blip out
             #expect(output.contains("Events recorded (12):"))
             #expect(output.contains("refused by the server and dead-lettered"))
             let last = try #require(child.lines.last)
