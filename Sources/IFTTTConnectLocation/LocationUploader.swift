@@ -108,7 +108,7 @@ public actor LocationUploader {
 
     /// Uploads pending events in batches until done, a failure, or a pause.
     ///
-    /// The journal is read once per call. A refused batch (400, 413, 422) goes to ``RefusalTriage``: events the
+    /// The journal is read once per call. A refused batch (400, 413, 422) goes to `RefusalTriage`: events the
     /// server singles out move to the store's dead-letter area with its reason and the rest is sent again at
     /// once; a refusal that names nothing is isolated by halves only once the server accepted another batch of
     /// the run; and when every request is refused alike (no error envelope, or nothing named and nothing
