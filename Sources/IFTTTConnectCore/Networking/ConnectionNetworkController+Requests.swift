@@ -45,14 +45,25 @@ extension ConnectionNetworkController {
             throw error
         }
         configuration.logHandler?("\(method) \(loggablePath) -> \(response.statusCode)")
-        if acceptedStatuses.contains(response.statusCode) { return response }
+        if let error = statusError(for: response, acceptedStatuses: acceptedStatuses, secrets: secrets) { throw error }
+        return response
+    }
+
+    /// The SDK's one mapping from an answer's status to its typed error: `nil` for an accepted status (any 2xx
+    /// when `acceptedStatuses` is empty), 401 ``ConnectAPIError/authenticationFailure(_:)``, anything else
+    /// ``ConnectAPIError/apiError(statusCode:payload:)``, each with IFTTT's error envelope (read by
+    /// `APIErrorPayload(data:)`) and the request's `secrets` redacted from it.
+    func statusError(for response: HTTPResponse, acceptedStatuses: Set<Int> = [], secrets: [String])
+        -> ConnectAPIError?
+    {
+        if acceptedStatuses.contains(response.statusCode) { return nil }
         switch response.statusCode {
         case 200..<300 where acceptedStatuses.isEmpty:
-            return response
+            return nil
         case 401:
-            throw .authenticationFailure(redacted(APIErrorPayload(data: response.body), secrets))
+            return .authenticationFailure(redacted(APIErrorPayload(data: response.body), secrets))
         default:
-            throw .apiError(
+            return .apiError(
                 statusCode: response.statusCode, payload: redacted(APIErrorPayload(data: response.body), secrets))
         }
     }
