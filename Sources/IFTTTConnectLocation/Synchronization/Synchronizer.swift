@@ -47,7 +47,7 @@ public actor Synchronizer {
     private var engine = SyncEngine()
     private var registry: ConnectionsRegistry
     private var vault: CredentialVault
-    private var options = InitializerOptions.standard
+    private(set) var options = InitializerOptions.standard
     private var startTask: Task<Void, Never>?
     private var store: LocationEventStore?
     private var session: LocationMonitoringSession?
