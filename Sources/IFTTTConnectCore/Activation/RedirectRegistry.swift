@@ -22,23 +22,19 @@ package final class RedirectRegistry: Sendable {
     /// refused until one ends (a flood of forged redirects cannot queue unbounded requests).
     static let maximumConcurrentVerifications = 4
 
-    /// A weak reference to a registration's owner; it lives only inside the registry's locked state.
-    private final class WeakOwner {
-        weak var object: AnyObject?
-        init(_ object: AnyObject) { self.object = object }
-    }
-
-    private struct Pending {
+    private struct Pending: Sendable {
         let matcher: RedirectURLMatcher
         let nonce: RedirectNonce
-        /// `nil`: registered without an owner, lives until accepted or cancelled.
-        let owner: WeakOwner?
+        /// `false`: registered without an owner, lives until accepted or cancelled.
+        let hasOwner: Bool
+        /// The owner, held weakly: the entry is dropped once it is released.
+        weak var owner: (AnyObject & Sendable)?
         /// `nil`: a redirect without `state` is refused.
         let verifier: RedirectVerifier?
         let deliver: @Sendable (RedirectOutcome) -> Void
         var verifying = 0
 
-        var isAlive: Bool { owner == nil || owner?.object != nil }
+        var isAlive: Bool { !hasOwner || owner != nil }
     }
 
     private let state = Locked([Pending]())
@@ -52,7 +48,8 @@ package final class RedirectRegistry: Sendable {
     ///   - verifier: When given, a redirect without `state` may finish the attempt after passing it.
     ///   - deliver: Receives the accepted outcome, once.
     func register(
-        _ matcher: RedirectURLMatcher, nonce: RedirectNonce, owner: AnyObject? = nil, verifier: RedirectVerifier? = nil,
+        _ matcher: RedirectURLMatcher, nonce: RedirectNonce, owner: (AnyObject & Sendable)? = nil,
+        verifier: RedirectVerifier? = nil,
         deliver: @escaping @Sendable (RedirectOutcome) -> Void
     ) {
         state.withLock { pending in
@@ -60,7 +57,7 @@ package final class RedirectRegistry: Sendable {
             pending.removeAll { $0.nonce == nonce }
             pending.append(
                 Pending(
-                    matcher: matcher, nonce: nonce, owner: owner.map(WeakOwner.init), verifier: verifier,
+                    matcher: matcher, nonce: nonce, hasOwner: owner != nil, owner: owner, verifier: verifier,
                     deliver: deliver))
         }
     }
