@@ -94,7 +94,7 @@ public struct ConnectServiceClient: Sendable, CustomStringConvertible {
         }
     }
 
-    /// The ``IFTTTConnectCore/PartnerBackend`` of a program that is its own partner backend: it holds the service
+    /// The `PartnerBackend` of a program that is its own partner backend: it holds the service
     /// key and its user's OAuth access token, and asks IFTTT with ``exchangeUserToken(userId:accessToken:)``.
     ///
     /// IFTTT answers 404 while the partner account is linked to no IFTTT user; the backend then vouches for no

@@ -20,7 +20,8 @@ struct LoopbackReceiverStallTests {
         }
         let verifier = RedirectVerifier(
             voucher: .startingToken(RedactedToken(value: "tok")),
-            network: ConnectionNetworkController(configuration: .init(transport: api, anonymousId: "test", callbackQueue: nil)),
+            network: ConnectionNetworkController(
+                configuration: .init(transport: api, anonymousId: "test", callbackQueue: nil)),
             connectionId: "c1", inviteCode: nil, userVerifier: nil, allowsUnvouchedToken: false)
         registry.register(
             RedirectURLMatcher(redirectURL: receiver.redirectURL)!, nonce: RedirectNonce(value: Self.state),

@@ -50,12 +50,23 @@ struct RedirectAuthorityTests {
         let fullWidth = "http://１２７.０.０.１:8123/cb?\(Self.ok)"
         #expect(URL(string: fullWidth) == URL(string: "http://127.0.0.1:8123/cb?\(Self.ok)"))
         #expect(try !Self.taken(configured: "http://127.0.0.1:8123/cb", redirect: fullWidth, asText: true))
-        #expect(try !Self.taken(configured: "groceryexpress://ifttt/cb", redirect: "groceryexpress://ｉfttt/cb?\(Self.ok)", asText: true))
-        #expect(try !Self.taken(configured: "http://127.0.0.1:8123/cb", redirect: "http://127.0.0.1:8123/cb?\(Self.ok)&x=é", asText: true))
+        #expect(
+            try !Self.taken(
+                configured: "groceryexpress://ifttt/cb", redirect: "groceryexpress://ｉfttt/cb?\(Self.ok)", asText: true)
+        )
+        #expect(
+            try !Self.taken(
+                configured: "http://127.0.0.1:8123/cb", redirect: "http://127.0.0.1:8123/cb?\(Self.ok)&x=é",
+                asText: true))
         // The same redirect written in ASCII is taken as text too.
-        #expect(try Self.taken(configured: "http://127.0.0.1:8123/cb", redirect: "http://127.0.0.1:8123/cb?\(Self.ok)", asText: true))
+        #expect(
+            try Self.taken(
+                configured: "http://127.0.0.1:8123/cb", redirect: "http://127.0.0.1:8123/cb?\(Self.ok)", asText: true))
         // Percent-encoded, the host no longer equals the configured one as written.
-        #expect(try !Self.taken(configured: "http://127.0.0.1:8123/cb", redirect: "http://%EF%BC%91%EF%BC%92%EF%BC%97.0.0.1:8123/cb?\(Self.ok)"))
+        #expect(
+            try !Self.taken(
+                configured: "http://127.0.0.1:8123/cb",
+                redirect: "http://%EF%BC%91%EF%BC%92%EF%BC%97.0.0.1:8123/cb?\(Self.ok)"))
     }
 
     @Test func manyLeadingZerosAreRefused() throws {

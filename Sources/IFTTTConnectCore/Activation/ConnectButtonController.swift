@@ -1,7 +1,8 @@
 import Foundation
 
 /// Runs the Connect Button's activation flow: loads the Connection, identifies the user, opens the IFTTT app
-/// or the activation web page, and finishes when IFTTT redirects back with the `state` this flow sent.
+/// or the activation web page, and finishes when IFTTT redirects back and the token to keep is vouched for
+/// (your credential provider's ``ConnectionCredentialProvider/partnerBackend``; see <doc:Activation>).
 ///
 /// The controller works with any ``ConnectButtonPresenting`` button, including ``HeadlessConnectButton``
 /// for programs without UI. Results reach the ``delegate`` exactly once per flow, and also the async API:
@@ -15,7 +16,7 @@ import Foundation
 /// ```
 ///
 /// The flow logic lives in a pure state machine; this class performs its effects (requests, timers, URL
-/// opening, redirect registration) on the main actor.
+/// opening, redirect registration) on the main actor. Its mutable state is private to this file.
 @MainActor
 public final class ConnectButtonController {
     /// The button the controller drives, whatever its kind.

@@ -230,7 +230,8 @@ package final class RedirectRegistry: Sendable {
         }
         var refused = 0
         for index in targets {
-            let held = hold(candidate, withState: candidate.state != nil, verdict: answer, in: &pending[index], &actions)
+            let held = hold(
+                candidate, withState: candidate.state != nil, verdict: answer, in: &pending[index], &actions)
             if !held { refused += 1 }
         }
         guard refused < targets.count else { return false }  // not taken: the caller gives the one verdict

@@ -17,8 +17,8 @@ import Foundation
 ///
 /// A backend that answers `POST` with the user's session as a bearer token and `{"user_token": "..."}`
 /// (or `{"user_token": null}`) is ready-made: ``userTokenEndpoint(_:session:transport:)``.
-/// ``ConnectServiceClient/partnerBackend(userId:accessToken:)`` (IFTTTConnectService) is the form for a
-/// program that holds the service key itself.
+/// `ConnectServiceClient.partnerBackend(userId:accessToken:)` (IFTTTConnectService) is the form for a program
+/// that holds the service key itself.
 public struct PartnerBackend: Sendable, Hashable, CustomStringConvertible {
     /// A name for logs and descriptions (never a secret).
     public let name: String
