@@ -123,14 +123,16 @@ struct ConnectCommand: AsyncParsableCommand {
         var configuration = ConnectButtonController.Configuration.sandbox(root)
         configuration.urlOpener = browser
         configuration.webAuthenticationSession = BrowserWebAuthenticationSession(opener: browser, launchPad: receiver)
+        var connection = ConnectionConfiguration(
+            connectionId: request.connectionId, suggestedUserEmail: request.email,
+            credentialProvider: ConnectionCredentials(oauthCode: request.oauthCode),
+            redirectURL: receiver.redirectURL,
+            skipConnectionConfiguration: request.skipConfiguration)
+        // No partner session to vouch for the token yet: the explicit, logged choice (see the Activation article).
+        connection.userTokenTrust = .unvouchedRedirectToken
         let controller = ConnectButtonController(
-            connectButton: HeadlessConnectButton(),
-            connectionConfiguration: ConnectionConfiguration(
-                connectionId: request.connectionId, suggestedUserEmail: request.email,
-                credentialProvider: ConnectionCredentials(oauthCode: request.oauthCode),
-                redirectURL: receiver.redirectURL,
-                skipConnectionConfiguration: request.skipConfiguration),
-            delegate: nil, configuration: configuration)
+            connectButton: HeadlessConnectButton(), connectionConfiguration: connection, delegate: nil,
+            configuration: configuration)
         do {
             return .success(try await controller.connect(email: request.email))
         } catch {

@@ -50,13 +50,16 @@ struct WebActivationBrowserTests {
         configuration.webAuthenticationSession = BrowserWebAuthenticationSession(opener: opener)
         configuration.timing = .immediate
         let delegate = RecordingConnectButtonDelegate()
+        var connection = ConnectionConfiguration(
+            connectionId: connectionId, suggestedUserEmail: email,
+            credentialProvider: ConnectionCredentials(oauthCode: oauthCode), redirectURL: receiver.redirectURL,
+            skipConnectionConfiguration: skipConfiguration)
+        // These tests check the pages and the redirect's token; the trust checks have their own tests
+        // (ActivationTrustEndToEndTests).
+        connection.userTokenTrust = .unvouchedRedirectToken
         let controller = ConnectButtonController(
-            connectButton: HeadlessConnectButton(),
-            connectionConfiguration: ConnectionConfiguration(
-                connectionId: connectionId, suggestedUserEmail: email,
-                credentialProvider: ConnectionCredentials(oauthCode: oauthCode), redirectURL: receiver.redirectURL,
-                skipConnectionConfiguration: skipConfiguration),
-            delegate: delegate, configuration: configuration)
+            connectButton: HeadlessConnectButton(), connectionConfiguration: connection, delegate: delegate,
+            configuration: configuration)
         let flow = Task { @MainActor in
             do throws(ConnectButtonControllerError) {
                 return Result<ConnectionActivation, ConnectButtonControllerError>.success(
