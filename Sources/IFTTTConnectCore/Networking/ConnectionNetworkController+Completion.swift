@@ -188,7 +188,7 @@ extension ConnectionNetworkController {
     }
 
     /// Completion-handler form of ``updateUserConnection(with:update:credentialProvider:)``.
-    @available(*, deprecated, message: "IFTTT answers PUT /v2/connections/{id}/user_connection only with the service key and user_id: call ConnectServiceClient.updateUserConnection(connectionId:userId:update:) (IFTTTConnectService) from your backend")
+    @available(*, deprecated, message: "IFTTT needs the service key here: use ConnectServiceClient.updateUserConnection")
     @discardableResult
     public func updateUserConnection(
         with id: String, update: UserConnectionUpdate, credentialProvider: any ConnectionCredentialProvider,
@@ -223,7 +223,7 @@ extension ConnectionNetworkController {
     }
 
     /// Completion-handler form of ``fetchFieldOptions(connectionId:step:credentialProvider:)``.
-    @available(*, deprecated, message: "IFTTT answers field_options only with the service key and user_id: call ConnectServiceClient.fetchFieldOptions(connectionId:for:userId:) (IFTTTConnectService) from your backend")
+    @available(*, deprecated, message: "IFTTT needs the service key here: use ConnectServiceClient.fetchFieldOptions")
     @discardableResult
     public func fetchFieldOptions(
         connectionId: String, step: Connection.Step, credentialProvider: any ConnectionCredentialProvider,
