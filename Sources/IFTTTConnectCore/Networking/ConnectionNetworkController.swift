@@ -91,7 +91,7 @@ public final class ConnectionNetworkController: Sendable {
     /// - Important: IFTTT's Connect API answers this call only when it is authenticated with the service key and
     ///   `user_id`, never with a user token; call `ConnectServiceClient.updateUserConnection(connectionId:userId:update:)`
     ///   of the IFTTTConnectService product from your backend. The sandbox refuses a user token here with 401, as IFTTT does.
-    @available(*, deprecated, message: "IFTTT needs the service key here: use ConnectServiceClient.updateUserConnection")
+    @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.updateUserConnection")
     public func updateUserConnection(
         with id: String, update: UserConnectionUpdate,
         credentialProvider: any ConnectionCredentialProvider
@@ -132,7 +132,7 @@ public final class ConnectionNetworkController: Sendable {
     /// - Important: IFTTT's Connect API answers `field_options` only with the service key and `user_id`, never with a
     ///   user token; call `ConnectServiceClient.fetchFieldOptions(connectionId:for:userId:)` of the IFTTTConnectService
     ///   product from your backend. The sandbox refuses a user token here with 401, as IFTTT does.
-    @available(*, deprecated, message: "IFTTT needs the service key here: use ConnectServiceClient.fetchFieldOptions")
+    @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.fetchFieldOptions")
     public func fetchFieldOptions(
         connectionId: String, step: Connection.Step,
         credentialProvider: any ConnectionCredentialProvider
@@ -146,7 +146,7 @@ public final class ConnectionNetworkController: Sendable {
     ///
     /// - Important: IFTTT answers this only with the service key and `user_id`; see
     ///   ``fetchFieldOptions(connectionId:step:credentialProvider:)``.
-    @available(*, deprecated, message: "IFTTT needs the service key here: use ConnectServiceClient.fetchFieldOptions")
+    @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.fetchFieldOptions")
     public func fetchFieldOptions(
         connectionId: String, feature: Connection.Feature,
         credentialProvider: any ConnectionCredentialProvider
