@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         .target(
@@ -29,6 +30,8 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Logging", package: "swift-log"),
+                // The HTML and SVG pages are Mustache templates (Resources/templates), escaped by default.
+                .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
                 // Its seeded SplitMix64 makes injected faults reproducible (--seed).
@@ -63,6 +66,7 @@ let package = Package(
                 .product(name: "IFTTTConnectDesktop", package: "IFTTTConnectSDK"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ],
             exclude: ["__Snapshots__"]
         ),
