@@ -41,13 +41,12 @@ struct PartnerSignInRoutes: SandboxRoutes {
                 && !uri.contains("?") && !uri.contains("#") && !uri.contains("\\")
         }
 
-        var hiddenFields: String {
+        var hiddenFields: [PartnerSignInPage.Hidden] {
             [
                 ("response_type", "code"), ("client_id", PartnerSignInRoutes.clientId), ("redirect_uri", redirectURI),
                 ("state", state),
             ]
-            .map { "<input type=\"hidden\" name=\"\($0.0)\" value=\"\(htmlEscape($0.1))\">" }
-            .joined(separator: "\n")
+            .map { PartnerSignInPage.Hidden(name: $0.0, value: $0.1) }
         }
     }
 
@@ -105,17 +104,25 @@ struct PartnerSignInRoutes: SandboxRoutes {
         _ service: SeedData.Service, _ authorization: AuthorizationRequest, action: String, login: String = "",
         error: String? = nil
     ) -> String {
-        WebActivationPages.page(
-            "Sign in to \(service.name)",
-            """
-            <p>IFTTT wants to connect to your <strong>\(htmlEscape(service.name))</strong> account.
-            Sign in to \(htmlEscape(service.name)) to allow it.</p>\(WebActivationPages.alert(error))
-            <form method="post" action="\(htmlEscape(action))" id="partner-sign-in">
-            \(authorization.hiddenFields)
-            <label for="login">\(htmlEscape(service.name)) username</label><input id="login" name="login" autocomplete="username" value="\(htmlEscape(login))">
-            <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password">
-            <button type="submit" id="submit">Sign in and allow</button>
-            </form>
-            """)
+        PageTemplates.render(
+            "partner-sign-in",
+            PartnerSignInPage(
+                title: "Sign in to \(service.name)", serviceName: service.name, action: action,
+                hiddenFields: authorization.hiddenFields, login: login, error: error))
     }
+}
+
+/// What the partner's sign-in page shows.
+struct PartnerSignInPage {
+    struct Hidden {
+        let name: String
+        let value: String
+    }
+
+    let title: String
+    let serviceName: String
+    let action: String
+    let hiddenFields: [Hidden]
+    let login: String
+    let error: String?
 }
