@@ -389,9 +389,10 @@ struct ActivationHardeningTests {
     @Test func theThrottleForgetsOldFailures() {
         let throttle = SignInThrottle()
         let start = Date()
-        for _ in 0..<SignInThrottle.maximumFailures { throttle.recordFailure("x", now: start) }
-        #expect(!throttle.allows("X", now: start.addingTimeInterval(1)))
-        #expect(throttle.allows("x", now: start.addingTimeInterval(SignInThrottle.window + 1)))
+        for _ in 0..<SignInThrottle.maximumFailures { throttle.recordFailure(account: "x", now: start) }
+        #expect(!throttle.allows(account: "x", now: start.addingTimeInterval(1)))
+        #expect(throttle.allows(account: "x", now: start.addingTimeInterval(SignInThrottle.window + 1)))
+        #expect(throttle.trackedAccounts == 0)
     }
 
     // MARK: Files
@@ -450,11 +451,18 @@ struct ActivationHardeningTests {
         }
     }
 
-    /// Icon URLs with a `javascript:` scheme reached the playground's SVG. Failed before the fix.
+    /// Icon URLs with a `javascript:` scheme reached the playground's SVG; a service's `url` and a seeded
+    /// `cover_image` kept any scheme (issue 19). Failed before the fix.
     @Test func onlyWebIconURLsAreRendered() async throws {
         var seed = try SeedData.demo()
         seed.services[0].monochromeIconURL = "javascript:alert(1)"
         seed.services[0].colorIconURL = "JavaScript:alert(2)"
+        seed.services[0].url = "javascript:alert(3)"
+        for index in seed.connections.indices {
+            seed.connections[index].coverImage = [
+                "480w_url": "javascript:alert(4)", "720w_url": "https://covers.example/720.png",
+            ]
+        }
         let directory = try SandboxTest.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("seed.json")
@@ -466,6 +474,7 @@ struct ActivationHardeningTests {
                 #expect(
                     !String(decoding: json.data, as: UTF8.self).lowercased().contains("javascript:"), "\(connection.id)"
                 )
+                #expect(try json.json["cover_image"]?["720w_url"]?.stringValue == "https://covers.example/720.png")
             }
             let (data, _) = try await Pages.session.data(from: URL(string: base.absoluteString + "/playground")!)
             let html = String(decoding: data, as: UTF8.self)

@@ -20,7 +20,7 @@ import Hummingbird
 /// * `skip_config=true`: the user connection is `enabled` and `pending` until `PUT .../user_connection`.
 /// * `sdk_return_to` must be a loopback `http` URL (any port) or use a registered app scheme
 ///   (``WebActivationParameters/registeredAppSchemes``); anything else is a 400 page, never a redirect.
-/// * Sign-in is throttled (``SignInThrottle``); passwords are checked against salted hashes.
+/// * Sign-in is throttled per account and overall (``SignInThrottle``); passwords are checked against salted hashes.
 ///
 /// Pages are plain HTML forms that work without JavaScript and need no cookies.
 struct WebActivationRoutes: SandboxRoutes {
@@ -54,7 +54,9 @@ struct WebActivationRoutes: SandboxRoutes {
                     return Self.expired
                 }
                 let identifier = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-                guard throttle.allows(identifier) else {
+                // Throttled per account: the address and the login of one user share one count.
+                let account = try await env.store.signInUser(identifier: identifier)
+                guard throttle.allows(account: account?.id) else {
                     env.logger.warning("Web activation of \(connection.id): sign-in throttled")
                     return WebActivationPages.response(
                         WebActivationPages.signIn(
@@ -63,17 +65,16 @@ struct WebActivationRoutes: SandboxRoutes {
                         status: .tooManyRequests)
                 }
                 guard
-                    let user = try await env.store.verifiedUser(
-                        identifier: identifier, password: form["password"] ?? "")
+                    let user = SandboxStore.verified(account, stored: \.password, password: form["password"] ?? "")
                 else {
-                    throttle.recordFailure(identifier)
+                    throttle.recordFailure(account: account?.id)
                     return WebActivationPages.response(
                         WebActivationPages.signIn(
                             connection, parameters: session.parameters, session: session.id,
                             error: "The email or password is not correct."),
                         status: .unauthorized)
                 }
-                throttle.reset(identifier)
+                throttle.reset(account: user.id)
                 return try await authorizePage(connection, user: user, session: session)
             }
         }

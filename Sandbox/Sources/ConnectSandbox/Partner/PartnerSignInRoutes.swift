@@ -66,8 +66,9 @@ struct PartnerSignInRoutes: SandboxRoutes {
             }
             guard let authorization = AuthorizationRequest({ form[$0] }) else { return Self.invalidRequest }
             let login = (form["login"] ?? "").trimmingCharacters(in: .whitespaces)
-            let key = "\(service.id):\(login)"
-            guard throttle.allows(key) else {
+            let candidate = try await env.store.partnerSignInAccount(serviceId: service.id, login: login)
+            let key = candidate.map { "\($0.serviceId):\($0.partnerUserId)" }
+            guard throttle.allows(account: key) else {
                 env.logger.warning("Partner sign-in of \(service.id): throttled")
                 return WebActivationPages.response(
                     Self.signInPage(
@@ -75,18 +76,16 @@ struct PartnerSignInRoutes: SandboxRoutes {
                         error: WebActivationRoutes.throttledMessage),
                     status: .tooManyRequests)
             }
-            guard
-                let account = try await env.store.partnerSignIn(
-                    serviceId: service.id, login: login, password: form["password"] ?? "")
+            guard let account = SandboxStore.verified(candidate, stored: \.password, password: form["password"] ?? "")
             else {
-                throttle.recordFailure(key)
+                throttle.recordFailure(account: key)
                 return WebActivationPages.response(
                     Self.signInPage(
                         service, authorization, action: request.uri.path, login: login,
                         error: "The username or password is not correct."),
                     status: .unauthorized)
             }
-            throttle.reset(key)
+            if let key { throttle.reset(account: key) }
             let code = try await env.store.issuePartnerCode(serviceId: service.id, partnerUserId: account.partnerUserId)
             env.logger.info("Partner sign-in of \(service.id): \(account.partnerUserId) signed in; issued a code")
             return WebActivationPages.redirect(

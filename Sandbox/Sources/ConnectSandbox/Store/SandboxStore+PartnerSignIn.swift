@@ -3,12 +3,6 @@ import GRDB
 
 // The partner's own sign-in (the service's OAuth authorization page) and its single-use, short-lived authorization
 // codes; salted password hashes for users and partner accounts.
-extension PasswordHash {
-    /// `password` as stored: a hash stays as it is (a re-imported export), plain text is hashed.
-    static func storable(_ password: String) -> String {
-        isHash(password) ? password : make(password)
-    }
-}
 
 /// What redeeming a partner authorization code in an activation did.
 enum PartnerLinkResult: Sendable, Equatable {
@@ -75,41 +69,53 @@ extension SandboxStore {
         }
     }
 
-    /// The user whose e-mail address (case-insensitive) or login is `identifier` and whose password is `password`
-    /// (checked against the salted hash, in constant time); `nil` when there is none or the password differs.
-    func verifiedUser(identifier: String, password: String) async throws -> SeedData.User? {
-        let found = try await database.read { db in
+    /// The user whose e-mail address (case-insensitive) or login is `identifier`: the account a sign-in attempt is
+    /// for, whichever of the two it names (throttling counts per account).
+    func signInUser(identifier: String) async throws -> SeedData.User? {
+        try await database.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT * FROM users WHERE email = ? COLLATE NOCASE OR login = ?",
                 arguments: [identifier, identifier]
             ).map { try Self.user($0) }
         }
-        // Hash outside the database's serial queue: a wrong guess must not hold up every other request.
-        guard let user = found else {
-            _ = PasswordHash.verify(password, against: Self.dummyHash)  // the same work whether or not the user exists
+    }
+
+    /// `user` when `password` matches its salted hash (compared in constant time); `nil` otherwise. Without a user
+    /// it does the same work against a dummy hash, so the time does not tell whether the account exists. Hashing
+    /// runs outside the database's serial queue: a wrong guess must not hold up every other request.
+    static func verified<Account>(_ account: Account?, stored: (Account) -> String?, password: String) -> Account? {
+        guard let account else {
+            _ = PasswordHash.verify(password, against: dummyHash)
             return nil
         }
-        guard let stored = user.password, PasswordHash.verify(password, against: stored) else { return nil }
-        return user
+        guard let hash = stored(account), PasswordHash.verify(password, against: hash) else { return nil }
+        return account
+    }
+
+    /// The user whose e-mail address (case-insensitive) or login is `identifier` and whose password is `password`;
+    /// `nil` when there is none or the password differs.
+    func verifiedUser(identifier: String, password: String) async throws -> SeedData.User? {
+        Self.verified(try await signInUser(identifier: identifier), stored: \.password, password: password)
     }
 
     /// A hash of nothing anyone knows, to spend the same time on unknown identifiers.
     static let dummyHash = PasswordHash.make(UUID().uuidString)
 
-    /// The partner account of `serviceId` whose sign-in login is `login` (case-insensitive) and whose password is
-    /// `password`; `nil` otherwise.
-    func partnerSignIn(serviceId: String, login: String, password: String) async throws -> SeedData.PartnerAccount? {
-        let found = try await database.read { db in
+    /// The partner account of `serviceId` whose sign-in login is `login` (case-insensitive).
+    func partnerSignInAccount(serviceId: String, login: String) async throws -> SeedData.PartnerAccount? {
+        try await database.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT * FROM partner_accounts WHERE service_id = ? AND login = ? COLLATE NOCASE",
                 arguments: [serviceId, login]
             ).map { try Self.partnerAccount($0) }
         }
-        guard let account = found, let stored = account.password else {
-            _ = PasswordHash.verify(password, against: Self.dummyHash)
-            return nil
-        }
-        return PasswordHash.verify(password, against: stored) ? account : nil
+    }
+
+    /// The partner account of `serviceId` whose sign-in login is `login` (case-insensitive) and whose password is
+    /// `password`; `nil` otherwise.
+    func partnerSignIn(serviceId: String, login: String, password: String) async throws -> SeedData.PartnerAccount? {
+        Self.verified(
+            try await partnerSignInAccount(serviceId: serviceId, login: login), stored: \.password, password: password)
     }
 
     /// Issues a new single-use authorization code for the partner account, valid for ``issuedCodeLifetime``.
