@@ -38,10 +38,13 @@ extension DemoScript {
 }
 
 /// Plays the browser without one: GETs the activation URL and submits each page's form (the password on the
-/// sign-in and account pages, Save on the configuration page) until the sandbox redirects to the app.
+/// sign-in and account pages, Save on the configuration page) until the sandbox redirects to the app. Like a browser
+/// it keeps the sandbox's cookie (which binds the flow to it), in memory only.
 @MainActor
 final class FormDrivingOpener: URLOpener {
     let password: String
+    /// The driver's own browser: an ephemeral session keeps cookies for this driver, never on disk.
+    private let session = URLSession(configuration: .ephemeral)
     /// The titles of the pages seen, in order.
     private(set) var pages: [String] = []
 
@@ -64,7 +67,7 @@ final class FormDrivingOpener: URLOpener {
     }
 
     private func drive(_ start: URL, password: String) async throws {
-        var (html, page) = try await Self.fetch(URLRequest(url: start))
+        var (html, page) = try await Self.fetch(URLRequest(url: start), in: session)
         for _ in 0..<6 {
             // The loopback receiver's page has no form: the flow left the sandbox.
             guard let form = HTMLForm(html: html, base: page) else { return }
@@ -76,16 +79,16 @@ final class FormDrivingOpener: URLOpener {
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
             request.httpBody = Data(
                 fields.map { HTMLForm.encode($0.0) + "=" + HTMLForm.encode($0.1) }.joined(separator: "&").utf8)
-            (html, page) = try await Self.fetch(request)
+            (html, page) = try await Self.fetch(request, in: session)
         }
     }
 
     /// Fetches a page, following redirects (the last one goes to the app's loopback receiver); returns the final page's
     /// HTML and URL.
-    private static func fetch(_ request: URLRequest) async throws -> (String, URL) {
+    private static func fetch(_ request: URLRequest, in session: URLSession) async throws -> (String, URL) {
         var request = request
         request.timeoutInterval = 10
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await session.data(for: request)
         let final = response.url ?? request.url!
         return (String(decoding: data, as: UTF8.self), final)
     }

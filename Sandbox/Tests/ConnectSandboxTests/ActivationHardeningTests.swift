@@ -72,37 +72,43 @@ struct ActivationHardeningTests {
         }
     }
 
-    @Test func thePartnerSignInRefusesWrongPasswordsAndForeignRedirects() async throws {
+    @Test func thePartnerSignInRefusesWrongPasswordsAndRequestsItWasNotGiven() async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { base in
-            let good = [
-                ("response_type", "code"), ("client_id", "ifttt"),
-                ("redirect_uri", "/access/api/gx-arrive-store/partner_callback"),
-                ("state", "abc"),
-            ]
-            let (page, html, _) = try await Pages.get(base, "/partner/grocery_express/oauth/authorize", good)
+            let url = try await PartnerLegBindingTests.partnerSignInURL(
+                base, email: "carol@example.com", password: "carol-password")
+            #expect(url.path == "/partner/grocery_express/oauth/authorize")
+            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            // Only the client and an opaque pushed request: nothing in the URL to edit.
+            #expect(items.map(\.name) == ["client_id", "request_uri"])
+            #expect(items.last?.value?.hasPrefix("urn:ietf:params:oauth:request_uri:") == true)
+            let (page, html, _) = try await Pages.get(base, url.path, items.map { ($0.name, $0.value ?? "") })
             #expect(page == 200)
             #expect(html.contains("<title>Sign in to Grocery Express</title>"))
+            // Requests the pages did not push: a front-channel request naming its own redirect, an unknown
+            // request_uri, another client.
             for evil in [
-                "https://evil.example/cb", "//evil.example/access/api/x/partner_callback",
-                "/access/api/x/partner_callback?x=1",
-                "/elsewhere",
+                [
+                    ("response_type", "code"), ("client_id", "ifttt"),
+                    ("redirect_uri", "/access/api/gx-arrive-store/partner_callback"), ("state", "abc"),
+                ],
+                [("client_id", "ifttt"), ("request_uri", "urn:ietf:params:oauth:request_uri:0123")],
+                [("client_id", "evil"), ("request_uri", items.last?.value ?? "")],
             ] {
-                let (status, _, _) = try await Pages.get(
-                    base, "/partner/grocery_express/oauth/authorize",
-                    good.map { $0.0 == "redirect_uri" ? ($0.0, evil) : $0 })
+                let (status, _, _) = try await Pages.get(base, "/partner/grocery_express/oauth/authorize", evil)
                 #expect(status == 400, "\(evil)")
             }
             let (wrong, _, _) = try await Pages.post(
-                base, "/partner/grocery_express/oauth/authorize",
-                good + [("login", "dave"), ("password", "nope")])
+                base, url.path, PartnerLegBindingTests.partnerForm(url, login: "dave", password: "nope"))
             #expect(wrong == 401)
             let (right, _, response) = try await Pages.post(
-                base, "/partner/grocery_express/oauth/authorize",
-                good + [("login", "dave"), ("password", "gx-dave-password")])
+                base, url.path, PartnerLegBindingTests.partnerForm(url, login: "dave", password: "gx-dave-password"))
             #expect(right == 303)
             let location = try #require(response.value(forHTTPHeaderField: "Location"))
             #expect(location.hasPrefix("/access/api/gx-arrive-store/partner_callback?code=grocery_express-code-"))
-            #expect(location.hasSuffix("&state=abc"))
+            #expect(location.contains("&state="))
+            // The request is used up with its code.
+            let (again, _, _) = try await Pages.get(base, url.path, items.map { ($0.name, $0.value ?? "") })
+            #expect(again == 400)
         }
     }
 
@@ -370,18 +376,14 @@ struct ActivationHardeningTests {
                 [("activation_session", session), ("email", "alice@example.com"), ("password", "alice-password")])
             #expect(alice == 200)
             // The partner's sign-in is throttled the same way.
-            let oauth = [
-                ("response_type", "code"), ("client_id", "ifttt"),
-                ("redirect_uri", "/access/api/gx-arrive-store/partner_callback"), ("state", "s"),
-            ]
+            let url = try await PartnerLegBindingTests.partnerSignInURL(
+                base, email: "carol@example.com", password: "carol-password")
             for _ in 0..<SignInThrottle.maximumFailures {
                 _ = try await Pages.post(
-                    base, "/partner/grocery_express/oauth/authorize",
-                    oauth + [("login", "dave"), ("password", "guess")])
+                    base, url.path, PartnerLegBindingTests.partnerForm(url, login: "dave", password: "guess"))
             }
             let (partner, _, _) = try await Pages.post(
-                base, "/partner/grocery_express/oauth/authorize",
-                oauth + [("login", "dave"), ("password", "gx-dave-password")])
+                base, url.path, PartnerLegBindingTests.partnerForm(url, login: "dave", password: "gx-dave-password"))
             #expect(partner == 429)
         }
     }

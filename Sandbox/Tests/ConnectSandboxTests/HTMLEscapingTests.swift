@@ -170,16 +170,13 @@ struct HTMLEscapingTests {
 
     @Test func partnerSignInPageEscapesHostileValues() throws {
         let (service, _, _) = try Self.hostileSeed()
+        let pushed = PartnerAuthorizationRequests.Pushed(
+            serviceId: service.id, redirectURI: "/access/api/gx-store-visits/partner_callback", state: Self.hostile,
+            codeChallenge: "c", iftttAccount: Self.hostile, expires: Date())
         let page = PartnerSignInRoutes.signInPage(
-            service,
-            try #require(
-                PartnerSignInRoutes.AuthorizationRequest {
-                    [
-                        "response_type": "code", "client_id": PartnerSignInRoutes.clientId,
-                        "redirect_uri": "/access/api/gx-store-visits/partner_callback", "state": Self.hostile,
-                    ][$0]
-                }),
-            action: "/x\"><script>", login: Self.hostile, error: Self.hostile)
+            service, requestURI: Self.hostile, pushed: pushed, action: "/x\"><script>", login: Self.hostile,
+            error: Self.hostile)
         Self.expectEscaped(page)
+        #expect(page.contains("<strong id=\"ifttt-account\">\(Self.hostileEscaped)</strong>"))
     }
 }

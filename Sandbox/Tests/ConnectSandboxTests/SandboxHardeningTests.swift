@@ -290,7 +290,9 @@ extension RawHTTP {
     /// finishing the head, for at most `patience` seconds; returns how many the server closed and how many it kept.
     static func slowClients(port: Int, count: Int, patience: TimeInterval) throws -> (closed: Int, open: Int) {
         var sockets: [Int32] = []
-        defer { sockets.forEach { close($0) } }
+        defer {
+            for fd in sockets { close(fd) }
+        }
         for _ in 0..<count {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
             guard fd >= 0 else { throw Failure(step: "socket") }

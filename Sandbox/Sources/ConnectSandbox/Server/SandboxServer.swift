@@ -87,6 +87,8 @@ public enum SandboxServer {
         router.add(middleware: SameOriginMiddleware(logger: environment.logger))
         router.add(middleware: BodyLimitMiddleware())
         router.add(middleware: FaultInjectionMiddleware(injector: injector))
+        // IFTTT's activation pages push their authorization requests to the partner's sign-in page.
+        let partnerRequests = PartnerAuthorizationRequests()
         let routes: [any SandboxRoutes] = [
             HealthRoutes(),
             AssetRoutes(env: environment),
@@ -95,13 +97,13 @@ public enum SandboxServer {
             ConnectionRoutes(env: environment),
             UserConnectionRoutes(env: environment),
             FieldOptionRoutes(env: environment),
-            WebActivationRoutes(env: environment, redirectState: redirectState),
+            WebActivationRoutes(env: environment, redirectState: redirectState, partnerRequests: partnerRequests),
             SDKEventRoutes(env: environment),
             PlaygroundRoutes(env: environment),
             LocationEventRoutes(env: environment, injector: injector),
             LegacyAppletRoutes(env: environment),
             PartnerBackendRoutes(env: environment),
-            PartnerSignInRoutes(env: environment),
+            PartnerSignInRoutes(env: environment, requests: partnerRequests),
         ]
         for group in routes { group.register(on: router) }
         return router
