@@ -25,9 +25,15 @@ let package = Package(
         ),
         // The umbrella: re-exports the core and the location module, so 2.8 apps need no new import.
         .target(name: "IFTTTConnectSDK", dependencies: ["IFTTTConnectCore", "IFTTTConnectLocation"]),
-        .target(name: "IFTTTSDK", dependencies: ["IFTTTConnectCore"]),
-        .target(name: "IFTTTConnectService", dependencies: ["IFTTTConnectCore"]),
-        .target(name: "IFTTTConnectLocation", dependencies: ["IFTTTConnectCore"]),
+        .target(name: "IFTTTSDK", dependencies: ["IFTTTConnectCore"], resources: [.copy("PrivacyInfo.xcprivacy")]),
+        .target(
+            name: "IFTTTConnectService", dependencies: ["IFTTTConnectCore"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]
+        ),
+        .target(
+            name: "IFTTTConnectLocation", dependencies: ["IFTTTConnectCore"],
+            resources: [.copy("PrivacyInfo.xcprivacy")]
+        ),
         .target(name: "IFTTTConnectTesting", dependencies: ["IFTTTConnectCore"]),
         .target(name: "IFTTTConnectDesktop", dependencies: ["IFTTTConnectCore"]),
         .testTarget(

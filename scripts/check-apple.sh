@@ -48,7 +48,7 @@ fail() { echo "check-apple: $1"; [ -n "${2:-}" ] && grep -E 'error|warning' "$2"
 
 # 1. The stub frameworks, in dependency order.
 mkdir -p "$stubs"
-for module in CoreGraphics QuartzCore UIKit SwiftUI CoreLocation BackgroundTasks AuthenticationServices Security; do
+for module in CoreGraphics QuartzCore UIKit Combine SwiftUI CoreLocation BackgroundTasks AuthenticationServices Security; do
   [ -f "$stubs_src/$module.swift" ] || continue
   if [ ! -f "$stubs/$module.swiftmodule" ]; then
     swiftc -parse-as-library -swift-version 6 -warnings-as-errors -emit-module -module-name "$module" \
@@ -101,13 +101,13 @@ for file in Tests/ClientCompat/*.swift; do
 done
 
 # 5. Every Apple-only line was in the compiled configuration.
-swiftc -O "$root/scripts/apple/AppleLineCount.swift" -o "$scratch/apple-line-count" >"$log/counter" 2>&1 \
+counter="$("$root/scripts/apple/build-tool.sh" AppleLineCount "$scratch/tools" 2>"$log/counter")" \
   || fail "the line counter does not compile" "$log/counter"
 # The counter must notice an os(iOS) branch the check cannot see: a fixture with one, then the real sources.
 mkdir -p "$log/fixture"
 printf 'import Foundation\n#if os(iOS)\nlet hidden = 1\n#endif\n#if os(iOS) || %s\nlet seen = 1\n#endif\n' "$flag" >"$log/fixture/F.swift"
-if "$scratch/apple-line-count" "$log/fixture" >"$log/fixture.out" 2>&1 || ! grep -q 'compiled: 1 of 2' "$log/fixture.out"; then
+if "$counter" "$log/fixture" >"$log/fixture.out" 2>&1 || ! grep -q 'compiled: 1 of 2' "$log/fixture.out"; then
   echo "check-apple: the line counter missed an uncompiled os(iOS) line:"; cat "$log/fixture.out"; status=1
 fi
-"$scratch/apple-line-count" "$root/Sources" || status=1
+"$counter" "$root/Sources" || status=1
 exit $status

@@ -9,7 +9,8 @@ import Darwin
 #endif
 
 /// Receives the activation redirect on `http://127.0.0.1:PORT/path`, so a desktop or command-line program
-/// can finish the flow in the system browser (the loopback pattern of RFC 8252, §7.3).
+/// can finish the flow in the system browser (the loopback pattern of RFC 8252, §7.3), and gives the browser a
+/// secret-free URL to start from.
 ///
 /// It listens on 127.0.0.1 only, on a port the system picks. A `GET` of the redirect path is handed to a
 /// `ConnectionRedirectHandler`: when the flow accepts it, the browser gets a small "you can close this
@@ -17,12 +18,24 @@ import Darwin
 /// web page cannot end the flow by guessing). A redirect without `state` is answered once its verification
 /// ends. Every other path or method gets 404.
 ///
-/// Up to ``maximumConnections`` connections are served at the same time, each with one deadline for its
-/// whole request (``requestTimeoutSeconds``, however slowly its bytes arrive) and at most
-/// ``maximumRequestBytes``; when all slots are taken, the oldest connection that has not finished its request
-/// is closed. So neither a client that sends a byte at a time nor idle connections (a browser's
-/// preconnects) delay the real redirect. Deadlines are read from a `ConnectClock` (the system clock unless you
-/// pass another).
+/// **Launching the browser.** The activation URL carries the flow's `state`, the email and the partner's OAuth
+/// code, and whatever a program passes to `xdg-open` or `open` can be read by every local user in its command
+/// line. As a `BrowserLaunchPad` the receiver keeps the activation URL and gives out
+/// `http://127.0.0.1:PORT/ifttt-launch/<random id>` instead (``launchURL(for:)``): its first `GET` by the user
+/// running this program is answered with a 303 to the activation URL, once, within ``launchLifetimeSeconds``.
+/// On Linux the receiver asks the kernel which user owns the client's socket, so another user who read the
+/// launch URL from a command line gets 403 and the launch stays for the browser; where the system cannot tell
+/// (macOS), the random id alone guards it.
+///
+/// **Connections.** Up to ``maximumConnections`` connections are served at the same time, at most
+/// ``maximumConnectionsPerPeer`` of them from one peer (the user owning the client's socket on Linux, the
+/// client's address elsewhere), each with one deadline for its whole request (``requestTimeoutSeconds``, however
+/// slowly its bytes arrive) and at most ``maximumRequestBytes``. A peer over its share closes its own connections
+/// that have not finished their request, the idle ones first; when all slots are taken, the peer holding the most
+/// makes room. Pending connections are accepted in every turn of the serving loop and a request that came with
+/// its connection is read at once. So neither a client that sends a byte at a time, idle connections (a
+/// browser's preconnects) nor another user's flood of held-open connections keeps the real redirect out.
+/// Deadlines are read from a `ConnectClock` (the system clock unless you pass another).
 ///
 /// It is part of the IFTTTConnectDesktop product, for desktop and command-line programs: an iOS app that links
 /// only IFTTTConnectSDK does not carry it.
@@ -31,10 +44,11 @@ import Darwin
 /// let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
 /// let configuration = ConnectionConfiguration(connectionId: "gx-arrive-store", suggestedUserEmail: email,
 ///                                             credentialProvider: credentials, redirectURL: receiver.redirectURL)
-/// // ... run the flow with a BrowserWebAuthenticationSession, then:
+/// setup.webAuthenticationSession = BrowserWebAuthenticationSession(launchPad: receiver)
+/// // ... run the flow, then:
 /// receiver.stop()
 /// ```
-public final class LoopbackRedirectReceiver: Sendable {
+public final class LoopbackRedirectReceiver: BrowserLaunchPad, Sendable {
     /// Why the receiver could not start.
     public struct StartError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The system call that failed.
@@ -48,12 +62,21 @@ public final class LoopbackRedirectReceiver: Sendable {
 
     /// The largest request accepted, in bytes.
     public static let maximumRequestBytes = 8 * 1024
-    /// The most connections served at the same time.
-    public static let maximumConnections = 16
+    /// The most connections served at the same time, from all peers together.
+    public static let maximumConnections = 32
+    /// The most connections served at the same time from one peer: the user owning the client's socket on Linux,
+    /// the client's address elsewhere.
+    public static let maximumConnectionsPerPeer = 8
     /// The time a client has to send its whole request, in seconds: one deadline per request, not per read.
     public static let requestTimeoutSeconds = 5
+    /// How long a launch URL leads to its activation URL, in seconds; it is good for one `GET` either way.
+    public static let launchLifetimeSeconds = 120
     /// The longest a redirect without `state` waits for its verification before it gets 503, in seconds.
     static let verificationTimeoutSeconds = 60
+    /// The most connections accepted in one turn of the serving loop, so the clients already in are served too.
+    static let acceptsPerTurn = 64
+    /// The path of launch URLs, before their id.
+    static let launchPrefix = "/ifttt-launch/"
 
     /// The port the system picked.
     public let port: UInt16
@@ -66,6 +89,10 @@ public final class LoopbackRedirectReceiver: Sendable {
     private let handler: ConnectionRedirectHandler
     private let expectedPath: String
     private let clock: any ConnectClock
+    private let ownerOf: @Sendable (LoopbackEndpoint, LoopbackEndpoint) -> UInt32?
+    private let user: UInt32
+    private let afterPoll: (@Sendable () -> Void)?
+    private let admission = ConnectionAdmission(perPeer: maximumConnectionsPerPeer, total: maximumConnections)
     private let state = Locked(State())
     private let done = DispatchSemaphore(value: 0)
 
@@ -77,6 +104,8 @@ public final class LoopbackRedirectReceiver: Sendable {
         var finished = false
         /// Verdicts on redirects, by connection id, not yet answered.
         var verdicts: [Int: Bool] = [:]
+        /// The activation URLs behind launch URLs.
+        var launches = LaunchTable()
     }
 
     /// Binds 127.0.0.1 on a free port and starts answering on a background thread.
@@ -92,7 +121,14 @@ public final class LoopbackRedirectReceiver: Sendable {
         try self.init(path: path, registry: .shared, clock: clock)
     }
 
-    init(path: String, registry: RedirectRegistry, clock: any ConnectClock = SystemConnectClock()) throws(StartError) {
+    /// - Parameters:
+    ///   - ownerOf: Who owns the socket of a client (its endpoint, then ours); tests stand in for the kernel.
+    ///   - afterPoll: Runs on the serving thread each time `poll` returns; tests hold the loop there.
+    init(
+        path: String, registry: RedirectRegistry, clock: any ConnectClock = SystemConnectClock(),
+        ownerOf: @escaping @Sendable (LoopbackEndpoint, LoopbackEndpoint) -> UInt32? = SocketOwner.owner,
+        afterPoll: (@Sendable () -> Void)? = nil
+    ) throws(StartError) {
         let fd = socket(AF_INET, Self.streamType, 0)
         guard fd >= 0 else { throw StartError(operation: "socket", code: errno) }
         var yes: Int32 = 1
@@ -109,7 +145,7 @@ public final class LoopbackRedirectReceiver: Sendable {
                 bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
             }
         }
-        guard bound == 0, listen(fd, 64) == 0, Self.setNonBlocking(fd) else {
+        guard bound == 0, listen(fd, SOMAXCONN) == 0, Self.setNonBlocking(fd) else {
             let code = errno
             close(fd)
             throw StartError(operation: "bind/listen", code: code)
@@ -134,6 +170,9 @@ public final class LoopbackRedirectReceiver: Sendable {
         handler = ConnectionRedirectHandler(redirectURL: redirectURL, registry: registry)
         expectedPath = URLComponents(url: redirectURL, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? cleanPath
         self.clock = clock
+        self.ownerOf = ownerOf
+        user = UInt32(geteuid())
+        self.afterPoll = afterPoll
         let thread = Thread { [self] in run() }
         thread.name = "IFTTT loopback redirect receiver"
         thread.start()
@@ -160,6 +199,21 @@ public final class LoopbackRedirectReceiver: Sendable {
     /// Whether the receiver stopped: it accepted a redirect or ``stop()`` was called.
     public var isFinished: Bool { state.withLock { $0.finished } }
 
+    /// `http://127.0.0.1:PORT/ifttt-launch/<random id>`: a URL without secrets that leads to `url` once, within
+    /// ``launchLifetimeSeconds``, for the user running this program. Give it to the browser instead of `url`.
+    ///
+    /// - Parameter url: The activation URL (`http` or `https`).
+    /// - Returns: The launch URL, or `nil` when the receiver stopped or `url` cannot be launched.
+    public func launchURL(for url: URL) -> URL? {
+        guard LaunchTable.canLaunch(url) else { return nil }
+        let now = clock.nowMilliseconds
+        let expires = now + UInt64(Self.launchLifetimeSeconds) * 1000
+        let id: String? = state.withLock { state in
+            state.stopped ? nil : state.launches.add(url, expires: expires, now: now)
+        }
+        return id.flatMap { URL(string: "http://127.0.0.1:\(port)\(Self.launchPrefix)\($0)") }
+    }
+
     // MARK: - Serving
 
     private static var streamType: Int32 {
@@ -173,39 +227,6 @@ public final class LoopbackRedirectReceiver: Sendable {
     private static func setNonBlocking(_ fd: Int32) -> Bool {
         let flags = fcntl(fd, F_GETFL, 0)
         return flags >= 0 && fcntl(fd, F_SETFL, flags | O_NONBLOCK) == 0
-    }
-
-    /// One connection, owned by the serving thread.
-    private final class Client {
-        enum Phase {
-            case reading, verifying
-            case writing(finishes: Bool)
-        }
-        let id: Int
-        let fd: Int32
-        var deadline: UInt64
-        var phase = Phase.reading
-        var input: [UInt8] = []
-        var output: [UInt8] = []
-        var sent = 0
-        var closed = false
-
-        init(id: Int, fd: Int32, deadline: UInt64) {
-            self.id = id
-            self.fd = fd
-            self.deadline = deadline
-        }
-
-        var isReading: Bool {
-            if case .reading = phase { return true }
-            return false
-        }
-
-        func close() {
-            guard !closed else { return }
-            closed = true
-            _ = Glibc_close(fd)
-        }
     }
 
     /// Records the verdict on connection `id` and wakes the serving thread.
@@ -250,7 +271,8 @@ public final class LoopbackRedirectReceiver: Sendable {
             let now = clock.nowMilliseconds
             for client in clients where !client.closed && client.deadline <= now {
                 switch client.phase {
-                case .reading, .writing: client.close()
+                case .reading: client.abort()
+                case .writing: client.close()
                 case .verifying:
                     respond(
                         client, status: "503 Service Unavailable", body: "The redirect could not be verified in time.")
@@ -281,6 +303,7 @@ public final class LoopbackRedirectReceiver: Sendable {
             let ready = poll(&fds, nfds_t(fds.count), timeout)
             if ready < 0 && errno == EINTR { continue }
             if ready < 0 { return }
+            afterPoll?()
             if fds[0].revents != 0 {
                 var drain = [UInt8](repeating: 0, count: 64)
                 while read(wakeRead, &drain, drain.count) > 0 {}
@@ -292,17 +315,33 @@ public final class LoopbackRedirectReceiver: Sendable {
                 case .verifying: break
                 }
             }
-            if fds[1].revents != 0 {
-                acceptAll(into: &clients, nextId: &nextId)
+            if fds[1].revents != 0 && !finishing {
+                acceptTurn(into: &clients, nextId: &nextId)
             }
         }
     }
 
-    /// Accepts every pending connection; when all slots are taken, closes the oldest one still reading.
-    private func acceptAll(into clients: inout [Client], nextId: inout Int) {
-        while true {
-            let fd = accept(listener, nil, nil)
-            guard fd >= 0 else { return }
+    /// Accepts up to ``acceptsPerTurn`` pending connections, each admitted by ``ConnectionAdmission`` (which may
+    /// close another connection to make room, or refuse it), and reads what each one already sent.
+    private func acceptTurn(into clients: inout [Client], nextId: inout Int) {
+        let local = LoopbackEndpoint(address: LoopbackEndpoint.loopback, port: port)
+        for _ in 0..<Self.acceptsPerTurn {
+            var address = sockaddr_in()
+            var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+            let fd = withUnsafeMutablePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(listener, $0, &length) }
+            }
+            guard fd >= 0 else {
+                // Out of descriptors: free one, so the next turn can take the pending connection.
+                if errno == EMFILE || errno == ENFILE,
+                    let victim = clients.first(where: { $0.isReading && $0.input.isEmpty })
+                        ?? clients.first(where: \.isReading)
+                {
+                    victim.abort()
+                    clients.removeAll { $0.closed }
+                }
+                return
+            }
             guard Self.setNonBlocking(fd) else {
                 close(fd)
                 continue
@@ -311,18 +350,27 @@ public final class LoopbackRedirectReceiver: Sendable {
             var one: Int32 = 1
             _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
             #endif
+            let peer = LoopbackEndpoint(
+                address: UInt32(bigEndian: address.sin_addr.s_addr), port: UInt16(bigEndian: address.sin_port))
+            let owner = ownerOf(peer, local)
             clients.removeAll { $0.closed }
-            if clients.count >= Self.maximumConnections {
-                guard let oldest = clients.first(where: \.isReading) else {
-                    close(fd)
-                    continue
-                }
-                oldest.close()
+            let key: ConnectionAdmission.PeerKey = owner.map { .user($0) } ?? .address(peer.address)
+            switch admission.decide(newcomer: key, occupants: clients.map(\.occupant)) {
+            case .admit:
+                break
+            case .evict(let id):
+                clients.first { $0.id == id }?.abort()
                 clients.removeAll { $0.closed }
+            case .refuse:
+                Self.reset(fd)
+                close(fd)
+                continue
             }
             nextId += 1
             let deadline = clock.nowMilliseconds + UInt64(Self.requestTimeoutSeconds) * 1000
-            clients.append(Client(id: nextId, fd: fd, deadline: deadline))
+            let client = Client(id: nextId, fd: fd, peer: peer, owner: owner, deadline: deadline)
+            clients.append(client)
+            readAvailable(client)
         }
     }
 
@@ -359,14 +407,23 @@ public final class LoopbackRedirectReceiver: Sendable {
         return nil
     }
 
-    /// Answers a complete request: 404 unless it is a `GET` of the redirect path, else the handler's verdict.
+    /// Answers a complete request: a `GET` of the redirect path gets the handler's verdict, a `GET` of a launch
+    /// URL its redirect (`serveLaunch(_:to:)`), anything else 404.
     private func handle(_ head: String, from client: Client) {
         let requestLine = head.split(separator: "\r\n", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
         let parts = requestLine.split(separator: " ")
         guard parts.count == 3, parts[0] == "GET", parts[1].hasPrefix("/"),
             let url = URL(string: "http://127.0.0.1:\(port)\(parts[1])"),
-            URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath == expectedPath
+            let path = URLComponents(url: url, resolvingAgainstBaseURL: false)?.percentEncodedPath
         else {
+            respond(client, status: "404 Not Found", body: "Not found.")
+            return
+        }
+        if path.hasPrefix(Self.launchPrefix) {
+            serveLaunch(String(path.dropFirst(Self.launchPrefix.count)), to: client)
+            return
+        }
+        guard path == expectedPath else {
             respond(client, status: "404 Not Found", body: "Not found.")
             return
         }
@@ -376,14 +433,42 @@ public final class LoopbackRedirectReceiver: Sendable {
         handler.submit(url) { [weak self] accepted in self?.post(verdict: accepted, for: id) }
     }
 
+    /// Answers a launch URL: 303 to its activation URL for the user running this program, once; 403 for another
+    /// user (the launch stays for the browser); 410 once it was used or expired.
+    private func serveLaunch(_ id: String, to client: Client) {
+        guard Self.mayLaunch(owner: client.owner, user: user) else {
+            respond(
+                client, status: "403 Forbidden",
+                body: "This link belongs to an activation started by another user of this computer.")
+            return
+        }
+        let now = clock.nowMilliseconds
+        guard let destination = state.withLock({ $0.launches.take(id, now: now) }) else {
+            respond(
+                client, status: "410 Gone",
+                body: "This link was already used or has expired. Start the activation again in the app.")
+            return
+        }
+        respond(
+            client, status: "303 See Other", body: "Continuing to IFTTT.",
+            headers: "Location: \(destination.absoluteString)\r\n")
+    }
+
+    /// Whether a client whose socket `owner` holds may open a launch URL of a program run by `user`: only the same
+    /// user, or anyone where the system cannot tell owners (then the random id alone guards the launch).
+    static func mayLaunch(owner: UInt32?, user: UInt32) -> Bool {
+        guard let owner else { return !SocketOwner.isSupported }
+        return owner == user
+    }
+
     /// Starts writing a small HTML response; the connection closes once it is sent.
-    private func respond(_ client: Client, status: String, body: String, finishes: Bool = false) {
+    private func respond(_ client: Client, status: String, body: String, headers: String = "", finishes: Bool = false) {
         let html =
             "<!doctype html><html><head><meta charset=\"utf-8\"><title>IFTTT</title></head>"
             + "<body style=\"font-family: sans-serif; text-align: center; margin-top: 4em\"><p>\(body)</p></body></html>"
         let bytes = Array(html.utf8)
         let head =
-            "HTTP/1.1 \(status)\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: \(bytes.count)\r\n"
+            "HTTP/1.1 \(status)\r\n\(headers)Content-Type: text/html; charset=utf-8\r\nContent-Length: \(bytes.count)\r\n"
             + "Cache-Control: no-store\r\nReferrer-Policy: no-referrer\r\nConnection: close\r\n\r\n"
         client.output = Array(head.utf8) + bytes
         client.sent = 0
@@ -411,9 +496,4 @@ public final class LoopbackRedirectReceiver: Sendable {
         }
         client.close()
     }
-}
-
-/// `close(2)`, callable from a type with its own `close()`.
-private func Glibc_close(_ fd: Int32) -> Int32 {
-    close(fd)
 }

@@ -20,10 +20,13 @@ enum EventJournal {
         case acknowledged([UUID])
         /// The server refused these record ids for good: they move to the dead-letter area.
         case rejected([UUID], EventRejection)
-        /// Presence per geofence identifier changed to these values.
+        /// Presence per geofence identifier changed to these values (written by earlier versions; now part of
+        /// ``tracking(_:)``).
         case presence([String: RegionSelector.Presence])
+        /// The tracks of these geofences (presence and pending crossings) replace the saved ones.
+        case tracking([String: GeofenceTrack])
 
-        private enum CodingKeys: String, CodingKey { case e, a, r, why, p }
+        private enum CodingKeys: String, CodingKey { case e, a, r, why, p, t }
 
         init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -33,6 +36,8 @@ enum EventJournal {
                 self = .rejected(ids, try container.decode(EventRejection.self, forKey: .why))
             } else if let presence = try container.decodeIfPresent([String: RegionSelector.Presence].self, forKey: .p) {
                 self = .presence(presence)
+            } else if let tracks = try container.decodeIfPresent([String: GeofenceTrack].self, forKey: .t) {
+                self = .tracking(tracks)
             } else {
                 self = .acknowledged(try container.decode([UUID].self, forKey: .a))
             }
@@ -47,6 +52,7 @@ enum EventJournal {
                 try container.encode(ids, forKey: .r)
                 try container.encode(why, forKey: .why)
             case .presence(let presence): try container.encode(presence, forKey: .p)
+            case .tracking(let tracks): try container.encode(tracks, forKey: .t)
             }
         }
     }

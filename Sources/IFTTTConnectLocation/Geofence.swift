@@ -44,29 +44,37 @@ public struct MonitoredRegion: Sendable, Hashable, Codable, Identifiable {
 
 /// The radii the platform can monitor reliably.
 ///
-/// Radii above ``maximum`` are clamped to it (CoreLocation's `maximumRegionMonitoringDistance`). Radii below
-/// ``minimum`` are raised to it: the default, 100 m, is the smallest radius for which region monitoring on
-/// phones reports crossings with useful reliability; smaller circles are often missed between Wi-Fi and cell fixes.
+/// Radii above ``maximum`` are clamped to it. By default the SDK sets no maximum of its own: a
+/// ``LocationMonitoringSession`` lowers it to its monitor's ``RegionMonitor/maximumRadius`` (CoreLocation's
+/// `maximumRegionMonitoringDistance` on a device), as ConnectSDK-iOS 2.8 clamped to that value. Radii below
+/// ``minimum`` are raised to it: the default, 100 m, is the smallest radius for which region monitoring on phones
+/// reports crossings with useful reliability; smaller circles are often missed between Wi-Fi and cell fixes.
 public struct RadiusLimits: Sendable, Hashable, Codable {
     /// The smallest radius monitored, in metres.
     public var minimum: Double
     /// The largest radius monitored, in metres.
     public var maximum: Double
 
-    /// Creates limits; `maximum` is raised to `minimum` if it is smaller.
-    public init(minimum: Double = RadiusLimits.defaultMinimum, maximum: Double = RadiusLimits.defaultMaximum) {
+    /// Creates limits; `maximum` is raised to `minimum` if it is smaller. The default maximum is
+    /// ``platformMaximum``: no cap but the platform's.
+    public init(minimum: Double = RadiusLimits.defaultMinimum, maximum: Double = RadiusLimits.platformMaximum) {
         self.minimum = max(0, minimum)
         self.maximum = max(self.minimum, maximum)
     }
 
     /// 100 m.
     public static let defaultMinimum: Double = 100
-    /// 200 km: a conservative stand-in when the platform does not say (CoreLocation reports its own value).
+    /// 200 km: the stand-in for the platform's maximum where the platform does not say (a ``SimulatedRegionMonitor``
+    /// by default, or CoreLocation reporting none).
     public static let defaultMaximum: Double = 200_000
+    /// No maximum of the SDK's own (the largest finite `Double`): the monitor's ``RegionMonitor/maximumRadius``
+    /// applies.
+    public static let platformMaximum: Double = .greatestFiniteMagnitude
 
-    /// `radius` raised to ``minimum`` and clamped to ``maximum``; a non-finite radius becomes ``minimum``.
+    /// `radius` raised to ``minimum`` and clamped to ``maximum``; an infinite radius becomes ``maximum`` and NaN
+    /// ``minimum``.
     public func clamp(_ radius: Double) -> Double {
-        guard radius.isFinite else { return minimum }
+        if radius.isNaN { return minimum }
         return min(maximum, max(minimum, radius))
     }
 }

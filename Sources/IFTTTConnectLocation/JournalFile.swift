@@ -10,32 +10,67 @@ final class JournalFile {
     let journalPath: String
     let lockPath: String
     let directoryPath: String
+    /// Why nothing can be written (a read-only file system, a directory the app may not write), or `nil`. The
+    /// journal can still be read, so what it holds can still be uploaded.
+    let readOnlyReason: String?
+    /// `-1` when the lock file cannot be opened at all (a read-only directory without one): nobody can write
+    /// there, so reading needs no lock.
     private var lockDescriptor: Int32
     private var appendDescriptor: Int32 = -1
 
-    init(directory: URL) throws(LocationError) {
+    /// Opens the files; `readOnly` opens them for reading only, as a read-only file system forces.
+    init(directory: URL, readOnly: Bool = false) throws(LocationError) {
         directoryPath = directory.path
         journalPath = directory.appendingPathComponent("events.journal").path
         lockPath = directory.appendingPathComponent("events.lock").path
-        do {
-            try FileManager.default.createDirectory(
-                at: directory, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw LocationError(.storage, "cannot create the store directory (\(Self.describe(error)))")
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: directoryPath, isDirectory: &isDirectory) || !isDirectory.boolValue {
+            do {
+                try FileManager.default.createDirectory(
+                    at: directory, withIntermediateDirectories: true,
+                    attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw LocationError(.storage, "cannot create the store directory (\(Self.describe(error)))")
+            }
         }
-        lockDescriptor = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard lockDescriptor >= 0 else { throw Self.posixError("cannot open the lock file") }
-        Self.protect(directory: directory, files: [lockPath])
+        let descriptor = readOnly ? -1 : open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        if descriptor >= 0 {
+            lockDescriptor = descriptor
+            readOnlyReason = nil
+            Self.protect(directory: directory, files: [lockPath])
+            return
+        }
+        let failure = errno
+        guard readOnly || [EROFS, EACCES, EPERM].contains(failure) else {
+            throw Self.posixError("cannot open the lock file")
+        }
+        // A directory the app cannot write: read what is there, write nothing.
+        lockDescriptor = open(lockPath, O_RDONLY | O_CLOEXEC)
+        readOnlyReason =
+            readOnly
+            ? "the store was opened read-only"
+            : failure == EROFS
+                ? "the store's file system is read-only (EROFS)"
+                : "the store's directory cannot be written (errno \(failure))"
     }
 
     deinit {
         if appendDescriptor >= 0 { close(appendDescriptor) }
-        close(lockDescriptor)
+        if lockDescriptor >= 0 { close(lockDescriptor) }
+    }
+
+    /// The error for a write to a read-only store.
+    private func refuseWrite() throws(LocationError) {
+        if let readOnlyReason {
+            throw LocationError(
+                .readOnly,
+                "\(readOnlyReason): new crossings cannot be recorded; what it holds is still read and uploaded")
+        }
     }
 
     /// Appends one record with a single write, then syncs it.
     func append(_ record: Data) throws(LocationError) {
+        try refuseWrite()
         try withLock(LOCK_SH) { () throws(LocationError) in
             try openForAppendIfNeeded()
             try Self.writeAll(appendDescriptor, record)
@@ -57,6 +92,7 @@ final class JournalFile {
 
     /// Replaces the journal atomically with `transform(current contents)`.
     func rewrite(_ transform: (Data) throws(LocationError) -> Data) throws(LocationError) {
+        try refuseWrite()
         try withLock(LOCK_EX) { () throws(LocationError) in
             let current: Data
             if FileManager.default.fileExists(atPath: journalPath) {
@@ -121,6 +157,7 @@ final class JournalFile {
     }
 
     private func withLock<T>(_ operation: Int32, _ body: () throws(LocationError) -> T) throws(LocationError) -> T {
+        guard lockDescriptor >= 0 else { return try body() }
         while flock(lockDescriptor, operation) != 0 {
             guard errno == EINTR else { throw Self.posixError("cannot lock the store") }
         }

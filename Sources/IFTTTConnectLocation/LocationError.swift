@@ -11,6 +11,9 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
         case storage
         /// The event store holds its maximum number of unacknowledged events and refused a new one.
         case storeFull
+        /// The event store's directory cannot be written (a read-only file system): what it holds is still read
+        /// and uploaded, but no new crossing can be recorded.
+        case readOnly
         /// A route (GPX or fixes) could not be read.
         case invalidRoute
         /// The upload request failed below HTTP or the server answered an error other than 401.

@@ -52,8 +52,11 @@ public actor LocationEventStore {
     /// Record ids of the unacknowledged events in the journal (expired ones included until compaction).
     private var pendingIds = Set<UUID>()
     private var deadRecords = 0
-    private var presenceMap: [String: RegionSelector.Presence] = [:]
+    private var trackMap: [String: GeofenceTrack] = [:]
     private var lastSkippedBytes = 0
+    /// In a read-only store: the record ids acknowledged or refused during this run, which cannot be written.
+    private var unwrittenAcknowledgements = Set<UUID>()
+    private var unwrittenRejections: [UUID: EventRejection] = [:]
     /// Counters for monitoring and benchmarks.
     public private(set) var statistics = Statistics()
 
@@ -79,6 +82,11 @@ public actor LocationEventStore {
 
     /// Opens (creating if needed) the store in `directory`.
     ///
+    /// A directory the app cannot write (a read-only file system) opens read-only: ``readOnlyReason`` says why,
+    /// the pending events can be read and uploaded (their acknowledgements are kept in memory for this run, so a
+    /// later run may send them again, which `record_id` makes harmless), and every write throws
+    /// ``LocationError/Code/readOnly``.
+    ///
     /// - Parameters:
     ///   - directory: where the journal lives.
     ///   - policy: how long and how many unacknowledged events are kept.
@@ -89,15 +97,28 @@ public actor LocationEventStore {
         directory: URL = LocationEventStore.defaultDirectory(), policy: RetentionPolicy = RetentionPolicy(),
         logHandler: (@Sendable (String) -> Void)? = nil
     ) throws(LocationError) {
+        try self.init(directory: directory, policy: policy, readOnly: false, logHandler: logHandler)
+    }
+
+    /// Opens the store; `readOnly` opens it for reading only whatever the file system allows (tests).
+    init(
+        directory: URL, policy: RetentionPolicy = RetentionPolicy(), readOnly: Bool,
+        logHandler: (@Sendable (String) -> Void)? = nil
+    ) throws(LocationError) {
         self.directory = directory
         self.policy = policy
         self.logHandler = logHandler
-        self.journal = try JournalFile(directory: directory)
+        self.journal = try JournalFile(directory: directory, readOnly: readOnly)
+        self.readOnlyReason = journal.readOnlyReason
+        if let reason = journal.readOnlyReason {
+            logHandler?(
+                "\(reason): the event store is read-only; its events are uploaded, new crossings cannot be recorded")
+        }
         let state = try Self.state(of: try journal.read(), now: nil, policy: policy)
         statistics.journalScans += 1
         pendingIds = state.unacknowledged
         deadRecords = state.records - state.pending.count
-        presenceMap = state.presence
+        trackMap = state.tracks
         statistics.skippedBytes = state.skippedBytes
         lastSkippedBytes = state.skippedBytes
         if state.skippedBytes > 0 {
@@ -110,6 +131,12 @@ public actor LocationEventStore {
 
     /// The number of unacknowledged events in the journal, exact (an id acknowledged twice counts once).
     public var pendingCount: Int { pendingIds.count }
+
+    /// Why the store cannot be written (for example a read-only file system), or `nil` when it can.
+    public nonisolated let readOnlyReason: String?
+
+    /// Whether the store is read-only (see ``readOnlyReason``).
+    public nonisolated var isReadOnly: Bool { readOnlyReason != nil }
 
     /// Appends `event` durably: when this returns, the event survives a crash.
     ///
@@ -124,11 +151,19 @@ public actor LocationEventStore {
         }
         try journal.append(EventJournal.encode(.event(event)))
         if !pendingIds.insert(event.recordId).inserted { deadRecords += 1 }
+        Self.commit(event.recordId, in: &trackMap)
     }
 
     /// The unacknowledged, unexpired events in the order they were recorded. One scan of the journal; when dead
     /// records outnumber live ones, the same scan also compacts the journal.
     public func pending(now: Date) throws(LocationError) -> [RegionEvent] {
+        if isReadOnly {
+            let state = try Self.state(of: try journal.read(), now: now, policy: policy)
+            adopt(state, compacted: false)
+            return state.pending.filter {
+                !unwrittenAcknowledgements.contains($0.recordId) && unwrittenRejections[$0.recordId] == nil
+            }
+        }
         if deadRecords > max(64, pendingIds.count) {
             var pending: [RegionEvent] = []
             try journal.rewrite { data throws(LocationError) in
@@ -153,6 +188,12 @@ public actor LocationEventStore {
     /// - Throws: ``LocationError/Code/storage`` when the write fails.
     public func acknowledge(_ recordIds: [UUID], deferCompaction: Bool = false) throws(LocationError) {
         guard !recordIds.isEmpty else { return }
+        if isReadOnly {
+            // Nothing can be written: remembered for this run, so the same events are not sent again meanwhile.
+            unwrittenAcknowledgements.formUnion(recordIds)
+            for id in recordIds { pendingIds.remove(id) }
+            return
+        }
         try journal.append(EventJournal.encode(.acknowledged(recordIds)))
         for id in Set(recordIds) where pendingIds.remove(id) != nil { deadRecords += 1 }
         deadRecords += 1
@@ -168,6 +209,13 @@ public actor LocationEventStore {
     /// - Throws: ``LocationError/Code/storage`` when the write fails.
     public func reject(_ recordIds: [UUID], _ rejection: EventRejection) throws(LocationError) {
         guard !recordIds.isEmpty else { return }
+        if isReadOnly {
+            for id in recordIds {
+                unwrittenRejections[id] = rejection
+                pendingIds.remove(id)
+            }
+            return
+        }
         try journal.append(EventJournal.encode(.rejected(recordIds, rejection)))
         for id in Set(recordIds) { pendingIds.remove(id) }
         deadRecords += 1
@@ -180,17 +228,36 @@ public actor LocationEventStore {
         return state.deadLetters
     }
 
-    /// Presence per geofence identifier as last saved with ``savePresence(_:)`` (survives relaunches).
-    public func presence() -> [String: RegionSelector.Presence] { presenceMap }
+    /// Presence per geofence identifier as last saved (survives relaunches).
+    public func presence() -> [String: RegionSelector.Presence] { trackMap.compactMapValues(\.presence) }
 
-    /// Saves presence changes durably (one record). Identifiers not in `changes` keep their saved presence.
+    /// Saves presence changes durably (one record). Identifiers not in `changes` keep their saved presence, and
+    /// every geofence keeps its pending crossings.
     ///
     /// - Throws: ``LocationError/Code/storage`` when the write fails.
     public func savePresence(_ changes: [String: RegionSelector.Presence]) throws(LocationError) {
-        let changed = changes.filter { presenceMap[$0.key] != $0.value }
+        var tracks: [String: GeofenceTrack] = [:]
+        for (id, presence) in changes where trackMap[id]?.presence != presence {
+            var track = trackMap[id] ?? GeofenceTrack()
+            track.presence = presence
+            tracks[id] = track
+        }
+        try saveTracks(tracks)
+    }
+
+    /// Each geofence's presence and pending crossings, as last saved.
+    func tracks() -> [String: GeofenceTrack] { trackMap }
+
+    /// Replaces the saved tracks of the geofences in `changes` in one durable record: presence and pending
+    /// crossings change together or not at all. A track that is unknown and empty is dropped.
+    ///
+    /// It is written whatever the pending count: a pending crossing is not an event yet, and each geofence holds
+    /// few. When its event is appended (``append(_:)``), the crossing leaves the track in the same record.
+    func saveTracks(_ changes: [String: GeofenceTrack]) throws(LocationError) {
+        let changed = changes.filter { trackMap[$0.key] ?? GeofenceTrack() != $0.value }
         guard !changed.isEmpty else { return }
-        try journal.append(EventJournal.encode(.presence(changed)))
-        presenceMap.merge(changed) { _, new in new }
+        try journal.append(EventJournal.encode(.tracking(changed)))
+        for (id, track) in changed { trackMap[id] = track.presence == nil && track.pending.isEmpty ? nil : track }
         deadRecords += 1
     }
 
@@ -216,21 +283,25 @@ public actor LocationEventStore {
         try journal.rewrite { _ throws(LocationError) in Data() }
         pendingIds = []
         deadRecords = 0
-        presenceMap = [:]
+        trackMap = [:]
     }
 
     private func adopt(_ state: JournalState, compacted: Bool) {
         statistics.journalScans += 1
         pendingIds = compacted ? Set(state.pending.map(\.recordId)) : state.unacknowledged
+        if isReadOnly {
+            pendingIds.subtract(unwrittenAcknowledgements)
+            pendingIds.subtract(unwrittenRejections.keys)
+        }
         deadRecords = compacted ? 0 : state.records - state.pending.count
-        presenceMap = state.presence
+        trackMap = state.tracks
         noteSkipped(state.skippedBytes)
     }
 
     private func output(of state: JournalState) -> Data {
         var output = Data()
         for event in state.pending { output.append(EventJournal.encode(.event(event))) }
-        if !state.presence.isEmpty { output.append(EventJournal.encode(.presence(state.presence))) }
+        if !state.tracks.isEmpty { output.append(EventJournal.encode(.tracking(state.tracks))) }
         for letter in state.deadLetters {
             output.append(EventJournal.encode(.event(letter.event)))
             output.append(EventJournal.encode(.rejected([letter.event.recordId], letter.rejection)))
@@ -248,11 +319,21 @@ public actor LocationEventStore {
         lastSkippedBytes = bytes
     }
 
+    /// Removes the pending crossing whose event has `recordId` (its event was appended) from `tracks`.
+    private static func commit(_ recordId: UUID, in tracks: inout [String: GeofenceTrack]) {
+        guard !tracks.isEmpty else { return }
+        for (id, track) in tracks where !track.pending.isEmpty {
+            guard let index = track.pending.firstIndex(where: { $0.event?.recordId == recordId }) else { continue }
+            tracks[id]?.pending.remove(at: index)
+            return
+        }
+    }
+
     private struct JournalState {
         var pending: [RegionEvent] = []
         var unacknowledged = Set<UUID>()
         var deadLetters: [DeadLetter] = []
-        var presence: [String: RegionSelector.Presence] = [:]
+        var tracks: [String: GeofenceTrack] = [:]
         var expired = 0
         var records = 0
         var skippedBytes = 0
@@ -265,13 +346,27 @@ public actor LocationEventStore {
         var seen = Set<UUID>()
         var acknowledged = Set<UUID>()
         var rejected: [UUID: EventRejection] = [:]
+        var owners: [UUID: String] = [:]  // record id of a pending crossing's event -> its geofence
         var state = JournalState(records: scan.entries.count, skippedBytes: scan.skippedBytes)
         for entry in scan.entries {
             switch entry {
-            case .event(let event): if seen.insert(event.recordId).inserted { events.append(event) }
+            case .event(let event):
+                if seen.insert(event.recordId).inserted { events.append(event) }
+                if let id = owners.removeValue(forKey: event.recordId) {
+                    state.tracks[id]?.pending.removeAll { $0.event?.recordId == event.recordId }
+                }
             case .acknowledged(let ids): acknowledged.formUnion(ids)
             case .rejected(let ids, let why): for id in ids where rejected[id] == nil { rejected[id] = why }
-            case .presence(let changes): state.presence.merge(changes) { _, new in new }
+            case .presence(let changes):
+                for (id, presence) in changes { state.tracks[id, default: GeofenceTrack()].presence = presence }
+            case .tracking(let changes):
+                for (id, track) in changes {
+                    for old in state.tracks[id]?.pending ?? [] {
+                        if let event = old.event { owners[event.recordId] = nil }
+                    }
+                    state.tracks[id] = track.presence == nil && track.pending.isEmpty ? nil : track
+                    for new in track.pending { if let event = new.event { owners[event.recordId] = id } }
+                }
             }
         }
         let oldest = now.map { $0.addingTimeInterval(-policy.maximumAge) }

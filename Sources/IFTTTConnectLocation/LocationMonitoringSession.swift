@@ -4,15 +4,20 @@ import IFTTTConnectCore
 /// Runs geofencing: feeds a ``RegionMonitor``'s events to a ``RegionSelector``, performs its effects, and
 /// records crossings in a ``LocationEventStore``.
 ///
+/// * **A crossing is durable before anything depends on it.** The crossing, its dwell deadline and the presence it
+///   changes are saved in one journal record (see ``LocationEventStore``) before the next event is handled, so
+///   termination, a relaunch inside or outside, a suspension past the deadline or a full store each end with
+///   the events the crossings call for: a crossing whose dwell time passed while the app did not run is recorded,
+///   with its own time, when the app runs again (``start()``, any region event, ``retryStorage()``).
 /// * **Nothing reported that was not stored.** With a store (or a store opener), `onEvent` runs only after the
-///   crossing's append returned. A crossing that cannot be stored is kept in memory (at most
-///   ``unstoredLimit``), `onError` says why, and it is stored and reported when the store works again (the
-///   opener is retried on every crossing and on ``retryStorage()``).
-/// * **Presence survives relaunches and toggles.** Inside/outside per geofence is saved with the journal; a
-///   crossing that repeats the saved presence (a relaunch, or geofences turned off and on while inside) is
-///   not recorded.
-/// * **Optional dwell filter** (`dwellTime`, off by default): an entry is recorded only once the device stayed
-///   inside that long, and an exit followed by a re-entry within that time records neither.
+///   event's append returned. A crossing the store refuses (full, read-only, failing) stays pending, in the
+///   journal when it could be saved there, in memory otherwise (at most ``unstoredLimit`` per geofence), `onError`
+///   says why, and it is recorded in order when the store takes it.
+/// * **Presence survives relaunches and toggles.** A crossing that repeats the saved presence (a relaunch, or
+///   geofences turned off and on while inside) is not recorded.
+/// * **Dwell filter, on by default** (``defaultDwellTime``, 30 s): a crossing is recorded once the device stayed on
+///   its new side that long; a crossing reversed within that time records neither, which turns GPS jitter at a
+///   boundary into one arrival. `dwellTime: 0` records every crossing at once, as ConnectSDK-iOS 2.8 did.
 ///
 /// This is the shell the synchronization API sits on: `initialize` creates a session and calls ``start()``
 /// (so crossings are captured from launch), `activate` and Connection updates call ``update(connections:)``,
@@ -24,21 +29,25 @@ import IFTTTConnectCore
 /// await session.update(connections: [connection])
 /// ```
 public actor LocationMonitoringSession {
+    /// The dwell time a session uses unless told otherwise, in seconds: 30 (see the "Geofences" article for the
+    /// measurements it comes from).
+    public static let defaultDwellTime: TimeInterval = 30
+
     private let monitor: any RegionMonitor
     private var store: LocationEventStore?
     private let openStore: (@Sendable () async -> LocationEventStore?)?
     private let dwellTime: TimeInterval
-    private var savedPresence: [String: RegionSelector.Presence] = [:]
-    private var unstored: [RegionEvent] = []
-    private var heldEntries: [String: RegionEvent] = [:]
-    /// Exits within the dwell time, by geofence: the event to record, or `nil` when the trigger does not record
-    /// exits (the exit still cancels a re-entry within the dwell time).
-    private var heldExits: [String: (event: RegionEvent?, at: Date)] = [:]
-    /// Geofences whose last recorded crossing (with the dwell filter) was an entry.
-    private var reportedInside = Set<String>()
+    /// Presence and pending crossings per geofence: the store's copy, plus what it could not take yet.
+    private var tracks: [String: GeofenceTrack] = [:]
+    /// Geofences whose track changed since the store last took it (the store could not be opened or written).
+    private var unsavedTracks = Set<String>()
+    /// Every geofence given so far, by identifier (a pending crossing of one no longer monitored is still recorded).
+    private var knownGeofences: [String: Geofence] = [:]
     private var latestEventTime: Date?
-    /// The most crossings kept in memory while the store cannot take them; beyond, the oldest is dropped (and logged).
-    public static let unstoredLimit = 1_000
+    private var releaseTask: (deadline: Date, task: Task<Void, Never>)?
+    /// The most crossings one geofence keeps waiting while the store cannot take them; beyond, the oldest pair is
+    /// dropped (and logged).
+    public static let unstoredLimit = 64
     /// How many of the latest recorded events ``recordedEvents`` keeps.
     public static let recordedEventsLimit = 1_000
     private let clock: any ConnectClock
@@ -51,12 +60,19 @@ public actor LocationMonitoringSession {
     /// The latest events recorded by this session (at most ``recordedEventsLimit``), in order (also appended to
     /// the store).
     public private(set) var recordedEvents: [RegionEvent] = []
-    /// Crossings waiting for the store to accept them, oldest first.
-    public var unstoredEvents: [RegionEvent] { unstored }
-    /// Crossings the dwell filter holds until their dwell time passes, oldest first.
-    public var heldCrossings: [RegionEvent] {
-        (Array(heldEntries.values) + heldExits.values.compactMap(\.event)).sorted { $0.occurredAt < $1.occurredAt }
+    /// Crossings whose dwell time has passed but that the store could not take yet, oldest first.
+    public var unstoredEvents: [RegionEvent] {
+        let now = self.now
+        return pendingEvents { $0.isDue(at: now) }
     }
+    /// Crossings still within their dwell time, oldest first.
+    public var heldCrossings: [RegionEvent] {
+        let now = self.now
+        return pendingEvents { !$0.isDue(at: now) }
+    }
+    /// The radius limits geofences are monitored with: the configuration's, the maximum lowered to the platform's
+    /// once ``start()`` ran.
+    public var effectiveRadiusLimits: RadiusLimits { radiusLimits }
 
     /// Creates a session.
     ///
@@ -69,7 +85,7 @@ public actor LocationMonitoringSession {
     ///   - openStore: opens the store when `store` is `nil` or could not be opened yet; tried again on every
     ///     crossing and on ``retryStorage()``. With neither `store` nor `openStore`, crossings are kept only in
     ///     ``recordedEvents`` (and reported at once).
-    ///   - dwellTime: the dwell filter in seconds; `0` (the default) turns it off.
+    ///   - dwellTime: the dwell filter in seconds (default ``defaultDwellTime``); `0` turns it off.
     ///   - onEvent: called for each recorded crossing, after it is stored.
     ///   - onError: called when a crossing cannot be stored.
     ///   - ownership: where the identifiers of the regions the SDK registered are kept across launches; `nil`
@@ -80,7 +96,7 @@ public actor LocationMonitoringSession {
         presence: [String: RegionSelector.Presence] = [:],
         clock: any ConnectClock = SystemConnectClock(),
         openStore: (@Sendable () async -> LocationEventStore?)? = nil,
-        dwellTime: TimeInterval = 0,
+        dwellTime: TimeInterval = LocationMonitoringSession.defaultDwellTime,
         onEvent: (@Sendable (RegionEvent) -> Void)? = nil,
         onError: (@Sendable (LocationError) -> Void)? = nil,
         ownership: RegionOwnershipFile? = nil
@@ -109,7 +125,7 @@ public actor LocationMonitoringSession {
     ///   - presence: inside/outside per geofence saved from an earlier launch.
     ///   - now: the wall-clock time for events whose platform report carries no time.
     ///   - openStore: opens the store when `store` is `nil` or could not be opened yet.
-    ///   - dwellTime: the dwell filter in seconds; `0` (the default) turns it off.
+    ///   - dwellTime: the dwell filter in seconds (default ``defaultDwellTime``); `0` turns it off.
     ///   - onEvent: called for each recorded crossing, after it is stored.
     ///   - onError: called when a crossing cannot be stored.
     ///   - ownership: where the identifiers of the regions the SDK registered are kept across launches.
@@ -119,7 +135,7 @@ public actor LocationMonitoringSession {
         presence: [String: RegionSelector.Presence] = [:],
         now: @escaping @Sendable () -> Date,
         openStore: (@Sendable () async -> LocationEventStore?)? = nil,
-        dwellTime: TimeInterval = 0,
+        dwellTime: TimeInterval = LocationMonitoringSession.defaultDwellTime,
         onEvent: (@Sendable (RegionEvent) -> Void)? = nil,
         onError: (@Sendable (LocationError) -> Void)? = nil,
         ownership: RegionOwnershipFile? = nil
@@ -145,7 +161,7 @@ public actor LocationMonitoringSession {
         guard !started else { return }
         started = true
         if store == nil, let openStore { store = await openStore() }
-        savedPresence = await store?.presence() ?? [:]
+        tracks = await store?.tracks() ?? [:]
         let limit = await monitor.maximumRegionCount
         let maximumRadius = await monitor.maximumRadius
         radiusLimits = RadiusLimits(minimum: radiusLimits.minimum, maximum: min(radiusLimits.maximum, maximumRadius))
@@ -156,6 +172,8 @@ public actor LocationMonitoringSession {
             configuration: configuration, presence: selector.presence,
             ownedIdentifiers: selector.ownedIdentifiers)
         await monitor.setEventHandler { [weak self] event in await self?.handle(event) }
+        // Crossings whose dwell time passed while the app was not running are recorded first, with their own time.
+        await releaseHeldCrossings(now: clock.now)
         await process(.monitoredRegionsObserved(await monitor.monitoredRegions()), at: clock.now)
     }
 
@@ -164,9 +182,17 @@ public actor LocationMonitoringSession {
         await update(geofences: Geofence.geofences(for: connections, radiusLimits: radiusLimits))
     }
 
-    /// Monitors `geofences`.
+    /// Monitors `geofences`; a radius beyond the platform's maximum is lowered to it.
     public func update(geofences: [Geofence]) async {
-        await process(.geofencesChanged(geofences), at: clock.now)
+        let maximum = radiusLimits.maximum
+        let fences = geofences.map { fence in
+            guard fence.radius > maximum else { return fence }
+            return Geofence(
+                triggerSubscriptionId: fence.triggerSubscriptionId, connectionId: fence.connectionId,
+                center: fence.center, radius: maximum, transitions: fence.transitions)
+        }
+        knownGeofences.merge(fences.map { ($0.identifier, $0) }) { _, new in new }
+        await process(.geofencesChanged(fences), at: clock.now)
     }
 
     /// Stops every region the SDK owns; the host app's regions stay. Recorded events stay in the store.
@@ -210,34 +236,21 @@ public actor LocationMonitoringSession {
             let ownedAfter = selector.ownedIdentifiers
             // Saved before a region starts and after it stops, so the file never misses a region the SDK holds.
             if ownedAfter != ownedBefore { ownership?.save(ownedBefore.union(ownedAfter)) }
-            await apply(effects)
+            await apply(effects, at: time)
             if ownedAfter != ownedBefore, !ownedAfter.isSuperset(of: ownedBefore) { ownership?.save(ownedAfter) }
         }
         processing = false
     }
 
-    private func apply(_ effects: [RegionSelector.Effect]) async {
-        var cancelled = Set<String>()
-        if dwellTime > 0 {
-            await releaseHeldCrossings(now: latestEventTime ?? clock.now)
-            // A held entry whose geofence the device has left again, or a held exit it has re-entered, stayed
-            // shorter than the dwell time: neither it nor the crossing that undid it is recorded.
-            for (id, _) in heldEntries where selector.presence[id] == .outside {
-                heldEntries[id] = nil
-                cancelled.insert(id)
-            }
-            for (id, _) in heldExits where selector.presence[id] == .inside {
-                heldExits[id] = nil
-                cancelled.insert(id)
-            }
-            // The device left a geofence whose entry was recorded: a re-entry within the dwell time records
-            // nothing, also when the trigger does not record exits (then no exit record follows).
-            let time = latestEventTime ?? clock.now
-            for id in reportedInside where selector.presence[id] == .outside && heldExits[id] == nil {
-                heldExits[id] = (nil, time)
-                scheduleRelease()
-            }
-        }
+    /// Performs the engine's effects, then turns presence changes into pending crossings.
+    ///
+    /// A geofence's crossing and its new presence are saved in one journal record before anything depends on
+    /// them; the crossing is recorded (its event appended) once its dwell time has passed. A crossing that
+    /// reverses the geofence's last pending one within that time removes it, and neither is recorded.
+    private func apply(_ effects: [RegionSelector.Effect], at time: Date) async {
+        // What is due by now goes first, so crossings are recorded in the order they happened.
+        await releaseHeldCrossings(now: max(time, clock.now))
+        var recorded: [String: RegionSelector.Crossing] = [:]
         for effect in effects {
             switch effect {
             case .stopMonitoring(let id):
@@ -249,130 +262,183 @@ public actor LocationMonitoringSession {
             case .requestLocation:
                 await monitor.requestLocation()
             case .record(let crossing):
-                let id = crossing.geofence.identifier
-                let observed: RegionSelector.Presence = crossing.transition == .entry ? .inside : .outside
-                // The saved presence already says so (a relaunch inside, geofences turned off and on): nothing new.
-                if savedPresence[id] == observed { continue }
-                await savePresence([id: observed])
-                if cancelled.contains(id) { continue }
-                let event = RegionEvent(
-                    transition: crossing.transition, occurredAt: crossing.occurredAt,
-                    triggerSubscriptionId: crossing.geofence.triggerSubscriptionId)
-                if dwellTime > 0 {
-                    hold(event, identifier: id)
-                } else {
-                    await commit(event)
-                }
+                recorded[crossing.geofence.identifier] = crossing
             }
         }
-        let changes = selector.presence.filter { savedPresence[$0.key] != $0.value }
-        if !changes.isEmpty { await savePresence(changes) }
+        var changed: [String: GeofenceTrack] = [:]
+        for (id, presence) in selector.presence.sorted(by: { $0.key < $1.key }) {
+            var track = tracks[id] ?? GeofenceTrack()
+            // The saved presence already says so (a relaunch inside, geofences turned off and on): nothing new.
+            guard track.presence != presence else { continue }
+            let old = track.presence
+            track.presence = presence
+            let crossing = recorded[id]
+            // A first "outside" without a crossing is the initial state; every other change is a crossing, also
+            // when the engine records none for it (a transition the trigger does not ask for, or an exit learnt
+            // from the state after a relaunch).
+            if crossing != nil || old != nil {
+                let transition: RegionTransition = presence == .inside ? .entry : .exit
+                let at = crossing?.occurredAt ?? time
+                if let last = track.pending.last, !last.isDue(at: at) {
+                    track.pending.removeLast()  // back within the dwell time: neither crossing counts
+                } else {
+                    let fence = crossing?.geofence ?? knownGeofences[id]
+                    let event = fence.flatMap {
+                        $0.records(transition)
+                            ? RegionEvent(
+                                transition: transition, occurredAt: at, triggerSubscriptionId: $0.triggerSubscriptionId)
+                            : nil
+                    }
+                    track.pending.append(
+                        PendingCrossing(
+                            transition: transition, occurredAt: at, deadline: at.addingTimeInterval(dwellTime),
+                            event: event))
+                    if track.pending.count > Self.unstoredLimit { dropOldestPair(of: &track, id: id) }
+                }
+            }
+            changed[id] = track
+        }
+        guard !changed.isEmpty else { return }
+        tracks.merge(changed) { _, new in new }
+        await saveTracks(Set(changed.keys))
+        await releaseHeldCrossings(now: max(time, clock.now))
     }
 
-    /// Forgets the saved presence in memory (the store's copy goes with ``LocationEventStore/removeAll()``), as
-    /// deactivation does: the next state the platform reports counts as new.
+    /// Forgets presence and pending crossings in memory (the store's copy goes with
+    /// ``LocationEventStore/removeAll()``), as deactivation does: the next state the platform reports counts as new.
     public func forgetPresence() {
-        savedPresence = [:]
+        tracks = [:]
+        unsavedTracks = []
+        releaseTask?.task.cancel()
+        releaseTask = nil
     }
 
-    /// Tries to open the store if it is not open, then stores (and reports) the crossings kept in memory.
-    /// Returns whether the store is open and nothing waits in memory.
+    /// Tries to open the store if it is not open, saves what it could not take, then records the crossings whose
+    /// dwell time has passed. Returns whether the store is open and nothing waits in memory.
     @discardableResult
     public func retryStorage() async -> Bool {
         if store == nil, let openStore {
             store = await openStore()
             if let store {
-                let stored = await store.presence()
-                savedPresence.merge(stored) { mine, _ in mine }
-                let changes = savedPresence.filter { stored[$0.key] != $0.value }
-                if !changes.isEmpty { await savePresence(changes) }
+                // Geofences the store knows and this session does not yet (another launch wrote them) are read;
+                // this session's own tracks are newer and are written over the store's.
+                let stored = await store.tracks()
+                for (id, track) in stored where tracks[id] == nil { tracks[id] = track }
+                unsavedTracks.formUnion(tracks.keys.filter { stored[$0] != tracks[$0] })
             }
         }
-        guard let store else { return openStore == nil && unstored.isEmpty }
-        while let event = unstored.first {
-            do throws(LocationError) {
-                try await store.append(event)
-            } catch {
-                onError?(error)
-                return false
-            }
-            unstored.removeFirst()
-            remember(event)
-        }
-        return true
+        guard store != nil else { return openStore == nil && unstoredEvents.isEmpty }
+        if !unsavedTracks.isEmpty { await saveTracks(unsavedTracks) }
+        await releaseHeldCrossings(now: now)
+        return unsavedTracks.isEmpty && unstoredEvents.isEmpty
     }
 
-    /// Records the crossings the dwell filter holds whose dwell time has passed at `now`, oldest first.
+    /// Records the pending crossings whose dwell time has passed at `now`, oldest first; a crossing the store
+    /// refuses stays pending (durably) and is tried again on the next event, run or ``retryStorage()``.
     public func releaseHeldCrossings(now: Date) async {
-        var due: [(id: String, at: Date, event: RegionEvent?)] = []
-        for (id, event) in heldEntries where event.occurredAt.addingTimeInterval(dwellTime) <= now {
-            due.append((id, event.occurredAt, event))
-        }
-        for (id, held) in heldExits where held.at.addingTimeInterval(dwellTime) <= now {
-            due.append((id, held.at, held.event))
-        }
-        for item in due.sorted(by: { $0.at < $1.at }) {
-            if item.event?.transition == .entry {
-                heldEntries[item.id] = nil
-                reportedInside.insert(item.id)
-            } else {
-                heldExits[item.id] = nil
-                reportedInside.remove(item.id)
+        while let (id, crossing) = nextDue(at: now) {
+            if let event = crossing.event {
+                guard await commit(event) else { break }
             }
-            if let event = item.event { await commit(event) }
+            tracks[id]?.pending.removeFirst()
+            if crossing.event == nil { unsavedTracks.insert(id) }  // nothing else writes the track this time
         }
-    }
-
-    private func hold(_ event: RegionEvent, identifier id: String) {
-        switch event.transition {
-        case .entry: heldEntries[id] = event
-        case .exit: heldExits[id] = (event, event.occurredAt)
-        }
+        if !unsavedTracks.isEmpty, store != nil { await saveTracks(unsavedTracks) }
         scheduleRelease()
     }
 
-    /// Releases what is due once the dwell time has passed, also when no further event arrives.
+    /// The geofence and crossing due first at `now`: the oldest first crossing of a track that is due.
+    private func nextDue(at now: Date) -> (String, PendingCrossing)? {
+        var best: (String, PendingCrossing)?
+        for (id, track) in tracks {
+            guard let first = track.pending.first, first.isDue(at: now) else { continue }
+            if let current = best, (current.1.occurredAt, current.0) <= (first.occurredAt, id) { continue }
+            best = (id, first)
+        }
+        return best
+    }
+
+    private func pendingEvents(where include: (PendingCrossing) -> Bool) -> [RegionEvent] {
+        tracks.values.flatMap(\.pending).filter(include).compactMap(\.event).sorted { $0.occurredAt < $1.occurredAt }
+    }
+
+    /// The session's time: the latest event time or the clock, whichever is later (a replayed route's fixes carry
+    /// their own times).
+    private var now: Date { max(latestEventTime ?? .distantPast, clock.now) }
+
+    /// Releases what is due once the earliest deadline has passed, also when no further event arrives.
     private func scheduleRelease() {
+        let deadline = tracks.values.compactMap { $0.pending.first?.deadline }.min()
+        guard let deadline, deadline > now else {
+            releaseTask?.task.cancel()
+            releaseTask = nil
+            return
+        }
+        if let current = releaseTask, current.deadline == deadline { return }
+        releaseTask?.task.cancel()
         let clock = self.clock
-        let deadline = clock.nowMilliseconds + UInt64(min(dwellTime, 86_400) * 1_000)
-        Task { [weak self] in
-            try? await clock.sleep(untilMilliseconds: deadline)
-            guard let self else { return }
-            await self.releaseHeldCrossings(now: self.clock.now)
+        let wait = UInt64(min(max(0, deadline.timeIntervalSince(clock.now)), 86_400) * 1_000)
+        let target = clock.nowMilliseconds + wait
+        releaseTask = (
+            deadline,
+            Task { [weak self] in
+                do { try await clock.sleep(untilMilliseconds: target) } catch { return }
+                guard let self else { return }
+                await self.releaseHeldCrossings(now: self.now)
+            }
+        )
+    }
+
+    /// Writes the tracks of `ids` to the store in one record; keeps them marked unsaved when it cannot.
+    private func saveTracks(_ ids: Set<String>) async {
+        guard let store else {
+            unsavedTracks.formUnion(ids)
+            return
+        }
+        let changes = Dictionary(uniqueKeysWithValues: ids.map { ($0, tracks[$0] ?? GeofenceTrack()) })
+        do throws(LocationError) {
+            try await store.saveTracks(changes)
+            unsavedTracks.subtract(ids)
+        } catch {
+            unsavedTracks.formUnion(ids)
+            onError?(error)
         }
     }
 
-    private func savePresence(_ changes: [String: RegionSelector.Presence]) async {
-        savedPresence.merge(changes) { _, new in new }
-        guard let store else { return }
-        do throws(LocationError) { try await store.savePresence(changes) } catch { onError?(error) }
+    /// Keeps a track within ``unstoredLimit`` by dropping its two oldest crossings (an entry and an exit).
+    private func dropOldestPair(of track: inout GeofenceTrack, id: String) {
+        let dropped = track.pending.prefix(2)
+        track.pending.removeFirst(min(2, track.pending.count))
+        onError?(
+            LocationError(
+                .storage,
+                "more than \(Self.unstoredLimit) crossings of \(id) wait for the store; the oldest two (\(dropped.compactMap(\.event?.recordId.uuidString).joined(separator: ", "))) were dropped"
+            ))
     }
 
-    /// Stores `event` durably, then reports it; keeps it in memory when it cannot be stored.
-    private func commit(_ event: RegionEvent) async {
+    /// Stores `event` durably, then reports it. Returns whether it was stored (or the session keeps no store).
+    private func commit(_ event: RegionEvent) async -> Bool {
         if store == nil, openStore == nil {
             remember(event)  // a memory-only session: nothing to store
-            return
+            return true
         }
-        unstored.append(event)
-        if unstored.count > Self.unstoredLimit {
-            let dropped = unstored.removeFirst()
-            onError?(
-                LocationError(
-                    .storage,
-                    "more than \(Self.unstoredLimit) crossings wait for the store; the oldest (\(dropped.recordId.uuidString)) was dropped"
-                ))
-        }
-        if store == nil {
-            await retryStorage()
+        if store == nil, let openStore {
+            store = await openStore()
             if store == nil {
-                onError?(
-                    LocationError(
-                        .storage, "the event store cannot be opened; \(unstored.count) crossings wait in memory"))
+                onError?(LocationError(.storage, "the event store cannot be opened; crossings wait in memory"))
+                return false
             }
-            return
+            if !unsavedTracks.isEmpty { await saveTracks(unsavedTracks) }
         }
-        await retryStorage()
+        guard let store else { return false }
+        do throws(LocationError) {
+            try await store.append(event)
+        } catch {
+            onError?(error)
+            return false
+        }
+        remember(event)
+        return true
     }
 
     private func remember(_ event: RegionEvent) {

@@ -26,6 +26,7 @@ public actor LocationUploader {
     private let random: @Sendable () -> Double
     private let authenticationFailureHandler: (@Sendable () -> Void)?
     private let progressHandler: (@Sendable (Progress) async -> Void)?
+    private let network: ConnectionNetworkController
     private var scheduler: UploadScheduler
     private var isUploading = false
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -57,6 +58,7 @@ public actor LocationUploader {
         self.random = random
         self.authenticationFailureHandler = authenticationFailureHandler
         self.progressHandler = progressHandler
+        self.network = ConnectionNetworkController(configuration: configuration.network)
         let saved = (try? Data(contentsOf: self.stateURL)).flatMap {
             try? JSONDecoder().decode(UploadScheduler.State.self, from: $0)
         }
@@ -106,10 +108,11 @@ public actor LocationUploader {
 
     /// Uploads pending events in batches until done, a failure, or a pause.
     ///
-    /// The journal is read once per call. A 400, 413 or 422 answer names or implies bad events: the events the
-    /// error envelope names (by record id, or by `[index]` in a detail's parameter) are moved to the store's
-    /// dead-letter area with the server's reason and the rest are sent again at once; when it names none, the
-    /// batch is split in halves until each bad event is alone. A refused event therefore never blocks the others.
+    /// The journal is read once per call. A refused batch (400, 413, 422) goes to `RefusalTriage`: events the
+    /// server singles out move to the store's dead-letter area with its reason and the rest is sent again at
+    /// once; a refusal that names nothing is isolated by halves only once the server accepted another batch of
+    /// the run; and when every request is refused alike (no error envelope, or nothing named and nothing
+    /// accepted), the events are kept and the uploader backs off as for any failure.
     public func uploadPending() async -> Report {
         guard !isUploading else { return Report(uploaded: 0, next: .busy) }
         isUploading = true
@@ -119,160 +122,170 @@ public actor LocationUploader {
             idleWaiters = []
             for waiter in waiters { waiter.resume() }
         }
-        var uploaded = 0
-        var rejected = 0
         let all: [RegionEvent]
         do throws(LocationError) {
             all = try await store.pending(now: clock.now)
         } catch {
             return Report(uploaded: 0, next: .retry(at: clock.now), error: error)
         }
-        var remaining = all[...]
-        // Explicit batches (halves of a refused batch) go before the rest.
-        var splits: [[RegionEvent]] = []
-        func report(_ next: Report.Next, _ error: LocationError? = nil) -> Report {
-            Report(uploaded: uploaded, next: next, error: error, rejected: rejected)
-        }
+        var run = Run(pending: all[...])
         while true {
-            let waiting = splits.reduce(0) { $0 + $1.count } + remaining.count
-            switch scheduler.handle(.wake(pending: waiting), now: clock.now) {
+            switch scheduler.handle(.wake(pending: run.sendable), now: clock.now) {
             case .idle, .notifyAuthenticationFailure:
-                return report(.done)
+                guard let refusal = run.lastRefusal, !run.setAside.isEmpty else { return run.report(.done) }
+                // Every request of the run was refused alike: the server (or a proxy) fails, the events do not.
+                return backOff(
+                    &run,
+                    LocationError(
+                        .uploadFailed,
+                        "the location API refused every request of this run alike (\(refusal.statusCode), no event named); \(run.setAside.joined().count) events are kept",
+                        networkError: refusal.error),
+                    retryAfter: nil)
             case .paused:
-                return report(.paused, LocationError(.authenticationFailure, "uploading is paused after a 401"))
+                return run.report(.paused, LocationError(.authenticationFailure, "uploading is paused after a 401"))
             case .wait(let until):
-                return report(.retry(at: until))
+                return run.report(.retry(at: until))
             case .send(let count):
-                let batch: [RegionEvent]
-                if !splits.isEmpty {
-                    batch = splits.removeFirst()
-                } else {
-                    batch = Array(remaining.prefix(count))
-                    remaining = remaining.dropFirst(batch.count)
-                }
+                let batch = run.next(count)
                 guard let token = await tokenProvider(), !token.isEmpty else {
-                    return report(.paused, LocationError(.missingCredentials, "no IFTTT user token; nothing was sent"))
+                    return run.report(
+                        .paused, LocationError(.missingCredentials, "no IFTTT user token; nothing was sent"))
                 }
                 await progressHandler?(.attempted(batch))
-                let result = await send(batch, token: token)
-                switch result {
-                case .success:
-                    await progressHandler?(.succeeded(batch))
-                    do throws(LocationError) {
-                        try await store.acknowledge(batch.map(\.recordId), deferCompaction: true)
-                    } catch {
-                        // The server has the events; they may be sent again, which record_id makes harmless.
-                        uploaded += batch.count
-                        return report(.retry(at: clock.now), error)
-                    }
-                    uploaded += batch.count
-                    _ = scheduler.handle(.succeeded, now: clock.now)
-                    save()
-                case .failure(let failure) where failure.refusal != nil:
-                    let refusal = failure.refusal!
-                    let named = Self.namedEvents(in: refusal, batch: batch)
-                    var refused: [DeadLetter] = []
-                    let at = clock.now
-                    if !named.isEmpty {
-                        refused = named.map {
-                            DeadLetter(
-                                event: $0.event,
-                                rejection: EventRejection(
-                                    statusCode: refusal.statusCode, reason: $0.reason, rejectedAt: at))
-                        }
-                        let refusedIds = Set(named.map(\.event.recordId))
-                        let rest = batch.filter { !refusedIds.contains($0.recordId) }
-                        if !rest.isEmpty { splits.insert(rest, at: 0) }
-                    } else if batch.count == 1 {
-                        refused = [
-                            DeadLetter(
-                                event: batch[0],
-                                rejection: EventRejection(
-                                    statusCode: refusal.statusCode, reason: refusal.message, rejectedAt: at))
-                        ]
-                    } else {
-                        let half = batch.count / 2
-                        splits.insert(contentsOf: [Array(batch[..<half]), Array(batch[half...])], at: 0)
-                    }
-                    if !refused.isEmpty {
-                        for letter in refused {
-                            configuration.logHandler?(
-                                "location event \(letter.event.recordId.uuidString) was refused (\(refusal.statusCode)): \(letter.rejection.reason); moved to the dead-letter area"
-                            )
-                        }
-                        do throws(LocationError) {
-                            for group in Dictionary(grouping: refused, by: \.rejection).sorted(by: {
-                                $0.key.reason < $1.key.reason
-                            }) {
-                                try await store.reject(group.value.map(\.event.recordId), group.key)
-                            }
-                        } catch {
-                            return report(.retry(at: clock.now), error)
-                        }
-                        rejected += refused.count
-                        await progressHandler?(.rejected(refused))
-                    }
-                case .failure(let failure) where failure.code == .cancelled:
-                    // Cancelled by the caller (for example an expiring background task): not the server's fault,
-                    // so no backoff; the events stay.
-                    await progressHandler?(.failed(batch, failure.error))
-                    return report(.retry(at: clock.now), failure.error)
-                case .failure(let failure) where failure.code == .authenticationFailure:
-                    await progressHandler?(.failed(batch, failure.error))
-                    _ = scheduler.handle(.authenticationFailed, now: clock.now)
-                    save()
-                    authenticationFailureHandler?()
-                    return report(.paused, failure.error)
-                case .failure(let failure):
-                    await progressHandler?(.failed(batch, failure.error))
-                    let decision = scheduler.handle(
-                        .failed(random: random(), retryAfter: failure.retryAfter), now: clock.now)
-                    save()
-                    guard case .wait(let until) = decision else { return report(.done, failure.error) }
-                    return report(.retry(at: until), failure.error)
+                let body = LocationEventPayload.encode(batch, installationId: configuration.installationId)
+                let answer = await network.postLocationEvents(body, userToken: token)
+                if let stop = await handle(answer, for: batch, in: &run) { return stop }
+            }
+        }
+    }
+
+    /// Acts on the answer to one batch; returns the report when the call ends here.
+    private func handle(_ answer: LocationUploadAnswer, for batch: [RegionEvent], in run: inout Run) async -> Report? {
+        guard let error = answer.error else {
+            await progressHandler?(.succeeded(batch))
+            do throws(LocationError) {
+                try await store.acknowledge(batch.map(\.recordId), deferCompaction: true)
+            } catch {
+                // The server has the events; they may be sent again, which record_id makes harmless.
+                run.uploaded += batch.count
+                return run.report(.retry(at: clock.now), error)
+            }
+            run.uploaded += batch.count
+            run.accepted()
+            _ = scheduler.handle(.succeeded, now: clock.now)
+            save()
+            return nil
+        }
+        let failure = Self.locationError(error)
+        switch error {
+        case .cancelled:
+            // Cancelled by the caller (for example an expiring background task): not the server's fault, so no
+            // backoff; the events stay.
+            await progressHandler?(.failed(batch, failure))
+            return run.report(.retry(at: clock.now), failure)
+        case .authenticationFailure:
+            await progressHandler?(.failed(batch, failure))
+            _ = scheduler.handle(.authenticationFailed, now: clock.now)
+            save()
+            authenticationFailureHandler?()
+            return run.report(.paused, failure)
+        case .apiError(let status, let payload) where RefusalTriage.refusalStatuses.contains(status):
+            switch run.triage.decide(statusCode: status, payload: payload, batch: batch, now: clock.now) {
+            case .deadLetter(let letters, let rest):
+                if !rest.isEmpty { run.front.insert(rest, at: 0) }
+                do throws(LocationError) { try await deadLetter(letters) } catch {
+                    return run.report(.retry(at: clock.now), error)
                 }
+                run.rejected += letters.count
+                return nil
+            case .split(let halves):
+                run.front.insert(contentsOf: halves, at: 0)
+                return nil
+            case .setAside:
+                await progressHandler?(.failed(batch, failure))
+                run.setAside.append(batch)
+                run.lastRefusal = (status, error)
+                return nil
+            case .serverFailure(let reason):
+                await progressHandler?(.failed(batch, failure))
+                return backOff(
+                    &run, LocationError(.uploadFailed, "\(reason); the events are kept", networkError: error),
+                    retryAfter: answer.retryAfter)
             }
+        default:
+            await progressHandler?(.failed(batch, failure))
+            return backOff(&run, failure, retryAfter: answer.retryAfter)
         }
     }
 
-    /// The events of `batch` that a refusal names, each with its reason: by record id anywhere in a detail or
-    /// the message, else by a `[index]` prefix of a detail's parameter.
-    static func namedEvents(in refusal: Refusal, batch: [RegionEvent]) -> [(event: RegionEvent, reason: String)] {
-        var result: [(event: RegionEvent, reason: String)] = []
-        var taken = Set<UUID>()
-        let byId = Dictionary(
-            batch.map { ($0.recordId.uuidString.uppercased(), $0) }, uniquingKeysWith: { first, _ in first })
-        let texts =
-            refusal.details.map {
-                ($0.parameter + " " + $0.message, $0.parameter.isEmpty ? $0.message : "\($0.parameter): \($0.message)")
-            }
-            + [(refusal.message, refusal.message)]
-        for (text, reason) in texts {
-            for token in Self.uuidCandidates(in: text) {
-                if let event = byId[token], taken.insert(event.recordId).inserted { result.append((event, reason)) }
-            }
+    /// The location subsystem's error for a failed request (the network error stays inside).
+    private static func locationError(_ error: ConnectAPIError) -> LocationError {
+        switch error {
+        case .cancelled: return LocationError(.cancelled, "the upload was cancelled", networkError: error)
+        case .authenticationFailure:
+            return LocationError(.authenticationFailure, "the location API answered 401", networkError: error)
+        case .apiError(let status, let payload):
+            return LocationError(
+                .uploadFailed, "the location API answered \(status)" + (payload.map { ": \($0)" } ?? ""),
+                networkError: error)
+        default: return LocationError(.uploadFailed, "the upload failed: \(error)", networkError: error)
         }
-        if !result.isEmpty { return result }
-        for detail in refusal.details {
-            guard detail.parameter.hasPrefix("["), let close = detail.parameter.firstIndex(of: "]"),
-                let index = Int(detail.parameter[detail.parameter.index(after: detail.parameter.startIndex)..<close]),
-                batch.indices.contains(index)
-            else { continue }
-            let event = batch[index]
-            let reason = "\(detail.parameter): \(detail.message)"
-            if taken.insert(event.recordId).inserted {
-                result.append((event, reason))
-            } else if let at = result.firstIndex(where: { $0.event.recordId == event.recordId }) {
-                result[at].reason += "; " + reason
-            }
-        }
-        return result
     }
 
-    private static func uuidCandidates(in text: String) -> [String] {
-        let separators = CharacterSet(charactersIn: "0123456789abcdefABCDEF-").inverted
-        return text.components(separatedBy: separators).filter { $0.count == 36 && UUID(uuidString: $0) != nil }.map {
-            $0.uppercased()
+    /// Records a failure in the backoff schedule and ends the call with the time of the next attempt.
+    private func backOff(_ run: inout Run, _ error: LocationError, retryAfter: TimeInterval?) -> Report {
+        let decision = scheduler.handle(.failed(random: random(), retryAfter: retryAfter), now: clock.now)
+        save()
+        guard case .wait(let until) = decision else { return run.report(.done, error) }
+        return run.report(.retry(at: until), error)
+    }
+
+    /// Moves refused events to the dead-letter area (one journal record per reason) and reports them.
+    private func deadLetter(_ letters: [DeadLetter]) async throws(LocationError) {
+        for letter in letters {
+            configuration.logHandler?(
+                "location event \(letter.event.recordId.uuidString) was refused (\(letter.rejection.statusCode)): \(letter.rejection.reason); moved to the dead-letter area"
+            )
+        }
+        for group in Dictionary(grouping: letters, by: \.rejection).sorted(by: { $0.key.reason < $1.key.reason }) {
+            try await store.reject(group.value.map(\.event.recordId), group.key)
+        }
+        await progressHandler?(.rejected(letters))
+    }
+
+    /// One call's batches: isolated halves first, then the rest of the journal in order; batches refused alike
+    /// wait aside until the server accepts another one.
+    private struct Run {
+        var rest: ArraySlice<RegionEvent>
+        var front: [[RegionEvent]] = []
+        var setAside: [[RegionEvent]] = []
+        var lastRefusal: (statusCode: Int, error: ConnectAPIError)?
+        var triage = RefusalTriage()
+        var uploaded = 0
+        var rejected = 0
+
+        init(pending: ArraySlice<RegionEvent>) { rest = pending }
+
+        /// Events that may be sent now (the ones set aside wait for an accepted batch).
+        var sendable: Int { front.reduce(0) { $0 + $1.count } + rest.count }
+
+        mutating func next(_ count: Int) -> [RegionEvent] {
+            if !front.isEmpty { return front.removeFirst() }
+            let batch = Array(rest.prefix(count))
+            rest = rest.dropFirst(batch.count)
+            return batch
+        }
+
+        /// The server accepted a batch: it tells events apart, so the batches set aside are isolated by halves.
+        mutating func accepted() {
+            triage.noteAcceptance()
+            front += setAside.flatMap(RefusalTriage.halves(of:))
+            setAside = []
+            lastRefusal = nil
+        }
+
+        func report(_ next: Report.Next, _ error: LocationError? = nil) -> Report {
+            Report(uploaded: uploaded, next: next, error: error, rejected: rejected)
         }
     }
 
@@ -280,93 +293,6 @@ public actor LocationUploader {
     public func resume() {
         _ = scheduler.handle(.resumed, now: clock.now)
         save()
-    }
-
-    /// A 4xx answer that names or implies bad events, with what its error envelope says.
-    struct Refusal: Sendable {
-        var statusCode: Int
-        var message: String
-        var details: [(parameter: String, message: String)]
-    }
-
-    private struct Failure: Error {
-        var error: LocationError
-        var retryAfter: TimeInterval?
-        var refusal: Refusal?
-        var code: LocationError.Code { error.code }
-    }
-
-    private func send(_ batch: [RegionEvent], token: String) async -> Result<Void, Failure> {
-        let url = configuration.locationBaseURL.appendingPathComponent("location_events")
-        let body = LocationEventPayload.encode(batch, installationId: configuration.installationId)
-        let request = HTTPRequest(
-            method: "POST", url: url,
-            // Spec §1.3: the location upload carries only these two headers.
-            headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
-            body: body, timeout: configuration.timeout)
-        let path = url.path
-        do throws(ConnectAPIError) {
-            let response = try await configuration.transport.send(request)
-            configuration.logHandler?("POST \(path) (\(batch.count) events) -> \(response.statusCode)")
-            switch response.statusCode {
-            case 200..<300:
-                return .success(())
-            case 401:
-                return .failure(
-                    Failure(
-                        error: LocationError(
-                            .authenticationFailure, "the location API answered 401",
-                            networkError: .authenticationFailure(nil))))
-            case 400, 413, 422:
-                let refusal = Self.refusal(statusCode: response.statusCode, body: response.body)
-                return .failure(
-                    Failure(
-                        error: LocationError(
-                            .uploadFailed,
-                            "the location API refused the batch (\(response.statusCode)): \(refusal.message)",
-                            networkError: .apiError(statusCode: response.statusCode, payload: nil)),
-                        refusal: refusal))
-            default:
-                let retryAfter = response.headers["retry-after"].flatMap {
-                    TimeInterval($0.trimmingCharacters(in: .whitespaces))
-                }
-                return .failure(
-                    Failure(
-                        error: LocationError(
-                            .uploadFailed, "the location API answered \(response.statusCode)",
-                            networkError: .apiError(statusCode: response.statusCode, payload: nil)),
-                        retryAfter: retryAfter))
-            }
-        } catch {
-            configuration.logHandler?("POST \(path) (\(batch.count) events) failed: \(error)")
-            if error == .cancelled {
-                return .failure(
-                    Failure(error: LocationError(.cancelled, "the upload was cancelled", networkError: error)))
-            }
-            return .failure(
-                Failure(error: LocationError(.uploadFailed, "the upload failed: \(error)", networkError: error)))
-        }
-    }
-
-    /// Reads IFTTT's error envelope (`{"type":"error","code","message","details":[{"parameter","message"}]}`);
-    /// anything else gives the status alone.
-    static func refusal(statusCode: Int, body: Data) -> Refusal {
-        var refusal = Refusal(statusCode: statusCode, message: "HTTP \(statusCode)", details: [])
-        guard body.count <= 1 << 20, let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else {
-            return refusal
-        }
-        if let message = object["message"] as? String, !message.isEmpty {
-            refusal.message = String(message.prefix(500))
-        }
-        if let details = object["details"] as? [[String: Any]] {
-            refusal.details = details.prefix(1000).map {
-                (
-                    String(($0["parameter"] as? String ?? "").prefix(200)),
-                    String(($0["message"] as? String ?? "").prefix(500))
-                )
-            }
-        }
-        return refusal
     }
 
     private func save() {

@@ -304,8 +304,7 @@ public struct RegionSelector: Sendable {
             if limit > 1, let refresh = refreshRegion { regions.append(refresh) }
             return regions
         }
-        // One slot: the nearest geofence. A refresh region alone would report no crossing at all.
-        if limit == 1 { return index.nearest(1, to: fix.coordinate).map(\.geofence.monitoredRegion) }
+        if limit == 1 { return [singleSlotRegion(at: fix)] }
         let nearest = index.nearest(limit, to: fix.coordinate)
         var regions = nearest.prefix(limit - 1).map(\.geofence.monitoredRegion)
         let refreshRadius = configuration.radiusLimits.clamp(nearest.last?.edgeDistance ?? 0)
@@ -314,6 +313,24 @@ public struct RegionSelector: Sendable {
                 identifier: Self.refreshRegionIdentifier, center: fix.coordinate,
                 radius: refreshRadius, notifyOnEntry: false, notifyOnExit: true))
         return regions
+    }
+
+    /// With one free slot: the geofence the device is in (so its exit is seen), else a refresh region around the
+    /// fix that reaches the nearest geofence's edge. The device cannot enter any geofence without leaving that
+    /// region first; leaving it asks for a fix, and a fix inside a geofence monitors it (its state is requested,
+    /// which records the entry). With significant-change reports off, crossings are the only fixes the SDK gets,
+    /// and this keeps one coming before each geofence.
+    private func singleSlotRegion(at fix: LocationFix) -> MonitoredRegion {
+        let inside = index.geofences.first { presence[$0.identifier] == .inside && monitored[$0.identifier] != nil }
+        if let inside { return inside.monitoredRegion }
+        let nearest = index.nearest(1, to: fix.coordinate).first
+        if let nearest, nearest.geofence.monitoredRegion.contains(fix.coordinate) {
+            return nearest.geofence.monitoredRegion
+        }
+        return MonitoredRegion(
+            identifier: Self.refreshRegionIdentifier, center: fix.coordinate,
+            radius: configuration.radiusLimits.clamp(nearest?.edgeDistance ?? 0), notifyOnEntry: false,
+            notifyOnExit: true)
     }
 
     private mutating func select() -> [Effect] {

@@ -57,6 +57,8 @@ public actor SimulatedRegionMonitor: RegionMonitor {
     private var queue: [RegionMonitorEvent] = []
     private var draining = false
     private var lastReportedFix: LocationFix?
+    /// A ``requestLocation()`` made before the first fix, answered by it.
+    private var locationRequested = false
     /// The current fix, if the route has started.
     public private(set) var currentFix: LocationFix?
     /// Every operation received, in order.
@@ -112,9 +114,13 @@ public actor SimulatedRegionMonitor: RegionMonitor {
         await drain()
     }
 
-    /// Queues the current fix, when known.
+    /// Queues the current fix; before the route has started, the first fix answers (as CoreLocation answers
+    /// `requestLocation()` once it has a fix).
     public func requestLocation() async {
-        guard let fix = currentFix else { return }
+        guard let fix = currentFix else {
+            locationRequested = true
+            return
+        }
         queue.append(.location(fix))
         await drain()
     }
@@ -130,7 +136,8 @@ public actor SimulatedRegionMonitor: RegionMonitor {
     }
 
     /// Moves the device to `fix` and delivers the crossings it causes (in identifier order), then the fix
-    /// itself if it is a significant location change. Unusable fixes are ignored.
+    /// itself if it is a significant location change or answers a ``requestLocation()`` made before the first fix.
+    /// Unusable fixes are ignored.
     public func move(to fix: LocationFix) async {
         guard fix.isUsable else { return }
         currentFix = fix
@@ -142,11 +149,17 @@ public actor SimulatedRegionMonitor: RegionMonitor {
             if now, region.notifyOnEntry { queue.append(.regionCrossed(identifier: id, .entry, at: fix.timestamp)) }
             if !now, region.notifyOnExit { queue.append(.regionCrossed(identifier: id, .exit, at: fix.timestamp)) }
         }
+        var reported = false
         if let distance = configuration.significantChangeDistance {
             if lastReportedFix.map({ $0.coordinate.distance(to: fix.coordinate) >= distance }) ?? true {
                 lastReportedFix = fix
                 queue.append(.location(fix))
+                reported = true
             }
+        }
+        if locationRequested {
+            locationRequested = false
+            if !reported { queue.append(.location(fix)) }
         }
         await drain()
     }

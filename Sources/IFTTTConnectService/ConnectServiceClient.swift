@@ -65,10 +65,7 @@ public struct ConnectServiceClient: Sendable, CustomStringConvertible {
 
     /// Whether `host` is a loopback address (`localhost`, `127.0.0.0/8`, `::1`).
     public static func isLoopback(_ host: String) -> Bool {
-        let h = host.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        if h == "localhost" || h == "::1" { return true }
-        let parts = h.split(separator: ".", omittingEmptySubsequences: false)
-        return parts.count == 4 && parts[0] == "127" && parts.allSatisfy { UInt8($0) != nil }
+        LoopbackHost.contains(host)
     }
 
     /// Exchanges your user's OAuth access token for their IFTTT user token
@@ -86,14 +83,48 @@ public struct ConnectServiceClient: Sendable, CustomStringConvertible {
         } catch {
             throw .network(error)
         }
+        return try Self.nonEmptyString("user_token", in: data)
+    }
+
+    /// The non-empty string member `key` of a JSON object answer, or ``Error/unexpectedResponse(_:)``.
+    static func nonEmptyString(_ key: String, in data: Data) throws(Error) -> String {
         do throws(ConnectDecodingError) {
             let json = try JSONParser().parse(data)
-            guard let token = json["user_token"]?.stringValue, !token.isEmpty else {
-                throw ConnectDecodingError(path: "$", reason: .missingKey("user_token"))
+            guard let value = json[key]?.stringValue, !value.isEmpty else {
+                throw ConnectDecodingError(path: "$", reason: .missingKey(key))
             }
-            return token
+            return value
         } catch {
             throw .unexpectedResponse(error)
+        }
+    }
+
+    /// The `PartnerBackend` of a program that is its own partner backend: it holds the service
+    /// key and its user's OAuth access token, and asks IFTTT with ``exchangeUserToken(userId:accessToken:)``.
+    ///
+    /// IFTTT answers 404 while the partner account is linked to no IFTTT user; the backend then vouches for no
+    /// token (`nil`), so an activation keeps waiting until the user has connected. Other failures are thrown.
+    ///
+    /// ```swift
+    /// let client = try ConnectServiceClient(serviceKey: serviceKey)
+    /// let credentials = ConnectionCredentials(
+    ///     oauthCode: oauthCode,
+    ///     partnerBackend: client.partnerBackend(userId: "gx-user-1003", accessToken: accessToken))
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - userId: the user's id on your service.
+    ///   - accessToken: the OAuth access token IFTTT holds for that user.
+    /// - Returns: The backend; its name is `"IFTTT token exchange"`.
+    public func partnerBackend(userId: String, accessToken: String) -> PartnerBackend {
+        let client = self
+        return PartnerBackend(name: "IFTTT token exchange") { () async throws(Error) -> String? in
+            do throws(Error) {
+                return try await client.exchangeUserToken(userId: userId, accessToken: accessToken)
+            } catch {
+                if case .network(let network) = error, network.statusCode == 404 { return nil }
+                throw error
+            }
         }
     }
 

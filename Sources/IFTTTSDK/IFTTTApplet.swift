@@ -126,10 +126,18 @@ public struct IFTTTApplet: Sendable, Hashable, Identifiable {
 
     static func date(_ reader: JSONReader, _ key: String) throws(ConnectDecodingError) -> Date? {
         guard let text = try reader.optionalString(key) else { return nil }
-        guard hasValidCalendarDay(text), let date = try? Date(text, strategy: .iso8601) else {
+        guard hasValidCalendarDay(text), let date = parseInternetDateTime(text) else {
             throw ConnectDecodingError(path: "." + key, reason: .invalidValue("not an ISO 8601 date"))
         }
         return date
+    }
+
+    /// An ISO 8601 internet date-time (`2017-02-16T11:10:43-08:00`, `2017-02-16T19:10:43Z`), or nil.
+    ///
+    /// `ISO8601DateFormatter` (iOS 10) rather than `Date(_:strategy: .iso8601)`, which needs iOS 15; one formatter a
+    /// call, as the formatter is not `Sendable` in every SDK this package supports.
+    static func parseInternetDateTime(_ text: String) -> Date? {
+        ISO8601DateFormatter().date(from: text)
     }
 
     /// Whether a `yyyy-MM-dd...` text names a real day; Foundation's parser rolls `2017-02-30` over to March.

@@ -39,7 +39,7 @@ public enum CLAuthorizationStatus: Int32, Sendable {
 }
 
 /// https://developer.apple.com/documentation/corelocation/clregion
-open class CLRegion: NSObject, @unchecked Sendable {
+open class CLRegion: NSObject {
     /// https://developer.apple.com/documentation/corelocation/clregion/identifier
     open var identifier: String { storedIdentifier }
     /// https://developer.apple.com/documentation/corelocation/clregion/notifyonentry
@@ -54,7 +54,7 @@ open class CLRegion: NSObject, @unchecked Sendable {
 }
 
 /// https://developer.apple.com/documentation/corelocation/clcircularregion
-open class CLCircularRegion: CLRegion, @unchecked Sendable {
+open class CLCircularRegion: CLRegion {
     /// https://developer.apple.com/documentation/corelocation/clcircularregion/init(center:radius:identifier:)
     public init(center: CLLocationCoordinate2D, radius: CLLocationDistance, identifier: String) {
         self.center = center
@@ -70,7 +70,7 @@ open class CLCircularRegion: CLRegion, @unchecked Sendable {
 }
 
 /// https://developer.apple.com/documentation/corelocation/cllocation
-open class CLLocation: NSObject, @unchecked Sendable {
+open class CLLocation: NSObject {
     /// https://developer.apple.com/documentation/corelocation/cllocation/init(latitude:longitude:)
     public init(latitude: CLLocationDegrees, longitude: CLLocationDegrees) {
         coordinate = CLLocationCoordinate2D(latitude: latitude, longitude: longitude)
@@ -85,7 +85,7 @@ open class CLLocation: NSObject, @unchecked Sendable {
 }
 
 /// https://developer.apple.com/documentation/corelocation/clvisit (iOS 8+)
-open class CLVisit: NSObject, @unchecked Sendable {
+open class CLVisit: NSObject {
     /// https://developer.apple.com/documentation/corelocation/clvisit/arrivaldate
     open var arrivalDate: Date { .distantPast }
     /// https://developer.apple.com/documentation/corelocation/clvisit/departuredate

@@ -4,6 +4,8 @@
 // `@available` annotations for iOS are recorded for the reader; a Linux compiler does not enforce them.
 @_exported import Foundation
 @_exported import CoreGraphics
+import Combine
+import UIKit
 
 // MARK: - Views and builders
 
@@ -164,7 +166,7 @@ public struct Font: Hashable, Sendable {
     }
 
     /// https://developer.apple.com/documentation/swiftui/font/design
-    public enum Design: Hashable, Sendable {
+    public enum Design: Hashable {
         case `default`, serif, rounded, monospaced
     }
 }
@@ -230,26 +232,25 @@ public struct AsyncImage<Content: View>: View {
 }
 
 /// https://developer.apple.com/documentation/swiftui/binding
+/// (Xcode 16's SDK: `@preconcurrency init(get: @escaping @isolated(any) @Sendable () -> Value, set: ...)`; the
+/// closures are `@Sendable`, so a binding may not capture main-actor state without isolating its closures.)
 @propertyWrapper @dynamicMemberLookup
 public struct Binding<Value> {
-    private let getter: () -> Value
-    private let setter: (Value) -> Void
     /// https://developer.apple.com/documentation/swiftui/binding/init(get:set:)-6g3d5
-    nonisolated public init(get: @escaping () -> Value, set: @escaping (Value) -> Void) {
-        getter = get
-        setter = set
-    }
+    @preconcurrency
+    nonisolated public init(
+        get: @escaping @isolated(any) @Sendable () -> Value, set: @escaping @isolated(any) @Sendable (Value) -> Void
+    ) {}
     /// https://developer.apple.com/documentation/swiftui/binding/wrappedvalue
     public var wrappedValue: Value {
-        get { getter() }
-        nonmutating set { setter(newValue) }
+        get { fatalError("stub") }
+        nonmutating set {}
     }
     /// https://developer.apple.com/documentation/swiftui/binding/projectedvalue
     public var projectedValue: Binding<Value> { self }
     /// https://developer.apple.com/documentation/swiftui/binding/subscript(dynamicmember:)
     public subscript<Subject>(dynamicMember keyPath: WritableKeyPath<Value, Subject>) -> Binding<Subject> {
-        Binding<Subject>(
-            get: { self.wrappedValue[keyPath: keyPath] }, set: { self.wrappedValue[keyPath: keyPath] = $0 })
+        fatalError("stub")
     }
 }
 
@@ -317,31 +318,31 @@ public struct NavigationView<Content: View>: View {
     nonisolated public var body: Never { fatalError() }
 }
 
+/// https://developer.apple.com/documentation/swiftui/navigationpath (iOS 16+)
+@available(iOS 16.0, *)
+public struct NavigationPath {
+    /// https://developer.apple.com/documentation/swiftui/navigationpath/init()
+    public init() {}
+}
+
 /// https://developer.apple.com/documentation/swiftui/navigationstack (iOS 16+)
 @available(iOS 16.0, *)
-public struct NavigationStack<Root: View>: View {
+@MainActor
+public struct NavigationStack<Data, Root: View>: View {
     /// https://developer.apple.com/documentation/swiftui/navigationstack/init(root:)
-    nonisolated public init(@ViewBuilder root: () -> Root) {}
+    @MainActor public init(@ViewBuilder root: () -> Root) where Data == NavigationPath {}
     nonisolated public var body: Never { fatalError() }
 }
 
 /// https://developer.apple.com/documentation/swiftui/navigationlink
 public struct NavigationLink<Label: View, Destination: View>: View {
-    /// https://developer.apple.com/documentation/swiftui/navigationstack (iOS 16+)
-    @available(iOS 16.0, *)
-    public struct NavigationStack<Root: View>: View {
-        /// https://developer.apple.com/documentation/swiftui/navigationstack/init(root:)
-        nonisolated public init(@ViewBuilder root: () -> Root) {}
-        nonisolated public var body: Never { fatalError() }
-    }
-
     /// https://developer.apple.com/documentation/swiftui/navigationlink/init(destination:label:)
     nonisolated public init(destination: Destination, @ViewBuilder label: () -> Label) {}
     nonisolated public var body: Never { fatalError() }
 }
 
 /// https://developer.apple.com/documentation/swiftui/plainbuttonstyle
-public struct PlainButtonStyle: Sendable {
+public struct PlainButtonStyle {
     nonisolated public init() {}
 }
 
@@ -422,7 +423,7 @@ public struct Circle: InsettableShape {
     nonisolated public init() {}
     nonisolated public func path(in rect: CGRect) -> Path { Path() }
     /// https://developer.apple.com/documentation/swiftui/circle/inset(by:)
-    nonisolated public func inset(by amount: CGFloat) -> Circle { self }
+    nonisolated public func inset(by amount: CGFloat) -> some InsettableShape { self }
 }
 
 /// https://developer.apple.com/documentation/swiftui/capsule
@@ -430,7 +431,7 @@ public struct Capsule: InsettableShape {
     nonisolated public init() {}
     nonisolated public func path(in rect: CGRect) -> Path { Path() }
     /// https://developer.apple.com/documentation/swiftui/capsule/inset(by:)
-    nonisolated public func inset(by amount: CGFloat) -> Capsule { self }
+    nonisolated public func inset(by amount: CGFloat) -> some InsettableShape { self }
 }
 
 /// https://developer.apple.com/documentation/swiftui/color
@@ -439,7 +440,7 @@ public struct Capsule: InsettableShape {
 public struct Color: Hashable, Sendable {
     let value: [Double]
     /// https://developer.apple.com/documentation/swiftui/color/rgbcolorspace
-    public enum RGBColorSpace: Hashable, Sendable {
+    public enum RGBColorSpace: Hashable {
         case sRGB, sRGBLinear, displayP3
     }
     /// https://developer.apple.com/documentation/swiftui/color/init(_:red:green:blue:opacity:)
@@ -464,7 +465,7 @@ extension Color: View, ShapeStyle {
 }
 
 /// https://developer.apple.com/documentation/swiftui/colorscheme
-public enum ColorScheme: Hashable, Sendable {
+public enum ColorScheme: Hashable {
     case light, dark
 }
 
@@ -476,19 +477,15 @@ public protocol DynamicProperty {}
 /// https://developer.apple.com/documentation/swiftui/state
 @propertyWrapper
 public struct State<Value>: DynamicProperty {
-    private let box: StateBox<Value>
     /// https://developer.apple.com/documentation/swiftui/state/init(wrappedvalue:)
-    nonisolated public init(wrappedValue value: Value) { box = StateBox(value) }
+    nonisolated public init(wrappedValue value: Value) {}
     /// https://developer.apple.com/documentation/swiftui/state/wrappedvalue
     public var wrappedValue: Value {
-        get { box.value }
-        nonmutating set { box.value = newValue }
+        get { fatalError("stub") }
+        nonmutating set {}
     }
     /// https://developer.apple.com/documentation/swiftui/state/projectedvalue
-    public var projectedValue: Binding<Value> {
-        let box = self.box
-        return Binding(get: { box.value }, set: { box.value = $0 })
-    }
+    public var projectedValue: Binding<Value> { fatalError("stub") }
 }
 
 extension State where Value: ExpressibleByNilLiteral {
@@ -496,9 +493,13 @@ extension State where Value: ExpressibleByNilLiteral {
     nonisolated public init() { self.init(wrappedValue: nil) }
 }
 
-final class StateBox<Value> {
-    var value: Value
-    init(_ value: Value) { self.value = value }
+/// https://developer.apple.com/documentation/swiftui/stateobject (iOS 14)
+@frozen @propertyWrapper
+public struct StateObject<ObjectType>: DynamicProperty where ObjectType: ObservableObject {
+    /// https://developer.apple.com/documentation/swiftui/stateobject/init(wrappedvalue:)
+    @inlinable nonisolated public init(wrappedValue thunk: @autoclosure @escaping () -> ObjectType) {}
+    /// https://developer.apple.com/documentation/swiftui/stateobject/wrappedvalue
+    @MainActor public var wrappedValue: ObjectType { fatalError("stub") }
 }
 
 /// https://developer.apple.com/documentation/swiftui/environmentvalues
@@ -520,18 +521,20 @@ public struct Environment<Value>: DynamicProperty {
 // MARK: - Modifiers
 
 /// https://developer.apple.com/documentation/swiftui/accessibilitychildbehavior
-public struct AccessibilityChildBehavior: Hashable, Sendable {
+public struct AccessibilityChildBehavior: Hashable {
     let id: Int
-    /// https://developer.apple.com/documentation/swiftui/accessibilitychildbehavior/ignore
-    public static let ignore = AccessibilityChildBehavior(id: 0)
+    /// https://developer.apple.com/documentation/swiftui/accessibilitychildbehavior/ignore (a `static let` in
+    /// Apple's SDK, not `Sendable` in iOS 16; computed here, as a non-Sendable `static let` is an error in Swift 6)
+    public static var ignore: AccessibilityChildBehavior { AccessibilityChildBehavior(id: 0) }
 }
 
 /// https://developer.apple.com/documentation/swiftui/accessibilitytraits
-public struct AccessibilityTraits: SetAlgebra, Sendable {
+public struct AccessibilityTraits: SetAlgebra {
     private var bits: Set<Int>
     nonisolated public init() { bits = [] }
-    /// https://developer.apple.com/documentation/swiftui/accessibilitytraits/isbutton
-    public static let isButton = AccessibilityTraits(bits: [0])
+    /// https://developer.apple.com/documentation/swiftui/accessibilitytraits/isbutton (a `static let` in Apple's
+    /// SDK; computed here, as a non-Sendable `static let` is an error in Swift 6)
+    public static var isButton: AccessibilityTraits { AccessibilityTraits(bits: [0]) }
     private init(bits: Set<Int>) { self.bits = bits }
     nonisolated public func contains(_ member: AccessibilityTraits) -> Bool { member.bits.isSubset(of: bits) }
     nonisolated public func union(_ other: AccessibilityTraits) -> AccessibilityTraits {
@@ -680,5 +683,57 @@ public protocol App {
 @available(iOS 14.0, *)
 extension App {
     /// https://developer.apple.com/documentation/swiftui/app/main()
-    nonisolated public static func main() {}
+    @MainActor public static func main() {}
+}
+
+// MARK: - UIKit interoperation
+
+/// https://developer.apple.com/documentation/swiftui/uiviewrepresentable
+@MainActor @preconcurrency
+public protocol UIViewRepresentable: View where Self.Body == Never {
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/uiviewtype
+    associatedtype UIViewType: UIView
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/coordinator
+    associatedtype Coordinator = Void
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/context
+    typealias Context = UIViewRepresentableContext<Self>
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/makeuiview(context:)
+    @MainActor @preconcurrency func makeUIView(context: Self.Context) -> Self.UIViewType
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/updateuiview(_:context:)
+    @MainActor @preconcurrency func updateUIView(_ uiView: Self.UIViewType, context: Self.Context)
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/makecoordinator()-32trb
+    @MainActor @preconcurrency func makeCoordinator() -> Self.Coordinator
+}
+
+extension UIViewRepresentable where Self.Coordinator == Void {
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentable/makecoordinator()-1e6ds
+    public func makeCoordinator() {}
+}
+
+extension UIViewRepresentable {
+    /// A representable's body is never called.
+    nonisolated public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/uiviewrepresentablecontext
+@MainActor @preconcurrency
+public struct UIViewRepresentableContext<Representable> where Representable: UIViewRepresentable {
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentablecontext/coordinator
+    public let coordinator: Representable.Coordinator
+    /// https://developer.apple.com/documentation/swiftui/uiviewrepresentablecontext/environment
+    public var environment: EnvironmentValues { EnvironmentValues() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/uihostingcontroller
+@MainActor @preconcurrency
+open class UIHostingController<Content>: UIViewController where Content: View {
+    /// https://developer.apple.com/documentation/swiftui/uihostingcontroller/init(rootview:)
+    @MainActor @preconcurrency public init(rootView: Content) {
+        self.rootView = rootView
+        super.init(nibName: nil, bundle: nil)
+    }
+    /// https://developer.apple.com/documentation/swiftui/uihostingcontroller/init(coder:)
+    @MainActor @preconcurrency public required init?(coder aDecoder: NSCoder) { fatalError("stub") }
+    /// https://developer.apple.com/documentation/swiftui/uihostingcontroller/rootview
+    @MainActor @preconcurrency public var rootView: Content
 }

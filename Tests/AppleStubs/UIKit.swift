@@ -35,6 +35,31 @@ open class UITouch: NSObject {
     open func location(in view: UIView?) -> CGPoint { .zero }
 }
 
+/// https://developer.apple.com/documentation/uikit/uigesturerecognizer
+@MainActor
+open class UIGestureRecognizer: NSObject {
+    /// https://developer.apple.com/documentation/uikit/uigesturerecognizer/view
+    open var view: UIView? { nil }
+}
+
+/// https://developer.apple.com/documentation/uikit/uigesturerecognizerdelegate (its methods are optional; the stub
+/// declares the one the SDK implements as a requirement with a default, as Swift protocols cannot mark it optional)
+@MainActor
+public protocol UIGestureRecognizerDelegate: NSObjectProtocol {
+    /// https://developer.apple.com/documentation/uikit/uigesturerecognizerdelegate/gesturerecognizer(_:shouldrecognizesimultaneouslywith:)
+    func gestureRecognizer(
+        _ gestureRecognizer: UIGestureRecognizer,
+        shouldRecognizeSimultaneouslyWith otherGestureRecognizer: UIGestureRecognizer
+    ) -> Bool
+}
+
+extension UIGestureRecognizerDelegate {
+    public func gestureRecognizer(
+        _ gestureRecognizer: UIGestureRecognizer,
+        shouldRecognizeSimultaneouslyWith otherGestureRecognizer: UIGestureRecognizer
+    ) -> Bool { false }
+}
+
 /// https://developer.apple.com/documentation/uikit/uiaccessibilitytraits
 public struct UIAccessibilityTraits: OptionSet, Sendable {
     public let rawValue: UInt64
@@ -365,7 +390,7 @@ public struct NSUnderlineStyle: OptionSet, Sendable {
 }
 
 /// https://developer.apple.com/documentation/uikit/nsparagraphstyle
-open class NSParagraphStyle: NSObject, @unchecked Sendable {
+open class NSParagraphStyle: NSObject {
     /// https://developer.apple.com/documentation/uikit/nsparagraphstyle/alignment
     open var alignment: NSTextAlignment { .natural }
 }

@@ -1,10 +1,10 @@
 // A ConnectSDK-iOS 2.8 app's use of the location synchronization API (the seed's Location.md), written as
-// such an app writes it. It must type-check unchanged in Swift 5 and Swift 6 language modes:
+// such an app writes it: `import IFTTTConnectSDK` alone, as 2.8 needed, brings the location API. It must
+// type-check unchanged in Swift 5 and Swift 6 language modes:
 //   swiftc -typecheck -I .build/debug/Modules -swift-version 5 Tests/ClientCompat/Location28.swift
 //   swiftc -typecheck -I .build/debug/Modules -swift-version 6 Tests/ClientCompat/Location28.swift
 import Foundation
 import IFTTTConnectSDK
-import IFTTTConnectLocation
 #if canImport(UIKit)
 import UIKit
 #endif

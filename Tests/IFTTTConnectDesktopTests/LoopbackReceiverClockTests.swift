@@ -52,7 +52,7 @@ enum DesktopDocumentationExample {
             credentialProvider: credentials,
             redirectURL: receiver.redirectURL)
         var setup = ConnectButtonController.Configuration.sandbox(URL(string: "http://127.0.0.1:8080")!)
-        setup.webAuthenticationSession = BrowserWebAuthenticationSession()
+        setup.webAuthenticationSession = BrowserWebAuthenticationSession(launchPad: receiver)
         let controller = ConnectButtonController(
             connectButton: HeadlessConnectButton(),
             connectionConfiguration: configuration,

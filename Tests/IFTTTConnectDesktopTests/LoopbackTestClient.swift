@@ -16,7 +16,8 @@ final class LoopbackTestClient: Sendable {
     private let fd: Int32
     private let closed = Locked(false)
 
-    init(port: UInt16) throws {
+    /// Connects to 127.0.0.1:`port`, from `source` (an address of 127.0.0.0/8 in host byte order) when given.
+    init(port: UInt16, from source: UInt32? = nil) throws {
         #if os(Linux)
         let type = Int32(SOCK_STREAM.rawValue)
         #else
@@ -28,6 +29,20 @@ final class LoopbackTestClient: Sendable {
         var one: Int32 = 1
         _ = setsockopt(fd, SOL_SOCKET, SO_NOSIGPIPE, &one, socklen_t(MemoryLayout<Int32>.size))
         #endif
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = in_addr_t(source.bigEndian)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw Failure.socket
+            }
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = port.bigEndian
@@ -44,6 +59,16 @@ final class LoopbackTestClient: Sendable {
     }
 
     deinit { shut() }
+
+    /// The client's own port.
+    var localPort: UInt16 {
+        var address = sockaddr_in()
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return UInt16(bigEndian: address.sin_port)
+    }
 
     /// Sends `bytes`; returns false when the peer closed.
     @discardableResult
@@ -82,6 +107,13 @@ final class LoopbackTestClient: Sendable {
             if count <= 0 { return String(decoding: data, as: UTF8.self) }
             data.append(contentsOf: buffer[0..<count])
         }
+    }
+
+    /// Whether the peer closed or reset the connection (checked without waiting).
+    func wasReset() -> Bool {
+        var byte: UInt8 = 0
+        let count = recv(fd, &byte, 1, Int32(MSG_DONTWAIT) | Int32(MSG_PEEK))
+        return count == 0 || (count < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
     }
 
     /// Closes the socket (once).

@@ -136,6 +136,53 @@ struct DeliveryGuaranteeTests {
         #expect(api.requests == before)
     }
 
+    /// A proxy (or a failing server) that answers 400 to every request: with its own page, or with an error
+    /// envelope that names no event. Nothing is dead-lettered, the uploader backs off, and once it recovers every
+    /// event arrives.
+    @Test(arguments: [false, true])
+    func aRefusalOfEverythingIsAServerFailureNotAVerdictOnEachEvent(envelope: Bool) async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let store = try LocationEventStore(directory: directory)
+        let all = events(200)
+        for event in all { try await store.append(event) }
+        let proxy = RefuseEverything(envelope: envelope)
+        let clock = ManualClock(epoch.addingTimeInterval(100))
+        let progress = Recorder<LocationUploader.Progress>()
+        let uploader = LocationUploader(
+            store: store,
+            configuration: .init(network: .init(transport: proxy, locationBaseURL: base, anonymousId: "install-1")),
+            tokenProvider: { "token" }, clock: clock, random: { 0.5 }, progressHandler: { progress.append($0) })
+
+        // While everything is refused: a few requests per run, a growing backoff, nothing dead-lettered
+        var requests: [Int] = []
+        var waits: [TimeInterval] = []
+        for _ in 0..<3 {
+            let before = proxy.requests
+            let report = await uploader.uploadPending()
+            requests.append(proxy.requests - before)
+            #expect(report.rejected == 0)
+            #expect(report.error?.code == .uploadFailed)
+            guard case .retry(let at) = report.next else {
+                Issue.record("expected a retry, got \(report.next)")
+                return
+            }
+            waits.append(at.timeIntervalSince(clock.now))
+            clock.advance(to: at)
+        }
+        #expect(requests == (envelope ? [4, 4, 4] : [1, 1, 1]))  // without an envelope the first refusal says enough
+        #expect(waits == [1.5, 3, 6])
+        #expect(try await store.deadLetters().isEmpty)
+        #expect(try await store.pending(now: clock.now) == all)
+        #expect(!progress.values.contains { if case .rejected = $0 { true } else { false } })
+
+        // Recovered: every event is delivered, none lost, none dead-lettered
+        proxy.recovered = true
+        let report = await uploader.uploadPending()
+        #expect(report == .init(uploaded: 200, next: .done, error: nil))
+        #expect(proxy.accepted == all.map(\.recordId.uuidString))
+        #expect(try await store.deadLetters().isEmpty)
+    }
+
     @Test func refusalReportsUseThe28ShapesWithTheReasonBeside() async throws {
         let event = RegionEvent(transition: .exit, occurredAt: epoch, triggerSubscriptionId: "abc")
         var refused = event
@@ -263,5 +310,43 @@ struct DeliveryGuaranteeTests {
         #expect(await first.value.uploaded == 1)
         await uploader.waitUntilIdle()
         #expect(await uploader.isBusy == false)
+    }
+}
+
+/// Answers 400 to everything until it has recovered (then 200): with a proxy's HTML page, or with an error envelope
+/// that names no event.
+final class RefuseEverything: HTTPTransport, Sendable {
+    private struct State {
+        var requests = 0
+        var recovered = false
+        var accepted: [String] = []
+    }
+
+    private let state = Locked(State())
+    let envelope: Bool
+
+    init(envelope: Bool) { self.envelope = envelope }
+
+    var requests: Int { state.withLock { $0.requests } }
+    var accepted: [String] { state.withLock { $0.accepted } }
+    var recovered: Bool {
+        get { state.withLock { $0.recovered } }
+        set { state.withLock { $0.recovered = newValue } }
+    }
+
+    func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
+        let items = (try? JSONSerialization.jsonObject(with: request.body ?? Data()) as? [[String: Any]]) ?? []
+        return state.withLock { state in
+            state.requests += 1
+            if state.recovered {
+                state.accepted += items.map { $0["record_id"] as? String ?? "" }
+                return HTTPResponse(statusCode: 200, body: Data("{}".utf8))
+            }
+            let body =
+                envelope
+                ? #"{"type":"error","code":"bad_request","message":"Bad request"}"#
+                : "<html><body><h1>400 Bad Request</h1>Request Header Or Cookie Too Large</body></html>"
+            return HTTPResponse(statusCode: 400, body: Data(body.utf8))
+        }
     }
 }

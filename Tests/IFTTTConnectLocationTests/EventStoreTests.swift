@@ -184,4 +184,45 @@ struct EventStoreTests {
         let pending = try await app.pending(now: epoch).map(\.triggerSubscriptionId)
         #expect(pending == ["trigger_2", "trigger_3", "trigger_4", "trigger_100", "trigger_101"])
     }
+
+    /// A geofence's presence and pending crossings are one record; appending a pending crossing's event takes it
+    /// off its track in the same record; both survive reopening and compaction.
+    @Test func tracksAndTheirPendingCrossingsSurviveReopeningAndCompaction() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tracks-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let entry = RegionEvent(transition: .entry, occurredAt: epoch, triggerSubscriptionId: "home")
+        let home = GeofenceTrack(
+            presence: .inside,
+            pending: [
+                PendingCrossing(transition: .entry, occurredAt: epoch, deadline: epoch + 30, event: entry)
+            ])
+        let gym = GeofenceTrack(
+            presence: .outside,
+            pending: [PendingCrossing(transition: .exit, occurredAt: epoch + 5, deadline: epoch + 35, event: nil)])
+        let store = try LocationEventStore(directory: directory)
+        try await store.saveTracks(["ifttt_home": home, "ifttt_gym": gym])
+        #expect(try await reopenedStore(directory).tracks == ["ifttt_home": home, "ifttt_gym": gym])
+
+        // Recording the entry is one record: the event, and the crossing off its track
+        try await store.append(entry)
+        var settled = home
+        settled.pending = []
+        #expect(await store.tracks()["ifttt_home"] == settled)
+        #expect(try await reopenedStore(directory).tracks == ["ifttt_home": settled, "ifttt_gym": gym])
+        #expect(await store.presence() == ["ifttt_home": .inside, "ifttt_gym": .outside])
+
+        // Compaction keeps both tracks; presence saved the earlier way still reads
+        try await store.compact(now: nil)
+        try await store.savePresence(["ifttt_office": .inside])
+        let reopened = try await reopenedStore(directory)
+        #expect(reopened.tracks["ifttt_gym"] == gym && reopened.tracks["ifttt_home"] == settled)
+        #expect(reopened.tracks["ifttt_office"] == GeofenceTrack(presence: .inside))
+        #expect(reopened.pending == [entry])
+    }
+}
+
+/// What a store reopened on `directory` reads.
+func reopenedStore(_ directory: URL) async throws -> (tracks: [String: GeofenceTrack], pending: [RegionEvent]) {
+    let store = try LocationEventStore(directory: directory)
+    return (await store.tracks(), try await store.pending(now: epoch))
 }

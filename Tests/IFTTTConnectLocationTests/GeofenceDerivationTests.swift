@@ -34,13 +34,25 @@ struct GeofenceDerivationTests {
         Geofence.geofences(for: [connection]).map(\.identifier)
     }
 
-    @Test func onlyAJSONTrueEnablesAUserFeature() throws {
+    @Test func onlyAJSONTrueOrOneEnablesAUserFeature() throws {
         #expect(Self.identifiers(try Self.connection(enabled: "true", triggers: [Self.trigger("a")])) == ["ifttt_a"])
         #expect(Self.identifiers(try Self.connection(enabled: nil, triggers: [Self.trigger("a")])).isEmpty)  // missing
         // A string.
         #expect(Self.identifiers(try Self.connection(enabled: #""true""#, triggers: [Self.trigger("a")])).isEmpty)
         #expect(Self.identifiers(try Self.connection(enabled: "false", triggers: [Self.trigger("a")])).isEmpty)
-        #expect(Self.identifiers(try Self.connection(enabled: "1", triggers: [Self.trigger("a")])).isEmpty)
+        // Foundation reads a JSON 1 as true, so 2.8 monitored it (DerivationParityTests); 0 and 2 are off.
+        #expect(Self.identifiers(try Self.connection(enabled: "1", triggers: [Self.trigger("a")])) == ["ifttt_a"])
+        #expect(Self.identifiers(try Self.connection(enabled: "0", triggers: [Self.trigger("a")])).isEmpty)
+        #expect(Self.identifiers(try Self.connection(enabled: "2", triggers: [Self.trigger("a")])).isEmpty)
+    }
+
+    @Test func aBadTriggerOrFieldNeverCostsItsSiblingsOrTheConnection() throws {
+        let connection = try Self.connection(triggers: [
+            #"{"id":"nulls","user_fields":[null,{"field_id":"location","value":{"lat":1,"lng":1,"radius":200}}]}"#,
+            #"{"id":true,"user_fields":[]}"#, "null", #""trigger""#, #"{"id":"text","user_fields":"location"}"#,
+            Self.trigger("kept"),
+        ])
+        #expect(Self.identifiers(connection) == ["ifttt_nulls", "ifttt_kept"])
     }
 
     @Test func onlyTheFieldNamedLocationIsUsedWhateverTheOtherFieldsTypes() throws {

@@ -129,11 +129,15 @@ struct RegionSelectorTests {
         var h = SelectorHarness(hostRegions: 19)
         let fences = randomGeofences(50, seed: 5)
         h.send(.geofencesChanged(fences))
-        h.move(to: Coordinate(latitude: 37.7, longitude: -122.4))
-        // The one free slot holds the nearest geofence, not a refresh region that could report nothing.
+        let point = Coordinate(latitude: 37.7, longitude: -122.4)
+        h.move(to: point)
+        // Outside every geofence, the one free slot holds a refresh region that reaches the nearest geofence's edge.
+        let nearest = try #require(fences.first { $0.identifier == bruteForceNearest(fences, to: point, k: 1)[0] })
+        #expect(h.ownedMonitored == [RegionSelector.refreshRegionIdentifier])
+        #expect(h.selector.refreshRegion?.center == point)
         #expect(
-            h.ownedMonitored == Set(bruteForceNearest(fences, to: Coordinate(latitude: 37.7, longitude: -122.4), k: 1)))
-        #expect(h.selector.refreshRegion == nil)
+            h.selector.refreshRegion?.radius
+                == RadiusLimits().clamp(nearest.center.distance(to: point) - nearest.radius))
         var full = SelectorHarness(hostRegions: 20)
         full.send(.geofencesChanged(randomGeofences(50, seed: 5)))
         full.move(to: Coordinate(latitude: 37.7, longitude: -122.4))
@@ -183,8 +187,19 @@ struct RegionSelectorTests {
         for step in 0...290 {
             let point = Coordinate(latitude: 37.0, longitude: -122.0 + Double(step) * 0.001)
             h.move(to: point, at: Double(step) * 30)
-            // Then the free slot always holds the geofence nearest to the user, and never a refresh region
-            #expect(h.ownedMonitored == Set(bruteForceNearest(fences, to: point, k: 1)))
+            // Then the free slot holds the geofence the user is in, else a refresh region that ends where the
+            // nearest geofence begins (no nearer than the minimum radius)
+            if let inside = fences.first(where: { $0.monitoredRegion.contains(point) }) {
+                #expect(h.ownedMonitored == [inside.identifier])
+            } else {
+                #expect(h.ownedMonitored == [RegionSelector.refreshRegionIdentifier])
+                let refresh = try #require(h.selector.refreshRegion)
+                let nearest = try #require(
+                    fences.first { $0.identifier == bruteForceNearest(fences, to: refresh.center, k: 1)[0] })
+                #expect(
+                    refresh.radius == RadiusLimits().clamp(nearest.center.distance(to: refresh.center) - nearest.radius)
+                )
+            }
             #expect(h.platform.count == 20)
             if step % 50 == 0 { visited.append(String(format: "ifttt_shop_%02d", step / 10)) }
         }

@@ -114,7 +114,20 @@ final class FakeIFTTT: HTTPTransport, Sendable {
     }
 
     private func respond(to request: HTTPRequest) -> HTTPResponse {
-        if request.url.path.hasSuffix("/location_events") { return HTTPResponse(statusCode: uploadStatus) }
+        if request.url.path.hasSuffix("/location_events") {
+            let status = uploadStatus
+            guard status == 422 else { return HTTPResponse(statusCode: status) }
+            // A 422 singles out every event of the batch by index, as IFTTT's error envelope does.
+            let count = ((try? JSONSerialization.jsonObject(with: request.body ?? Data())) as? [Any])?.count ?? 0
+            let details = (0..<count).map {
+                #"{"parameter":"[\#($0)].trigger_subscription_id","message":"is not a trigger subscription of this user"}"#
+            }
+            return HTTPResponse(
+                statusCode: 422,
+                body: Data(
+                    #"{"type":"error","code":"invalid_parameters","message":"invalid","details":[\#(details.joined(separator: ","))]}"#
+                        .utf8))
+        }
         if let status = fetchStatus {
             return HTTPResponse(
                 statusCode: status, body: Data(#"{"type":"error","code":"unauthorized","message":"no"}"#.utf8))
@@ -215,6 +228,9 @@ struct SyncHarness {
             anonymousId: "install-1", secureStore: FileSecureStore(directory: directory),
             taskScheduler: scheduler, clock: clock, random: { 0.5 })
         configuration.useServer(at: URL(string: "https://ifttt.test")!)
+        // These tests are about what happens to a crossing once recorded: it is recorded at once, as 2.8 did. The
+        // dwell filter (on by default) has its own tests, which set it here.
+        configuration.dwellTime = 0
         adjust(&configuration)
         synchronizer = Synchronizer(configuration: configuration)
     }

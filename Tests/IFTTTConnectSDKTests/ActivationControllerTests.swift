@@ -26,8 +26,12 @@ struct ActivationControllerTests {
     let delegate = RecordingConnectButtonDelegate()
     let clock = ManualClock()
 
+    /// The app's backend: it vouches for the user's token once asked (after the redirect).
+    static let backend = PartnerBackend(name: "test backend") { F.token }
+
     func makeController(
-        credentials: ConnectionCredentials = ConnectionCredentials(oauthCode: "oauth-1", inviteCode: "inv-1"),
+        credentials: ConnectionCredentials = ConnectionCredentials(
+            oauthCode: "oauth-1", inviteCode: "inv-1", partnerBackend: backend),
         redirect: URL = F.redirectURL, timing: ActivationTiming = .immediate,
         email: String = "user@example.com", connection: Connection? = nil,
         configure: (inout ConnectButtonController.Configuration) -> Void = { _ in }
@@ -55,11 +59,17 @@ struct ActivationControllerTests {
             locale: Locale(identifier: "en_US"), delegate: delegate, configuration: configuration)
     }
 
+    /// The user finished on the page: the Connection is now on for them.
+    func connectionTurnedOn() {
+        transport.set("GET /v2/connections/c1", HTTPResponse(statusCode: 200, body: F.connectionJSON("enabled")))
+    }
+
     /// Completes the flow the way a browser would once the web page opens.
     func redirectOnStart(_ query: @escaping @MainActor (String) -> String, redirect: URL = F.redirectURL) {
         let registry = self.registry
-        web.onStart = { url in
+        web.onStart = { [self] url in
             let state = F.value("state", in: url) ?? ""
+            connectionTurnedOn()
             Task { @MainActor in
                 let handler = ConnectionRedirectHandler(redirectURL: redirect, registry: registry)
                 _ = handler.handleApplicationRedirect(url: URL(string: redirect.absoluteString + "?" + query(state))!)
@@ -168,7 +178,7 @@ struct ActivationControllerTests {
         let controller = makeController()
         redirectOnStart { "next_step=complete&state=\($0)" }
         let activation = try await controller.connect(email: " new@example.com ")
-        #expect(activation.userToken == nil)
+        #expect(activation.userToken == F.token)  // the backend's, though the redirect carried none
         #expect(F.value("sdk_create_account", in: web.started[0]) == "true")
         #expect(F.value("email", in: web.started[0]) == "new@example.com")
     }
@@ -182,8 +192,9 @@ struct ActivationControllerTests {
     @Test func aHostileRedirectDuringTheFlowChangesNothing() async throws {
         let controller = makeController()
         let handler = ConnectionRedirectHandler(redirectURL: F.redirectURL, registry: registry)
-        web.onStart = { url in
+        web.onStart = { [self] url in
             let state = F.value("state", in: url)!
+            connectionTurnedOn()
             Task { @MainActor in
                 let before = controller.step
                 #expect(
@@ -242,6 +253,7 @@ struct ActivationControllerTests {
         #expect(url.absoluteString.hasPrefix("ifttt-handoff-v1://connections/c1?"))
         controller.applicationDidEnterBackground()
         #expect(controller.step == .initial)
+        connectionTurnedOn()
         let handler = ConnectionRedirectHandler(redirectURL: F.redirectURL, registry: registry)
         #expect(
             handler.handleApplicationRedirect(
@@ -285,8 +297,9 @@ struct ActivationControllerTests {
         #expect(receiver.redirectURL.absoluteString == "http://127.0.0.1:\(receiver.port)/ifttt/callback")
         let controller = makeController(redirect: receiver.redirectURL)
         let statuses = StatusBox()
-        web.onStart = { url in
+        web.onStart = { [self] url in
             let state = F.value("state", in: url)!
+            connectionTurnedOn()
             let base = "http://127.0.0.1:\(receiver.port)"
             Task.detached {
                 await statuses.add(try? await Self.get(base + "/favicon.ico"))

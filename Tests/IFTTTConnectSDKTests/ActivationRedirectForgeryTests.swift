@@ -75,24 +75,33 @@ struct ActivationRedirectForgeryTests {
         #expect(Set(Self.hostile.map(\.0)).count == Self.hostile.count)
     }
 
+    /// Registers a flow waiting with `state` (redirects without it refused, as with `.required`), whose token is
+    /// vouched for.
+    static func waitingFlow(_ registry: RedirectRegistry, matcher: RedirectURLMatcher, delivered: LogCapture? = nil) {
+        registry.register(
+            matcher, nonce: RedirectNonce(value: state), verifier: .vouchingForTests(), acceptsWithoutState: false
+        ) { _ in delivered?.handler("delivered") }
+    }
+
     @Test(arguments: hostile.map(\.0))
-    func isRefusedWithNoChange(name: String) throws {
+    func isRefusedWithNoChange(name: String) async throws {
         let text = try #require(Self.hostile.first { $0.0 == name }?.1)
         let registry = RedirectRegistry()
         let redirect = URL(string: Self.base)!
         let matcher = try #require(RedirectURLMatcher(redirectURL: redirect))
         let delivered = LogCapture()
-        registry.register(matcher, nonce: RedirectNonce(value: Self.state)) { _ in delivered.handler("delivered") }
+        Self.waitingFlow(registry, matcher: matcher, delivered: delivered)
         let handler = ConnectionRedirectHandler(redirectURL: redirect, registry: registry)
         if let url = URL(string: text) {
             #expect(handler.handleApplicationRedirect(url: url) == false)
             #expect(handler.handleApplicationRedirect(url: url, options: ["source": "com.apple.mobilesafari"]) == false)
         }
+        #expect(handler.handleApplicationRedirect(urlString: text) == false)
         #expect(registry.isWaiting(for: RedirectNonce(value: Self.state)))
         #expect(delivered.lines.isEmpty)
         // The genuine redirect still works afterwards, once.
-        #expect(handler.handleApplicationRedirect(url: URL(string: Self.base + "?" + Self.ok)!))
-        #expect(!handler.handleApplicationRedirect(url: URL(string: Self.base + "?" + Self.ok)!))
+        #expect(await handler.verdict(for: URL(string: Self.base + "?" + Self.ok)!) == (true, true))
+        #expect(await handler.verdict(for: URL(string: Self.base + "?" + Self.ok)!) == (false, false))
         #expect(delivered.lines == ["delivered"])
     }
 
@@ -103,9 +112,7 @@ struct ActivationRedirectForgeryTests {
 
     @Test func aHandlerForAnotherRedirectURLDoesNotSeeTheFlow() {
         let registry = RedirectRegistry()
-        registry.register(
-            RedirectURLMatcher(redirectURL: URL(string: Self.base)!)!, nonce: RedirectNonce(value: Self.state)
-        ) { _ in }
+        Self.waitingFlow(registry, matcher: RedirectURLMatcher(redirectURL: URL(string: Self.base)!)!)
         let other = ConnectionRedirectHandler(
             redirectURL: URL(string: "groceryexpress://ifttt/other")!, registry: registry)
         #expect(!other.handleApplicationRedirect(url: URL(string: "groceryexpress://ifttt/other?" + Self.ok)!))
@@ -115,7 +122,7 @@ struct ActivationRedirectForgeryTests {
     @Test func aCancelledFlowNoLongerAcceptsItsState() {
         let registry = RedirectRegistry()
         let nonce = RedirectNonce(value: Self.state)
-        registry.register(RedirectURLMatcher(redirectURL: URL(string: Self.base)!)!, nonce: nonce) { _ in }
+        Self.waitingFlow(registry, matcher: RedirectURLMatcher(redirectURL: URL(string: Self.base)!)!)
         registry.cancel(nonce)
         let handler = ConnectionRedirectHandler(redirectURL: URL(string: Self.base)!, registry: registry)
         #expect(!handler.handleApplicationRedirect(url: URL(string: Self.base + "?" + Self.ok)!))

@@ -9,12 +9,14 @@ struct RedirectAuthorityTests {
     static let state = "0123456789abcdef0123456789abcdef"
     static let ok = "next_step=complete&user_token=tok123&state=\(state)"
 
-    /// Registers a flow waiting on `configured` and hands it `redirect`; returns whether it was taken.
-    static func taken(configured: String, redirect: String) throws -> Bool {
+    /// Registers a flow waiting on `configured` and hands it `redirect` (as text with `asText`); returns whether it
+    /// was taken.
+    static func taken(configured: String, redirect: String, asText: Bool = false) throws -> Bool {
         let registry = RedirectRegistry()
         let matcher = try #require(RedirectURLMatcher(redirectURL: URL(string: configured)!))
-        registry.register(matcher, nonce: RedirectNonce(value: state)) { _ in }
+        registry.register(matcher, nonce: RedirectNonce(value: state), verifier: .vouchingForTests()) { _ in }
         let handler = ConnectionRedirectHandler(redirectURL: URL(string: configured)!, registry: registry)
+        if asText { return handler.handleApplicationRedirect(urlString: redirect) }
         guard let url = URL(string: redirect) else { return false }
         return handler.handleApplicationRedirect(url: url)
     }
@@ -40,6 +42,31 @@ struct RedirectAuthorityTests {
     @Test func aLeadingZeroPortIsRefused() throws {
         #expect(
             try !Self.taken(configured: "http://127.0.0.1:8080/cb", redirect: "http://127.0.0.1:08080/cb?\(Self.ok)"))
+    }
+
+    @Test func aNonASCIIHostAsWrittenIsRefused() throws {
+        // Foundation maps a full-width host to ASCII inside `URL(string:)` (UTS #46, as browsers do), so the `URL`
+        // value is the genuine one; written as text, it is refused.
+        let fullWidth = "http://１２７.０.０.１:8123/cb?\(Self.ok)"
+        #expect(URL(string: fullWidth) == URL(string: "http://127.0.0.1:8123/cb?\(Self.ok)"))
+        #expect(try !Self.taken(configured: "http://127.0.0.1:8123/cb", redirect: fullWidth, asText: true))
+        #expect(
+            try !Self.taken(
+                configured: "groceryexpress://ifttt/cb", redirect: "groceryexpress://ｉfttt/cb?\(Self.ok)", asText: true)
+        )
+        #expect(
+            try !Self.taken(
+                configured: "http://127.0.0.1:8123/cb", redirect: "http://127.0.0.1:8123/cb?\(Self.ok)&x=é",
+                asText: true))
+        // The same redirect written in ASCII is taken as text too.
+        #expect(
+            try Self.taken(
+                configured: "http://127.0.0.1:8123/cb", redirect: "http://127.0.0.1:8123/cb?\(Self.ok)", asText: true))
+        // Percent-encoded, the host no longer equals the configured one as written.
+        #expect(
+            try !Self.taken(
+                configured: "http://127.0.0.1:8123/cb",
+                redirect: "http://%EF%BC%91%EF%BC%92%EF%BC%97.0.0.1:8123/cb?\(Self.ok)"))
     }
 
     @Test func manyLeadingZerosAreRefused() throws {
@@ -72,7 +99,7 @@ struct ReleasedControllerTests {
         configuration.analyticsUploaders = AnalyticsUploaderRegistry()
         let connectionConfiguration = ConnectionConfiguration(
             connection: F.connection(), suggestedUserEmail: "user@example.com",
-            credentialProvider: ConnectionCredentials(oauthCode: "o"),
+            credentialProvider: ConnectionCredentials(oauthCode: "o", partnerBackend: PartnerBackend { nil }),
             redirectURL: F.redirectURL)
         weak var weakController: ConnectButtonController?
         let opened = AsyncStream<URL>.makeStream()

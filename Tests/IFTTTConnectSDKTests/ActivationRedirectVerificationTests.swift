@@ -74,18 +74,21 @@ final class TokenAwareTransport: HTTPTransport, Sendable {
 /// Holds callers until opened; counts the callers it let through.
 actor Gate {
     private var isOpen = false
-    private var waiting: [CheckedContinuation<Void, Never>] = []
+    private var parked: [CheckedContinuation<Void, Never>] = []
     private(set) var released = 0
 
+    /// How many callers wait at the gate now.
+    var waiting: Int { parked.count }
+
     func wait() async {
-        if !isOpen { await withCheckedContinuation { waiting.append($0) } }
+        if !isOpen { await withCheckedContinuation { parked.append($0) } }
         released += 1
     }
 
     func open() {
         isOpen = true
-        for continuation in waiting { continuation.resume() }
-        waiting = []
+        for continuation in parked { continuation.resume() }
+        parked = []
     }
 }
 
@@ -118,16 +121,46 @@ final class ResultRecorder: ConnectButtonControllerDelegate {
     ) {}
 }
 
-/// Redirects without `state`: verified with IFTTT before they may finish the waiting flow.
-@Suite("Redirect verification without state", .timeLimit(.minutes(1)))
+/// The partner backend's answer, changed by the test as the user signs in and links accounts: `nil` until linked.
+final class BackendAnswer: Sendable {
+    private let state = Locked<(token: String?, calls: Int, failing: Bool)>((nil, 0, false))
+    /// Held until opened, when set: every call waits at the gate first.
+    let gate: Gate?
+
+    init(gate: Gate? = nil) { self.gate = gate }
+
+    var calls: Int { state.withLock { $0.calls } }
+    func vouch(for token: String?) { state.withLock { $0.token = token } }
+    func fail(_ failing: Bool) { state.withLock { $0.failing = failing } }
+
+    /// The backend as the app's credential provider gives it.
+    var backend: PartnerBackend {
+        PartnerBackend(name: "test backend") { [self] in
+            if let gate { await gate.wait() }
+            let (token, failing) = state.withLock { state -> (String?, Bool) in
+                state.calls += 1
+                return (state.token, state.failing)
+            }
+            if failing { throw ConnectAPIError.apiError(statusCode: 503, payload: nil) }
+            return token
+        }
+    }
+}
+
+/// The token an activation hands over is one the app's side vouches for (issue 19): a redirect is only a signal,
+/// with or without `state`. One test per attack; each says how the code before failed it.
+@Suite("Activation trust: the kept token is vouched for", .timeLimit(.minutes(1)))
 @MainActor
 struct ActivationRedirectVerificationTests {
     typealias F = ActivationFixtures
-    static let alice = "tok-alice-0123456789"
+    nonisolated static let alice = "tok-alice-0123456789"
+    /// Another token of alice's, as a redirect may carry one the backend did not issue.
+    static let aliceAgain = "tok-alice-redirect-0123456789"
     static let bob = "tok-bob-0123456789"
 
     let transport = TokenAwareTransport([
-        alice: .init(login: "alice", status: "enabled"),
+        alice: .init(login: "alice", status: "never_enabled"),
+        aliceAgain: .init(login: "alice", status: "never_enabled"),
         bob: .init(login: "bob", status: "enabled"),
     ])
     let registry = RedirectRegistry()
@@ -135,9 +168,16 @@ struct ActivationRedirectVerificationTests {
     let logs = LogCapture()
     let results = ResultRecorder()
 
+    /// Alice turned the Connection on: every token of hers now sees it on.
+    func aliceTurnsItOn(pending: Bool = false) {
+        for token in [Self.alice, Self.aliceAgain] {
+            transport.set(token, .init(login: "alice", status: pending ? "never_enabled" : "enabled", pending: pending))
+        }
+    }
+
     func makeController(
-        userToken: String? = nil, policy: RedirectStatePolicy = .verifyWhenMissing,
-        userVerifier: (@Sendable (RedirectedUser) async -> Bool)? = nil
+        backend: PartnerBackend? = nil, userToken: String? = nil, policy: RedirectStatePolicy = .verifyWhenMissing,
+        trust: UserTokenTrust = .vouched, userVerifier: (@Sendable (RedirectedUser) async -> Bool)? = nil
     ) -> ConnectButtonController {
         let network = ConnectionNetworkController(
             configuration: .init(
@@ -152,9 +192,10 @@ struct ActivationRedirectVerificationTests {
         configuration.analyticsUploaders = AnalyticsUploaderRegistry()
         var config = ConnectionConfiguration(
             connection: F.connection(), suggestedUserEmail: "user@example.com",
-            credentialProvider: ConnectionCredentials(oauthCode: "o", userToken: userToken),
+            credentialProvider: ConnectionCredentials(oauthCode: "o", userToken: userToken, partnerBackend: backend),
             redirectURL: F.redirectURL)
         config.redirectStatePolicy = policy
+        config.userTokenTrust = trust
         config.redirectUserVerifier = userVerifier
         return ConnectButtonController(
             connectButton: HeadlessConnectButton(), connectionConfiguration: config,
@@ -176,82 +217,159 @@ struct ActivationRedirectVerificationTests {
     /// Submits `query` at the redirect URL and waits for the verdict.
     func submit(_ query: String) async -> (taken: Bool, accepted: Bool) {
         let handler = ConnectionRedirectHandler(redirectURL: F.redirectURL, registry: registry)
-        let url = URL(string: F.redirectURL.absoluteString + "?" + query)!
-        let verdict = AsyncStream<Bool>.makeStream()
-        let taken = handler.submit(url) { verdict.continuation.yield($0) }
-        var iterator = verdict.stream.makeAsyncIterator()
-        return (taken, await iterator.next() ?? false)
+        return await handler.verdict(for: URL(string: F.redirectURL.absoluteString + "?" + query)!)
     }
 
     /// The next activation result the delegate received (buffered, so it cannot be missed).
-    func result(of controller: ConnectButtonController) async -> Result<
-        ConnectionActivation, ConnectButtonControllerError
-    > {
+    func result() async -> Result<ConnectionActivation, ConnectButtonControllerError> {
         await results.next()
     }
 
-    @Test func aVerifiedRedirectWithoutStateCompletesTheFlowOnce() async throws {
-        let controller = makeController()
+    /// No token, state, login or email in any log line.
+    func expectNoSecretLogged() {
+        let text = logs.lines.joined(separator: "\n")
+        for secret in [Self.alice, Self.aliceAgain, Self.bob, "user@example.com"] { #expect(!text.contains(secret)) }
+    }
+
+    // MARK: - The partner backend vouches (the default)
+
+    /// Attack: while a first activation waits, another account's real token (its Connection on) arrives at the
+    /// redirect URL. Before: taken after IFTTT's checks, the flow completed as bob
+    /// (`withoutAnyCheckAnotherRealEnabledAccountPasses` of the code before, and the e2e baseline).
+    @Test func anotherAccountsRealTokenCannotFinishAFirstActivation() async throws {
+        let answer = BackendAnswer()
+        let controller = makeController(backend: answer.backend)
         _ = try await startAndWait(controller)
-        async let outcome = result(of: controller)
-        let verdict = await submit("next_step=complete&user_token=\(Self.alice)")
-        #expect(verdict == (true, true))
-        let activation = try await outcome.get()
-        #expect(activation.userToken == Self.alice)
-        // The same redirect again is refused: the flow no longer waits.
-        #expect(await submit("next_step=complete&user_token=\(Self.alice)") == (false, false))
-        #expect(!logs.lines.joined().contains(Self.alice))
-    }
-
-    @Test func aGarbageTokenIsRefusedAndTheFlowKeepsWaiting() async throws {
-        let controller = makeController()
-        let state = try await startAndWait(controller)
-        #expect(await submit("next_step=complete&user_token=garbage-token") == (true, false))
+        #expect(await submit("next_step=complete&user_token=\(Self.bob)") == (true, false))
         #expect(controller.step == .waitingForRedirect)
-        #expect(registry.count == 1)
-        // The genuine redirect still works.
-        async let outcome = result(of: controller)
-        #expect(await submit("next_step=complete&user_token=\(Self.alice)&state=\(state)") == (true, true))
-        #expect(try await outcome.get().userToken == Self.alice)
-        #expect(logs.lines.contains { $0.contains("does not work on /v2/me") })
-        #expect(!logs.lines.joined().contains("garbage-token"))
+        #expect(logs.lines.contains { $0.contains("vouches for no IFTTT user token yet") })
+        // Alice finishes on the page: her partner account is linked, the Connection is on for her.
+        answer.vouch(for: Self.alice)
+        aliceTurnsItOn()
+        async let outcome = result()
+        #expect(await submit("next_step=complete&user_token=\(Self.aliceAgain)") == (true, true))
+        let activation = try await outcome.get()
+        #expect(activation.userToken == Self.alice)  // the backend's token, not the redirect's
+        #expect(await submit("next_step=complete&user_token=\(Self.aliceAgain)") == (false, false))
+        expectNoSecretLogged()
     }
 
-    @Test func anotherUsersTokenIsRefusedWhenTheFlowStartedFromAKnownUser() async throws {
-        // Alice's token is in the credential provider: `/me` says "alice", so bob's enabled account cannot finish it.
+    @Test func theRedirectIsOnlyASignalItsTokenIsNeverKept() async throws {
+        let answer = BackendAnswer()
+        answer.vouch(for: Self.alice)  // a re-linked account: the backend knows alice before she finishes
+        let controller = makeController(backend: answer.backend)
+        _ = try await startAndWait(controller)
+        #expect(await submit("next_step=complete&user_token=\(Self.bob)") == (true, false))
+        #expect(logs.lines.contains { $0.contains("not on for the token's user") })
+        aliceTurnsItOn()
+        // Once the Connection is on for alice, any redirect is the signal; the activation is alice's.
+        async let outcome = result()
+        #expect(await submit("next_step=complete&user_token=\(Self.bob)") == (true, true))
+        #expect(try await outcome.get().userToken == Self.alice)
+    }
+
+    /// Attack: a redirect with the flow's own `state` (leaked from the activation URL) and bob's token. Before: a
+    /// matching `state` skipped every check and the flow completed as bob.
+    @Test(arguments: [true, false])
+    func aMatchingStateNoLongerSkipsTheCheck(backend: Bool) async throws {
+        let answer = BackendAnswer()
+        answer.vouch(for: Self.alice)
+        let controller = backend ? makeController(backend: answer.backend) : makeController(userToken: Self.alice)
+        let state = try await startAndWait(controller)
+        #expect(await submit("next_step=complete&user_token=\(Self.bob)&state=\(state)") == (true, false))
+        #expect(controller.step == .waitingForRedirect)
+        aliceTurnsItOn()
+        async let outcome = result()
+        #expect(await submit("next_step=complete&user_token=\(Self.aliceAgain)&state=\(state)") == (true, true))
+        #expect(try await outcome.get().userToken == Self.alice)
+    }
+
+    /// Attack: junk fills the verification slots while the genuine redirect arrives. Before: 8 redirects held 4
+    /// slots and the genuine one was refused (`taken == false`), its token lost.
+    @Test func junkCannotCrowdOutTheGenuineRedirect() async throws {
+        let gate = Gate()
+        let answer = BackendAnswer(gate: gate)
+        let controller = makeController(backend: answer.backend)
+        _ = try await startAndWait(controller)
+        let handler = ConnectionRedirectHandler(redirectURL: F.redirectURL, registry: registry)
+        var junkTaken = 0
+        for index in 0..<200 {
+            let junk = URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=junk-\(index)")!
+            if handler.handleApplicationRedirect(url: junk) { junkTaken += 1 }
+        }
+        #expect(junkTaken == 200)
+        while await gate.waiting < 1 { await Task.yield() }  // the first check is running, held at the backend
+        answer.vouch(for: Self.alice)
+        aliceTurnsItOn()
+        let genuine = AsyncStream<Bool>.makeStream()
+        let url = URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=\(Self.aliceAgain)")!
+        let taken = handler.submit(url) { genuine.continuation.yield($0) }
+        #expect(taken)
+        await gate.open()
+        var verdict = genuine.stream.makeAsyncIterator()
+        #expect(await verdict.next() == true)
+        #expect(try await result().get().userToken == Self.alice)
+        // One check ran for all 201 redirects: none was queued behind another's network calls.
+        #expect(answer.calls == 1)
+    }
+
+    @Test func aBackendThatCannotBeAskedKeepsTheFlowWaiting() async throws {
+        let answer = BackendAnswer()
+        answer.fail(true)
+        let controller = makeController(backend: answer.backend)
+        _ = try await startAndWait(controller)
+        aliceTurnsItOn()
+        #expect(await submit("next_step=complete&user_token=\(Self.aliceAgain)") == (true, false))
+        #expect(logs.lines.contains { $0.contains("could not be asked") })
+        #expect(controller.step == .waitingForRedirect)
+        answer.fail(false)
+        answer.vouch(for: Self.alice)
+        async let outcome = result()
+        #expect(await submit("next_step=complete&user_token=\(Self.aliceAgain)") == (true, true))
+        #expect(try await outcome.get().userToken == Self.alice)
+    }
+
+    @Test func completeWithoutATokenIsASignalToo() async throws {
+        let answer = BackendAnswer()
+        let controller = makeController(backend: answer.backend)
+        _ = try await startAndWait(controller)
+        #expect(await submit("next_step=complete") == (true, false))
+        answer.vouch(for: Self.alice)
+        aliceTurnsItOn(pending: true)  // configuration skipped: the user connection is pending
+        async let outcome = result()
+        #expect(await submit("next_step=complete") == (true, true))
+        #expect(try await outcome.get().userToken == Self.alice)
+    }
+
+    // MARK: - The credential provider's own token vouches (a re-activation)
+
+    @Test func aStartingTokenVouchesForAReactivation() async throws {
         let controller = makeController(userToken: Self.alice)
         _ = try await startAndWait(controller)
         #expect(await submit("next_step=complete&user_token=\(Self.bob)") == (true, false))
         #expect(controller.step == .waitingForRedirect)
-        #expect(logs.lines.contains { $0.contains("another user") })
-        async let outcome = result(of: controller)
-        #expect(await submit("next_step=complete&user_token=\(Self.alice)") == (true, true))
+        aliceTurnsItOn()
+        async let outcome = result()
+        #expect(await submit("next_step=complete&user_token=\(Self.aliceAgain)") == (true, true))
         #expect(try await outcome.get().userToken == Self.alice)
     }
 
-    @Test func aTokenWhoseUserDoesNotHaveTheConnectionOnIsRefused() async throws {
-        transport.set(Self.bob, .init(login: "bob", status: "never_enabled"))
+    // MARK: - Nothing vouches
+
+    @Test func withNothingToVouchAFirstActivationFailsAtOnce() async throws {
         let controller = makeController()
-        _ = try await startAndWait(controller)
-        #expect(await submit("next_step=complete&user_token=\(Self.bob)") == (true, false))
-        transport.set(Self.bob, .init(login: "bob", status: "disabled"))
-        #expect(await submit("next_step=complete&user_token=\(Self.bob)") == (true, false))
-        #expect(controller.step == .waitingForRedirect)
-        #expect(logs.lines.filter { $0.contains("not on for the token's user") }.count == 2)
+        controller.toggle()
+        #expect(await result() == .failure(.noPartnerBackend))
+        #expect(controller.step == .initial)
+        #expect(web.started.isEmpty)
+        #expect(registry.count == 0)
+        #expect(ConnectButtonControllerError.noPartnerBackend.description.contains("partnerBackend"))
+        await #expect(throws: ConnectButtonControllerError.noPartnerBackend) { try await controller.connect() }
     }
 
-    @Test func aPendingUserConnectionAfterSkippingConfigurationPasses() async throws {
-        transport.set(Self.alice, .init(login: "alice", status: "never_enabled", pending: true))
-        let controller = makeController()
-        _ = try await startAndWait(controller)
-        async let outcome = result(of: controller)
-        #expect(await submit("next_step=complete&user_token=\(Self.alice)") == (true, true))
-        #expect(try await outcome.get().userToken == Self.alice)
-    }
-
-    @Test func theIntegratorsVerifierHasTheLastWord() async throws {
-        // Without a known user, bob's real, enabled account passes the SDK's checks: only the app's own check stops it.
+    @Test func theIntegratorsVerifierVouchesForTheRedirectsToken() async throws {
         let seen = LogCapture()
+        aliceTurnsItOn()
         let controller = makeController { redirected in
             seen.handler(redirected.login)
             return redirected.login == "alice"
@@ -259,95 +377,53 @@ struct ActivationRedirectVerificationTests {
         _ = try await startAndWait(controller)
         #expect(await submit("next_step=complete&user_token=\(Self.bob)") == (true, false))
         #expect(logs.lines.contains { $0.contains("redirectUserVerifier refused") })
-        async let outcome = result(of: controller)
-        #expect(await submit("next_step=complete&user_token=\(Self.alice)") == (true, true))
-        #expect(try await outcome.get().userToken == Self.alice)
+        async let outcome = result()
+        #expect(await submit("next_step=complete&user_token=\(Self.aliceAgain)") == (true, true))
+        #expect(try await outcome.get().userToken == Self.aliceAgain)
         #expect(seen.lines == ["bob", "alice"])
     }
 
-    @Test func withoutAnyCheckAnotherRealEnabledAccountPasses() async throws {
-        // The documented limit of the default mode without a known user and without an app verifier.
-        let controller = makeController()
+    /// The explicit choice of an app without a backend: the documented limit, with its warnings.
+    @Test func theUnvouchedChoiceKeepsARealTokenAndSaysSo() async throws {
+        let controller = makeController(trust: .unvouchedRedirectToken)
         _ = try await startAndWait(controller)
-        async let outcome = result(of: controller)
+        #expect(logs.lines.contains { $0.contains("WARNING: userTokenTrust is .unvouchedRedirectToken") })
+        #expect(await submit("next_step=complete&user_token=garbage-token") == (true, false))
+        #expect(logs.lines.contains { $0.contains("does not work on /v2/me") })
+        #expect(await submit("next_step=complete") == (false, false))
+        async let outcome = result()
         #expect(await submit("next_step=complete&user_token=\(Self.bob)") == (true, true))
         #expect(try await outcome.get().userToken == Self.bob)
+        #expect(logs.lines.contains { $0.contains("WARNING: this activation finished with a user token no partner") })
+        expectNoSecretLogged()
     }
 
-    @Test func requiredStateRefusesEveryRedirectWithoutStateUnverified() async throws {
-        let controller = makeController(policy: .required)
-        let state = try await startAndWait(controller)
-        let before = transport.verificationRequests
-        for query in [
-            "next_step=complete&user_token=\(Self.alice)", "next_step=error", "next_step=user_cancelled_configuration",
-            "next_step=complete",
-        ] {
-            #expect(await submit(query) == (false, false), "\(query)")
+    /// Attack: distinct slow junk tokens fill the redirect-token checks. Before: the genuine redirect was refused.
+    @Test func withoutAVoucherJunkWaitsInLineAndTheGenuineRedirectStillWins() async throws {
+        let gate = Gate()
+        for index in 0..<8 { transport.set("junk-\(index)", .init(login: "mallory\(index)", status: "enabled")) }
+        aliceTurnsItOn()
+        let controller = makeController { redirected in
+            if redirected.login != "alice" { await gate.wait() }
+            return redirected.login == "alice"
         }
-        #expect(transport.verificationRequests == before)
-        #expect(controller.step == .waitingForRedirect)
-        async let outcome = result(of: controller)
-        #expect(await submit("next_step=complete&user_token=\(Self.alice)&state=\(state)") == (true, true))
-        #expect(try await outcome.get().userToken == Self.alice)
-    }
-
-    @Test func aWrongStateIsRefusedWithoutVerification() async throws {
-        let controller = makeController()
         _ = try await startAndWait(controller)
-        let before = transport.verificationRequests
-        #expect(
-            await submit("next_step=complete&user_token=\(Self.alice)&state=ffffffffffffffffffffffffffffffff") == (
-                false, false
-            ))
-        #expect(transport.verificationRequests == before)
-        #expect(controller.step == .waitingForRedirect)
+        let handler = ConnectionRedirectHandler(redirectURL: F.redirectURL, registry: registry)
+        for index in 0..<8 {
+            let junk = URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=junk-\(index)")!
+            #expect(handler.handleApplicationRedirect(url: junk))
+        }
+        while await gate.waiting < RedirectRegistry.maximumConcurrentVerifications { await Task.yield() }
+        let genuine = AsyncStream<Bool>.makeStream()
+        let url = URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=\(Self.aliceAgain)")!
+        #expect(handler.submit(url) { genuine.continuation.yield($0) })
+        await gate.open()
+        var verdict = genuine.stream.makeAsyncIterator()
+        #expect(await verdict.next() == true)
+        #expect(try await result().get().userToken == Self.aliceAgain)
     }
 
-    @Test func completeWithoutATokenNeedsTheStartingUsersConnectionOn() async throws {
-        let anonymous = makeController()
-        _ = try await startAndWait(anonymous)
-        #expect(await submit("next_step=complete") == (true, false))
-        anonymous.cancelActivation()
-        #expect(await results.next() == .failure(.canceled))
-
-        let known = makeController(userToken: Self.alice)
-        _ = try await startAndWait(known)
-        async let outcome = result(of: known)
-        #expect(await submit("next_step=complete") == (true, true))
-        #expect(try await outcome.get().userToken == nil)
-    }
-
-    @Test func errorsWithoutStateEndTheFlowAsTheServerSays() async throws {
-        let controller = makeController()
-        _ = try await startAndWait(controller)
-        async let outcome = result(of: controller)
-        #expect(await submit("next_step=error&error_type=account_creation") == (true, true))
-        #expect(await outcome == .failure(.iftttAccountCreationFailed))
-        _ = try await startAndWait(controller)
-        async let cancelled = result(of: controller)
-        #expect(await submit("next_step=user_cancelled_configuration") == (true, true))
-        #expect(await cancelled == .failure(.userCancelledConfiguration))
-    }
-
-    @Test func aWebSessionCallbackThatFailsVerificationEndsTheFlowWithUnknownRedirect() async throws {
-        let controller = makeController()
-        _ = try await startAndWait(controller)
-        async let outcome = result(of: controller)
-        web.end(.callback(URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=garbage")!))
-        #expect(await outcome == .failure(.unknownRedirect))
-        #expect(registry.count == 0)
-    }
-
-    @Test func aWebSessionCallbackWithoutStateThatPassesCompletesTheFlow() async throws {
-        let controller = makeController()
-        _ = try await startAndWait(controller)
-        async let outcome = result(of: controller)
-        web.end(.callback(URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=\(Self.alice)")!))
-        #expect(try await outcome.get().userToken == Self.alice)
-    }
-
-    @Test func aFloodOfForgedRedirectsIsBounded() async throws {
-        // The app's verifier holds every verification open until the gate opens, so all of them are in flight.
+    @Test func theRedirectsKeptForChecksAreBounded() async throws {
         let gate = Gate()
         let controller = makeController { _ in
             await gate.wait()
@@ -355,21 +431,108 @@ struct ActivationRedirectVerificationTests {
         }
         _ = try await startAndWait(controller)
         let handler = ConnectionRedirectHandler(redirectURL: F.redirectURL, registry: registry)
-        let forged = URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=\(Self.bob)")!
         var taken = 0
-        for _ in 0..<50 where handler.handleApplicationRedirect(url: forged) { taken += 1 }
-        #expect(taken == RedirectRegistry.maximumConcurrentVerifications)
-        #expect(logs.lines.contains { $0.contains("too many verifications in progress") })
+        for index in 0..<100 {
+            transport.set("junk-\(index)", .init(login: "mallory", status: "enabled"))
+            let junk = URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=junk-\(index)")!
+            if handler.handleApplicationRedirect(url: junk) { taken += 1 }
+        }
+        #expect(taken == RedirectRegistry.maximumWaitingRedirects)
+        #expect(logs.lines.contains { $0.contains("too many redirects wait for verification") })
+        // The same token again joins the redirect already kept: no new slot, no new check.
+        let again = URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=junk-0")!
+        #expect(handler.handleApplicationRedirect(url: again))
         await gate.open()
-        while await gate.released < taken { await Task.yield() }
+        controller.cancelActivation()
+        #expect(await result() == .failure(.canceled))
+    }
+
+    // MARK: - What is refused before any check
+
+    @Test func requiredStateRefusesEveryRedirectWithoutStateUnchecked() async throws {
+        let answer = BackendAnswer()
+        answer.vouch(for: Self.alice)
+        aliceTurnsItOn()
+        let controller = makeController(backend: answer.backend, policy: .required)
+        let state = try await startAndWait(controller)
+        for query in [
+            "next_step=complete&user_token=\(Self.alice)", "next_step=error", "next_step=user_cancelled_configuration",
+            "next_step=complete",
+        ] {
+            #expect(await submit(query) == (false, false), "\(query)")
+        }
+        #expect(answer.calls == 0)
+        #expect(controller.step == .waitingForRedirect)
+        async let outcome = result()
+        #expect(await submit("next_step=complete&state=\(state)") == (true, true))
+        #expect(try await outcome.get().userToken == Self.alice)
+    }
+
+    @Test func aWrongStateIsRefusedWithoutAnyCheck() async throws {
+        let answer = BackendAnswer()
+        let controller = makeController(backend: answer.backend)
+        _ = try await startAndWait(controller)
+        let before = transport.verificationRequests
+        #expect(
+            await submit("next_step=complete&user_token=\(Self.alice)&state=ffffffffffffffffffffffffffffffff") == (
+                false, false
+            ))
+        #expect(transport.verificationRequests == before)
+        #expect(answer.calls == 0)
         #expect(controller.step == .waitingForRedirect)
     }
 
-    @Test func theVerifiedUserDescriptionHidesTheToken() {
+    @Test func errorsEndTheFlowAsTheServerSays() async throws {
+        let answer = BackendAnswer()
+        let controller = makeController(backend: answer.backend)
+        _ = try await startAndWait(controller)
+        async let outcome = result()
+        #expect(await submit("next_step=error&error_type=account_creation") == (true, true))
+        #expect(await outcome == .failure(.iftttAccountCreationFailed))
+        _ = try await startAndWait(controller)
+        async let cancelled = result()
+        #expect(await submit("next_step=user_cancelled_configuration") == (true, true))
+        #expect(await cancelled == .failure(.userCancelledConfiguration))
+        #expect(answer.calls == 0)
+    }
+
+    // MARK: - The web session's own callback
+
+    @Test func aWebSessionCallbackThatIsNotVouchedForEndsTheFlowWithUnknownRedirect() async throws {
+        let answer = BackendAnswer()
+        let controller = makeController(backend: answer.backend)
+        _ = try await startAndWait(controller)
+        async let outcome = result()
+        web.end(.callback(URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=garbage")!))
+        #expect(await outcome == .failure(.unknownRedirect))
+        #expect(registry.count == 0)
+    }
+
+    @Test func aWebSessionCallbackThatIsVouchedForCompletesTheFlow() async throws {
+        let answer = BackendAnswer()
+        answer.vouch(for: Self.alice)
+        aliceTurnsItOn()
+        let controller = makeController(backend: answer.backend)
+        _ = try await startAndWait(controller)
+        async let outcome = result()
+        web.end(.callback(URL(string: F.redirectURL.absoluteString + "?next_step=complete&user_token=x")!))
+        #expect(try await outcome.get().userToken == Self.alice)
+    }
+
+    // MARK: - Descriptions
+
+    @Test func descriptionsHideTokensAndNameTheBackend() {
         let user = RedirectedUser(userToken: Self.alice, login: "alice", connectionId: "c1")
         #expect(!user.description.contains(Self.alice))
         var dumped = ""
         dump(user, to: &dumped)
         #expect(!dumped.contains(Self.alice))
+        let token = Self.alice
+        let backend = PartnerBackend(name: "grocery api") { token }
+        let credentials = ConnectionCredentials(userToken: Self.alice, partnerBackend: backend)
+        #expect(credentials.description.contains("partnerBackend: grocery api"))
+        #expect(!credentials.description.contains(Self.alice))
+        #expect(ConnectionCredentials(snapshotOf: credentials) == credentials)
+        #expect(backend != PartnerBackend(name: "grocery api") { token })
     }
 }

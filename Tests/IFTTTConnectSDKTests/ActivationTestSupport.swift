@@ -73,3 +73,31 @@ final class ScriptedTransport: HTTPTransport, Sendable {
         return response
     }
 }
+
+extension RedirectVerifier {
+    /// For tests of the registry's routing: the flow's own user token vouches, and the Connect API says the
+    /// Connection is on for its user, so every `complete` redirect that reaches the entry finishes it.
+    static func vouchingForTests(connectionId: String = "c1") -> RedirectVerifier {
+        let api = ScriptedTransport([
+            "GET /v2/connections/\(connectionId)": HTTPResponse(
+                statusCode: 200, body: ActivationFixtures.connectionJSON("enabled", id: connectionId))
+        ])
+        return RedirectVerifier(
+            voucher: .startingToken(RedactedToken(value: "tok-vouched")),
+            network: ConnectionNetworkController(
+                configuration: .init(
+                    transport: api, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-1",
+                    callbackQueue: nil)),
+            connectionId: connectionId, inviteCode: nil, userVerifier: nil, allowsUnvouchedToken: false)
+    }
+}
+
+extension ConnectionRedirectHandler {
+    /// Submits `url` and waits for its verdict: whether it was taken, and whether it finished a flow.
+    func verdict(for url: URL) async -> (taken: Bool, accepted: Bool) {
+        let verdict = AsyncStream<Bool>.makeStream()
+        let taken = submit(url) { verdict.continuation.yield($0) }
+        var iterator = verdict.stream.makeAsyncIterator()
+        return (taken, await iterator.next() ?? false)
+    }
+}

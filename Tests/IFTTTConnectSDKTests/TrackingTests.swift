@@ -301,8 +301,8 @@ struct PrivacyManifestTests {
         let types = Set(collected.compactMap { $0["NSPrivacyCollectedDataType"] as? String })
         #expect(
             types == [
-                "NSPrivacyCollectedDataTypeEmailAddress", "NSPrivacyCollectedDataTypeProductInteraction",
-                "NSPrivacyCollectedDataTypeDeviceID",
+                "NSPrivacyCollectedDataTypeEmailAddress", "NSPrivacyCollectedDataTypeUserID",
+                "NSPrivacyCollectedDataTypeProductInteraction", "NSPrivacyCollectedDataTypeDeviceID",
             ])
         for entry in collected {
             #expect(entry["NSPrivacyCollectedDataTypeTracking"] as? Bool == false)

@@ -19,7 +19,20 @@ struct ServiceDocumentationExampleTests {
                     statusCode: 200,
                     body: Data(#"{"type":"field_options","options":{"folder":[{"label":"A","value":"a"}]}}"#.utf8))
             }
-            if path.hasSuffix("/refresh") { return HTTPResponse(statusCode: 204) }
+            if path.hasSuffix("/refresh") || path.hasSuffix("/run") || path.hasSuffix("/test") {
+                return HTTPResponse(statusCode: 204)
+            }
+            if path.hasSuffix("/provisional_access_code") {
+                return HTTPResponse(statusCode: 201, body: Data(#"{"provisional_access_code":"PAC"}"#.utf8))
+            }
+            if path.hasSuffix("/perform") {
+                let body = String(decoding: request.body ?? Data(), as: UTF8.self)
+                let answer =
+                    body.contains("cursor")
+                    ? #"{"type":"list","data":[{"id":"deal-2"}]}"#
+                    : #"{"type":"list","data":[{"id":"deal-1"}],"next":{"fields":{"store":"s1"},"cursor":"c1"}}"#
+                return HTTPResponse(statusCode: 200, body: Data(answer.utf8))
+            }
             return HTTPResponse(statusCode: 200, body: Data(connectionJSON.utf8))
         }
         let lines = LogCapture()
@@ -47,7 +60,36 @@ struct ServiceDocumentationExampleTests {
             update: .defaults(for: connection))
         try await client.refreshUserConnection(connectionId: connection.id, userId: "gx-user-1001")
 
-        #expect(transport.requests.map(\.method) == ["POST", "GET", "GET", "PUT", "POST"])
+        // Run actions, perform queries, test triggers
+        try await client.runAction(
+            connectionId: "gx-weekly-deals", actionId: "email.send_me_email",
+            userId: "gx-user-1001", fields: ["subject": "Deals at your store"])
+        var page = try await client.performQuery(
+            connectionId: "gx-weekly-deals", queryId: "grocery_express.list_deals",
+            userId: "gx-user-1001", limit: 10)
+        var deals = page.items
+        while let cursor = page.nextCursor {
+            page = try await client.performQuery(
+                connectionId: "gx-weekly-deals", queryId: "grocery_express.list_deals",
+                userId: "gx-user-1001", fields: page.nextFields ?? [:],
+                limit: 10, cursor: cursor)
+            deals += page.items
+        }
+        #expect(deals == [["id": "deal-1"], ["id": "deal-2"]])
+        try await client.testTrigger(
+            connectionId: "gx-weekly-deals", triggerId: "grocery_express.new_weekly_deals",
+            userId: "gx-user-1001")
+
+        // Pre-authenticate a Connect URL
+        let oauthCodeForThisUser = "oauth-code"
+        let code = try await client.createProvisionalAccessCode(oauthCode: oauthCodeForThisUser)
+        let connectURL = "https://ifttt.com/connect/gx-weekly-deals?email=alice%40example.com&code=\(code)"
+        #expect(connectURL.hasSuffix("code=PAC"))
+
+        #expect(
+            transport.requests.map(\.method) == [
+                "POST", "GET", "GET", "PUT", "POST", "POST", "POST", "POST", "POST", "POST",
+            ])
         #expect(lines.text.contains("GET /connections/gx-arrive-store -> 200"))
         #expect(!lines.text.contains("service-key-123"))
     }

@@ -37,6 +37,24 @@ struct ServiceCallTests {
         Self.expectServiceHeaders(request)
     }
 
+    /// The backend of a program that holds the service key: the exchange's token; 404 (not linked) is no token;
+    /// other failures are thrown.
+    @Test func thePartnerBackendVouchesWithTheTokenExchange() async throws {
+        let statuses = Locked([200, 404, 500])
+        let transport = RecordingTransport { _ in
+            let status = statuses.withLock { $0.removeFirst() }
+            return HTTPResponse(
+                statusCode: status, body: Data((status == 200 ? #"{"user_token":"UT-1"}"# : "{}").utf8))
+        }
+        let backend = try Self.client(transport).partnerBackend(userId: "gx-user-1003", accessToken: "oauth-1")
+        #expect(backend.name == "IFTTT token exchange")
+        #expect(try await backend.userToken() == "UT-1")
+        #expect(try await backend.userToken() == nil)
+        await #expect(throws: ConnectServiceClient.Error.self) { _ = try await backend.userToken() }
+        #expect(transport.requests.allSatisfy { $0.url.path == "/v2/user_token" && $0.method == "POST" })
+        Self.expectServiceHeaders(try #require(transport.requests.first))
+    }
+
     @Test func fetchConnectionForAUser() async throws {
         let transport = RecordingTransport(body: try Self.connectionJSON())
         let connection = try await Self.client(transport).fetchConnection(id: "aVxGRrtD", userId: "gx-user-1001")

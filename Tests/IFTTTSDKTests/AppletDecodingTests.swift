@@ -26,6 +26,18 @@ struct AppletDecodingTests {
         #expect(applet.primaryService.brandColor != nil)
     }
 
+    /// Dates parse with ISO8601DateFormatter (iOS 10), not `Date(_:strategy: .iso8601)` (iOS 15): the same instants.
+    @Test(arguments: [
+        ("2017-02-16T11:10:43-08:00", 1_487_272_243.0), ("2017-02-16T19:10:43Z", 1_487_272_243),
+        ("2017-12-31T23:59:59+14:00", 1_514_714_399), ("2016-02-29T00:00:00Z", 1_456_704_000),
+    ])
+    func internetDateTimesKeepTheirInstant(text: String, seconds: TimeInterval) throws {
+        var object = try #require(try JSONParser().parse(Self.fixture()).objectValue)
+        object["last_run_at"] = .string(text)
+        let applet = try IFTTTApplet.decode(json: .object(object))
+        #expect(applet.lastRunAt == Date(timeIntervalSince1970: seconds))
+    }
+
     @Test(arguments: [
         (#"{"user_status":"paused"}"#, "$.user_status"),
         (#"{"published_at":"16/02/2017"}"#, "$.published_at"),

@@ -23,7 +23,7 @@ let linuxModules: Set<String> = [
     "Foundation", "FoundationNetworking", "FoundationXML", "FoundationEssentials", "Glibc", "Dispatch",
 ]
 let stubModules: Set<String> = [
-    "CoreGraphics", "QuartzCore", "UIKit", "SwiftUI", "CoreLocation", "BackgroundTasks",
+    "CoreGraphics", "QuartzCore", "UIKit", "Combine", "SwiftUI", "CoreLocation", "BackgroundTasks",
     "AuthenticationServices", "Security",
 ]
 let linux = Config(name: "linux", modules: linuxModules, os: "Linux", flags: [])
@@ -40,117 +40,13 @@ let macos = Config(
     os: "macOS", flags: [])
 let configs = [linux, check, ios, macos]
 
-/// A tiny parser and evaluator for `#if` conditions: identifiers, canImport(X), os(X), arch(X), compiler/swift
-/// version checks (true), !, &&, || and parentheses.
-struct Condition {
-    let tokens: [String]
-    var position = 0
-    let config: Config
-
-    init(_ text: String, config: Config) {
-        var tokens: [String] = []
-        var current = ""
-        func flush() {
-            if !current.isEmpty {
-                tokens.append(current)
-                current = ""
-            }
-        }
-        var chars = Array(text)
-        var i = 0
-        while i < chars.count {
-            let c = chars[i]
-            if c == "/" && i + 1 < chars.count && chars[i + 1] == "/" { break }
-            if c == "(" || c == ")" || c == "!" {
-                flush()
-                tokens.append(String(c))
-            } else if (c == "&" || c == "|") && i + 1 < chars.count && chars[i + 1] == c {
-                flush()
-                tokens.append(String([c, c]))
-                i += 1
-            } else if c == " " || c == "\t" {
-                flush()
-            } else {
-                current.append(c)
-            }
-            i += 1
-        }
-        flush()
-        chars = []
-        self.tokens = tokens
-        self.config = config
-    }
-
-    mutating func next() -> String? {
-        guard position < tokens.count else { return nil }
-        defer { position += 1 }
-        return tokens[position]
-    }
-
-    func peek() -> String? { position < tokens.count ? tokens[position] : nil }
-
-    mutating func parseOr() -> Bool {
-        var value = parseAnd()
-        while peek() == "||" {
-            _ = next()
-            let rhs = parseAnd()
-            value = value || rhs
-        }
-        return value
-    }
-
-    mutating func parseAnd() -> Bool {
-        var value = parseUnary()
-        while peek() == "&&" {
-            _ = next()
-            let rhs = parseUnary()
-            value = value && rhs
-        }
-        return value
-    }
-
-    mutating func parseUnary() -> Bool {
-        if peek() == "!" {
-            _ = next()
-            return !parseUnary()
-        }
-        if peek() == "(" {
-            _ = next()
-            let value = parseOr()
-            _ = next()
-            return value
-        }
-        guard let word = next() else { return false }
-        if peek() == "(" {
-            _ = next()
-            var argument = ""
-            var depth = 1
-            while let token = next() {
-                if token == "(" { depth += 1 }
-                if token == ")" {
-                    depth -= 1
-                    if depth == 0 { break }
-                }
-                argument += token
-            }
-            switch word {
-            case "canImport": return config.modules.contains(argument)
-            case "os": return argument == config.os
-            case "arch": return argument == "x86_64" || argument == "arm64"
-            case "compiler", "swift", "hasFeature", "hasAttribute": return true
-            case "targetEnvironment": return false
-            default: return false
-            }
-        }
-        if word == "true" { return true }
-        if word == "false" { return false }
-        return config.flags.contains(word)
-    }
-}
-
+/// How `#if` reads in a configuration: its OS, the modules it can import and its compilation conditions; every
+/// architecture is there and no simulator.
 func evaluate(_ condition: String, in config: Config) -> Bool {
-    var parser = Condition(condition, config: config)
-    return parser.parseOr()
+    let build = BuildConditions(
+        os: { $0 == config.os ? .yes : .no }, canImport: { config.modules.contains($0) ? .yes : .no },
+        flag: { config.flags.contains($0) ? .yes : .no }, arch: .yes, targetEnvironment: .no)
+    return build.evaluate(condition) == .yes
 }
 
 /// One open `#if` block: the conditions seen so far and whether an earlier branch was taken, per configuration.
@@ -171,98 +67,106 @@ func isLibcCondition(_ condition: String) -> Bool {
     return rest.allSatisfy { "!&|() \t".contains($0) }
 }
 
-var verbose = CommandLine.arguments.contains("--verbose")
-guard let rootPath = CommandLine.arguments.dropFirst().first(where: { !$0.hasPrefix("--") }) else {
-    FileHandle.standardError.write(Data("usage: apple-line-count SOURCES_DIR [--verbose]\n".utf8))
-    exit(2)
-}
-let root = URL(fileURLWithPath: rootPath)
-var files: [URL] = []
-if let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) {
-    for case let url as URL in enumerator where url.pathExtension == "swift" && !url.path.contains(".docc/") {
-        files.append(url)
-    }
-}
-files.sort { $0.path < $1.path }
-
-var appleOnly = 0  // iOS lines (frameworks and os conditions) that Linux does not compile
-var compiled = 0  // of those, compiled by the check
-var darwinOnly = 0  // iOS lines that only canImport(Darwin) selects
-var macOnly = 0  // lines only macOS compiles
-var missing: [String] = []
-var darwinLines: [String] = []
-var macLines: [String] = []
-
-for file in files {
-    guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
-    var stack: [Block] = []
-    let relative = file.path.replacingOccurrences(of: root.deletingLastPathComponent().path + "/", with: "")
-    for (index, rawLine) in text.components(separatedBy: "\n").enumerated() {
-        let line = rawLine.trimmingCharacters(in: .whitespaces)
-        if line.hasPrefix("#if ") || line.hasPrefix("#elseif ") || line == "#else" || line.hasPrefix("#else ")
-            || line.hasPrefix("#endif")
-        {
-            if line.hasPrefix("#if ") {
-                let condition = String(line.dropFirst(4))
-                var block = Block(taken: [:], active: [:], conditions: [condition])
-                for config in configs {
-                    let value = evaluate(condition, in: config)
-                    block.active[config.name] = value
-                    block.taken[config.name] = value
-                }
-                stack.append(block)
-            } else if line.hasPrefix("#elseif ") {
-                let condition = String(line.dropFirst(8))
-                guard var block = stack.popLast() else { continue }
-                block.conditions.append(condition)
-                for config in configs {
-                    let value = !(block.taken[config.name] ?? false) && evaluate(condition, in: config)
-                    block.active[config.name] = value
-                    block.taken[config.name] = (block.taken[config.name] ?? false) || value
-                }
-                stack.append(block)
-            } else if line.hasPrefix("#else") {
-                guard var block = stack.popLast() else { continue }
-                for config in configs { block.active[config.name] = !(block.taken[config.name] ?? false) }
-                stack.append(block)
-            } else {
-                _ = stack.popLast()
-            }
-            continue
+@main
+enum AppleLineCount {
+    static func main() {
+        let verbose = CommandLine.arguments.contains("--verbose")
+        guard let rootPath = CommandLine.arguments.dropFirst().first(where: { !$0.hasPrefix("--") }) else {
+            FileHandle.standardError.write(Data("usage: apple-line-count SOURCES_DIR [--verbose]\n".utf8))
+            exit(2)
         }
-        if stack.isEmpty || line.isEmpty || line.hasPrefix("//") { continue }
-        func on(_ config: Config) -> Bool { stack.allSatisfy { $0.active[config.name] ?? false } }
-        let location = "\(relative):\(index + 1): \(line)"
-        if on(linux) { continue }
-        if on(ios) {
-            let differing = stack.filter { ($0.active[check.name] ?? false) != ($0.active[ios.name] ?? false) }
-            if on(check) {
-                appleOnly += 1
-                compiled += 1
-            } else if !differing.isEmpty && differing.allSatisfy({ $0.conditions.allSatisfy(isLibcCondition) }) {
-                darwinOnly += 1
-                darwinLines.append(location)
-            } else {
-                appleOnly += 1
-                missing.append(location)
+        let root = URL(fileURLWithPath: rootPath)
+        var files: [URL] = []
+        if let enumerator = FileManager.default.enumerator(at: root, includingPropertiesForKeys: nil) {
+            for case let url as URL in enumerator where url.pathExtension == "swift" && !url.path.contains(".docc/") {
+                files.append(url)
             }
-        } else if on(macos) {
-            macOnly += 1
-            macLines.append(location)
+        }
+        files.sort { $0.path < $1.path }
+
+        var appleOnly = 0  // iOS lines (frameworks and os conditions) that Linux does not compile
+        var compiled = 0  // of those, compiled by the check
+        var darwinOnly = 0  // iOS lines that only canImport(Darwin) selects
+        var macOnly = 0  // lines only macOS compiles
+        var missing: [String] = []
+        var darwinLines: [String] = []
+        var macLines: [String] = []
+
+        for file in files {
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+            var stack: [Block] = []
+            let relative = file.path.replacingOccurrences(of: root.deletingLastPathComponent().path + "/", with: "")
+            for (index, rawLine) in text.components(separatedBy: "\n").enumerated() {
+                let line = rawLine.trimmingCharacters(in: .whitespaces)
+                if line.hasPrefix("#if ") || line.hasPrefix("#elseif ") || line == "#else" || line.hasPrefix("#else ")
+                    || line.hasPrefix("#endif")
+                {
+                    if line.hasPrefix("#if ") {
+                        let condition = String(line.dropFirst(4))
+                        var block = Block(taken: [:], active: [:], conditions: [condition])
+                        for config in configs {
+                            let value = evaluate(condition, in: config)
+                            block.active[config.name] = value
+                            block.taken[config.name] = value
+                        }
+                        stack.append(block)
+                    } else if line.hasPrefix("#elseif ") {
+                        let condition = String(line.dropFirst(8))
+                        guard var block = stack.popLast() else { continue }
+                        block.conditions.append(condition)
+                        for config in configs {
+                            let value = !(block.taken[config.name] ?? false) && evaluate(condition, in: config)
+                            block.active[config.name] = value
+                            block.taken[config.name] = (block.taken[config.name] ?? false) || value
+                        }
+                        stack.append(block)
+                    } else if line.hasPrefix("#else") {
+                        guard var block = stack.popLast() else { continue }
+                        for config in configs { block.active[config.name] = !(block.taken[config.name] ?? false) }
+                        stack.append(block)
+                    } else {
+                        _ = stack.popLast()
+                    }
+                    continue
+                }
+                if stack.isEmpty || line.isEmpty || line.hasPrefix("//") { continue }
+                func on(_ config: Config) -> Bool { stack.allSatisfy { $0.active[config.name] ?? false } }
+                let location = "\(relative):\(index + 1): \(line)"
+                if on(linux) { continue }
+                if on(ios) {
+                    let differing = stack.filter { ($0.active[check.name] ?? false) != ($0.active[ios.name] ?? false) }
+                    if on(check) {
+                        appleOnly += 1
+                        compiled += 1
+                    } else if !differing.isEmpty && differing.allSatisfy({ $0.conditions.allSatisfy(isLibcCondition) })
+                    {
+                        darwinOnly += 1
+                        darwinLines.append(location)
+                    } else {
+                        appleOnly += 1
+                        missing.append(location)
+                    }
+                } else if on(macos) {
+                    macOnly += 1
+                    macLines.append(location)
+                }
+            }
+        }
+
+        print("Apple-only lines compiled: \(compiled) of \(appleOnly)")
+        print(
+            "  not coverable by framework stubs: \(darwinOnly) lines chosen by the C library (Darwin vs Glibc), \(macOnly) macOS-only lines"
+        )
+        if verbose {
+            for line in darwinLines { print("  darwin libc: \(line)") }
+            for line in macLines { print("  macOS only:  \(line)") }
+        }
+        if !missing.isEmpty {
+            print(
+                "Apple-only lines the check does not compile (add `|| IFTTT_APPLE_STUB_CHECK` to their os() condition):"
+            )
+            for line in missing { print("  \(line)") }
+            exit(1)
         }
     }
-}
-
-print("Apple-only lines compiled: \(compiled) of \(appleOnly)")
-print(
-    "  not coverable by framework stubs: \(darwinOnly) lines chosen by the C library (Darwin vs Glibc), \(macOnly) macOS-only lines"
-)
-if verbose {
-    for line in darwinLines { print("  darwin libc: \(line)") }
-    for line in macLines { print("  macOS only:  \(line)") }
-}
-if !missing.isEmpty {
-    print("Apple-only lines the check does not compile (add `|| IFTTT_APPLE_STUB_CHECK` to their os() condition):")
-    for line in missing { print("  \(line)") }
-    exit(1)
 }

@@ -62,7 +62,8 @@ skip_reason() {
     "scripts/demo.sh"*) echo "its 'swift run' builds without -warnings-as-errors, a second build; the 'ifttt-connect demo' it runs is checked as typed" ;;
     "scripts/check-apple.sh --client"*) echo "MyViewController.swift stands for the reader's own file" ;;
     "scripts/check-apple.sh"*) echo "run by scripts/checks/50-apple.sh" ;;
-    "ifttt-connect connect "*) echo "interactive: waits for a person to finish the activation in a browser" ;;
+    "scripts/check-ios-sdk.sh"*) echo "needs Apple's iOS SDK (minutes); run by scripts/checks/52-ios-sdk.sh when one is present" ;;
+    "ifttt-connect connect "* | *" ifttt-connect connect "*) echo "interactive: waits for a person to finish the activation in a browser" ;;
     "swift package --package-path Benchmarks benchmark"*) echo "a release build and minutes of runs; scripts/checks/65-benchmarks.sh builds the package and runs a smoke pass" ;;
     "scripts/sandbox-bench.sh"*) echo "run in its short form by scripts/checks/55-sandbox-bench.sh" ;;
     "scripts/instructions.sh"*) echo "valgrind runs of a release build (minutes); scripts/checks/65-benchmarks.sh runs its executable" ;;
@@ -73,6 +74,7 @@ skip_reason() {
 # A skipped command's own usage: scripts print it for --help (or an unknown option) without doing anything.
 check_skipped() {
   local command="$1" program
+  while [[ "$command" =~ ^[A-Z_][A-Z0-9_]*=[^[:space:]]*[[:space:]]+(.*)$ ]]; do command="${BASH_REMATCH[1]}"; done  # VAR=value prefixes
   program="${command%% *}"
   case "$program" in
     scripts/install.sh | scripts/test.sh)   # both answer --help with their usage line and exit 64 before any work
@@ -82,7 +84,7 @@ check_skipped() {
       echo "$out"
       [ "$rc" -eq 64 ] && echo "$out" | grep -q '^usage:' ;;
     scripts/demo.sh) bash -n "$program" && grep -q 'ifttt-connect demo' "$program" ;;
-    scripts/check-apple.sh) "$program" --help >/dev/null ;;
+    scripts/check-apple.sh | scripts/check-ios-sdk.sh) "$program" --help >/dev/null ;;
     swift) [ -f Benchmarks/Package.swift ] && grep -q 'ordo-one/benchmark' Benchmarks/Package.swift ;;
     scripts/sandbox-bench.sh | scripts/instructions.sh) bash -n "$program" && "$program" --help >/dev/null ;;
     ifttt-connect) local sub; sub="$(echo "$command" | cut -d' ' -f2)"; ifttt-connect "$sub" --help >/dev/null ;;

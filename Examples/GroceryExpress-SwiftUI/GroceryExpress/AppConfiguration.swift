@@ -9,6 +9,10 @@ enum AppConfiguration {
     static let redirectURL = URL(string: "groceryexpress://ifttt/callback")!
     /// The signed-in user's email on Grocery Express, pre-filled in the Connect Button.
     static let userEmail = "alice@example.com"
+    /// Grocery Express's own backend: `POST` with the user's session answers `{"user_token": "..."}` (or `null`
+    /// before the user connected IFTTT). It asks IFTTT with `POST /v2/user_token` and the service key, which never
+    /// reaches the app.
+    static let partnerBackendURL = URL(string: "https://api.groceryexpress.example/ifttt/user_token")!
 }
 
 /// What the SDK needs to know about the signed-in user. A production app keeps the IFTTT token in the Keychain;
@@ -22,6 +26,14 @@ struct GroceryExpressCredentials: ConnectionCredentialProvider {
     var userToken: String? { UserDefaults.standard.string(forKey: Self.tokenKey) }
     /// Published services need no invite code.
     var inviteCode: String? { nil }
+    /// The signed-in user's session with Grocery Express's backend, saved at sign-in.
+    var session: String? { UserDefaults.standard.string(forKey: "gx_session") }
+    /// Grocery Express's backend vouches for the user's IFTTT token: an activation finishes with the token it
+    /// returns, never with one a redirect carried (another app or page can open the redirect URL too).
+    var partnerBackend: PartnerBackend? {
+        guard let session else { return nil }
+        return try? PartnerBackend.userTokenEndpoint(AppConfiguration.partnerBackendURL, session: session)
+    }
 
     /// Saves the token IFTTT returned when the user connected.
     static func save(userToken: String?) {

@@ -1,18 +1,19 @@
+import Combine
 import IFTTTConnectSDK
-import Observation
 import SwiftUI
 import UIKit
 
 /// Drives a `ConnectButtonView` from a `ConnectButtonController`: the controller shows its steps here, SwiftUI
-/// redraws the view, and the view's taps go back to the controller.
-@MainActor @Observable
-final class ConnectButtonModel: ConnectButtonPresenting, ConnectButtonControllerDelegate {
-    private(set) var state: ConnectButtonVisualState = .loading
-    private(set) var connection: Connection?
-    private(set) var lastError: String?
-    @ObservationIgnored var actionHandler: (@MainActor @Sendable (ConnectButtonAction) -> Void)?
-    @ObservationIgnored private var controller: ConnectButtonController?
-    @ObservationIgnored private var typedEmail = ""
+/// redraws the view, and the view's taps go back to the controller. An `ObservableObject` (not `@Observable`,
+/// which needs iOS 17), so the app runs on iOS 16.
+@MainActor
+final class ConnectButtonModel: ObservableObject, ConnectButtonPresenting, ConnectButtonControllerDelegate {
+    @Published private(set) var state: ConnectButtonVisualState = .loading
+    @Published private(set) var connection: Connection?
+    @Published private(set) var lastError: String?
+    var actionHandler: (@MainActor @Sendable (ConnectButtonAction) -> Void)?
+    private var controller: ConnectButtonController?
+    private var typedEmail = ""
 
     init(configuration: ConnectionConfiguration) {
         controller = ConnectButtonController(

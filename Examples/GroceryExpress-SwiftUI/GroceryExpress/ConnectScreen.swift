@@ -2,8 +2,9 @@ import IFTTTConnectSDK
 import SwiftUI
 
 /// The Connect Button for "Show my list when I arrive at the store", and a link to the settings.
+@MainActor
 struct ConnectScreen: View {
-    @State private var model = ConnectButtonModel(
+    @StateObject private var model = ConnectButtonModel(
         configuration: ConnectionConfiguration(
             connectionId: AppConfiguration.connectionId,
             suggestedUserEmail: AppConfiguration.userEmail,

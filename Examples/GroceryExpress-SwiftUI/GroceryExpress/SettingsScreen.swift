@@ -1,4 +1,3 @@
-import IFTTTConnectLocation
 import IFTTTConnectSDK
 import SwiftUI
 
@@ -11,8 +10,8 @@ struct SettingsScreen: View {
             Toggle(
                 "Use my location at the store",
                 isOn: Binding(
-                    get: { geofencesEnabled },
-                    set: { enabled in
+                    get: { @MainActor in geofencesEnabled },
+                    set: { @MainActor enabled in
                         geofencesEnabled = enabled
                         ConnectButtonController.setGeofencesEnabled(
                             enabled: enabled, for: AppConfiguration.connectionId)

@@ -1,4 +1,3 @@
-import IFTTTConnectLocation
 import IFTTTConnectSDK
 import UIKit
 

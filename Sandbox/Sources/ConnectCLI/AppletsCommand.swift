@@ -16,8 +16,11 @@ struct AppletsCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("The service slug, e.g. grocery_express.", valueName: "slug"))
         var service: String
 
-        @Option(help: ArgumentHelp("An IFTTT user token (or set IFTTT_USER_TOKEN).", valueName: "token"))
+        @Option(help: SecretInput.userToken.flagHelp("An IFTTT user token.", valueName: "token"))
         var token: String?
+
+        @Option(name: .customLong("token-file"), help: SecretInput.userToken.fileHelp)
+        var tokenFile: String?
 
         @Option(
             name: .customLong("invite-code"),
@@ -26,11 +29,15 @@ struct AppletsCommand: AsyncParsableCommand {
 
         @OptionGroup var api: APIOptions
 
+        func validate() throws {
+            try SecretInput.userToken.checkExclusive(value: token, file: tokenFile)
+        }
+
         /// Runs `body` with a manager configured for the API root, the service, the token and the invite code.
         func withManager<T: Sendable>(_ body: @escaping @Sendable (IFTTTAPIManager) async throws(ConnectAPIError) -> T)
             async throws -> T
         {
-            let token = self.token ?? ProcessInfo.processInfo.environment["IFTTT_USER_TOKEN"]
+            let token = try SecretInput.userToken.resolve(value: self.token, file: tokenFile)
             let (service, inviteCode) = (self.service, self.inviteCode)
             let result: Result<T, ConnectAPIError> = try await api.withAPI { url in
                 let manager = IFTTTAPIManager(baseURL: url, anonymousId: "ifttt-connect-cli", callbackQueue: nil)

@@ -10,12 +10,14 @@ struct ConnectCommand: AsyncParsableCommand {
         commandName: "connect",
         abstract: "Activate a Connection in the browser, as the Connect Button does, and save the user token.",
         discussion: """
-            Prints the activation URL (and opens it where a desktop browser exists), waits for IFTTT's redirect on a \
-            loopback port, and prints the outcome. The user token is written to --token-file with mode 0600 and printed \
-            only with --show-token. Against the sandbox, sign in with a demo user (alice@example.com / alice-password) \
-            and use --code gx-oauth-code-alice (codes are single-use); without a valid --code the pages send you through \
-            Grocery Express's own sign-in (dave / gx-dave-password for an unlinked account). An address at fail.example \
-            makes account creation fail.
+            Prints a one-time launch URL of the loopback receiver, which leads to the activation URL, and opens it \
+            where a desktop browser exists (the activation URL itself, with its state and code, never goes on a \
+            command line); waits for IFTTT's redirect on the loopback port and prints the outcome. The user token is \
+            written to --token-file with mode 0600 and printed only with --show-token. Against the sandbox, sign in \
+            with a demo user (alice@example.com / alice-password) and give the code gx-oauth-code-alice in \
+            IFTTT_OAUTH_CODE or --code-file (codes are single-use); without a valid code the pages send you through \
+            Grocery Express's own sign-in (dave / gx-dave-password for an unlinked account). An address at \
+            fail.example makes account creation fail.
             """
     )
 
@@ -25,8 +27,11 @@ struct ConnectCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The user's email address.", valueName: "email"))
     var email: String?
 
-    @Option(help: ArgumentHelp("The partner OAuth code to send (code=).", valueName: "code"))
-    var code: String = ""
+    @Option(help: SecretInput.oauthCode.flagHelp("The partner OAuth code to send (code=).", valueName: "code"))
+    var code: String?
+
+    @Option(name: .customLong("code-file"), help: SecretInput.oauthCode.fileHelp)
+    var codeFile: String?
 
     @Flag(name: .customLong("skip-config"), help: "Skip IFTTT's configuration page (skip_config=true).")
     var skipConfig = false
@@ -52,15 +57,22 @@ struct ConnectCommand: AsyncParsableCommand {
         return URL(fileURLWithPath: home).appendingPathComponent(".ifttt-connect/user-token").path
     }
 
-    /// What the options ask to activate.
+    /// What the options ask to activate, with the OAuth code of `--code` (``run()`` also reads `--code-file` and
+    /// `IFTTT_OAUTH_CODE`).
     var request: Request {
         Request(
-            connectionId: connectionId, email: email ?? "", oauthCode: code, skipConfiguration: skipConfig,
+            connectionId: connectionId, email: email ?? "", oauthCode: code ?? "", skipConfiguration: skipConfig,
             opensBrowser: !noBrowser)
     }
 
+    func validate() throws {
+        try SecretInput.oauthCode.checkExclusive(value: code, file: codeFile)
+    }
+
     func run() async throws {
-        let request = self.request
+        var options = self.request
+        options.oauthCode = try SecretInput.oauthCode.resolve(value: code, file: codeFile) ?? ""
+        let request = options
         let outcome = try await api.withAPI { url in await Self.activate(request, root: url) }
         switch outcome {
         case .success(let activation):
@@ -93,7 +105,8 @@ struct ConnectCommand: AsyncParsableCommand {
         var opensBrowser: Bool
     }
 
-    /// Runs one activation against the API at `root` with a loopback receiver; the URL is printed and opened.
+    /// Runs one activation against the API at `root` with a loopback receiver, which is also the browser's launch pad:
+    /// `opener` gets its secret-free launch URL, never the activation URL.
     @MainActor
     static func activate(_ request: Request, root: URL, opener: (any URLOpener)? = nil)
         async -> Result<ConnectionActivation, ConnectButtonControllerError>
@@ -109,15 +122,17 @@ struct ConnectCommand: AsyncParsableCommand {
         let browser = opener ?? PrintingOpener(opensBrowser: request.opensBrowser)
         var configuration = ConnectButtonController.Configuration.sandbox(root)
         configuration.urlOpener = browser
-        configuration.webAuthenticationSession = BrowserWebAuthenticationSession(opener: browser)
+        configuration.webAuthenticationSession = BrowserWebAuthenticationSession(opener: browser, launchPad: receiver)
+        var connection = ConnectionConfiguration(
+            connectionId: request.connectionId, suggestedUserEmail: request.email,
+            credentialProvider: ConnectionCredentials(oauthCode: request.oauthCode),
+            redirectURL: receiver.redirectURL,
+            skipConnectionConfiguration: request.skipConfiguration)
+        // No partner session to vouch for the token yet: the explicit, logged choice (see the Activation article).
+        connection.userTokenTrust = .unvouchedRedirectToken
         let controller = ConnectButtonController(
-            connectButton: HeadlessConnectButton(),
-            connectionConfiguration: ConnectionConfiguration(
-                connectionId: request.connectionId, suggestedUserEmail: request.email,
-                credentialProvider: ConnectionCredentials(oauthCode: request.oauthCode),
-                redirectURL: receiver.redirectURL,
-                skipConnectionConfiguration: request.skipConfiguration),
-            delegate: nil, configuration: configuration)
+            connectButton: HeadlessConnectButton(), connectionConfiguration: connection, delegate: nil,
+            configuration: configuration)
         do {
             return .success(try await controller.connect(email: request.email))
         } catch {
@@ -126,7 +141,7 @@ struct ConnectCommand: AsyncParsableCommand {
     }
 }
 
-/// Prints the activation URL and opens it in the desktop browser when there is one.
+/// Prints the launch URL and opens it in the desktop browser when there is one.
 @MainActor
 final class PrintingOpener: URLOpener {
     let opensBrowser: Bool
@@ -148,7 +163,9 @@ final class PrintingOpener: URLOpener {
     func canOpen(_ url: URL) -> Bool { false }
 
     func open(_ url: URL) async -> Bool {
-        say("Open this URL to activate the Connection:\n  \(url.absoluteString)")
+        say(
+            "Open this URL to activate the Connection (it works once, for you, within 2 minutes):\n  \(url.absoluteString)"
+        )
         if opensBrowser && Self.hasDesktopBrowser {
             _ = await SystemBrowserURLOpener().open(url)
         }

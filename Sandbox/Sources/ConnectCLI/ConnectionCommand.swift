@@ -22,17 +22,24 @@ struct ConnectionCommand: AsyncParsableCommand {
 
         @OptionGroup var api: APIOptions
 
-        @Option(help: ArgumentHelp("An IFTTT user token (or set IFTTT_USER_TOKEN).", valueName: "token"))
+        @Option(help: SecretInput.userToken.flagHelp("An IFTTT user token.", valueName: "token"))
         var token: String?
+
+        @Option(name: .customLong("token-file"), help: SecretInput.userToken.fileHelp)
+        var tokenFile: String?
 
         @Option(
             name: .customLong("invite-code"),
             help: ArgumentHelp("The invite code of an unpublished service.", valueName: "code"))
         var inviteCode: String?
 
+        func validate() throws {
+            try SecretInput.userToken.checkExclusive(value: token, file: tokenFile)
+        }
+
         func run() async throws {
             let credentials = ConnectionCredentials(
-                userToken: token ?? ProcessInfo.processInfo.environment["IFTTT_USER_TOKEN"], inviteCode: inviteCode)
+                userToken: try SecretInput.userToken.resolve(value: token, file: tokenFile), inviteCode: inviteCode)
             let id = self.id
             let result: Result<Connection, ConnectAPIError> = try await api.withAPI { url in
                 let controller = ConnectionNetworkController(configuration: .sandbox(url))

@@ -45,26 +45,28 @@ struct DemoScript: Sendable {
 
     var controller: ConnectionNetworkController { ConnectionNetworkController(configuration: .sandbox(root)) }
 
+    /// Runs every step; returns the number that did not behave as expected.
     func run() async -> Int {
-        var failures = 0
-        func check(_ title: String, _ step: () async throws -> String) async {
-            do {
-                say("  ✓ \(title): \(try await step())")
-            } catch {
-                failures += 1
-                say("  ✗ \(title): \(error)")
-            }
-        }
+        let steps = DemoSteps()
+        await connectionSteps(steps)
+        await activationSteps(steps)
+        await trackingSteps(steps)
+        await locationTripSteps(steps)
+        await legacyAppletSteps(steps)
+        return steps.failures
+    }
 
-        say("\n1. Fetch a Connection")
-        await check("anonymous fetch of gx-arrive-store") {
+    /// Steps 1 to 4: Connections, users and the partner backend's token exchange.
+    private func connectionSteps(_ steps: DemoSteps) async {
+        steps.section("1. Fetch a Connection")
+        await steps.check("anonymous fetch of gx-arrive-store") {
             let c = try await controller.fetchConnection(
                 for: "gx-arrive-store", credentialProvider: ConnectionCredentials.anonymous)
             try expect(c.status == .unknown, "status should be unknown without a token")
             return
                 "\"\(c.name)\", status \(c.status), connecting service \(c.connectingService.name), \(c.locationRegions.count) regions"
         }
-        await check("signed-in fetch as alice") {
+        await steps.check("signed-in fetch as alice") {
             let c = try await controller.fetchConnection(for: "gx-arrive-store", credentialProvider: alice)
             try expect(c.status == .enabled, "alice has it enabled")
             let regions = c.locationRegions.map {
@@ -72,7 +74,7 @@ struct DemoScript: Sendable {
             }
             return "status \(c.status), regions \(regions.joined(separator: ", "))"
         }
-        await check("unpublished gx-early-access without the invite code") {
+        await steps.check("unpublished gx-early-access without the invite code") {
             do {
                 _ = try await controller.fetchConnection(
                     for: "gx-early-access", credentialProvider: ConnectionCredentials.anonymous)
@@ -82,38 +84,38 @@ struct DemoScript: Sendable {
                 return "refused as expected: \(error)"
             }
         }
-        await check("unpublished gx-early-access with the invite code") {
+        await steps.check("unpublished gx-early-access with the invite code") {
             let c = try await controller.fetchConnection(
                 for: "gx-early-access",
                 credentialProvider: ConnectionCredentials(inviteCode: "gx-invite-2026"))
             return "\"\(c.name)\""
         }
 
-        say("\n2. Disconnect and enable")
-        await check("alice disconnects gx-weekly-deals") {
+        steps.section("2. Disconnect and enable")
+        await steps.check("alice disconnects gx-weekly-deals") {
             let c = try await controller.disconnectConnection(with: "gx-weekly-deals", credentialProvider: alice)
             try expect(c.status == .disabled, "status should be disabled")
             return "status \(c.status)"
         }
-        await check("alice enables it again") {
+        await steps.check("alice enables it again") {
             let c = try await controller.enableConnection(with: "gx-weekly-deals", credentialProvider: alice)
             try expect(c.status == .enabled, "status should be enabled")
             return "status \(c.status)"
         }
 
-        say("\n3. Users")
-        await check("account lookup") {
+        steps.section("3. Users")
+        await steps.check("account lookup") {
             let existing = try await controller.lookUpAccount(email: "alice@example.com")
             let new = try await controller.lookUpAccount(email: "someone.new@example.com")
             try expect(existing == .existingUser && new == .newUser, "lookup results")
             return "alice@example.com → \(existing), someone.new@example.com → \(new)"
         }
-        await check("/me with alice's token") {
+        await steps.check("/me with alice's token") {
             let user = try await controller.fetchUser(credentialProvider: alice)
             try expect(user.login == "alice", "login should be alice")
             return "login \(user.login ?? "-"), level \(user.authenticationLevel)"
         }
-        await check("a bad token gives a typed error") {
+        await steps.check("a bad token gives a typed error") {
             do {
                 _ = try await controller.fetchConnection(
                     for: "gx-arrive-store", credentialProvider: ConnectionCredentials(userToken: "not-a-real-token"))
@@ -126,8 +128,8 @@ struct DemoScript: Sendable {
             }
         }
 
-        say("\n4. Partner backend: token exchange with the service key")
-        await check("exchange gx-user-1002's access token") {
+        steps.section("4. Partner backend: token exchange with the service key")
+        await steps.check("exchange gx-user-1002's access token") {
             let client = try ConnectServiceClient(
                 serviceKey: "sandbox-service-key-grocery-express", baseURL: root.appendingPathComponent("v2"))
             let token = try await client.exchangeUserToken(userId: "gx-user-1002", accessToken: "gx-access-token-bob")
@@ -135,11 +137,28 @@ struct DemoScript: Sendable {
             try expect(user.login == "bob", "the exchanged token should be bob's")
             return "got a user token for \(user.login ?? "-") (not printed)"
         }
-        await activationStep { title, step in await check(title, step) }
-        failures += await runTrackingDemo()
-        failures += await runLocationTrip()
-        failures += await legacyAppletSteps()
-        return failures
+    }
+}
+
+/// The demo's one step runner: prints each step with ✓ and what it found, or ✗ and why, and counts the failures.
+/// Used by one task at a time (the demo runs its steps in order).
+final class DemoSteps {
+    /// The steps that did not behave as expected.
+    private(set) var failures = 0
+
+    /// Prints a section's title.
+    func section(_ title: String) {
+        say("\n" + title)
+    }
+
+    /// Runs `step`: its result is printed after ✓; an error it throws counts as a failure, printed after ✗.
+    func check(_ title: String, _ step: () async throws -> String) async {
+        do {
+            say("  ✓ \(title): \(try await step())")
+        } catch {
+            failures += 1
+            say("  ✗ \(title): \(error)")
+        }
     }
 }
 

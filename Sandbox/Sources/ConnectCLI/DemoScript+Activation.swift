@@ -10,9 +10,9 @@ import FoundationXML
 extension DemoScript {
     /// Step 5: the SDK's controller runs the web activation headlessly; an opener plays the browser, filling and
     /// posting the sandbox's forms with URLSession, and the redirect reaches the SDK's loopback receiver.
-    func activationStep(check: (String, () async throws -> String) async -> Void) async {
-        say("\n5. Web activation (the SDK's controller, the sandbox's pages, a loopback redirect)")
-        await check("alice activates gx-store-visits in the web flow") {
+    func activationSteps(_ steps: DemoSteps) async {
+        steps.section("5. Web activation (the SDK's controller, the sandbox's pages, a loopback redirect)")
+        await steps.check("alice activates gx-store-visits in the web flow") {
             let driver = FormDrivingOpener(password: "alice-password")
             let request = ConnectCommand.Request(
                 connectionId: "gx-store-visits", email: "alice@example.com",
@@ -26,7 +26,7 @@ extension DemoScript {
             return
                 "pages \(pages.joined(separator: " → ")); \(activation.connection.status), token for \(user.login ?? "-") (not printed)"
         }
-        await check("an address at fail.example cannot get an account") {
+        await steps.check("an address at fail.example cannot get an account") {
             let driver = FormDrivingOpener(password: "any-password")
             let request = ConnectCommand.Request(
                 connectionId: "gx-arrive-store", email: "someone@fail.example",
@@ -40,9 +40,9 @@ extension DemoScript {
     }
 }
 
-/// Plays the browser without one: GETs the activation URL and submits each page's form (the password on the
-/// sign-in and account pages, Save on the configuration page) until the sandbox redirects to the app. Like a browser
-/// it keeps the sandbox's cookie (which binds the flow to it), in memory only.
+/// Plays the browser without one: GETs the launch URL (which redirects to the activation URL) and submits each
+/// page's form (the password on the sign-in and account pages, Save on the configuration page) until the sandbox
+/// redirects to the app. Like a browser it keeps the sandbox's cookie (which binds the flow to it), in memory only.
 @MainActor
 final class FormDrivingOpener: URLOpener {
     let password: String

@@ -6,49 +6,38 @@ import FoundationNetworking
 #endif
 
 extension DemoScript {
-    /// Step 5: the app asks the partner backend for alice's IFTTT user token with its own session, then uses the
-    /// legacy Applets API (`IFTTTAPIManager`). Returns the number of failed steps.
-    func legacyAppletSteps() async -> Int {
-        var failures = 0
-        func check(_ title: String, _ step: () async throws -> String) async {
-            do {
-                say("  ✓ \(title): \(try await step())")
-            } catch {
-                failures += 1
-                say("  ✗ \(title): \(error)")
-            }
-        }
-
-        say("\n8. Legacy Applets API with a token from the partner backend")
+    /// Step 8: the app asks the partner backend for alice's IFTTT user token with its own session, then uses the
+    /// legacy Applets API (`IFTTTAPIManager`).
+    func legacyAppletSteps(_ steps: DemoSteps) async {
+        steps.section("8. Legacy Applets API with a token from the partner backend")
         let manager = IFTTTAPIManager(baseURL: root, anonymousId: "ifttt-connect-demo", callbackQueue: nil)
         manager.serviceSlug = "grocery_express"
-        await check("anonymous list, no mobile services") {
+        await steps.check("anonymous list, no mobile services") {
             let applets = try await manager.fetchApplets(order: .default, platform: .noMobileServices)
             try expect(applets.map(\.id) == ["gx-weekly-deals"], "only gx-weekly-deals uses no mobile service")
             return applets.map { "\($0.id) (\($0.status))" }.joined(separator: ", ")
         }
-        await check("the app gets alice's user token from POST /partner/grocery_express/api/user_token") {
+        await steps.check("the app gets alice's user token from POST /partner/grocery_express/api/user_token") {
             let token = try await partnerUserToken(session: "gx-access-token-alice")
             manager.userToken = token
             return "got a user token (not printed)"
         }
-        await check("/v1/me with that token") {
+        await steps.check("/v1/me with that token") {
             let user = try await manager.fetchCurrentUser()
             try expect(user?.username == "alice", "the token should be alice's")
             return "username \(user?.username ?? "-")"
         }
-        await check("list for iOS, newest first") {
+        await steps.check("list for iOS, newest first") {
             let applets = try await manager.fetchApplets(order: .publishedAtDescending, platform: .ios)
             try expect(applets.first?.id == "gx-store-visits", "gx-store-visits is the newest published Applet")
             return applets.map { "\($0.id) (\($0.status))" }.joined(separator: ", ")
         }
-        await check("alice disables and enables gx-arrive-store") {
+        await steps.check("alice disables and enables gx-arrive-store") {
             let off = try await manager.setStatus(false, forAppletId: "gx-arrive-store")
             let on = try await manager.setStatus(true, forAppletId: "gx-arrive-store")
             try expect(off.status == .disabled && on.status == .enabled, "statuses")
             return "\(off.status) → \(on.status)"
         }
-        return failures
     }
 
     /// What an app does to sign in to IFTTT: its own session in, an IFTTT user token out (or `nil`).

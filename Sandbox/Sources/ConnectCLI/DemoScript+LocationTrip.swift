@@ -3,20 +3,27 @@ import IFTTTConnectLocation
 import IFTTTConnectSDK
 
 extension LocationTrip {
-    /// Configures gx-store-visits for the user of `token` with `PUT /v2/connections/gx-store-visits/user_connection`
-    /// (the area at 1 Van Ness Ave, r=200 m, entry and exit) and returns the new trigger subscription id.
-    static func enableStoreVisits(root: URL, token: String) async throws -> String {
+    /// Configures gx-store-visits for the Grocery Express user `userId`, who has it enabled (Connections are enabled
+    /// only through the activation flow), as the partner's backend does: `PUT /v2/connections/gx-store-visits/
+    /// user_connection?user_id=` with the service key (the area at 1 Van Ness Ave, r=200 m, entry and exit).
+    /// Returns the trigger subscription id.
+    static func configureStoreVisits(
+        root: URL, userId: String = "gx-user-1001", serviceKey: String = "sandbox-service-key-grocery-express"
+    ) async throws -> String {
         let body = #"""
             {"user_features": [{"feature_id": "store-visit-log", "enabled": true, "user_fields": [],
               "user_feature_triggers": [{"feature_trigger_id": "ft-store-visit", "user_fields": [{"field_id": "location",
                 "value": {"lat": 37.7765, "lng": -122.4172, "radius": 200, "address": "1 Van Ness Ave, San Francisco"}}]}],
               "user_feature_actions": [{"feature_action_id": "fa-log-visit", "user_fields": []}]}]}
             """#
+        var url = URLComponents(
+            url: root.appendingPathComponent("v2/connections/gx-store-visits/user_connection"),
+            resolvingAgainstBaseURL: false)!
+        url.queryItems = [URLQueryItem(name: "user_id", value: userId)]
         let request = HTTPRequest(
-            method: "PUT", url: root.appendingPathComponent("v2/connections/gx-store-visits/user_connection"),
+            method: "PUT", url: url.url!,
             headers: [
-                "Authorization": "Bearer \(token)", "Content-Type": "application/json",
-                "Accept": "application/json",
+                "IFTTT-Service-Key": serviceKey, "Content-Type": "application/json", "Accept": "application/json",
             ],
             body: Data(body.utf8))
         let response = try await URLSessionTransport().send(request)
@@ -42,15 +49,20 @@ extension LocationTrip {
 }
 
 extension DemoScript {
-    /// Step 5: alice turns on gx-store-visits, walks across both demo geofences (the route of
+    /// Step 7: Grocery Express configures alice's gx-store-visits (which she turned on in step 5), she walks across
+    /// both demo geofences (the route of
     /// `Sandbox/Examples/store-trip.gpx`), and the sandbox records exactly the expected events, once each, in order.
-    /// Returns the number of failed checks.
-    func runLocationTrip() async -> Int {
-        say("\n7. Location: a simulated trip across the demo geofences")
+    func locationTripSteps(_ steps: DemoSteps) async {
+        steps.section("7. Location: a simulated trip across the demo geofences")
         let token = alice.userToken ?? ""
-        do {
-            let visits = try await LocationTrip.enableStoreVisits(root: root, token: token)
-            say("  ✓ alice enables gx-store-visits: trigger subscription \(visits)")
+        var subscription: String?
+        await steps.check("Grocery Express configures alice's gx-store-visits") {
+            let visits = try await LocationTrip.configureStoreVisits(root: root)
+            subscription = visits
+            return "trigger subscription \(visits)"
+        }
+        guard let visits = subscription else { return }
+        await steps.check("simulated trip") {
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "ifttt-connect-demo-trip-\(UUID().uuidString)")
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -61,11 +73,7 @@ extension DemoScript {
             let got = outcome.acknowledged.map { "\($0.triggerSubscriptionId) \($0.eventType)" }
             let expected = ["\(visits) entry", "\(visits) exit", "alice-arrive-trigger-1 entry"]
             try expect(got == expected, "expected \(expected), the sandbox recorded \(got)")
-            say("  ✓ the sandbox recorded exactly \(got.joined(separator: ", ")), once each, in order")
-            return 0
-        } catch {
-            say("  ✗ simulated trip: \(error)")
-            return 1
+            return "the sandbox recorded exactly \(got.joined(separator: ", ")), once each, in order"
         }
     }
 }

@@ -5,18 +5,17 @@ import FoundationNetworking
 import IFTTTConnectSDK
 
 extension DemoScript {
-    /// Demo step 5: the SDK's analytics reach the sandbox over HTTP, and nothing does after the opt-out.
-    ///
-    /// - Returns: The number of failed checks.
-    func runTrackingDemo() async -> Int {
-        say("\n6. Analytics (POST /v2/sdk/events)")
-        var failures = 0
-        let connection = try? await controller.fetchConnection(
-            for: "gx-weekly-deals", credentialProvider: ConnectionCredentials.anonymous)
-        guard let connection else {
-            say("  ✗ fetch gx-weekly-deals for the events: failed")
-            return 1
+    /// Step 6: the SDK's analytics reach the sandbox over HTTP, and nothing does after the opt-out.
+    func trackingSteps(_ steps: DemoSteps) async {
+        steps.section("6. Analytics (POST /v2/sdk/events)")
+        var connection: Connection?
+        await steps.check("fetch gx-weekly-deals for the events") {
+            let fetched = try await controller.fetchConnection(
+                for: "gx-weekly-deals", credentialProvider: ConnectionCredentials.anonymous)
+            connection = fetched
+            return "\"\(fetched.name)\""
         }
+        guard let connection else { return }
         let now = Date()
         let events: [AnalyticsEvent] = [
             .impression(of: connection, hostName: "Grocery Express", at: now),
@@ -24,29 +23,25 @@ extension DemoScript {
             .stateChange(of: connection, to: .created, at: now),
         ]
         for (title, enabled) in [("three events are recorded", true), ("opt-out: queued events never leave", false)] {
-            let anonymousId = UUID().uuidString
-            let network = ConnectionNetworkController.Configuration(
-                transport: URLSessionTransport(), connectBaseURL: root.appendingPathComponent("v2"),
-                locationBaseURL: root.appendingPathComponent("v1"), anonymousId: anonymousId)
-            let analyticsSwitch = AnalyticsSwitch()
-            let uploader = AnalyticsUploader(network: network, analyticsSwitch: analyticsSwitch)
-            for event in events { await uploader.track(event) }
-            if !enabled { analyticsSwitch.isEnabled = false }
-            await uploader.flush()
-            await uploader.waitUntilIdle()
-            do {
+            await steps.check(title) {
+                let anonymousId = UUID().uuidString
+                let network = ConnectionNetworkController.Configuration(
+                    transport: URLSessionTransport(), connectBaseURL: root.appendingPathComponent("v2"),
+                    locationBaseURL: root.appendingPathComponent("v1"), anonymousId: anonymousId)
+                let analyticsSwitch = AnalyticsSwitch()
+                let uploader = AnalyticsUploader(network: network, analyticsSwitch: analyticsSwitch)
+                for event in events { await uploader.track(event) }
+                if !enabled { analyticsSwitch.isEnabled = false }
+                await uploader.flush()
+                await uploader.waitUntilIdle()
                 let names = try await recordedEventNames(anonymousId: anonymousId)
                 let expected = enabled ? events.map(\.name.rawValue) : []
                 guard names == expected else {
                     throw DemoFailure("the sandbox recorded \(names), expected \(expected)")
                 }
-                say("  ✓ \(title): \(names.isEmpty ? "none recorded" : names.joined(separator: ", "))")
-            } catch {
-                failures += 1
-                say("  ✗ \(title): \(error)")
+                return names.isEmpty ? "none recorded" : names.joined(separator: ", ")
             }
         }
-        return failures
     }
 
     /// The names of the events `GET /sandbox/sdk_events` lists for `anonymousId` (the listing needs a service key).

@@ -8,7 +8,10 @@ struct LocationCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "location",
         abstract: "Simulate geofence trips and upload their events to a Connect API.",
-        subcommands: [LocationSimulateCommand.self, LocationJournalStressCommand.self]
+        subcommands: [
+            LocationSimulateCommand.self, LocationJournalStressCommand.self, LocationLifecycleCommand.self,
+            LocationUploadCommand.self,
+        ]
     )
 }
 
@@ -23,8 +26,9 @@ struct LocationSimulateCommand: AsyncParsableCommand {
             POST /v1/location_events and lists what the server recorded. Events the server refuses for good are \
             dead-lettered and listed with their reasons. With --json the last line is the JSON array of the acknowledged \
             events (record_id, trigger_subscription_id, event_type, occurred_at, status "acknowledged") followed by the \
-            rejected ones (status "rejected", status_code, reason). --dwell S records an entry only after S seconds \
-            inside and drops exit/entry pairs shorter than that.
+            rejected ones (status "rejected", status_code, reason). The SDK's dwell filter is on, as in an app: a \
+            crossing is recorded once the device stayed on its new side 30 s, and a crossing reversed sooner records \
+            neither; --dwell S sets another time, --dwell 0 turns it off (every crossing, as ConnectSDK-iOS 2.8).
             """
     )
 
@@ -35,23 +39,27 @@ struct LocationSimulateCommand: AsyncParsableCommand {
     var connection: [String]
 
     @Option(
-        help: ArgumentHelp("The IFTTT user token (default: the sandbox's alice). Never printed.", valueName: "token"))
-    var token: String = "sandbox-user-token-alice"
+        help: SecretInput.userToken.flagHelp(
+            "The IFTTT user token (default: the sandbox's alice). Never printed.", valueName: "token"))
+    var token: String?
+
+    @Option(name: .customLong("token-file"), help: SecretInput.userToken.fileHelp)
+    var tokenFile: String?
 
     @Flag(help: "End with the acknowledged and rejected events as one line of JSON.")
     var json = false
 
     @Option(
         help: ArgumentHelp(
-            "The dwell filter: record an entry only after this many seconds inside; 0 turns it off.",
+            "The dwell filter: record a crossing once the device stayed this many seconds on its new side (the SDK's default); 0 turns it off.",
             valueName: "seconds"))
-    var dwell: Double = 0
+    var dwell: Double = LocationMonitoringSession.defaultDwellTime
 
     @OptionGroup var api: APIOptions
 
     func validate() throws {
         guard !connection.isEmpty else { throw ValidationError("at least one --connection is required") }
-        guard !token.isEmpty else { throw ValidationError("--token must not be empty") }
+        try SecretInput.userToken.checkExclusive(value: token, file: tokenFile)
         guard dwell >= 0, dwell <= 86_400 else { throw ValidationError("--dwell must be between 0 and 86400 seconds") }
     }
 
@@ -69,7 +77,9 @@ struct LocationSimulateCommand: AsyncParsableCommand {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
             "ifttt-connect-trip-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let (token, connection, json, dwell) = (token, connection, json, dwell)
+        let token =
+            try SecretInput.userToken.resolve(value: self.token, file: tokenFile) ?? "sandbox-user-token-alice"
+        let (connection, json, dwell) = (connection, json, dwell)
         do {
             let outcome = try await api.withAPI { root in
                 var trip = LocationTrip(
@@ -114,15 +124,20 @@ struct LocationJournalStressCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The trigger subscription id of the events.", valueName: "id"))
     var subscription: String = "alice-arrive-trigger-1"
 
-    @Option(help: ArgumentHelp("The IFTTT user token for uploads. Never printed.", valueName: "token"))
-    var token: String = "sandbox-user-token-alice"
+    @Option(
+        help: SecretInput.userToken.flagHelp("The IFTTT user token for uploads. Never printed.", valueName: "token"))
+    var token: String?
+
+    @Option(name: .customLong("token-file"), help: SecretInput.userToken.fileHelp)
+    var tokenFile: String?
 
     @Option(help: ArgumentHelp("The API root to upload to; without it nothing is uploaded.", valueName: "url"))
     var api: String?
 
     func run() async throws {
         let store = try LocationEventStore(directory: URL(fileURLWithPath: self.store, isDirectory: true))
-        let token = token
+        let token =
+            try SecretInput.userToken.resolve(value: self.token, file: tokenFile) ?? "sandbox-user-token-alice"
         let uploader = api.flatMap({ URL(string: $0) }).map { root in
             LocationUploader(store: store, configuration: .init(network: .sandbox(root)), tokenProvider: { token })
         }
@@ -139,6 +154,44 @@ struct LocationJournalStressCommand: AsyncParsableCommand {
                 let report = await uploader.uploadPending()
                 say("uploaded \(report.uploaded)")
             }
+        }
+    }
+}
+
+/// `ifttt-connect location upload` (hidden): opens an event store, uploads every pending event, then tries to
+/// record one crossing, for the test that mounts the store read-only. Writes `read-only: <reason>` (or `no`),
+/// `uploaded <count>` and `append: ok` or `append: <error>`.
+struct LocationUploadCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "upload",
+        abstract: "Upload an event store's pending events (for tests).",
+        shouldDisplay: false
+    )
+
+    @Option(help: ArgumentHelp("The event store directory.", valueName: "dir"))
+    var store: String
+
+    @Option(help: ArgumentHelp("The API root to upload to.", valueName: "url"))
+    var api: String
+
+    @Option(help: ArgumentHelp("The IFTTT user token. Never printed.", valueName: "token"))
+    var token: String = "sandbox-user-token-alice"
+
+    func run() async throws {
+        guard let root = URL(string: api) else { throw ValidationError("--api must be a URL") }
+        let store = try LocationEventStore(directory: URL(fileURLWithPath: self.store, isDirectory: true))
+        say("read-only: \(store.readOnlyReason ?? "no")")
+        let token = token
+        let uploader = LocationUploader(
+            store: store, configuration: .init(network: .sandbox(root)), tokenProvider: { token })
+        let report = await uploader.uploadPending()
+        say("uploaded \(report.uploaded)" + (report.error.map { " (\($0))" } ?? ""))
+        do {
+            try await store.append(
+                RegionEvent(transition: .entry, occurredAt: Date(), triggerSubscriptionId: "alice-arrive-trigger-1"))
+            say("append: ok")
+        } catch {
+            say("append: \(error)")
         }
     }
 }

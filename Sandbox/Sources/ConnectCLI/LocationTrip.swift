@@ -73,8 +73,8 @@ struct LocationTrip: Sendable {
     let storeDirectory: URL
     /// Upload rounds before giving up (the sandbox may inject failures).
     var maximumRounds = 20
-    /// The dwell filter in seconds (`0`: off); see ``LocationMonitoringSession``.
-    var dwellTime: TimeInterval = 0
+    /// The dwell filter in seconds (`0`: off); the SDK's default unless set. See ``LocationMonitoringSession``.
+    var dwellTime: TimeInterval = LocationMonitoringSession.defaultDwellTime
 
     /// Runs the trip, calling `log` with one human-readable line per step.
     func run(log: @Sendable (String) -> Void) async throws -> Outcome {
@@ -100,21 +100,22 @@ struct LocationTrip: Sendable {
         let session = LocationMonitoringSession(monitor: monitor, store: store, now: { start }, dwellTime: dwellTime)
         await session.start()
         await session.update(geofences: geofences)
-        log("Replaying \(route.fixes.count) fixes" + (dwellTime > 0 ? " (dwell filter \(Int(dwellTime)) s)" : ""))
+        log("Replaying \(route.fixes.count) fixes (dwell filter " + (dwellTime > 0 ? "\(Int(dwellTime)) s)" : "off)"))
         await monitor.replay(route)
-        if dwellTime > 0 {
-            await session.releaseHeldCrossings(now: route.fixes.last?.timestamp ?? start)
-            let held = await session.heldCrossings.count
-            if held > 0 {
-                log("  \(held) crossing(s) still within the dwell time at the end of the route: not recorded")
-            }
-        }
+        // The device stays at the route's last fix for the dwell time, so every crossing of the route is settled.
+        await session.releaseHeldCrossings(
+            now: (route.fixes.last?.timestamp ?? start).addingTimeInterval(dwellTime))
         let recorded = await session.recordedEvents
         log("Events recorded (\(recorded.count)):")
         for (i, e) in recorded.enumerated() {
             log(
                 "  \(i + 1). \(e.transition.rawValue) \(e.triggerSubscriptionId) at \(LocationEventPayload.timestamp(e.occurredAt))"
             )
+        }
+        for fence in geofences {
+            let own = recorded.filter { $0.triggerSubscriptionId == fence.triggerSubscriptionId }
+            let entries = own.filter { $0.transition == .entry }.count
+            log("  \(fence.identifier): \(entries) entries, \(own.count - entries) exits")
         }
 
         // The uploader runs on the trip's clock (the route's last fix, then real time passing), so the events of an

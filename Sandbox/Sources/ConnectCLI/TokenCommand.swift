@@ -16,7 +16,9 @@ struct TokenCommand: AsyncParsableCommand {
             abstract: "Exchange a partner user's OAuth access token for their IFTTT user token.",
             discussion: """
                 Calls POST /v2/user_token with the IFTTT-Service-Key header. The token is written to --output \
-                (mode 0600) and printed only with --show-token.
+                (mode 0600) and printed only with --show-token. Give the service key and the access token in \
+                IFTTT_SERVICE_KEY and IFTTT_ACCESS_TOKEN or in files (--service-key-file, --access-token-file; - reads \
+                standard input): the command line of a process is visible to every local user.
                 """
         )
 
@@ -25,13 +27,20 @@ struct TokenCommand: AsyncParsableCommand {
 
         @Option(
             name: .customLong("access-token"),
-            help: ArgumentHelp("The OAuth access token IFTTT holds for the user.", valueName: "token"))
-        var accessToken: String
+            help: SecretInput.accessToken.flagHelp(
+                "The OAuth access token IFTTT holds for the user.", valueName: "token"))
+        var accessToken: String?
+
+        @Option(name: .customLong("access-token-file"), help: SecretInput.accessToken.fileHelp)
+        var accessTokenFile: String?
 
         @Option(
             name: .customLong("service-key"),
-            help: ArgumentHelp("Your service key (or set IFTTT_SERVICE_KEY).", valueName: "key"))
+            help: SecretInput.serviceKey.flagHelp("Your service key.", valueName: "key"))
         var serviceKey: String?
+
+        @Option(name: .customLong("service-key-file"), help: SecretInput.serviceKey.fileHelp)
+        var serviceKeyFile: String?
 
         @OptionGroup var api: APIOptions
 
@@ -42,17 +51,27 @@ struct TokenCommand: AsyncParsableCommand {
         var showToken = false
 
         func validate() throws {
-            guard resolvedKey?.isEmpty == false else {
-                throw ValidationError("a service key is required: --service-key or IFTTT_SERVICE_KEY")
+            try validate(environment: ProcessInfo.processInfo.environment)
+        }
+
+        /// Checks that both secrets are given, each in one form (the files are read by ``run()``).
+        func validate(environment: [String: String]) throws {
+            try SecretInput.serviceKey.checkExclusive(value: serviceKey, file: serviceKeyFile)
+            try SecretInput.accessToken.checkExclusive(value: accessToken, file: accessTokenFile)
+            guard SecretInput.serviceKey.isGiven(value: serviceKey, file: serviceKeyFile, environment: environment)
+            else {
+                throw ValidationError("a service key is required: \(SecretInput.serviceKey.ways)")
+            }
+            guard SecretInput.accessToken.isGiven(value: accessToken, file: accessTokenFile, environment: environment)
+            else {
+                throw ValidationError("an access token is required: \(SecretInput.accessToken.ways)")
             }
         }
 
-        var resolvedKey: String? { serviceKey ?? ProcessInfo.processInfo.environment["IFTTT_SERVICE_KEY"] }
-
         func run() async throws {
-            let key = resolvedKey ?? ""
+            let key = try SecretInput.serviceKey.resolve(value: serviceKey, file: serviceKeyFile) ?? ""
+            let accessToken = try SecretInput.accessToken.resolve(value: self.accessToken, file: accessTokenFile) ?? ""
             let userId = self.userId
-            let accessToken = self.accessToken
             let result: Result<String, ConnectServiceClient.Error> = try await api.withAPI { url in
                 do {
                     let client = try ConnectServiceClient(serviceKey: key, baseURL: url.appendingPathComponent("v2"))

@@ -106,12 +106,10 @@ struct CLITests {
 }
 
 extension ParsableCommand {
-    /// Runs validation the way `main()` would, with the environment's service key ignored.
+    /// Runs validation the way `main()` would, with `environmentKey` as the only `IFTTT_SERVICE_KEY`.
     func validateForTest(environmentKey: String?) throws {
-        if var exchange = self as? TokenCommand.Exchange {
-            exchange.serviceKey = environmentKey
-            if exchange.serviceKey == nil, ProcessInfo.processInfo.environment["IFTTT_SERVICE_KEY"] != nil { return }
-            try exchange.validate()
+        if let exchange = self as? TokenCommand.Exchange {
+            try exchange.validate(environment: environmentKey.map { ["IFTTT_SERVICE_KEY": $0] } ?? [:])
         } else {
             var copy = self
             try copy.validate()

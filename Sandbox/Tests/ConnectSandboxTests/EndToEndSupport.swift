@@ -43,6 +43,12 @@ func rawRequest(_ url: URL, method: String = "GET", headers: [String: String] = 
 }
 
 enum Demo {
+    /// The sandbox's Grocery Express backend, asked with a partner user's session (`gx-access-token-alice`, ...).
+    static func partnerBackend(_ sandbox: URL, session: String) throws -> PartnerBackend {
+        try PartnerBackend.userTokenEndpoint(
+            sandbox.appendingPathComponent("partner/grocery_express/api/user_token"), session: session)
+    }
+
     static let alice = ConnectionCredentials(oauthCode: "gx-oauth-code-alice", userToken: "sandbox-user-token-alice")
     static let bob = ConnectionCredentials(userToken: "sandbox-user-token-bob")
     static let carol = ConnectionCredentials(userToken: "sandbox-user-token-carol")

@@ -158,6 +158,59 @@ struct LocationDeliveryTests {
     }
 }
 
+extension LocationDeliveryTests {
+    /// A store on a read-only mount (a private mount namespace made with `unshare`, so the host is untouched) still
+    /// uploads what it holds, and says why it records nothing new. Without `unshare` and mount rights (not root,
+    /// macOS), the test says so and checks nothing.
+    @Test func aStoreOnAReadOnlyMountUploadsWhatItHoldsAndSaysWhy() async throws {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
+        probe.arguments = ["-m", "true"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else {
+            print("read-only mount: unshare is not available here; not checked")
+            return
+        }
+        probe.waitUntilExit()
+        guard probe.terminationStatus == 0 else {
+            print("read-only mount: unshare -m is not permitted here; not checked")
+            return
+        }
+        let executable = try LocationTest.executable()
+        try await SandboxServer.withRunning(SandboxTest.configuration()) { root in
+            let directory = try SandboxTest.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let store = try LocationEventStore(directory: directory)
+            let events = (0..<30).map {
+                RegionEvent(
+                    transition: $0 % 2 == 0 ? .entry : .exit, occurredAt: Date().addingTimeInterval(Double($0)),
+                    triggerSubscriptionId: "alice-arrive-trigger-1")
+            }
+            for event in events { try await store.append(event) }
+            let path = directory.path
+            let child = try ChildProcess(
+                executable: URL(fileURLWithPath: "/usr/bin/unshare"),
+                arguments: [
+                    "-m", "sh", "-c",
+                    "mount --bind \"$1\" \"$1\" && mount -o remount,ro,bind \"$1\" \"$1\" && exec \"$2\" location upload --store \"$1\" --api \"$3\"",
+                    "sh", path, executable.path, root.absoluteString,
+                ])
+            let (status, _) = await child.finish()
+            #expect(status == 0, "\(child.lines)")
+            #expect(
+                child.lines.first?.hasPrefix("read-only: the store's file system is read-only") == true,
+                "\(child.lines)")
+            #expect(child.lines.contains("uploaded 30"), "\(child.lines)")
+            #expect(
+                child.lines.contains { $0.hasPrefix("append: readOnly:") && $0.contains("cannot be recorded") },
+                "\(child.lines)")
+            let server = try await LocationTest.serverEvents(root: root)
+            #expect(server.map(\.record_id) == events.map(\.recordId.uuidString))
+            print("read-only mount: \(child.lines.joined(separator: " | "))")
+        }
+    }
+}
+
 /// A token the test changes.
 final class ManualToken: Sendable {
     private let stored: NIOLockedValueBox<String>

@@ -49,16 +49,15 @@ struct LocationEventTests {
     @Test func invalidEventsAre422AndNothingIsRecorded() async throws {
         try await SandboxTest.withDemo { client in
             let cases: [(JSONValue, String)] = [
-                (Self.event(type: "region_enter"), "[0].event_type"),
-                (Self.event(at: "yesterday"), "[0].occurred_at"),
-                (Self.event("not-a-uuid"), "[0].record_id"),
-                (Self.event(subscription: "bob-someone-elses-trigger"), "[0].trigger_subscription_id"),
+                (Self.event(type: "region_enter"), "/0/event_type"),
+                (Self.event(at: "yesterday"), "/0/occurred_at"),
+                (Self.event("not-a-uuid"), "/0/record_id"),
                 (
                     Self.event(subscription: "alice-deals-trigger-1").replacing("channel_id", with: "123"),
-                    "[0].channel_id"
+                    "/0/channel_id"
                 ),
-                (Self.event().replacing("region_type", with: "beacon"), "[0].region_type"),
-                (Self.event().replacing("installation_id", with: .null), "[0].installation_id"),
+                (Self.event().replacing("region_type", with: "beacon"), "/0/region_type"),
+                (Self.event().replacing("installation_id", with: .null), "/0/installation_id"),
             ]
             for (event, parameter) in cases {
                 let body = JSONValue.array([Self.event(), event]).serializedData()
@@ -68,7 +67,7 @@ struct LocationEventTests {
                 let details = try response.json["details"]?.arrayValue ?? []
                 #expect(
                     details.map { $0["parameter"]?.stringValue } == [
-                        parameter.replacingOccurrences(of: "[0]", with: "[1]")
+                        parameter.replacingOccurrences(of: "/0/", with: "/1/")
                     ])
             }
             #expect(
@@ -99,8 +98,8 @@ struct LocationEventTests {
     }
 
     @Test func aSimulatedTripEndsWithExactlyTheExpectedEventsOnceEachInOrder() async throws {
-        try await SandboxTest.withDemo { client in
-            let visits = try await LocationTrip.enableStoreVisits(root: client.base, token: SandboxTest.aliceToken)
+        try await SandboxTest.withDemo(pending: [("alice", "gx-store-visits")]) { client in
+            let visits = try await LocationTrip.configureStoreVisits(root: client.base)
             let directory = try SandboxTest.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let route = try Route(gpx: Data(contentsOf: LocationTest.storeTripGPX))

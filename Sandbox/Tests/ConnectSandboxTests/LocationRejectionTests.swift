@@ -135,7 +135,8 @@ struct LocationRejectionTests {
             await synchronizer.activate(connections: ["gx-arrive-store"])
             await synchronizer.waitUntilIdle()
             #expect(await synchronizer.monitoredRegions.map(\.identifier) == ["ifttt_alice-arrive-trigger-1"])
-            for n in 0..<24 {
+            // 12 arrivals, each 120 s long (past the 30 s dwell time); the last move, outside, lets the 12th settle.
+            for n in 0..<25 {
                 clock.advance(to: clock.now.addingTimeInterval(120))
                 let latitude = n % 2 == 0 ? 37.7880 : 37.7840  // outside, then inside the 150 m circle
                 await monitor.move(
@@ -177,12 +178,13 @@ struct LocationRejectionTests {
                 executable: executable,
                 arguments: [
                     "location", "simulate", "--gpx", Self.jitteryGPX.path, "--connection", "gx-arrive-store",
-                    "--api", root.absoluteString, "--json",
+                    "--api", root.absoluteString, "--json", "--dwell", "0",
                 ])
             let (status, _) = await child.finish()
             #expect(status == 0)
             let output = child.lines.joined(separator: "\n")
-            // An entry-only trigger: 10 jitter blips, the arrival and the re-entry after the blip out
+            // Without the dwell filter, an entry-only trigger: 10 jitter blips, the arrival and the re-entry after
+            // the blip out
             #expect(output.contains("Events recorded (12):"))
             #expect(output.contains("refused by the server and dead-lettered"))
             let last = try #require(child.lines.last)
@@ -196,6 +198,74 @@ struct LocationRejectionTests {
             let server = try await LocationTest.serverEvents(root: root)
             #expect(Set(server.map(\.record_id)) == Set(acknowledged.map(\.recordId)))
             #expect(server.allSatisfy { $0.deliveries == 1 })
+        }
+    }
+
+    /// A misconfigured proxy in front of the sandbox answers 400 to every request (its own HTML page), then is
+    /// fixed. Every run sends one request and backs off; nothing is dead-lettered; after the fix all 200 events
+    /// reach the sandbox once each.
+    @Test func aProxyAnswering400ToEverythingLosesNothingOnceItRecovers() async throws {
+        try await SandboxServer.withRunning(SandboxTest.configuration()) { root in
+            let directory = try SandboxTest.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let store = try LocationEventStore(directory: directory)
+            let start = Date()
+            for n in 0..<200 {
+                try await store.append(
+                    RegionEvent(
+                        recordId: Self.recordId(n), transition: n % 2 == 0 ? .entry : .exit,
+                        occurredAt: start.addingTimeInterval(Double(n)), triggerSubscriptionId: "alice-arrive-trigger-1"
+                    ))
+            }
+            let proxy = MisconfiguredProxy()
+            let clock = ManualClock(start)
+            let uploader = LocationUploader(
+                store: store, configuration: .init(network: .sandbox(root, transport: proxy)),
+                tokenProvider: { SandboxTest.aliceToken }, now: { clock.now }, random: { 0.5 })
+            var runs = 0
+            while runs < 5 {
+                runs += 1
+                let report = await uploader.uploadPending()
+                #expect(report.rejected == 0 && report.uploaded == 0)
+                guard case .retry(let at) = report.next else {
+                    Issue.record("expected a backoff, got \(report.next)")
+                    return
+                }
+                clock.advance(to: at)
+            }
+            #expect(proxy.refused == 5)  // one request per run
+            #expect(try await store.deadLetters().isEmpty)
+            #expect(try await store.pending(now: clock.now).count == 200)
+            #expect(try await LocationTest.serverEvents(root: root).isEmpty)
+
+            proxy.fixed = true
+            let report = await uploader.uploadPending()
+            #expect(report.uploaded == 200 && report.next == .done && report.rejected == 0)
+            let server = try await LocationTest.serverEvents(root: root)
+            #expect(server.map(\.record_id) == (0..<200).map { Self.recordId($0).uuidString })
+            #expect(server.allSatisfy { $0.deliveries == 1 })
+            print(
+                "400-to-everything proxy: \(runs) runs, \(proxy.refused) refused requests, 0 dead letters, 200 of 200 delivered after the fix"
+            )
+        }
+    }
+
+    /// `location simulate` with the SDK's defaults (no --dwell): one arrival from the jittery trip.
+    @Test func theSimulateCommandRecordsOneArrivalFromAJitteryTripWithTheDefaults() async throws {
+        let executable = try LocationTest.executable()
+        try await SandboxServer.withRunning(SandboxTest.configuration()) { root in
+            let child = try ChildProcess(
+                executable: executable,
+                arguments: [
+                    "location", "simulate", "--gpx", Self.jitteryGPX.path, "--connection", "gx-arrive-store",
+                    "--api", root.absoluteString, "--json",
+                ])
+            let (status, _) = await child.finish()
+            #expect(status == 0)
+            let listing = try JSONDecoder().decode(
+                [LocationTrip.ServerEvent].self, from: Data(try #require(child.lines.last).utf8))
+            #expect(listing.map { "\($0.eventType) \($0.status ?? "")" } == ["entry acknowledged"])
+            #expect(child.lines.contains("  ifttt_alice-arrive-trigger-1: 1 entries, 0 exits"))
         }
     }
 
@@ -225,6 +295,31 @@ final class ReportLog: Sendable {
     private let stored = NIOLockedValueBox<[LocationEvent]>([])
     func add(_ events: [LocationEvent]) { stored.withLockedValue { $0 += events } }
     var all: [LocationEvent] { stored.withLockedValue { $0 } }
+}
+
+/// A proxy that answers 400 with its own HTML page to everything until it is fixed, then forwards to the sandbox.
+final class MisconfiguredProxy: HTTPTransport, Sendable {
+    private let state = NIOLockedValueBox((fixed: false, refused: 0))
+    private let upstream = URLSessionTransport()
+
+    var fixed: Bool {
+        get { state.withLockedValue { $0.fixed } }
+        set { state.withLockedValue { $0.fixed = newValue } }
+    }
+    var refused: Int { state.withLockedValue { $0.refused } }
+
+    func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
+        let forward = state.withLockedValue { state -> Bool in
+            if !state.fixed { state.refused += 1 }
+            return state.fixed
+        }
+        guard forward else {
+            return HTTPResponse(
+                statusCode: 400, headers: ["content-type": "text/html"],
+                body: Data("<html><body><h1>400 Bad Request</h1><p>proxy</p></body></html>".utf8))
+        }
+        return try await upstream.send(request)
+    }
 }
 
 actor RequestCounter {

@@ -13,33 +13,44 @@ import FoundationNetworking
 /// The SDK's redirect checks against the real sandbox over loopback HTTP, in both `--redirect-state` modes: the
 /// SDK's controller starts the flow and opens a web session; the test walks the sandbox's pages by posting their
 /// forms, then hands the sandbox's redirect (as sent, or with `state` stripped, or forged) to the SDK's
-/// ``LoopbackRedirectReceiver`` over HTTP and reads its answer (200 accepted, 400 refused).
+/// ``LoopbackRedirectReceiver`` over HTTP and reads its answer (200 accepted, 400 refused). The app's partner
+/// backend is the sandbox's Grocery Express backend, asked with the signed-in partner user's session.
 @Suite("Redirect verification against the sandbox, end to end", .timeLimit(.minutes(2)))
 @MainActor
 struct RedirectVerificationEndToEndTests {
-    /// Alice's credentials without her IFTTT token (the flow identifies her by email, so no user is known).
-    static let aliceByEmail = ConnectionCredentials(oauthCode: "gx-oauth-code-alice")
+    /// What the app gives the SDK for one run, built once the sandbox's URL is known.
+    typealias Credentials = @Sendable (URL) throws -> ConnectionCredentials
+
+    /// Alice signed in to Grocery Express, without her IFTTT token (the flow identifies her by email): the backend
+    /// vouches for her token.
+    nonisolated static let aliceByEmail: Credentials = { sandbox in
+        ConnectionCredentials(
+            oauthCode: "gx-oauth-code-alice",
+            partnerBackend: try Demo.partnerBackend(sandbox, session: "gx-access-token-alice"))
+    }
 
     /// Runs one activation against a fresh sandbox in `mode` and gives `body` the harness while the flow waits.
     func withFlow(
-        _ mode: RedirectStateMode, connectionId: String, credentials: ConnectionCredentials,
+        _ mode: RedirectStateMode, connectionId: String, credentials: @escaping Credentials,
         skipConfiguration: Bool = false, policy: RedirectStatePolicy = .verifyWhenMissing,
-        userVerifier: (@Sendable (RedirectedUser) async -> Bool)? = nil,
         prepare: @Sendable (URL, ConnectionNetworkController) async throws -> Void = { _, _ in },
         _ body: @MainActor (Harness) async throws -> Void
     ) async throws {
         try await withSandbox(redirectState: mode) { url, network in
             try await prepare(url, network)
             try await Self.run(
-                url, connectionId: connectionId, credentials: credentials, skipConfiguration: skipConfiguration,
-                policy: policy, userVerifier: userVerifier, body)
+                url, connectionId: connectionId, credentials: try credentials(url),
+                skipConfiguration: skipConfiguration, body
+            ) { $0.redirectStatePolicy = policy }
         }
     }
 
-    private static func run(
-        _ url: URL, connectionId: String, credentials: ConnectionCredentials, skipConfiguration: Bool,
-        policy: RedirectStatePolicy, userVerifier: (@Sendable (RedirectedUser) async -> Bool)?,
-        _ body: @MainActor (Harness) async throws -> Void
+    /// Starts an activation of `connectionId` for `email` on the sandbox at `url`, with `configure` applied to its
+    /// configuration, and runs `body` while the flow waits for its redirect.
+    static func run(
+        _ url: URL, connectionId: String, credentials: ConnectionCredentials, email: String = "alice@example.com",
+        skipConfiguration: Bool, _ body: @MainActor (Harness) async throws -> Void,
+        configure: (inout ConnectionConfiguration) -> Void = { _ in }
     ) async throws {
         let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
         defer { receiver.stop() }
@@ -49,15 +60,14 @@ struct RedirectVerificationEndToEndTests {
         setup.urlOpener = RecordingURLOpener()  // no IFTTT app installed: the flow uses the web page
         setup.timing = .immediate
         var configuration = ConnectionConfiguration(
-            connectionId: connectionId, suggestedUserEmail: "alice@example.com",
+            connectionId: connectionId, suggestedUserEmail: email,
             credentialProvider: credentials, redirectURL: receiver.redirectURL,
             skipConnectionConfiguration: skipConfiguration)
-        configuration.redirectStatePolicy = policy
-        configuration.redirectUserVerifier = userVerifier
+        configure(&configuration)
         let controller = ConnectButtonController(
             connectButton: HeadlessConnectButton(), connectionConfiguration: configuration,
             delegate: nil, configuration: setup)
-        let flow = Task { @MainActor in try await controller.connect(email: "alice@example.com") }
+        let flow = Task { @MainActor in try await controller.connect(email: email) }
         let start = try await web.next()
         #expect(controller.step == .waitingForRedirect)
         let harness = Harness(
@@ -79,7 +89,7 @@ struct RedirectVerificationEndToEndTests {
         }
     }
 
-    @Test func anEchoedRedirectWithItsStateStrippedCompletesOnlyAfterVerification() async throws {
+    @Test func anEchoedRedirectWithItsStateStrippedCompletesTheFlowToo() async throws {
         // Simulates a server that does not echo: the real redirect with `state` removed before the app sees it.
         try await withFlow(.echo, connectionId: "gx-store-visits", credentials: Self.aliceByEmail) { flow in
             let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
@@ -92,7 +102,7 @@ struct RedirectVerificationEndToEndTests {
     }
 
     @Test(arguments: RedirectStateMode.allCases)
-    func skippedConfigurationLeavesAPendingConnectionThatVerifies(mode: RedirectStateMode) async throws {
+    func skippedConfigurationLeavesAPendingConnectionThatCompletes(mode: RedirectStateMode) async throws {
         try await withFlow(
             mode, connectionId: "gx-store-visits", credentials: Self.aliceByEmail, skipConfiguration: true
         ) { flow in
@@ -103,11 +113,12 @@ struct RedirectVerificationEndToEndTests {
         }
     }
 
-    // MARK: - (c): forged redirects without state are refused
+    // MARK: - (c): forged redirects are refused
 
     @Test(arguments: RedirectStateMode.allCases)
-    func bobsRealTokenCannotFinishAlicesFlowWhenTheConnectionIsNotOnForHim(mode: RedirectStateMode) async throws {
-        // Alice activates by email (no known user); bob's token is real but gx-store-visits is not on for him.
+    func forgedRedirectsCannotFinishAlicesFlowBeforeHerConnectionIsOn(mode: RedirectStateMode) async throws {
+        // The backend vouches for alice from the start (her partner account is linked), but gx-store-visits is not on
+        // for her until she finishes: bob's real token, garbage and a bare `complete` are all refused.
         try await withFlow(mode, connectionId: "gx-store-visits", credentials: Self.aliceByEmail) { flow in
             #expect(
                 try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob")) == 400)
@@ -122,10 +133,10 @@ struct RedirectVerificationEndToEndTests {
 
     @Test(arguments: RedirectStateMode.allCases)
     func bobsEnabledAccountCannotFinishAFlowThatStartedFromAlicesToken(mode: RedirectStateMode) async throws {
-        // Bob has gx-weekly-deals on, so his token passes checks 1 and 2; alice's flow started from her token, so
-        // `/me` named her, and bob's login does not match.
+        // Bob has gx-weekly-deals on; alice's flow started from her own token, which vouches: the Connection is not
+        // on for her until she finishes, and then the activation is hers.
         try await withFlow(
-            mode, connectionId: "gx-weekly-deals", credentials: Demo.alice, skipConfiguration: true,
+            mode, connectionId: "gx-weekly-deals", credentials: { _ in Demo.alice }, skipConfiguration: true,
             prepare: { _, network in
                 _ = try await network.disconnectConnection(with: "gx-weekly-deals", credentialProvider: Demo.alice)
                 _ = try await network.enableConnection(with: "gx-weekly-deals", credentialProvider: Demo.bob)
@@ -141,9 +152,10 @@ struct RedirectVerificationEndToEndTests {
             })
     }
 
-    @Test func withoutAKnownUserOnlyTheAppsVerifierStopsAnotherEnabledAccount() async throws {
-        // The documented limit: alice by email, bob with the Connection on. The app's verifier asks the partner's
-        // backend (POST /v2/user_token with the service key) which IFTTT user alice's partner account is linked to.
+    @Test func withoutABackendTheExplicitChoiceLetsAnotherEnabledAccountInAndTheVerifierStopsIt() async throws {
+        // The documented limit of `.unvouchedRedirectToken`: alice by email, bob with the Connection on. An app
+        // verifier that asks the partner's backend (POST /v2/user_token with the service key) which IFTTT user
+        // alice's partner account is linked to stops it.
         try await withSandbox(redirectState: .ignore) { url, network in
             _ = try await network.enableConnection(with: "gx-weekly-deals", credentialProvider: Demo.bob)
             _ = try await network.disconnectConnection(with: "gx-weekly-deals", credentialProvider: Demo.alice)
@@ -158,28 +170,37 @@ struct RedirectVerificationEndToEndTests {
                 else { return false }
                 return user.login == redirected.login
             }
-            // Without the verifier, bob's forged redirect would finish alice's flow:
-            try await Self.run(
-                url, connectionId: "gx-weekly-deals", credentials: Self.aliceByEmail, skipConfiguration: true,
-                policy: .verifyWhenMissing, userVerifier: nil
-            ) { flow in
-                let status = try await flow.deliver(
-                    flow.redirect("next_step=complete&user_token=sandbox-user-token-bob"))
-                #expect(status == 200)
-                #expect(try await flow.login(of: try await flow.result()) == "bob")
+            let unbacked = ConnectionCredentials(oauthCode: "gx-oauth-code-alice")
+            // Nothing vouches and nothing was chosen: the activation does not even start.
+            let refused = await ConnectButtonController(
+                connectButton: HeadlessConnectButton(),
+                connectionConfiguration: ConnectionConfiguration(
+                    connectionId: "gx-weekly-deals", suggestedUserEmail: "alice@example.com",
+                    credentialProvider: unbacked, redirectURL: URL(string: "http://127.0.0.1:9/ifttt/callback")!),
+                delegate: nil, configuration: .sandbox(url))
+            await #expect(throws: ConnectButtonControllerError.noPartnerBackend) {
+                try await refused.connect(email: "alice@example.com")
             }
-            // With it, the same forgery is refused and alice's real redirect completes.
+            // Chosen explicitly: bob's forged redirect finishes alice's flow.
             try await Self.run(
-                url, connectionId: "gx-weekly-deals", credentials: Self.aliceByEmail, skipConfiguration: true,
-                policy: .verifyWhenMissing, userVerifier: verifier
-            ) { flow in
-                #expect(
-                    try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob")) == 400
-                )
-                let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
-                #expect(try await flow.deliver(redirect) == 200)
-                #expect(try await flow.login(of: try await flow.result()) == "alice")
-            }
+                url, connectionId: "gx-weekly-deals", credentials: unbacked, skipConfiguration: true,
+                { flow in
+                    let status = try await flow.deliver(
+                        flow.redirect("next_step=complete&user_token=sandbox-user-token-bob"))
+                    #expect(status == 200)
+                    #expect(try await flow.login(of: try await flow.result()) == "bob")
+                }, configure: { $0.userTokenTrust = .unvouchedRedirectToken })
+            // With the verifier, the same forgery is refused and alice's real redirect completes.
+            try await Self.run(
+                url, connectionId: "gx-weekly-deals", credentials: unbacked, skipConfiguration: true,
+                { flow in
+                    #expect(
+                        try await flow.deliver(flow.redirect("next_step=complete&user_token=sandbox-user-token-bob"))
+                            == 400)
+                    let redirect = try await flow.walkPages(email: "alice@example.com", password: "alice-password")
+                    #expect(try await flow.deliver(redirect) == 200)
+                    #expect(try await flow.login(of: try await flow.result()) == "alice")
+                }, configure: { $0.redirectUserVerifier = verifier })
         }
     }
 
@@ -261,9 +282,11 @@ struct Harness {
     }
 
     /// Walks the sandbox's pages from the activation URL the SDK opened: posts each page's form (the password on
-    /// sign-in pages, Save on the configuration page) until the sandbox redirects to the app; returns that
-    /// redirect without following it.
-    nonisolated func walkPages(email: String, password: String) async throws -> URL {
+    /// sign-in pages, `partner`'s login and password on Grocery Express's own sign-in page, Save on the
+    /// configuration page) until the sandbox redirects to the app; returns that redirect without following it.
+    nonisolated func walkPages(
+        email: String, password: String, partner: (login: String, password: String)? = nil
+    ) async throws -> URL {
         var (status, html, response) = try await Self.fetch(URLRequest(url: activationURL))
         for _ in 0..<8 {
             if (300..<400).contains(status) {
@@ -276,7 +299,12 @@ struct Harness {
             #expect(status == 200, "page answered \(status): \(html.prefix(300))")
             let form = try #require(
                 HTMLForm(html: html, base: response.url ?? activationURL), "no form in \(html.prefix(300))")
+            let partnerPage = form.fields.contains { $0.name == "login" }
             var fields = form.fields.map { field -> (String, String) in
+                if partnerPage, let partner {
+                    if field.name == "login" { return (field.name, partner.login) }
+                    if field.name == "password" { return (field.name, partner.password) }
+                }
                 if field.name == "password" { return (field.name, password) }
                 if field.name == "email" && field.value.isEmpty { return (field.name, email) }
                 return (field.name, field.value)

@@ -168,7 +168,7 @@ struct SDKEndToEndTests {
         }
     }
 
-    @Test func meFieldOptionsAndUpdateUserConnection() async throws {
+    @Test func meAndTheCallsAUserTokenCannotMake() async throws {
         try await withSandbox { _, controller in
             let me = try await controller.fetchUser(credentialProvider: Demo.alice)
             #expect(me.login == "alice")
@@ -177,37 +177,24 @@ struct SDKEndToEndTests {
             #expect(nobody.authenticationLevel == .none)
             #expect(nobody.login == nil)
 
-            let deals = try await controller.fetchConnection(for: "gx-weekly-deals", credentialProvider: Demo.carol)
+            // Field options and updates are "Service-authenticated with user_id" in IFTTT's docs: a user token is
+            // refused, as IFTTT refuses it. A partner's backend makes them with IFTTTConnectService
+            // (ServiceClientEndToEndTests).
+            let deals = try await controller.fetchConnection(for: "gx-weekly-deals", credentialProvider: Demo.alice)
             let trigger = try #require(deals.features.first?.triggers.first)
-            let options = try await controller.fetchFieldOptions(
-                connectionId: deals.id, step: trigger, credentialProvider: Demo.carol)
-            let stores = try #require(options.options["store"])
-            #expect(!stores.isEmpty)
-
-            // Carol configures the Connection through the API (what an app does after skipping configuration).
-            var update = UserConnectionUpdate.defaults(for: deals)
-            update.features[0].triggers[0].userFields = [.init(fieldId: "store", value: .choice(stores[0]))]
-            let updated = try await controller.updateUserConnection(
-                with: deals.id, update: update, credentialProvider: Demo.carol)
-            #expect(updated.status == .enabled)
-            let userTrigger = try #require(updated.userConnection?.userFeatures.first?.triggers.first)
-            #expect(
-                userTrigger.userFields.first?.value == .choice(stores[0])
-                    || userTrigger.userFields.first?.value.choiceValue == stores[0].value)
-            // Updating again keeps the trigger subscription id stable.
-            let again = try await controller.updateUserConnection(
-                with: deals.id, update: update, credentialProvider: Demo.carol)
-            #expect(again.userConnection?.userFeatures.first?.triggers.first?.id == userTrigger.id)
-
-            // Invalid configuration: unknown feature.
+            do {
+                _ = try await controller.fetchFieldOptions(
+                    connectionId: deals.id, step: trigger, credentialProvider: Demo.alice)
+                Issue.record("field options were answered to a user token")
+            } catch let error as ConnectAPIError {
+                #expect(error.isAuthenticationFailure)
+            }
             do {
                 _ = try await controller.updateUserConnection(
-                    with: deals.id, update: UserConnectionUpdate(features: [.init(featureId: "nope")]),
-                    credentialProvider: Demo.carol)
-                Issue.record("an unknown feature was accepted")
+                    with: deals.id, update: .defaults(for: deals), credentialProvider: Demo.alice)
+                Issue.record("a user token replaced a configuration")
             } catch let error as ConnectAPIError {
-                #expect(error.statusCode == 422)
-                #expect(error.apiCode == "invalid_parameters")
+                #expect(error.isAuthenticationFailure)
             }
         }
     }

@@ -94,7 +94,8 @@ struct SDKEventsTests {
         let controller = ConnectButtonController(
             connectButton: HeadlessConnectButton(),
             connectionConfiguration: ConnectionConfiguration(
-                connectionId: "gx-weekly-deals", suggestedUserEmail: "", credentialProvider: ConnectionCredentials(),
+                connectionId: "gx-weekly-deals", suggestedUserEmail: "",
+                credentialProvider: ConnectionCredentials(partnerBackend: PartnerBackend { nil }),
                 redirectURL: URL(string: "groceryexpress://connect_callback")!),
             delegate: nil, configuration: configuration)
         var events = controller.events().makeAsyncIterator()

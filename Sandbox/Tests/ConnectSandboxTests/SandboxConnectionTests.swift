@@ -17,7 +17,7 @@ struct SandboxConnectionTests {
             #expect(json["type"] == "connection")
             #expect(json["id"] == "gx-weekly-deals")
             #expect(json["name"] == "Email me this week's deals")
-            #expect(json["url"] == "https://ifttt.com/connect/gx-weekly-deals")
+            #expect(json["url"] == "https://ifttt.com/applets/gx-weekly-deals")
             #expect(json["user_status"] == .null)
             #expect(json["enabled_count"] == 1)  // alice enabled, bob disabled
             #expect(json["user_connection"] == nil)
@@ -49,7 +49,7 @@ struct SandboxConnectionTests {
                 feature["field_options_url"]?.stringValue
                     == "\(base)/v2/connections/gx-weekly-deals/features/weekly-deals-email/field_options")
             #expect(feature["fields"] == [])
-            #expect(feature["feature_queries"] == [])
+            #expect(feature["feature_queries"]?[0]?["query_id"] == "list_deals")
             let trigger = try #require(feature["feature_triggers"]?[0])
             #expect(trigger["id"] == "ft-weekly-deals")
             #expect(trigger["trigger_id"] == "new_weekly_deals")
@@ -103,8 +103,9 @@ struct SandboxConnectionTests {
 
             let definition = try #require(json["features"]?[0]?["feature_triggers"]?[0]?["fields"]?[0])
             #expect(definition["type"] == "LOCATION_ENTER")
-            #expect(definition["default_value"]?["lat"] == 37.784)
-            #expect(definition["default_value"]?["zoom"] == 16)
+            // As in the docs' example and the Android SDK's fixture: latitude and longitude, numbers as strings.
+            #expect(definition["default_value"]?["latitude"] == "37.784")
+            #expect(definition["default_value"]?["zoom"] == "16")
             #expect(json["services"]?.first(where: "service_id", is: "location")?["brand_color"] == "#1D7CF2")
 
             let bob = try await client.get("/v2/connections/gx-weekly-deals", token: SandboxTest.bobToken)

@@ -93,7 +93,7 @@ struct SandboxInfrastructureTests {
             #expect(token.status == 200)
             let options = try await client.get(
                 "/v2/connections/acme-sunset-lights/actions/acme_lights.turn_on_light/field_options",
-                token: "example-user-token-erin")
+                query: ["user_id": "acme-42"], serviceKey: "example-service-key-acme")
             #expect(try options.json["options"]?["light"]?.arrayValue?.count == 2)
         }
     }

@@ -38,6 +38,25 @@ enum SandboxTest {
         try await SandboxServer.withRunning(configuration()) { url in try await body(Client(base: url)) }
     }
 
+    /// Runs `body` against a fresh demo sandbox in which each (user id, connection id) of `pending` has the
+    /// Connection enabled without configuration, as the activation flow leaves it with `skip_config=true` (a seed
+    /// file says so: Connections are enabled only through IFTTT's activation flow, never with the API).
+    static func withDemo<T>(pending: [(user: String, connection: String)], _ body: (Client) async throws -> T)
+        async throws -> T
+    {
+        let directory = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("pending.json")
+        let seed = SeedData(
+            userConnections: pending.map {
+                SeedData.UserConnection(userId: $0.user, connectionId: $0.connection, pending: true)
+            })
+        try seed.jsonData().write(to: file)
+        return try await SandboxServer.withRunning(configuration(seedFile: file)) { url in
+            try await body(Client(base: url))
+        }
+    }
+
     /// A fresh temporary directory, removed by the caller.
     static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory

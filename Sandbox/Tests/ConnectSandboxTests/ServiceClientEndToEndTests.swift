@@ -36,10 +36,10 @@ struct ServiceClientEndToEndTests {
             #expect(
                 try await client.fetchConnection(id: "gx-early-access", userId: "gx-user-1001").id == "gx-early-access")
 
-            // GET .../triggers/{id}/field_options?user_id=
+            // GET .../triggers/{id}/field_options?user_id= (alice has the Connection enabled; bob turned it off)
             let trigger = try #require(deals.features.first?.triggers.first)
             let options = try await client.fetchFieldOptions(
-                connectionId: deals.id, for: .init(trigger), userId: "gx-user-1002")
+                connectionId: deals.id, for: .init(trigger), userId: "gx-user-1001")
             let stores = try #require(options.options["store"])
             #expect(!stores.isEmpty)
 
@@ -47,11 +47,79 @@ struct ServiceClientEndToEndTests {
             var update = UserConnectionUpdate.defaults(for: deals)
             update.features[0].triggers[0].userFields = [.init(fieldId: "store", value: .choice(stores[0]))]
             let updated = try #require(
-                try await client.updateUserConnection(connectionId: deals.id, userId: "gx-user-1002", update: update))
+                try await client.updateUserConnection(connectionId: deals.id, userId: "gx-user-1001", update: update))
             #expect(updated.status == .enabled)
 
             // POST .../user_connection/refresh?user_id=
-            try await client.refreshUserConnection(connectionId: deals.id, userId: "gx-user-1002")
+            try await client.refreshUserConnection(connectionId: deals.id, userId: "gx-user-1001")
+        }
+    }
+
+    @Test func runPerformTestAndProvisionalCodeEndToEnd() async throws {
+        try await LegacyFixture.withSandbox { url in
+            let client = try Self.client(url)
+            let http = Client(base: url)
+
+            try await client.runAction(
+                connectionId: "gx-weekly-deals", actionId: "email.send_me_email", userId: "gx-user-1001",
+                fields: ["subject": "Deals at your store"])
+            let runs = try await http.get("/sandbox/dispatches", query: ["kind": "action_run"])
+            #expect(try runs.json["data"]?[0]?["body"]?["fields"]?["subject"] == "Deals at your store")
+
+            var page = try await client.performQuery(
+                connectionId: "gx-weekly-deals", queryId: "grocery_express.list_deals", userId: "gx-user-1001",
+                limit: 1)
+            var ids = page.items.compactMap { $0["id"]?.stringValue }
+            while let cursor = page.nextCursor {
+                page = try await client.performQuery(
+                    connectionId: "gx-weekly-deals", queryId: "grocery_express.list_deals", userId: "gx-user-1001",
+                    fields: page.nextFields ?? [:], limit: 1, cursor: cursor)
+                ids += page.items.compactMap { $0["id"]?.stringValue }
+            }
+            #expect(ids == ["deal-apples", "deal-coffee"])  // alice's store
+            let mission = try await client.performQuery(
+                connectionId: "gx-weekly-deals", queryId: "grocery_express.list_deals", userId: "gx-user-1001",
+                fields: ["store": "store-2001-mission"])
+            #expect(mission.items.compactMap { $0["id"]?.stringValue } == ["deal-bread"])
+
+            try await client.testTrigger(
+                connectionId: "gx-weekly-deals", triggerId: "grocery_express.new_weekly_deals", userId: "gx-user-1001")
+            let tests = try await http.get("/sandbox/dispatches", query: ["kind": "trigger_test"])
+            #expect(try tests.json["data"]?[0]?["body"]?["data"]?["user_id"] == "gx-user-1001")
+
+            // The code pre-authenticates the Connect URL once.
+            let code = try await client.createProvisionalAccessCode(oauthCode: "gx-oauth-code-alice")
+            let query = ["email": "alice@example.com", "code": code]
+            let page1 = String(
+                decoding: try await http.get("/connect/gx-weekly-deals", query: query).data, as: UTF8.self)
+            #expect(page1.contains("code=gx-oauth-code-alice"))
+
+            // Bob turned the Connection off; an unknown action; a dropdown value that is not an option.
+            func status(_ body: () async throws -> Void) async -> Int? {
+                do {
+                    try await body()
+                    return nil
+                } catch {
+                    guard case .network(let network) = error as? ConnectServiceClient.Error else { return -1 }
+                    return network.statusCode
+                }
+            }
+            #expect(
+                await status {
+                    try await client.runAction(
+                        connectionId: "gx-weekly-deals", actionId: "email.send_me_email", userId: "gx-user-1002")
+                } == 404)
+            #expect(
+                await status {
+                    try await client.runAction(
+                        connectionId: "gx-weekly-deals", actionId: "email.nope", userId: "gx-user-1001")
+                } == 404)
+            #expect(
+                await status {
+                    _ = try await client.performQuery(
+                        connectionId: "gx-weekly-deals", queryId: "grocery_express.list_deals", userId: "gx-user-1001",
+                        fields: ["store": "Cats"])
+                } == 422)
         }
     }
 

@@ -16,9 +16,10 @@ extension ActivationFlow {
         var credentials: ActivationURLBuilder.Credentials
         /// The mail-app schemes that can be opened, offered to existing users on the web page.
         var installedMailApps: [String] = []
-        /// The IFTTT login of the user the attempt is for, once `/me` gave it; a redirect without `state`
-        /// must name the same user.
-        var knownLogin: String?
+        /// Whether something can vouch for the token this attempt would hand over (see ``UserTokenTrust``): a
+        /// partner backend, a user token, an app verifier, or the app's explicit choice of unvouched tokens.
+        /// An attempt that cannot fails at once with ``ConnectButtonControllerError/noPartnerBackend``.
+        var canVouch = true
     }
 
     /// How the user is identified.
@@ -97,5 +98,42 @@ extension ActivationFlow {
         case reportActivation(Result<ConnectionActivation, ConnectButtonControllerError>)
         case reportDeactivation(Result<Connection, ConnectButtonControllerError>)
         case funnel(ActivationFunnelEvent.Kind)
+    }
+}
+
+extension ActivationFlow.Event {
+    /// The event's name for logs, without its payload.
+    var logName: String {
+        switch self {
+        case .start: return "start"
+        case .connectionLoaded(let retry, let result):
+            return "connectionLoaded(retry: \(retry), \(result.isSuccess ? "ok" : "failed"))"
+        case .retryLoading: return "retryLoading"
+        case .tick: return "tick"
+        case .toggle: return "toggle"
+        case .emailConfirmed: return "emailConfirmed"
+        case .userLookupFinished(_, let result): return "userLookupFinished(\(result.isSuccess ? "ok" : "failed"))"
+        case .appHandoffOpenFailed: return "appHandoffOpenFailed"
+        case .appDidEnterBackground: return "appDidEnterBackground"
+        case .webSessionEnded: return "webSessionEnded"
+        case .redirectReceived: return "redirectReceived"
+        case .disconnectFinished(_, let result): return "disconnectFinished(\(result.isSuccess ? "ok" : "failed"))"
+        case .cancel: return "cancel"
+        }
+    }
+}
+
+extension Result {
+    var isSuccess: Bool {
+        if case .success = self { return true }
+        return false
+    }
+
+    /// `success` or the error's description (errors of this SDK never contain secrets).
+    var logText: String {
+        switch self {
+        case .success: return "success"
+        case .failure(let error): return "failure: \(error)"
+        }
     }
 }

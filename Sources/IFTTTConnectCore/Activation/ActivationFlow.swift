@@ -192,6 +192,8 @@ struct ActivationFlow: Sendable, Equatable {
     }
 
     private mutating func startActivation(_ attempt: Attempt, now: UInt64) -> [Effect] {
+        // Nothing could vouch for the token this activation would hand over: say so before anything opens.
+        guard attempt.canVouch else { return fail(.noPartnerBackend) }
         var effects: [Effect] = []
         if let old = pending {
             // A new attempt replaces one still waiting for its redirect (after a hand-off was backgrounded).
@@ -216,8 +218,6 @@ struct ActivationFlow: Sendable, Equatable {
     }
 
     private mutating func userIdentified(_ user: ActivationUser, attempt: Attempt, now: UInt64) -> [Effect] {
-        var attempt = attempt
-        if case .username(let login) = user { attempt.knownLogin = login }
         let identified = Effect.funnel(.userIdentified(isNewUser: user.isNew))
         if !user.isNew && attempt.appInstalled {
             let url = urls.appHandoffURL(user: user, credentials: attempt.credentials, state: attempt.nonce)

@@ -26,36 +26,6 @@ extension ConnectButtonController {
         return configuration.analyticsUploaders.uploader(for: configuration.networkController.configuration)
     }
 
-    /// Turns a funnel event into the analytics events of spec §5.3 and queues them.
-    func trackAnalytics(_ kind: ActivationFunnelEvent.Kind, connection: Connection?) {
-        if case .activationStarted = kind { analyticsPriorStatus = connection?.status }
-        let events = Self.analyticsEvents(
-            for: kind, connection: connection, connectionId: connectionConfiguration.connectionId,
-            priorStatus: analyticsPriorStatus, hostName: Self.hostName, at: configuration.clock.now)
-        guard !events.isEmpty, AnalyticsSwitch.shared.isEnabled || configuration.analyticsUploader != nil else {
-            return
-        }
-        let uploader = analyticsUploader
-        let previous = analyticsTail
-        analyticsTail = Task {
-            await previous?.value
-            for event in events { await uploader.track(event) }
-        }
-    }
-
-    /// Waits until every analytics event this controller produced so far was handed to its uploader (queued or
-    /// dropped by the opt-out). Sending them is the uploader's business: see ``AnalyticsUploader/flush()``.
-    public func waitForAnalytics() async {
-        await analyticsTail?.value
-    }
-
-    /// Sends what waits when the app goes to the background.
-    func flushAnalytics() {
-        guard configuration.analyticsUploader != nil || AnalyticsSwitch.shared.isEnabled else { return }
-        let uploader = analyticsUploader
-        Task { await uploader.flush() }
-    }
-
     /// The analytics events a funnel event produces (spec §5.3). Pure.
     ///
     /// - Parameters:

@@ -22,15 +22,8 @@ extension ConnectButtonController {
     /// only (where controllers report outcomes), so it needs no lock.
     package static var outcomeObserver: (@MainActor (ConnectButtonOutcome) -> Void)?
 
-    /// The credentials of this controller's configuration, as plain values.
-    var outcomeCredentials: ConnectionCredentials {
-        let provider = connectionConfiguration.credentialProvider
-        return ConnectionCredentials(
-            oauthCode: provider.oauthCode, userToken: provider.userToken, inviteCode: provider.inviteCode)
-    }
-
     /// Forwards an outcome to ``outcomeObserver``.
-    func reportOutcome(_ outcome: ConnectButtonOutcome) {
-        Self.outcomeObserver?(outcome)
+    static func reportOutcome(_ outcome: ConnectButtonOutcome) {
+        outcomeObserver?(outcome)
     }
 }

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Runs the Connect Button's activation flow: loads the Connection, identifies the user, opens the IFTTT app
-/// or the activation web page, and finishes when IFTTT redirects back with the `state` this flow sent.
+/// or the activation web page, and finishes when IFTTT redirects back and the token to keep is vouched for
+/// (your credential provider's ``ConnectionCredentialProvider/partnerBackend``; see <doc:Activation>).
 ///
 /// The controller works with any ``ConnectButtonPresenting`` button, including ``HeadlessConnectButton``
 /// for programs without UI. Results reach the ``delegate`` exactly once per flow, and also the async API:
@@ -15,7 +16,7 @@ import Foundation
 /// ```
 ///
 /// The flow logic lives in a pure state machine; this class performs its effects (requests, timers, URL
-/// opening, redirect registration) on the main actor.
+/// opening, redirect registration) on the main actor. Its mutable state is private to this file.
 @MainActor
 public final class ConnectButtonController {
     /// The button the controller drives, whatever its kind.
@@ -39,37 +40,43 @@ public final class ConnectButtonController {
     public weak var delegate: (any ConnectButtonControllerDelegate)?
 
     /// The Connection once loaded, with its status kept current by the flow.
-    public internal(set) var connection: Connection?
+    public private(set) var connection: Connection?
     /// What the button shows now.
     public var step: ConnectButtonStep { flow.visibleStep }
 
-    // The shell's state, read and changed by the extensions in ConnectButtonController+*.swift.
+    // The controller's mutable state: private to this file, which holds everything that reads or changes it.
+    // Its extensions in other files (+Analytics, +Outcomes, +Platform, +Configuration) hold no state of it.
 
     /// The pure state machine this controller drives.
-    var flow: ActivationFlow
+    private var flow: ActivationFlow
     /// The clock reading at creation; the flow's times count from it.
-    let origin: UInt64
+    private let origin: UInt64
     /// Recognizes the configured redirect URL; `nil` when no redirect can match it.
-    let matcher: RedirectURLMatcher?
+    private let matcher: RedirectURLMatcher?
     /// Opens the IFTTT app hand-off URL and checks which apps exist.
-    let opener: any URLOpener
+    private let opener: any URLOpener
     /// The web session of the current or last attempt.
-    var webSession: (any WebAuthenticationSession)?
+    private var webSession: (any WebAuthenticationSession)?
     /// The streams of ``events()``.
-    var subscribers: [UUID: AsyncStream<ActivationFunnelEvent>.Continuation] = [:]
+    private var subscribers: [UUID: AsyncStream<ActivationFunnelEvent>.Continuation] = [:]
     /// Callers of ``nextActivationResult()`` and ``connect(email:)`` waiting for the next result.
-    var activationWaiters: [CheckedContinuation<Result<ConnectionActivation, ConnectButtonControllerError>, Never>] = []
+    private var activationWaiters:
+        [CheckedContinuation<Result<ConnectionActivation, ConnectButtonControllerError>, Never>] = []
     /// Callers of ``nextDeactivationResult()`` and ``disconnect()`` waiting for the next result.
-    var deactivationWaiters: [CheckedContinuation<Result<Connection, ConnectButtonControllerError>, Never>] = []
+    private var deactivationWaiters: [CheckedContinuation<Result<Connection, ConnectButtonControllerError>, Never>] =
+        []
     /// Callers waiting for the Connection to load.
-    var loadWaiters: [CheckedContinuation<Void, Never>] = []
+    private var loadWaiters: [CheckedContinuation<Void, Never>] = []
     /// The step last shown on the button.
-    var lastShown: ConnectButtonStep?
+    private var lastShown: ConnectButtonStep?
     private var backgroundObservation: AnyObject?
     /// The Connection's status when the current activation started (for the analytics `statechange`).
-    var analyticsPriorStatus: Connection.Status?
+    private var analyticsPriorStatus: Connection.Status?
     /// The last hand-over of analytics events to the uploader; each waits for the one before, keeping order.
-    var analyticsTail: Task<Void, Never>?
+    private var analyticsTail: Task<Void, Never>?
+    /// Whether the redirect now awaited may finish with a token nothing vouched for (the app chose
+    /// ``UserTokenTrust/unvouchedRedirectToken``): the finished activation is then reported with a warning.
+    private var awaitsUnvouchedToken = false
 
     /// The locale the controller uses by default: the first preferred language, else the current locale.
     ///
@@ -170,7 +177,7 @@ public final class ConnectButtonController {
     // MARK: - Shell
 
     /// Milliseconds since the controller was created, on its clock.
-    var now: UInt64 {
+    private var now: UInt64 {
         let current = configuration.clock.nowMilliseconds
         return current > origin ? current - origin : 0
     }
@@ -183,20 +190,363 @@ public final class ConnectButtonController {
         }
     }
 
-    func makeAttempt() -> ActivationFlow.Attempt {
-        let provider = connectionConfiguration.credentialProvider
+    private func makeAttempt() -> ActivationFlow.Attempt {
+        let credentials = self.credentials
         let handoffScheme = configuration.appHandoffBaseURL.scheme.flatMap { URL(string: $0 + "://") }
+        let hasUserToken = credentials.userToken?.isEmpty == false
+        let canVouch =
+            credentials.partnerBackend != nil || hasUserToken || connectionConfiguration.redirectUserVerifier != nil
+            || connectionConfiguration.userTokenTrust == .unvouchedRedirectToken
         return ActivationFlow.Attempt(
             sessionId: UUID(), nonce: .random(),
             appInstalled: handoffScheme.map(opener.canOpen) ?? false,
-            hasUserToken: provider.userToken?.isEmpty == false,
-            credentials: .init(oauthCode: provider.oauthCode, inviteCode: provider.inviteCode),
+            hasUserToken: hasUserToken,
+            credentials: .init(oauthCode: credentials.oauthCode, inviteCode: credentials.inviteCode),
             installedMailApps: ActivationURLBuilder.mailAppSchemes.filter {
                 URL(string: $0).map(opener.canOpen) ?? false
-            })
+            },
+            canVouch: canVouch)
     }
 
-    func log(_ message: String) {
+    /// The credential provider's values now: the one way this controller reads the provider. The provider may be
+    /// a class with a mutable token, so it is read here, on the main actor, and only the copy travels.
+    private var credentials: ConnectionCredentials {
+        ConnectionCredentials(snapshotOf: connectionConfiguration.credentialProvider)
+    }
+
+    private func log(_ message: String) {
         configuration.logHandler?("ConnectButtonController: \(message)")
+    }
+
+    /// Says what an explicit, weakening choice costs, every time it applies: to the log handler, or to standard
+    /// error when there is none, so that it never passes silently.
+    private func warn(_ message: String) {
+        let line = "ConnectButtonController: WARNING: \(message)"
+        if let handler = configuration.logHandler {
+            handler(line)
+        } else {
+            FileHandle.standardError.write(Data((line + "\n").utf8))
+        }
+    }
+
+    // MARK: - Async API
+
+    /// A stream of funnel events, from now until the controller is released. Each call makes a new stream.
+    ///
+    /// - Returns: The stream.
+    public func events() -> AsyncStream<ActivationFunnelEvent> {
+        let id = UUID()
+        return AsyncStream(bufferingPolicy: .bufferingNewest(256)) { continuation in
+            subscribers[id] = continuation
+            continuation.onTermination = { [weak self] _ in
+                Task { @MainActor in self?.subscribers[id] = nil }
+            }
+        }
+    }
+
+    /// Waits for the next activation result, however the flow is started.
+    ///
+    /// - Returns: The activation, or why it failed.
+    public func nextActivationResult() async -> Result<ConnectionActivation, ConnectButtonControllerError> {
+        await withCheckedContinuation { activationWaiters.append($0) }
+    }
+
+    /// Waits for the next deactivation result.
+    ///
+    /// - Returns: The disabled Connection, or why turning it off failed.
+    public func nextDeactivationResult() async -> Result<Connection, ConnectButtonControllerError> {
+        await withCheckedContinuation { deactivationWaiters.append($0) }
+    }
+
+    /// Runs a whole activation without UI: waits for the Connection to load, starts the flow, confirms the
+    /// email step with `email` when one is needed, and returns when the redirect arrives. Cancelling the
+    /// calling task cancels the flow.
+    ///
+    /// - Parameter email: The user's email; `nil` uses ``ConnectionConfiguration/suggestedUserEmail``.
+    /// - Returns: The activation.
+    /// - Throws: ``ConnectButtonControllerError``: ``ConnectButtonControllerError/unableToGetConnection`` when
+    ///   the Connection cannot be loaded, ``ConnectButtonControllerError/notReady`` when a flow is running or
+    ///   the Connection is already on, ``ConnectButtonControllerError/invalidEmail``, or the flow's error.
+    public func connect(email: String? = nil) async throws(ConnectButtonControllerError) -> ConnectionActivation {
+        try await waitUntilLoaded()
+        guard case .initial = flow.step else { throw .notReady }
+        let attempt = makeAttempt()
+        let address = email ?? connectionConfiguration.suggestedUserEmail
+        if !attempt.hasUserToken && !attempt.appInstalled && !EmailValidator.isValid(address) { throw .invalidEmail }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                activationWaiters.append(continuation)
+                send(.toggle(attempt))
+                if case .enterEmail = flow.step { send(.emailConfirmed(address)) }
+            }
+        } onCancel: {
+            Task { @MainActor [weak self] in self?.cancelActivation() }
+        }
+        return try result.get()
+    }
+
+    /// Turns the Connection off without UI and returns it.
+    ///
+    /// - Returns: The disabled Connection.
+    /// - Throws: ``ConnectButtonControllerError/notReady`` unless connected, or the network error.
+    public func disconnect() async throws(ConnectButtonControllerError) -> Connection {
+        try await waitUntilLoaded()
+        guard case .connected = flow.step else { throw .notReady }
+        let result = await withCheckedContinuation { continuation in
+            deactivationWaiters.append(continuation)
+            send(.toggle(makeAttempt()))
+        }
+        return try result.get()
+    }
+
+    private func waitUntilLoaded() async throws(ConnectButtonControllerError) {
+        while true {
+            switch flow.step {
+            case .loading, .waitingToRetry:
+                await withCheckedContinuation { loadWaiters.append($0) }
+            case .loadingFailed:
+                throw .unableToGetConnection
+            default:
+                return
+            }
+        }
+    }
+
+    // MARK: - Effects
+
+    /// Feeds an event to the flow, shows the step it leads to and performs its effects.
+    private func send(_ event: ActivationFlow.Event) {
+        let effects = flow.handle(event, now: now)
+        connection = flow.connection
+        if case .connectionLoaded(_, .success(let loaded)) = event {
+            Self.reportOutcome(.connectionShown(loaded, credentials: credentials))
+        }
+        if effects.isEmpty && lastShown != nil { return }
+        log("\(event.logName) -> \(flow.visibleStep)")
+        if lastShown != flow.visibleStep {
+            lastShown = flow.visibleStep
+            presenter.show(
+                flow.visibleStep, connection: connection, suggestedEmail: connectionConfiguration.suggestedUserEmail)
+        }
+        switch flow.step {
+        case .loading, .waitingToRetry: break
+        default:
+            let waiters = loadWaiters
+            loadWaiters = []
+            for waiter in waiters { waiter.resume() }
+        }
+        for effect in effects { perform(effect) }
+    }
+
+    /// Performs one effect of the flow: requests, timers, URL opening, redirect registration, reports.
+    private func perform(_ effect: ActivationFlow.Effect) {
+        let network = configuration.networkController
+        let config = connectionConfiguration
+        let credentials = self.credentials
+        switch effect {
+        case .fetchConnection(let retry):
+            Task { [weak self] in
+                let result: Result<Connection, ConnectAPIError>
+                do throws(ConnectAPIError) {
+                    result = .success(
+                        try await network.fetchConnection(for: config.connectionId, credentialProvider: credentials))
+                } catch {
+                    result = .failure(error)
+                }
+                self?.send(.connectionLoaded(retry: retry, result))
+            }
+        case .scheduleTick(let at):
+            let clock = configuration.clock
+            let deadline = origin + at
+            Task { [weak self] in
+                try? await clock.sleep(untilMilliseconds: deadline)
+                self?.send(.tick)
+            }
+        case .lookUpUser(let session, let method):
+            Task { [weak self] in
+                let result = await Self.lookUp(method, network: network, credentials: credentials)
+                self?.send(.userLookupFinished(session, result))
+            }
+        case .awaitRedirect(let nonce):
+            awaitRedirect(nonce)
+        case .stopAwaitingRedirect(let nonce):
+            configuration.registry.cancel(nonce)
+        case .openAppHandoff(let session, let url):
+            let opener = self.opener
+            Task { [weak self] in
+                if await !opener.open(url) { self?.send(.appHandoffOpenFailed(session)) }
+            }
+        case .startWebSession(let session, let url):
+            startWebSession(session, url: url)
+        case .dismissWebSession:
+            webSession?.dismiss()
+        case .disconnect(let session):
+            Task { [weak self] in
+                let result: Result<Connection, ConnectAPIError>
+                do throws(ConnectAPIError) {
+                    result = .success(
+                        try await network.disconnectConnection(
+                            with: config.connectionId, credentialProvider: credentials))
+                } catch {
+                    result = .failure(error)
+                }
+                self?.send(.disconnectFinished(session, result))
+            }
+        case .reportActivation(let result):
+            log("activation finished: \(result.logText)")
+            delegate?.connectButtonController(self, didFinishActivationWithResult: result)
+            if case .success(let activation) = result {
+                if awaitsUnvouchedToken {
+                    warn("this activation finished with a user token no partner backend vouched for")
+                }
+                Self.reportOutcome(.activated(activation, credentials: credentials))
+            }
+            awaitsUnvouchedToken = false
+            let waiters = activationWaiters
+            activationWaiters = []
+            for waiter in waiters { waiter.resume(returning: result) }
+        case .reportDeactivation(let result):
+            log("deactivation finished: \(result.logText)")
+            delegate?.connectButtonController(self, didFinishDeactivationWithResult: result)
+            if case .success(let connection) = result {
+                Self.reportOutcome(.deactivated(connection, credentials: credentials))
+            }
+            let waiters = deactivationWaiters
+            deactivationWaiters = []
+            for waiter in waiters { waiter.resume(returning: result) }
+        case .funnel(let kind):
+            let event = ActivationFunnelEvent(
+                sessionId: flow.sessionId, kind: kind, step: flow.visibleStep, elapsedMilliseconds: now)
+            log("funnel \(event)")
+            for continuation in subscribers.values { continuation.yield(event) }
+            trackAnalytics(kind, connection: connection)
+        }
+    }
+
+    private static func lookUp(
+        _ method: ActivationFlow.LookupMethod, network: ConnectionNetworkController,
+        credentials: ConnectionCredentials
+    ) async -> Result<ActivationUser, ConnectButtonControllerError> {
+        do throws(ConnectAPIError) {
+            switch method {
+            case .token:
+                guard let login = try await network.fetchUser(credentialProvider: credentials).login, !login.isEmpty
+                else {
+                    return .failure(.unknownResponse)
+                }
+                return .success(.username(login))
+            case .email(let email):
+                // A failed lookup is an error, never a new user (spec §9 W-15).
+                let lookup = try await network.lookUpAccount(email: email)
+                return .success(.email(email, isNew: lookup == .newUser))
+            }
+        } catch {
+            return .failure(.networkError(error))
+        }
+    }
+
+    // MARK: - Redirects
+
+    /// Waits for the redirect carrying `nonce`, or cancels the attempt when no redirect can match.
+    private func awaitRedirect(_ nonce: RedirectNonce) {
+        guard let matcher else {
+            Task { [weak self] in self?.send(.cancel) }
+            return
+        }
+        let verifier = redirectVerifier()
+        awaitsUnvouchedToken = verifier.acceptsUnvouchedToken
+        if awaitsUnvouchedToken {
+            warn(
+                "userTokenTrust is .unvouchedRedirectToken and nothing vouches for the user token: a redirect carrying "
+                    + "another IFTTT account's real token can finish this activation (see the Activation article)")
+        }
+        // Weakly held: a controller released while it waits is freed, and its entry goes with it.
+        configuration.registry.register(
+            matcher, nonce: nonce, owner: self, verifier: verifier,
+            acceptsWithoutState: connectionConfiguration.redirectStatePolicy == .verifyWhenMissing
+        ) { [weak self] outcome in
+            Task { @MainActor [weak self] in self?.send(.redirectReceived(nonce, outcome)) }
+        }
+    }
+
+    /// Shows the activation web page; a URL the session catches goes through the redirect checks.
+    private func startWebSession(_ session: UUID, url: URL) {
+        let web = webSession ?? configuration.webAuthenticationSession ?? makePlatformWebSession()
+        webSession = web
+        let scheme = connectionConfiguration.redirectURL.scheme?.lowercased()
+        let callbackScheme = (scheme == "http" || scheme == "https") ? nil : scheme
+        let handler = ConnectionRedirectHandler(
+            redirectURL: connectionConfiguration.redirectURL, registry: configuration.registry)
+        web.start(url: url, callbackURLScheme: callbackScheme) { [weak self] result in
+            switch result {
+            case .callback(let callback):
+                // A URL the session caught goes through the same checks as any other redirect. The page is gone
+                // and nothing else can arrive through it, so one that is refused (at once, or by its check) ends
+                // the flow; an attacker cannot reach this path, only the page the session showed can.
+                handler.submit(callback) { [weak self] accepted in
+                    guard !accepted else { return }
+                    Task { @MainActor [weak self] in self?.send(.webSessionEnded(session, .failed(.unknownRedirect))) }
+                }
+            case .cancelled:
+                self?.send(.webSessionEnded(session, .cancelled))
+            case .failed:
+                self?.send(.webSessionEnded(session, .failed(.unknownResponse)))
+            case .presentationAnchorUnavailable:
+                // 2.8 reports session failures as unknownResponse; the log says why.
+                self?.log("no presentation anchor: the activation page cannot be shown")
+                self?.send(.webSessionEnded(session, .failed(.unknownResponse)))
+            }
+        }
+    }
+
+    /// How the attempt now waiting decides whether a `complete` redirect finishes it, and with which token.
+    private func redirectVerifier() -> RedirectVerifier {
+        let credentials = self.credentials
+        let voucher: RedirectVerifier.Voucher
+        if let backend = credentials.partnerBackend {
+            voucher = .partnerBackend(backend)
+        } else if let token = credentials.userToken, !token.isEmpty {
+            voucher = .startingToken(RedactedToken(value: token))
+        } else {
+            voucher = .none
+        }
+        return RedirectVerifier(
+            voucher: voucher, network: configuration.networkController,
+            connectionId: connectionConfiguration.connectionId, inviteCode: credentials.inviteCode,
+            userVerifier: connectionConfiguration.redirectUserVerifier,
+            allowsUnvouchedToken: connectionConfiguration.userTokenTrust == .unvouchedRedirectToken,
+            logHandler: configuration.logHandler)
+    }
+
+    // MARK: - Analytics
+
+    /// Turns a funnel event into the analytics events of spec §5.3 and queues them.
+    private func trackAnalytics(_ kind: ActivationFunnelEvent.Kind, connection: Connection?) {
+        if case .activationStarted = kind { analyticsPriorStatus = connection?.status }
+        let events = Self.analyticsEvents(
+            for: kind, connection: connection, connectionId: connectionConfiguration.connectionId,
+            priorStatus: analyticsPriorStatus, hostName: Self.hostName, at: configuration.clock.now)
+        guard !events.isEmpty, AnalyticsSwitch.shared.isEnabled || configuration.analyticsUploader != nil else {
+            return
+        }
+        let uploader = analyticsUploader
+        let previous = analyticsTail
+        analyticsTail = Task {
+            await previous?.value
+            for event in events { await uploader.track(event) }
+        }
+    }
+
+    /// Waits until every analytics event this controller produced so far was handed to its uploader (queued or
+    /// dropped by the opt-out). Sending them is the uploader's business: see ``AnalyticsUploader/flush()``.
+    public func waitForAnalytics() async {
+        await analyticsTail?.value
+    }
+
+    /// Sends what waits when the app goes to the background.
+    private func flushAnalytics() {
+        guard configuration.analyticsUploader != nil || AnalyticsSwitch.shared.isEnabled else { return }
+        let uploader = analyticsUploader
+        Task { await uploader.flush() }
     }
 }

@@ -78,8 +78,18 @@ public enum ConnectButtonControllerError: Error, Sendable, Hashable, CustomStrin
     public static let notReady = ConnectButtonControllerError.networkError(
         ConnectAPIError.invalidRequest(ConnectButtonControllerError.notReadyReason))
 
+    /// Nothing can vouch for the user token a first activation would hand you: the credential provider has neither
+    /// a ``ConnectionCredentialProvider/partnerBackend`` nor a user token, no
+    /// ``ConnectionConfiguration/redirectUserVerifier`` is set, and ``ConnectionConfiguration/userTokenTrust`` is
+    /// ``UserTokenTrust/vouched``. The activation fails before anything opens: a
+    /// ``networkError(_:)-enum.case`` whose ``apiError`` is ``ConnectAPIError/invalidRequest(_:)``. Give the
+    /// provider your backend (see <doc:Activation>), or choose ``UserTokenTrust/unvouchedRedirectToken``.
+    public static let noPartnerBackend = ConnectButtonControllerError.networkError(
+        ConnectAPIError.invalidRequest(ConnectButtonControllerError.noPartnerBackendReason))
+
     static let invalidEmailReason = "the email address is not valid"
     static let notReadyReason = "the Connect Button cannot start this now"
+    static let noPartnerBackendReason = "no partner backend vouches for the user token"
 
     /// The detailed error inside ``networkError(_:)-enum.case``, when there is one.
     public var apiError: ConnectAPIError? {
@@ -95,6 +105,9 @@ public enum ConnectButtonControllerError: Error, Sendable, Hashable, CustomStrin
             switch error.apiError {
             case .invalidRequest(Self.invalidEmailReason)?: return "The email address is not valid"
             case .invalidRequest(Self.notReadyReason)?: return "The Connect Button cannot start this now"
+            case .invalidRequest(Self.noPartnerBackendReason)?:
+                return "No partner backend vouches for the user token: give the credential provider a partnerBackend, "
+                    + "or set ConnectionConfiguration.userTokenTrust"
             default: return "A Connect API request failed: \(error)"
             }
         case .canceled: return "The activation was cancelled"

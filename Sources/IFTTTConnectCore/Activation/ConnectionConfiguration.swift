@@ -23,15 +23,22 @@ public struct ConnectionConfiguration {
     /// Whether IFTTT skips its configuration screen (`skip_config=true`); the user's Connection then stays
     /// pending until you update it with ``ConnectionNetworkController/updateUserConnection(with:update:credentialProvider:)``.
     public let skipConnectionConfiguration: Bool
-    /// What a redirect without `state` may do. Default ``RedirectStatePolicy/verifyWhenMissing``: it
-    /// finishes the flow only after the SDK verified its token with IFTTT. Set
-    /// ``RedirectStatePolicy/required`` when you know your IFTTT server echoes `state`.
+    /// Which user token an activation may hand you. Default ``UserTokenTrust/vouched``: one your credential
+    /// provider's ``ConnectionCredentialProvider/partnerBackend`` vouches for (or its ``ConnectionCredentialProvider/userToken``,
+    /// or what your ``redirectUserVerifier`` accepts); with none of them an activation fails at once with
+    /// ``ConnectButtonControllerError/noPartnerBackend``. ``UserTokenTrust/unvouchedRedirectToken`` is the explicit
+    /// choice of an app without a backend; read its warning first.
+    public var userTokenTrust: UserTokenTrust = .vouched
+    /// Whether a redirect without `state` is considered at all. Default ``RedirectStatePolicy/verifyWhenMissing``:
+    /// it is checked like one with `state`. Set ``RedirectStatePolicy/required`` when you know your IFTTT server
+    /// echoes `state`.
     public var redirectStatePolicy: RedirectStatePolicy = .verifyWhenMissing
-    /// Your own check of a redirect without `state`, run after the SDK's checks passed and before the flow
-    /// accepts it; return `false` to refuse it (the flow keeps waiting). Default `nil`.
+    /// Your own check of the user an activation would finish with, run after the SDK's checks passed and before
+    /// the flow accepts the redirect; return `false` to refuse it (the flow keeps waiting). Default `nil`.
     ///
-    /// The strong check without `state` is to ask your backend which IFTTT user your signed-in user is
-    /// linked to (`POST /v2/user_token` with your service key) and compare it with ``RedirectedUser/login``:
+    /// Without a ``ConnectionCredentialProvider/partnerBackend`` it is what vouches for the redirect's token: ask
+    /// your backend which IFTTT user your signed-in user is linked to (`POST /v2/user_token` with your service
+    /// key) and compare it with ``RedirectedUser/login``:
     ///
     /// ```swift
     /// configuration.redirectUserVerifier = { redirected in

@@ -62,13 +62,24 @@ struct RedirectURLMatcher: Sendable, Hashable {
         return String(afterSlashes[..<end])
     }
 
-    /// Returns the state and outcome of `url` when it is a well-formed redirect to the configured URL:
-    /// same scheme, authority as written, user, host, port and path byte for byte (no case folding, no
+    /// Returns the state and outcome of `url` when it is a well-formed redirect to the configured URL; see
+    /// ``candidate(forText:)``, which reads `url.absoluteString`.
+    ///
+    /// A `URL` made by `URL(string:)` from text with a non-ASCII host already holds that host mapped to ASCII
+    /// (Foundation applies UTS #46, as browsers do: `http://１２７.０.０.１:8123/cb` becomes
+    /// `http://127.0.0.1:8123/cb`, and the two `URL` values are equal), so only text shows what was written.
+    func candidate(for url: URL) -> Candidate? {
+        candidate(forText: url.absoluteString)
+    }
+
+    /// Returns the state and outcome of `text` when it is, as written, a well-formed redirect to the configured
+    /// URL: printable ASCII only (a URI; so no full-width or other non-ASCII host that Foundation would map to
+    /// ASCII), same scheme, authority as written, user, host, port and path byte for byte (no case folding, no
     /// percent-decoding, no port normalisation), no fragment, a bounded query with at most one non-empty
     /// `state` and a known `next_step`, and `user_token` only with `next_step=complete`.
-    func candidate(for url: URL) -> Candidate? {
-        let text = url.absoluteString
+    func candidate(forText text: String) -> Candidate? {
         guard text.utf8.count <= Self.maximumLength,
+            text.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F }),
             Self.writtenAuthority(of: text) == authority,
             let parts = URLComponents(string: text),
             parts.scheme == scheme, parts.percentEncodedUser == user, parts.percentEncodedPassword == password,

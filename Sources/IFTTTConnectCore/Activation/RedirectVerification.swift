@@ -3,27 +3,53 @@ import Foundation
 /// What the SDK requires of the `state` on the redirect that ends an activation.
 ///
 /// Every activation sends IFTTT a fresh, random `state`. IFTTT's own SDKs never send or read one, so it is not
-/// known whether ifttt.com echoes it back. A redirect that carries a `state` must always match the flow's
-/// exactly; this policy says what happens to a redirect that carries none. See <doc:Activation> for the
-/// threat model.
+/// known whether ifttt.com echoes it back. A `state` never proves a redirect genuine on its own (it travels in the
+/// activation URL, which other programs can read); every `complete` redirect is checked the same way, with or
+/// without `state` (``UserTokenTrust``). A redirect that carries a `state` must carry the flow's exactly; this
+/// policy says whether one without any may be considered at all. See <doc:Activation> for the threat model.
 public enum RedirectStatePolicy: Sendable, Hashable, CaseIterable {
-    /// The default: a redirect without `state` can still finish the waiting flow, but only after the SDK
-    /// verified its token with IFTTT (the token works on `/v2/me`; the Connection is now on for that user;
-    /// the user is the one the flow started with, when known; and your
-    /// ``ConnectionConfiguration/redirectUserVerifier`` agrees, when set). Works whether or not the server
-    /// echoes `state`.
+    /// The default: a redirect without `state` is considered too, and checked like one with it. Works whether or
+    /// not the server echoes `state`.
     case verifyWhenMissing
-    /// Every redirect must carry the flow's `state`; one without is refused. Choose this only when you know
-    /// your IFTTT server echoes `state`: it is then the strongest setting, otherwise no activation finishes.
+    /// Every redirect must carry the flow's `state`; one without is refused before any check. Choose this only
+    /// when you know your IFTTT server echoes `state`: otherwise no activation finishes.
     case required
 }
 
-/// The account a redirect without `state` names, handed to your
-/// ``ConnectionConfiguration/redirectUserVerifier`` after the SDK's own checks passed.
+/// Which user token an activation may hand you: one your backend vouches for (the default), or, only if you
+/// say so, the token a redirect carried.
+///
+/// A redirect is only a signal that the activation finished: any web page or app can open your redirect URL with
+/// the token of *another* IFTTT account (one that has your Connection on), with or without a `state`. With
+/// ``vouched`` the token you get comes from what your app already trusts:
+/// - your credential provider's ``ConnectionCredentialProvider/partnerBackend``: after each redirect the SDK asks
+///   it for your signed-in user's token and finishes only when the Connection is on for that token's user;
+/// - else your provider's ``ConnectionCredentialProvider/userToken`` when it has one (a re-activation): the
+///   activation finishes when the Connection is on for that token's user;
+/// - else your ``ConnectionConfiguration/redirectUserVerifier``, which judges the redirect's user.
+///
+/// With none of these, a ``vouched`` activation fails at once with ``ConnectButtonControllerError/noPartnerBackend``.
+/// <doc:Activation> has the table of attacks and what each configuration stops.
+public enum UserTokenTrust: Sendable, Hashable, CaseIterable {
+    /// The default: the activation hands you a token your backend, your credential provider or your verifier
+    /// vouches for; a redirect with any other token is logged and the flow keeps waiting.
+    case vouched
+    /// For an app without a backend, chosen explicitly: when nothing vouches, a redirect's token is kept once IFTTT
+    /// confirms it (it works on `/v2/me` and the Connection is on for its user). **An attacker's own real token
+    /// passes those checks**, so while a first activation waits, anyone who can open your redirect URL can bind
+    /// your user's app to the attacker's IFTTT account. The SDK logs a warning when such a flow starts and when it
+    /// finishes (to the log handler, or standard error when there is none). When a partner backend or a user token
+    /// is present it is used instead, as with ``vouched``.
+    case unvouchedRedirectToken
+}
+
+/// The account an activation would finish with, handed to your ``ConnectionConfiguration/redirectUserVerifier``
+/// after the SDK's own checks passed.
 ///
 /// Its description never shows the token.
 public struct RedirectedUser: Sendable, Hashable, CustomStringConvertible, CustomReflectable {
-    /// The IFTTT user token the redirect carried. It works on `/v2/me`.
+    /// The IFTTT user token the flow would keep: the one your partner backend or credential provider vouched for,
+    /// else the one the redirect carried. It works on `/v2/me`.
     public let userToken: String
     /// The IFTTT login `/v2/me` answered for ``userToken``.
     public let login: String
@@ -51,24 +77,45 @@ public struct RedirectedUser: Sendable, Hashable, CustomStringConvertible, Custo
     public var customMirror: Mirror { Mirror(self, children: ["login": login, "connectionId": connectionId]) }
 }
 
-/// Checks a redirect that carries no `state` before it may finish the flow waiting for it (see
-/// ``RedirectStatePolicy/verifyWhenMissing``). Pure data plus the network client; holds no reference to the
-/// controller.
+/// Decides whether a `complete` redirect may finish the flow waiting for it, and which token the flow keeps.
+/// Pure data plus the network client; holds no reference to the controller.
+///
+/// With a voucher (a partner backend, or the token the flow started with), the redirect is a signal: the check
+/// does not depend on what the redirect carried, so any number of redirects share one check (see
+/// ``RedirectRegistry``). Without one, the redirect's own token is checked with IFTTT.
 struct RedirectVerifier: Sendable {
+    /// What vouches for the token the flow keeps.
+    enum Voucher: Sendable, Hashable {
+        /// The app's partner backend.
+        case partnerBackend(PartnerBackend)
+        /// The user token the credential provider had when the flow started.
+        case startingToken(RedactedToken)
+        /// Nothing: the redirect's token is checked with IFTTT (and by the app's verifier, when set).
+        case none
+    }
+
+    /// What vouches for the kept token.
+    let voucher: Voucher
     /// The Connect API client the flow uses.
     let network: ConnectionNetworkController
     /// The Connection being activated.
     let connectionId: String
     /// The invite code, for unpublished Connections.
     let inviteCode: String?
-    /// The token the credential provider had when the flow started, if any.
-    let startingToken: String?
-    /// The login of the user the flow started with (`/v2/me` of ``startingToken``), if known.
-    let knownLogin: String?
     /// The integrator's own check, if any.
     let userVerifier: (@Sendable (RedirectedUser) async -> Bool)?
+    /// Whether the app chose ``UserTokenTrust/unvouchedRedirectToken``: a redirect's token may be kept when
+    /// nothing else vouches for it.
+    let allowsUnvouchedToken: Bool
     /// Receives one line per refusal: reasons only, never a token, a login or a `state`.
     var logHandler: (@Sendable (String) -> Void)?
+
+    /// Whether every redirect gets the same answer, whatever it carries (a voucher decides), so that redirects
+    /// arriving together can share one check.
+    var isSignal: Bool { voucher != .none }
+
+    /// Whether a redirect's token may be kept with nothing vouching for it but IFTTT's own answers.
+    var acceptsUnvouchedToken: Bool { voucher == .none && userVerifier == nil && allowsUnvouchedToken }
 
     /// Writes `line` to ``logHandler``.
     func log(_ line: String) {
@@ -76,40 +123,70 @@ struct RedirectVerifier: Sendable {
     }
 
     /// Why a redirect was refused (for the log: names only).
-    enum Refusal: String, Sendable {
+    enum Refusal: String, Error, Sendable {
+        case backendVouchesForNoToken = "the partner backend vouches for no IFTTT user token yet"
+        case backendFailed = "the partner backend could not be asked"
         case noToken = "no user token to verify"
         case tokenRejected = "the token does not work on /v2/me"
         case notAUser = "the token is not a user token"
-        case otherUser = "the token belongs to another user than the one the flow started with"
         case connectionNotOn = "the Connection is not on for the token's user"
-        case connectionUnreadable = "the Connection could not be read with the token"
         case integratorRefused = "the app's redirectUserVerifier refused it"
+        case tooManyWaiting = "too many redirects wait for verification"
+        case nothingVouches = "nothing vouches for the token (no partner backend, user token or verifier)"
     }
 
-    /// `nil` when `outcome` may finish the flow, else why not. Only `complete` outcomes are verified here.
-    func verify(_ outcome: RedirectOutcome) async -> Refusal? {
-        guard case .complete(let redirected) = outcome else { return nil }
-        guard let token = redirected?.value else {
-            // `complete` without a token: only the starting user's own token can show the Connection is on.
-            guard let startingToken else { return .noToken }
-            return await connectionIsOn(token: startingToken) ? nil : .connectionNotOn
+    /// The outcome that finishes the flow (a `complete` with the token to keep), or why `outcome` may not.
+    /// Only `complete` outcomes are checked here.
+    func check(_ outcome: RedirectOutcome) async -> Result<RedirectOutcome, Refusal> {
+        guard case .complete(let redirected) = outcome else { return .success(outcome) }
+        let token: String
+        switch voucher {
+        case .partnerBackend(let backend):
+            do {
+                guard let vouched = try await backend.userToken() else { return .failure(.backendVouchesForNoToken) }
+                token = vouched
+            } catch {
+                let detail = (error as? ConnectAPIError).map(\.description) ?? String(describing: type(of: error))
+                log("\(backend.name): \(detail)")
+                return .failure(.backendFailed)
+            }
+        case .startingToken(let starting):
+            token = starting.value
+        case .none:
+            guard userVerifier != nil || allowsUnvouchedToken else { return .failure(.nothingVouches) }
+            guard let value = redirected?.value else { return .failure(.noToken) }
+            token = value
         }
+        if voucher == .none || userVerifier != nil {
+            switch await login(of: token) {
+            case .failure(let refusal): return .failure(refusal)
+            case .success(let login):
+                guard await connectionIsOn(token: token) else { return .failure(.connectionNotOn) }
+                if let userVerifier,
+                    await !userVerifier(RedirectedUser(userToken: token, login: login, connectionId: connectionId))
+                {
+                    return .failure(.integratorRefused)
+                }
+            }
+        } else {
+            guard await connectionIsOn(token: token) else { return .failure(.connectionNotOn) }
+        }
+        return .success(.complete(userToken: RedactedToken(value: token)))
+    }
+
+    /// The login `/v2/me` gives for `token`, when it is a user token.
+    private func login(of token: String) async -> Result<String, Refusal> {
         let user: User
         do throws(ConnectAPIError) {
             user = try await network.fetchUser(
                 credentialProvider: ConnectionCredentials(userToken: token, inviteCode: inviteCode))
         } catch {
-            return .tokenRejected
+            return .failure(.tokenRejected)
         }
-        guard user.authenticationLevel == .user, let login = user.login, !login.isEmpty else { return .notAUser }
-        if let knownLogin, knownLogin != login { return .otherUser }
-        guard await connectionIsOn(token: token) else { return .connectionNotOn }
-        if let userVerifier,
-            await !userVerifier(RedirectedUser(userToken: token, login: login, connectionId: connectionId))
-        {
-            return .integratorRefused
+        guard user.authenticationLevel == .user, let login = user.login, !login.isEmpty else {
+            return .failure(.notAUser)
         }
-        return nil
+        return .success(login)
     }
 
     /// Whether the Connection fetched with `token` is on for its user: `user_status` is `enabled`, or the user

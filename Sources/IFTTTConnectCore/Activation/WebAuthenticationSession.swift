@@ -29,21 +29,49 @@ public protocol WebAuthenticationSession: AnyObject, Sendable {
     func dismiss()
 }
 
+/// Hands the browser a URL with no secret in it for an activation URL that has some (its `state`, the
+/// email, the partner's OAuth code).
+///
+/// Whatever is passed to another program, such as `xdg-open`, can be read by every local user in its command line
+/// (`/proc/PID/cmdline`); a launch pad keeps the activation URL in this process and gives out a short-lived,
+/// single-use URL that leads to it (RFC 8252, §8.1: another program on the machine must not get what belongs to
+/// the flow). `LoopbackRedirectReceiver` of IFTTTConnectDesktop is the launch pad of desktop programs.
+public protocol BrowserLaunchPad: AnyObject, Sendable {
+    /// A URL without secrets that leads the browser to `url`, or `nil` when none can be made (the launch pad
+    /// stopped, or `url` is not `http` or `https`).
+    ///
+    /// - Parameter url: The activation URL.
+    /// - Returns: The URL to open in the browser instead.
+    func launchURL(for url: URL) -> URL?
+}
+
 /// Opens the web page in the system browser through a ``URLOpener`` and never ends by itself: the flow
 /// finishes when the redirect reaches a ``ConnectionRedirectHandler`` (for example through a
 /// `LoopbackRedirectReceiver` of IFTTTConnectDesktop) or is cancelled.
+///
+/// With a ``BrowserLaunchPad`` the opener gets the launch pad's secret-free URL, never the activation URL.
+/// Without one, the activation URL goes to the opener as it is, and ``SystemBrowserURLOpener`` refuses it
+/// (a command line is readable by every local user): the session then ends with
+/// ``WebAuthenticationSessionResult/failed``.
 @MainActor
 public final class BrowserWebAuthenticationSession: WebAuthenticationSession {
     private let opener: any URLOpener
+    private let launchPad: (any BrowserLaunchPad)?
 
-    /// Creates a session that opens pages with `opener`.
+    /// Creates a session that opens pages with `opener`: the URL `launchPad` gives for each activation URL, or
+    /// the activation URL itself without a launch pad.
     ///
-    /// - Parameter opener: The opener; the default opens the system browser.
-    public init(opener: any URLOpener = SystemBrowserURLOpener()) {
+    /// - Parameters:
+    ///   - opener: The opener; the default opens the system browser.
+    ///   - launchPad: Turns the activation URL into one without secrets, e.g. a `LoopbackRedirectReceiver`;
+    ///     `nil` (the default) opens the activation URL itself.
+    public init(opener: any URLOpener = SystemBrowserURLOpener(), launchPad: (any BrowserLaunchPad)? = nil) {
         self.opener = opener
+        self.launchPad = launchPad
     }
 
-    /// Opens `url`; calls `completion` with ``WebAuthenticationSessionResult/failed`` only if it could not.
+    /// Opens `url`, or the launch pad's URL for it; calls `completion` with
+    /// ``WebAuthenticationSessionResult/failed`` only if it could not.
     ///
     /// - Parameters:
     ///   - url: The web activation URL.
@@ -53,8 +81,17 @@ public final class BrowserWebAuthenticationSession: WebAuthenticationSession {
         url: URL, callbackURLScheme: String?, completion: @escaping @MainActor (WebAuthenticationSessionResult) -> Void
     ) {
         let opener = self.opener
+        let target: URL?
+        if let launchPad {
+            target = launchPad.launchURL(for: url)
+        } else {
+            target = url
+        }
         Task { @MainActor in
-            if await !opener.open(url) { completion(.failed) }
+            guard let target, await opener.open(target) else {
+                completion(.failed)
+                return
+            }
         }
     }
 

@@ -91,9 +91,11 @@ package struct JSONReader {
         return nil
     }
 
-    /// A Boolean given as `true`/`false` or `"true"`/`"false"`; absent or `null` gives `defaultValue`.
+    /// A Boolean given as `true`/`false`, `"true"`/`"false"`, or the number `1`/`0` (Foundation reads a JSON `1` as
+    /// `true`, and ConnectSDK-iOS 2.8 read its Booleans that way); absent or `null` gives `defaultValue`.
     package func bool(_ key: String, default defaultValue: Bool) throws(ConnectDecodingError) -> Bool {
         guard let value = value(key) else { return defaultValue }
+        if case .number(let number) = value, number == 0 || number == 1 { return number == 1 }
         guard let bool = value.boolValue else {
             throw ConnectDecodingError(
                 path: "." + key, reason: .typeMismatch(expected: "boolean", found: value.typeName))

@@ -213,16 +213,17 @@ extension UserFeature {
             // 2.8 reads neither `id` nor `feature_id`: a user feature without them still counts.
             id: try reader.optionalString("id") ?? "",
             featureId: try reader.optionalString("feature_id") ?? "",
-            // Only a JSON `true` turns a feature on, as ConnectSDK-iOS 2.8 reads it (missing, `"true"`: off).
-            isEnabled: reader.value("enabled") == .bool(true),
-            userFields: try reader.arrayDroppingIncomplete("user_fields", UserField.init(json:)),
-            triggers: try reader.arrayDroppingIncomplete("user_feature_triggers") {
-                value throws(ConnectDecodingError) in try UserFeatureStep(json: value, stepKey: "feature_trigger_id")
+            // A JSON `true` (or `1`, which Foundation reads as `true`) turns a feature on, as ConnectSDK-iOS 2.8
+            // reads it; missing, `"true"` or any other value: off.
+            isEnabled: reader.value("enabled") == .bool(true) || reader.value("enabled") == .number(1),
+            userFields: reader.arrayDroppingInvalid("user_fields", UserField.init(json:)),
+            triggers: reader.arrayDroppingInvalid("user_feature_triggers") { value throws(ConnectDecodingError) in
+                try UserFeatureStep(json: value, stepKey: "feature_trigger_id")
             },
-            queries: try reader.arrayDroppingIncomplete("user_feature_queries") { value throws(ConnectDecodingError) in
+            queries: reader.arrayDroppingInvalid("user_feature_queries") { value throws(ConnectDecodingError) in
                 try UserFeatureStep(json: value, stepKey: "feature_query_id")
             },
-            actions: try reader.arrayDroppingIncomplete("user_feature_actions") { value throws(ConnectDecodingError) in
+            actions: reader.arrayDroppingInvalid("user_feature_actions") { value throws(ConnectDecodingError) in
                 try UserFeatureStep(json: value, stepKey: "feature_action_id")
             }
         )
@@ -235,7 +236,19 @@ extension UserFeatureStep {
         // 2.8 reads only `id` (the trigger subscription id); the feature step id is optional.
         self.init(
             id: try reader.string("id"), featureStepId: try reader.optionalString(stepKey),
-            userFields: try reader.arrayDroppingIncomplete("user_fields", UserField.init(json:)))
+            userFields: reader.arrayDroppingInvalid("user_fields", UserField.init(json:)))
+    }
+}
+
+extension JSONReader {
+    /// The elements of an array that `element` reads, leaving out every other one (a `null`, a wrong type, a
+    /// missing key), and none when the value is not an array. For the steps and fields of a user's configuration:
+    /// one bad trigger or field never costs its siblings, or the Connection (ConnectSDK-iOS 2.8 skipped them too).
+    fileprivate func arrayDroppingInvalid<T>(_ key: String, _ element: (JSONValue) throws(ConnectDecodingError) -> T)
+        -> [T]
+    {
+        guard case .array(let items)? = value(key) else { return [] }
+        return items.compactMap { item in try? element(item) }
     }
 }
 

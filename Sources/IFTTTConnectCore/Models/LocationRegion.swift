@@ -91,3 +91,26 @@ extension Connection {
         return regions
     }
 }
+
+extension Connection.Feature {
+    /// The regions of this feature's own location triggers, as ConnectSDK-iOS 2.8 derived a feature's `triggers`:
+    /// for each feature trigger with an `id`, its first field, when that field is the `location` field and its
+    /// default value has a latitude, a longitude and a radius, gives the region `ifttt_<feature trigger id>`
+    /// (the transitions from the field's type, both when it has none). The first region of an identifier wins.
+    /// The regions carry no Connection id (a feature does not know its Connection).
+    package var defaultLocationRegions: [LocationRegion] {
+        var seen = Set<String>()
+        var regions: [LocationRegion] = []
+        for trigger in triggers where !trigger.id.isEmpty {
+            guard let field = trigger.fields.first, field.id == LocationRegion.locationFieldId,
+                let location = field.defaultValue?.location, let radius = location.radius
+            else { continue }
+            let region = LocationRegion(
+                triggerSubscriptionId: trigger.id, connectionId: "", latitude: location.latitude,
+                longitude: location.longitude, radius: radius,
+                transitions: field.type?.locationTransitions ?? [.enter, .exit])
+            if seen.insert(region.identifier).inserted { regions.append(region) }
+        }
+        return regions
+    }
+}

@@ -18,8 +18,9 @@ public struct UserFeature: Sendable, Hashable, Identifiable {
     /// The id of the ``Connection/Feature`` it configures (`""` when the API left it out). It may name a
     /// feature the payload does not list.
     public let featureId: String
-    /// Whether the user has the feature on: `true` only when the API sent the JSON boolean `true` (a missing
-    /// key or the string `"true"` reads as off, as in ConnectSDK-iOS 2.8).
+    /// Whether the user has the feature on: `true` only when the API sent the JSON boolean `true` or the number `1`
+    /// (a missing key, `0` or the string `"true"` reads as off, as in ConnectSDK-iOS 2.8, whose Foundation reads a
+    /// JSON `1` as `true`).
     public let isEnabled: Bool
     /// Values of the feature's own fields.
     public let userFields: [UserField]

@@ -44,7 +44,7 @@ extension Connection {
         /// The request as a `URLRequest` for the production Connect API (`https://connect.ifttt.com/v2`),
         /// with the headers the SDK sends (`Authorization`, `IFTTT-Invite-Code`, `IFTTT-SDK-Version`,
         /// `IFTTT-SDK-Platform`, `IFTTT-SDK-Anonymous-Id`), as ConnectSDK-iOS 2.8 built it. Send it with
-        /// ``ConnectionNetworkController/start(urlRequest:completion:)`` or your own session. An empty
+        /// ``ConnectionNetworkController/start(urlRequest:completion:)->Task<Void,Never>`` or your own session. An empty
         /// Connection id, which names no Connection, gives a request for the `connections` collection.
         public var urlRequest: URLRequest {
             let base = ConnectionNetworkController.Configuration.productionConnectURL

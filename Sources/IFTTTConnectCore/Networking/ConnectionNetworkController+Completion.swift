@@ -5,7 +5,7 @@ import FoundationNetworking
 
 /// The completion-handler forms of the controller's calls (ConnectSDK-iOS 2.8's style), each a thin wrapper
 /// that runs the `async` form in a task and delivers its result on ``ConnectionNetworkController/Configuration/callbackQueue``
-/// (or, for ``ConnectionNetworkController/start(request:completion:)``, on the main actor).
+/// (or, for `start(request:completion:)` and `start(urlRequest:completion:)`, on the main actor).
 extension ConnectionNetworkController {
     /// Sends a ``Connection/Request`` and calls `completion` once with the ``Response`` on the main actor, as
     /// ConnectSDK-iOS 2.8 did, so the completion can create a ``ConnectButtonController`` or update UI.
@@ -20,6 +20,9 @@ extension ConnectionNetworkController {
     /// }
     /// ```
     ///
+    /// Where the result is stored as 2.8's `URLSessionDataTask` (`var task: URLSessionDataTask?`), the
+    /// ``start(request:completion:)-(_,_)->URLSessionDataTask?`` form is used instead.
+    ///
     /// - Parameters:
     ///   - request: The request.
     ///   - completion: Called once, on the main actor.
@@ -27,12 +30,7 @@ extension ConnectionNetworkController {
     @discardableResult
     public func start(request: Connection.Request, completion: @escaping CompletionHandler) -> Task<Void, Never> {
         let apiRequest = request.apiRequest
-        return Task {
-            let response = await self.response(for: { () throws(ConnectAPIError) in
-                try self.httpRequest(for: apiRequest)
-            })
-            await MainActor.run { completion(response) }
-        }
+        return task(build: { () throws(ConnectAPIError) in try self.httpRequest(for: apiRequest) }, completion)
     }
 
     /// Sends a `URLRequest` you built (for example from ``Connection/Request/urlRequest``) through the
@@ -46,19 +44,95 @@ extension ConnectionNetworkController {
     @discardableResult
     public func start(urlRequest: URLRequest, completion: @escaping CompletionHandler) -> Task<Void, Never> {
         let request = Self.httpRequest(from: urlRequest, timeout: configuration.timeout)
-        return Task {
-            let response = await self.response(for: { () throws(ConnectAPIError) in
-                guard let request else { throw .invalidRequest("the URLRequest has no URL") }
-                return request
-            })
+        return task(build: { () throws(ConnectAPIError) in try Self.required(request) }, completion)
+    }
+
+    /// ConnectSDK-iOS 2.8's form of ``start(request:completion:)-(_,_)->Task<Void,Never>``, chosen where the
+    /// result is used as a `URLSessionDataTask` (`self.task = controller.start(request: ...) { ... }` with
+    /// `var task: URLSessionDataTask?`): the request runs as a data task of the default ``URLSessionTransport``'s
+    /// session, and cancelling it completes with ``ConnectAPIError/cancelled``. With another
+    /// ``Configuration/transport`` there is no `URLSession` task: the request goes through that transport and
+    /// this returns `nil`. `completion` runs once, on the main actor, either way.
+    ///
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - completion: Called once, on the main actor.
+    /// - Returns: The running data task, or `nil` when the transport is not a ``URLSessionTransport``.
+    @_disfavoredOverload @discardableResult
+    public func start(request: Connection.Request, completion: @escaping ConnectionResponseClosure)
+        -> URLSessionDataTask?
+    {
+        let apiRequest = request.apiRequest
+        return dataTask(build: { () throws(ConnectAPIError) in try self.httpRequest(for: apiRequest) }, completion)
+    }
+
+    /// ConnectSDK-iOS 2.8's form of ``start(urlRequest:completion:)-(_,_)->Task<Void,Never>``, chosen where the
+    /// result is used as a `URLSessionDataTask`; see ``start(request:completion:)-(_,_)->URLSessionDataTask?``.
+    ///
+    /// - Parameters:
+    ///   - urlRequest: The request; it needs a URL.
+    ///   - completion: Called once, on the main actor.
+    /// - Returns: The running data task, or `nil` when the transport is not a ``URLSessionTransport`` or the
+    ///   request has no URL.
+    @_disfavoredOverload @discardableResult
+    public func start(urlRequest: URLRequest, completion: @escaping ConnectionResponseClosure) -> URLSessionDataTask? {
+        let request = Self.httpRequest(from: urlRequest, timeout: configuration.timeout)
+        return dataTask(build: { () throws(ConnectAPIError) in try Self.required(request) }, completion)
+    }
+
+    private static func required(_ request: HTTPRequest?) throws(ConnectAPIError) -> HTTPRequest {
+        guard let request else { throw .invalidRequest("the URLRequest has no URL") }
+        return request
+    }
+
+    private func task(
+        build: @escaping @Sendable () throws(ConnectAPIError) -> HTTPRequest,
+        _ completion: @escaping CompletionHandler
+    ) -> Task<Void, Never> {
+        Task {
+            let response: Response
+            do throws(ConnectAPIError) {
+                let request = try build()
+                let result: Result<HTTPResponse, ConnectAPIError>
+                do throws(ConnectAPIError) {
+                    result = .success(try await self.configuration.transport.send(request))
+                } catch {
+                    result = .failure(error)
+                }
+                response = self.response(from: result, of: request)
+            } catch {
+                response = Response(statusCode: -1, result: .failure(ConnectionNetworkError(error)))
+            }
             await MainActor.run { completion(response) }
         }
     }
 
-    func response(for build: () throws(ConnectAPIError) -> HTTPRequest) async -> Response {
+    private func dataTask(
+        build: @escaping @Sendable () throws(ConnectAPIError) -> HTTPRequest,
+        _ completion: @escaping CompletionHandler
+    ) -> URLSessionDataTask? {
+        guard let transport = configuration.transport as? URLSessionTransport else {
+            _ = task(build: build, completion)
+            return nil
+        }
+        let request: HTTPRequest
         do throws(ConnectAPIError) {
-            let request = try build()
-            let http = try await send(request, loggablePath: request.url.path, method: request.method)
+            request = try build()
+        } catch {
+            let response = Response(statusCode: -1, result: .failure(ConnectionNetworkError(error)))
+            Task { @MainActor in completion(response) }
+            return nil
+        }
+        return transport.dataTask(for: request) { result in
+            let response = self.response(from: result, of: request)
+            Task { @MainActor in completion(response) }
+        }
+    }
+
+    /// The 2.8 ``Response`` of a request's outcome: the status as answered, the Connection or the typed error.
+    private func response(from result: Result<HTTPResponse, ConnectAPIError>, of request: HTTPRequest) -> Response {
+        do throws(ConnectAPIError) {
+            let http = try checked(result, of: request, loggablePath: request.url.path, method: request.method)
             return Response(statusCode: http.statusCode, result: .success(try decodeConnection(http)))
         } catch {
             return Response(statusCode: error.statusCode ?? -1, result: .failure(ConnectionNetworkError(error)))

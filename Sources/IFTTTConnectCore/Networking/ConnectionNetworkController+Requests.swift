@@ -18,23 +18,52 @@ extension ConnectionNetworkController {
         _ httpRequest: HTTPRequest, loggablePath: String, method: String, acceptedStatuses: Set<Int> = [],
         secrets: [String]? = nil
     ) async throws(ConnectAPIError) -> HTTPResponse {
+        let result: Result<HTTPResponse, ConnectAPIError>
+        do throws(ConnectAPIError) {
+            result = .success(try await configuration.transport.send(httpRequest))
+        } catch {
+            result = .failure(error)
+        }
+        return try checked(
+            result, of: httpRequest, loggablePath: loggablePath, method: method, acceptedStatuses: acceptedStatuses,
+            secrets: secrets)
+    }
+
+    /// Logs the outcome of a request and turns a 401 or another non-2xx status into its typed error (unless
+    /// `acceptedStatuses` lists it).
+    func checked(
+        _ result: Result<HTTPResponse, ConnectAPIError>, of httpRequest: HTTPRequest, loggablePath: String,
+        method: String, acceptedStatuses: Set<Int> = [], secrets: [String]? = nil
+    ) throws(ConnectAPIError) -> HTTPResponse {
         let secrets = secrets ?? Self.secrets(of: httpRequest)
         let response: HTTPResponse
-        do throws(ConnectAPIError) {
-            response = try await configuration.transport.send(httpRequest)
-        } catch {
+        switch result {
+        case .success(let answer):
+            response = answer
+        case .failure(let error):
             configuration.logHandler?("\(method) \(loggablePath) failed: \(error)")
             throw error
         }
         configuration.logHandler?("\(method) \(loggablePath) -> \(response.statusCode)")
-        if acceptedStatuses.contains(response.statusCode) { return response }
+        if let error = statusError(for: response, acceptedStatuses: acceptedStatuses, secrets: secrets) { throw error }
+        return response
+    }
+
+    /// The SDK's one mapping from an answer's status to its typed error: `nil` for an accepted status (any 2xx
+    /// when `acceptedStatuses` is empty), 401 ``ConnectAPIError/authenticationFailure(_:)``, anything else
+    /// ``ConnectAPIError/apiError(statusCode:payload:)``, each with IFTTT's error envelope (read by
+    /// `APIErrorPayload(data:)`) and the request's `secrets` redacted from it.
+    func statusError(for response: HTTPResponse, acceptedStatuses: Set<Int> = [], secrets: [String])
+        -> ConnectAPIError?
+    {
+        if acceptedStatuses.contains(response.statusCode) { return nil }
         switch response.statusCode {
         case 200..<300 where acceptedStatuses.isEmpty:
-            return response
+            return nil
         case 401:
-            throw .authenticationFailure(redacted(APIErrorPayload(data: response.body), secrets))
+            return .authenticationFailure(redacted(APIErrorPayload(data: response.body), secrets))
         default:
-            throw .apiError(
+            return .apiError(
                 statusCode: response.statusCode, payload: redacted(APIErrorPayload(data: response.body), secrets))
         }
     }

@@ -16,7 +16,7 @@ import FoundationNetworking
 ///                                                       credentialProvider: ConnectionCredentials.anonymous)
 /// ```
 public final class ConnectionNetworkController: Sendable {
-    /// The result of ``start(request:completion:)`` and ``start(urlRequest:completion:)``, shaped like
+    /// The result of `start(request:completion:)` and `start(urlRequest:completion:)`, shaped like
     /// ConnectSDK-iOS 2.8's.
     public struct Response: Sendable {
         /// The HTTP status the API answered with, or `-1` when no response arrived (a transport failure).
@@ -35,8 +35,11 @@ public final class ConnectionNetworkController: Sendable {
         }
     }
 
-    /// The closure ``start(request:completion:)`` calls, on the main actor (2.8's name).
+    /// The closure `start(request:completion:)` and `start(urlRequest:completion:)` call, on the main actor.
     public typealias CompletionHandler = @MainActor (_ response: Response) -> Void
+
+    /// ConnectSDK-iOS 2.8's name of ``CompletionHandler``; the completion runs on the main actor, as 2.8's did.
+    public typealias ConnectionResponseClosure = CompletionHandler
 
     /// Whether an email belongs to an IFTTT account.
     public enum AccountLookup: Sendable, Hashable {

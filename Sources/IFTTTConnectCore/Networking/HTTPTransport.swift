@@ -75,6 +75,39 @@ public final class URLSessionTransport: HTTPTransport {
 
     /// Sends `request`; redirects come back as 3xx responses.
     public func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
+        let data: Data
+        let response: URLResponse
+        do {
+            try Task.checkCancellation()
+            (data, response) = try await session.data(for: Self.urlRequest(for: request))
+        } catch {
+            throw ConnectAPIError(transportError: error)
+        }
+        return try httpResponse(data, response)
+    }
+
+    /// Starts `request` as a `URLSessionDataTask` of this transport's session (the 2.8 calls that return the
+    /// task); `completion` runs once, on the session's queue, with what ``send(_:)`` returns or throws.
+    /// Cancelling the task completes with ``ConnectAPIError/cancelled``.
+    package func dataTask(
+        for request: HTTPRequest, completion: @escaping @Sendable (Result<HTTPResponse, ConnectAPIError>) -> Void
+    ) -> URLSessionDataTask {
+        let task = session.dataTask(with: Self.urlRequest(for: request)) { data, response, error in
+            if let error {
+                completion(.failure(ConnectAPIError(transportError: error)))
+                return
+            }
+            do throws(ConnectAPIError) {
+                completion(.success(try self.httpResponse(data ?? Data(), response)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+        task.resume()
+        return task
+    }
+
+    private static func urlRequest(for request: HTTPRequest) -> URLRequest {
         var urlRequest = URLRequest(url: request.url)
         urlRequest.httpMethod = request.method
         urlRequest.timeoutInterval = TimeInterval(max(1, request.timeout))
@@ -82,14 +115,10 @@ public final class URLSessionTransport: HTTPTransport {
             urlRequest.setValue(value, forHTTPHeaderField: name)
         }
         urlRequest.httpBody = request.body
-        let data: Data
-        let response: URLResponse
-        do {
-            try Task.checkCancellation()
-            (data, response) = try await session.data(for: urlRequest)
-        } catch {
-            throw ConnectAPIError(transportError: error)
-        }
+        return urlRequest
+    }
+
+    private func httpResponse(_ data: Data, _ response: URLResponse?) throws(ConnectAPIError) -> HTTPResponse {
         guard let http = response as? HTTPURLResponse else {
             throw .transport(code: 0, description: "The response was not HTTP")
         }

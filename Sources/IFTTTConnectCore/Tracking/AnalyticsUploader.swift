@@ -96,7 +96,7 @@ public actor AnalyticsUploader {
     public func observeSwitch() {
         guard observer == nil else { return }
         observer = analyticsSwitch.addObserver { [weak self] _ in
-            Task { await self?.synchronizeSwitch() }
+            Task { [weak self] in await self?.synchronizeSwitch() }
         }
     }
 
@@ -125,10 +125,29 @@ public actor AnalyticsUploader {
         perform(queue.tick(now: clock.now))
     }
 
+    /// Calls ``tick()`` every `seconds` (30 by default) until the task is cancelled, waiting on the uploader's
+    /// clock. Intervals under a millisecond (or not a number) wait one millisecond.
+    ///
+    /// - Parameter seconds: The time between ticks.
+    public func runPeriodicFlush(everySeconds seconds: TimeInterval = 30) async {
+        let milliseconds = (seconds * 1000).rounded(.down)
+        await runPeriodicFlush(everyMilliseconds: milliseconds >= 1 ? UInt64(min(milliseconds, 1e15)) : 0)
+    }
+
     /// Calls ``tick()`` every `interval` until the task is cancelled, waiting on the uploader's clock.
-    public func runPeriodicFlush(every interval: Duration = .seconds(30)) async {
+    ///
+    /// `Duration` needs iOS 16 / macOS 13; ``runPeriodicFlush(everySeconds:)`` does the same on every OS the
+    /// package supports, and `runPeriodicFlush()` calls it with 30 seconds.
+    ///
+    /// - Parameter interval: The time between ticks.
+    @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+    public func runPeriodicFlush(every interval: Duration) async {
         let (seconds, attoseconds) = interval.components
-        let step = UInt64(max(0, seconds)) * 1000 + UInt64(max(0, attoseconds) / 1_000_000_000_000_000)
+        await runPeriodicFlush(
+            everyMilliseconds: UInt64(max(0, seconds)) * 1000 + UInt64(max(0, attoseconds) / 1_000_000_000_000_000))
+    }
+
+    private func runPeriodicFlush(everyMilliseconds step: UInt64) async {
         while !Task.isCancelled {
             do { try await clock.sleep(untilMilliseconds: clock.nowMilliseconds + max(step, 1)) } catch { return }
             tick()

@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectCore
 
 /// A closure that receives a `Bool`, as ConnectSDK-iOS 2.8 names it
 /// (`ConnectButtonController.startBackgroundProcess(success:)`).
@@ -21,12 +22,19 @@ public struct InitializerOptions: Sendable, Hashable {
         self.showPermissionsPrompts = showPermissionsPrompts
     }
 
-    /// No SDK background process and no permission prompts.
-    public static let standard = InitializerOptions()
+    /// The options `ConnectButtonController.initialize(options:)` uses when it is called without any: at first no
+    /// SDK background process and no permission prompts. Assignable, as in 2.8
+    /// (`InitializerOptions.standard = InitializerOptions(enableSDKBackgroundProcess: true)`), from any thread.
+    public static var standard: InitializerOptions {
+        get { standardOptions.withLock { $0 } }
+        set { standardOptions.withLock { $0 = newValue } }
+    }
+
+    private static let standardOptions = Locked(InitializerOptions())
 }
 
 /// The application lifecycle events that run a synchronization.
-public struct ApplicationLifecycleSynchronizationOptions: OptionSet, Sendable, Hashable {
+public struct ApplicationLifecycleSynchronizationOptions: OptionSet, Sendable, Hashable, CustomStringConvertible {
     /// The raw bits.
     public let rawValue: Int
     /// Creates options from raw bits.
@@ -42,6 +50,15 @@ public struct ApplicationLifecycleSynchronizationOptions: OptionSet, Sendable, H
     ]
     /// No lifecycle event.
     public static let none: ApplicationLifecycleSynchronizationOptions = []
+
+    /// The events, as 2.8 wrote them in its logs: `ApplicationDidBecomeActive, ApplicationDidEnterBackground`,
+    /// one of them, or an empty string for ``none``.
+    public var description: String {
+        var names: [String] = []
+        if contains(.applicationDidBecomeActive) { names.append("ApplicationDidBecomeActive") }
+        if contains(.applicationDidEnterBackground) { names.append("ApplicationDidEnterBackground") }
+        return names.joined(separator: ", ")
+    }
 }
 
 /// How a synchronization ended; maps one to one to `UIBackgroundFetchResult` on iOS.

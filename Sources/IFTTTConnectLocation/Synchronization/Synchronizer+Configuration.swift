@@ -36,10 +36,11 @@ extension Synchronizer {
         /// How long after the app enters the background (or a background run ends) the next SDK background
         /// task may start, in seconds. Default one hour.
         public var backgroundTaskInterval: TimeInterval
-        /// The dwell filter, in seconds (beyond 2.8; `0`, the default, turns it off): an entry is recorded only
-        /// once the device stayed inside that long, and an exit followed by a re-entry within that time records
-        /// neither. See ``LocationMonitoringSession``.
-        public var dwellTime: TimeInterval = 0
+        /// The dwell filter, in seconds (beyond 2.8): a crossing is recorded once the device stayed on its new side
+        /// that long, and a crossing reversed within that time records neither. Default
+        /// ``LocationMonitoringSession/defaultDwellTime`` (30 s); `0` records every crossing at once, as 2.8 did.
+        /// See ``LocationMonitoringSession``.
+        public var dwellTime: TimeInterval = LocationMonitoringSession.defaultDwellTime
 
         /// Creates a configuration; everything but the region monitor has a production default.
         ///

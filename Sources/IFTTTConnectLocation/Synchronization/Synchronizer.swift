@@ -40,26 +40,27 @@ public actor Synchronizer {
     /// The per-Connection geofence switch.
     public nonisolated let geofenceToggles: GeofenceToggleStore
     nonisolated let hooks = Locked(Hooks())
-    nonisolated let backgroundRegistration = OnceFlag()
-    nonisolated let commands: AsyncStream<@Sendable (isolated Synchronizer) async -> Void>.Continuation
+    private nonisolated let backgroundRegistration = OnceFlag()
+    private nonisolated let commands: AsyncStream<@Sendable (isolated Synchronizer) async -> Void>.Continuation
 
-    var engine = SyncEngine()
-    var registry: ConnectionsRegistry
-    var vault: CredentialVault
-    var options = InitializerOptions.standard
-    var startTask: Task<Void, Never>?
-    var store: LocationEventStore?
-    var session: LocationMonitoringSession?
-    var uploader: LocationUploader?
-    var network: ConnectionNetworkController?
-    var completions: [SyncEngine.Ticket: @Sendable (SynchronizationResult) -> Void] = [:]
-    var nextTicket: SyncEngine.Ticket = 1
-    var runs: [Int: Task<Void, Never>] = [:]
-    var eventDates: [UUID: Date] = [:]
+    // The synchronizer's mutable state: private to this file, changed only by the actor's own methods below.
+    private var engine = SyncEngine()
+    private var registry: ConnectionsRegistry
+    private var vault: CredentialVault
+    private(set) var options = InitializerOptions.standard
+    private var startTask: Task<Void, Never>?
+    private var store: LocationEventStore?
+    private var session: LocationMonitoringSession?
+    private var uploader: LocationUploader?
+    private var network: ConnectionNetworkController?
+    private var completions: [SyncEngine.Ticket: @Sendable (SynchronizationResult) -> Void] = [:]
+    private var nextTicket: SyncEngine.Ticket = 1
+    private var runs: [Int: Task<Void, Never>] = [:]
+    private var eventDates: [UUID: Date] = [:]
     /// ``Configuration/network`` as the network controller and the uploader use it, once resolved.
-    var resolvedNetwork: ConnectionNetworkController.Configuration?
-    var storeError: LocationError?
-    var permissionsRequested = false
+    private var resolvedNetwork: ConnectionNetworkController.Configuration?
+    private var storeError: LocationError?
+    private var permissionsRequested = false
 
     /// Creates a synchronizer. No I/O happens until the first call.
     public init(configuration: Configuration) {
@@ -93,7 +94,7 @@ public actor Synchronizer {
 
     /// ``Configuration/network`` with the anonymous id read (when it was left empty), no callback queue and the
     /// log lines sent to ``logger``: the one value the network controller and the uploader share.
-    func networkSettings() -> ConnectionNetworkController.Configuration {
+    private func networkSettings() -> ConnectionNetworkController.Configuration {
         if let resolvedNetwork { return resolvedNetwork }
         var network = configuration.network
         if network.anonymousId.isEmpty { network.anonymousId = AnonymousIdentifierStore.current }
@@ -122,7 +123,7 @@ public actor Synchronizer {
         }
     }
 
-    func anyRun() -> Task<Void, Never>? { runs.values.first }
+    private func anyRun() -> Task<Void, Never>? { runs.values.first }
 
     /// Registers the SDK background task (once) or cancels it, then queues ``configure(options:)`` and ``start()``.
     /// Everything but the registration, which the platform requires before launch ends, happens later.
@@ -167,7 +168,7 @@ public actor Synchronizer {
         await task.value
     }
 
-    func performStart() async {
+    private func performStart() async {
         registry.load()
         if registry.isActive { _ = engine.handle(.activated) }
         let saved = vault.read()
@@ -314,11 +315,321 @@ public actor Synchronizer {
         hooks.withLock { $0.locationEvents = closure }
     }
 
-    /// Why the event store cannot be opened, or `nil` when it is open. While it is not `nil`, crossings wait in
-    /// memory (they are not reported as recorded) and every synchronization answers ``SynchronizationResult/failed``.
+    /// Why the event store cannot be opened or written (``LocationError/Code/readOnly``: it is uploaded but takes no
+    /// new crossing), or `nil` when it works. While crossings wait in memory (they are not reported as recorded),
+    /// every synchronization answers ``SynchronizationResult/failed``.
     public var storageError: LocationError? { storeError }
 
     /// The event store, once it is open (for inspection: pending events, dead letters, counters).
     public var eventStore: LocationEventStore? { store }
 
+}
+
+// A synchronization run: the engine's effects and the run itself (refresh the Connections, upload).
+extension Synchronizer {
+    // MARK: - Engine effects
+
+    private func request(_ source: SynchronizationSource, completion: (@Sendable (SynchronizationResult) -> Void)?) {
+        let ticket = nextTicket
+        nextTicket += 1
+        if let completion { completions[ticket] = completion }
+        logger.log("synchronization requested: \(source.rawValue)")
+        perform(engine.handle(.requested(ticket, source)))
+    }
+
+    private func perform(_ effects: [SyncEngine.Effect]) {
+        for effect in effects {
+            switch effect {
+            case .startRun(let plan):
+                logger.log(
+                    "synchronization \(plan.id) started (\(plan.sources.map(\.rawValue).sorted().joined(separator: ", ")))"
+                )
+                runs[plan.id] = Task {
+                    let outcome = await self.execute(plan)
+                    self.finish(plan.id, outcome)
+                }
+            case .cancelRun(let id):
+                logger.log("synchronization \(id) cancelled")
+                runs.removeValue(forKey: id)?.cancel()
+            case .complete(let ticket, let result):
+                completions.removeValue(forKey: ticket)?(result)
+            case .notifyAuthenticationFailure:
+                logger.log("the credentials were rejected (401); synchronization waits for new ones")
+                hooks.withLock { $0 }.authenticationFailure?()
+            }
+        }
+    }
+
+    private func finish(_ id: Int, _ outcome: SyncEngine.Outcome) {
+        runs[id] = nil
+        logger.log("synchronization \(id) finished: \(outcome)")
+        perform(engine.handle(.runFinished(id: id, outcome)))
+    }
+
+    private func isCurrent(_ plan: SyncEngine.Plan) -> Bool {
+        engine.currentRunId == plan.id && !Task.isCancelled
+    }
+
+    private func execute(_ plan: SyncEngine.Plan) async -> SyncEngine.Outcome {
+        // A store that could not open is retried on every run; while crossings cannot be stored, the run fails
+        // (after refreshing the Connections, so geofences are still monitored and crossings wait in memory).
+        let stored = await session?.retryStorage() ?? (openStore() != nil)
+        let cannotStore = store == nil || !stored
+        if cannotStore {
+            logger.log(
+                "synchronization fails: crossings cannot be stored (\(storeError.map { "\($0)" } ?? "the store refused a crossing"))"
+            )
+        }
+        guard let saved = vault.read(), let token = saved.userToken, !token.isEmpty else {
+            logger.log("no user token saved: nothing to synchronize")
+            return .finished(cannotStore ? .failed : .noData)
+        }
+        var changed = false
+        var failed = false
+        if plan.refreshConnections, let network {
+            let credentials = ConnectionCredentials(userToken: token, inviteCode: saved.inviteCode)
+            // One write for the whole refresh, also when it ends early.
+            defer { if changed { persistRegistry() } }
+            for stored in registry.all where stored.needsSynchronization {
+                guard isCurrent(plan) else { return .finished(.failed) }
+                do throws(ConnectAPIError) {
+                    let connection = try await network.fetchConnection(for: stored.id, credentialProvider: credentials)
+                    guard isCurrent(plan), registry.connections[stored.id] != nil else { return .finished(.failed) }
+                    if store(StoredConnection(connection), persist: false) { changed = true }
+                } catch .authenticationFailure {
+                    return .authenticationFailure
+                } catch .cancelled {
+                    return .finished(.failed)
+                } catch {
+                    logger.log("Connection \(stored.id) could not be refreshed: \(error)")
+                    failed = true
+                }
+            }
+            if changed { await applyGeofences() }
+        }
+        guard isCurrent(plan) else { return .finished(.failed) }
+        var uploaded = 0
+        if let uploader {
+            var report = await uploader.uploadPending()
+            if report.next == .busy {
+                // Another upload (from a cancelled run or another caller) is in flight: wait for it, then upload.
+                logger.log("the uploader is busy; waiting for the upload in flight")
+                await uploader.waitUntilIdle()
+                guard isCurrent(plan) else { return .finished(.failed) }
+                report = await uploader.uploadPending()
+                if report.next == .busy { return .finished(.failed) }
+            }
+            uploaded = report.uploaded + report.rejected
+            // The upload made room: crossings a full store refused are recorded now, in order (their reports
+            // request the next run, which uploads them).
+            if report.uploaded + report.rejected > 0 { await session?.retryStorage() }
+            switch report.error?.code {
+            case .authenticationFailure?: return .authenticationFailure
+            case .missingCredentials?, nil: break
+            case .cancelled?: return .finished(.failed)
+            default: failed = true
+            }
+        }
+        if failed || cannotStore { return .finished(.failed) }
+        return .finished(changed || uploaded > 0 ? .newData : .noData)
+    }
+}
+
+// Geofences, recorded crossings and their reports, the event store and the credentials.
+extension Synchronizer {
+    // MARK: - Geofences, events, credentials
+
+    private func applyGeofences() async {
+        guard let session else { return }
+        let limits = await session.effectiveRadiusLimits
+        let fences =
+            engine.isActive
+            ? registry.all.filter { geofenceToggles.isEnabled($0.id) }.flatMap { $0.geofences(radiusLimits: limits) }
+            : []
+        await session.update(geofences: fences)
+        if options.showPermissionsPrompts, !fences.isEmpty, !permissionsRequested,
+            let requester = configuration.permissionRequester
+        {
+            permissionsRequested = true
+            await requester()
+        }
+    }
+
+    private func recorded(_ event: RegionEvent) {
+        eventDates[event.recordId] = configuration.clock.now
+        logger.log("recorded \(event.transition.rawValue) of \(event.triggerSubscriptionId)")
+        hooks.withLock { $0 }.locationEvents?([.reported(region: event)])
+        request(.regionEvent, completion: nil)
+    }
+
+    private func uploadProgress(_ progress: LocationUploader.Progress) {
+        let now = configuration.clock.now
+        func delay(_ event: RegionEvent) -> TimeInterval {
+            now.timeIntervalSince(eventDates[event.recordId] ?? event.occurredAt)
+        }
+        let reports: [LocationEvent]
+        switch progress {
+        case .attempted(let batch):
+            reports = batch.map { .uploadAttempted(region: $0, delay: delay($0)) }
+            for event in batch { eventDates[event.recordId] = now }
+        case .succeeded(let batch):
+            reports = batch.map { .uploadSuccessful(region: $0, delay: delay($0)) }
+            for event in batch { eventDates[event.recordId] = nil }
+        case .failed(let batch, _):
+            reports = batch.map { .uploadFailed(region: $0, error: .networkError, delay: delay($0)) }
+            for event in batch { eventDates[event.recordId] = now }
+        case .rejected(let letters):
+            reports = letters.map { letter in
+                var event = letter.event
+                event.rejection = letter.rejection
+                return .uploadFailed(region: event, error: .networkError, delay: delay(letter.event))
+            }
+            for letter in letters {
+                eventDates[letter.event.recordId] = nil
+                logger.log(
+                    "the server refused the \(letter.event.transition.rawValue) of \(letter.event.triggerSubscriptionId) (\(letter.rejection.statusCode): \(letter.rejection.reason)); it was moved to the dead-letter area"
+                )
+            }
+        }
+        hooks.withLock { $0 }.locationEvents?(reports)
+    }
+
+    /// Opens the event store (and the uploader) if it is not open; `nil` when it cannot be opened (then
+    /// ``storageError`` says why and the next crossing or run tries again).
+    private func openStore() -> LocationEventStore? {
+        if let store { return store }
+        let logger = self.logger
+        do {
+            let store = try LocationEventStore(
+                directory: configuration.storageDirectory, logHandler: { logger.log($0) })
+            self.store = store
+            if let reason = store.readOnlyReason {
+                // It still uploads what it holds; the session's crossings wait in memory and the log says why.
+                logger.log(
+                    "the event store opened read-only (\(reason)); its events are uploaded, new crossings cannot be recorded"
+                )
+                storeError = LocationError(.readOnly, "\(reason): new crossings cannot be recorded")
+            } else {
+                if storeError != nil { logger.log("the event store opened") }
+                storeError = nil
+            }
+            uploader = LocationUploader(
+                store: store, configuration: .init(network: networkSettings(), scheduler: configuration.upload),
+                tokenProvider: { [weak self] in await self?.currentToken() },
+                clock: configuration.clock, random: configuration.random,
+                progressHandler: { [weak self] progress in await self?.uploadProgress(progress) })
+            return store
+        } catch {
+            if storeError != error {
+                logger.log(
+                    "the event store cannot be opened (\(error)); crossings wait in memory and synchronization fails until it opens"
+                )
+            }
+            storeError = error
+            return nil
+        }
+    }
+
+    private func currentToken() -> String? { vault.read()?.userToken }
+
+    private func save(_ credentials: any ConnectionCredentialProvider) async {
+        do {
+            try vault.write(userToken: credentials.userToken, inviteCode: credentials.inviteCode)
+        } catch {
+            logger.log("the credentials could not be saved: \(error)")
+        }
+        logger.setSecrets([credentials.userToken, credentials.inviteCode])
+        perform(engine.handle(.credentialsUpdated))
+        if let uploader, await uploader.schedulerState.isPausedForAuthentication { await uploader.resume() }
+    }
+}
+
+// What the synchronizer does with a Connect Button's outcomes.
+extension Synchronizer {
+    // MARK: - Connect Button outcomes
+
+    /// Acts on what a Connect Button did: an activation stores the Connection (and the token the redirect
+    /// carried) and synchronizes; a deactivation removes it and synchronizes; a Connection shown on a button
+    /// updates a stored one. Ignored while synchronization is inactive.
+    package func handle(_ outcome: ConnectButtonOutcome) async {
+        await start()
+        guard engine.isActive else { return }
+        switch outcome {
+        case .activated(let activation, let credentials):
+            if let token = activation.userToken ?? credentials.userToken, !token.isEmpty {
+                await save(ConnectionCredentials(userToken: token, inviteCode: credentials.inviteCode))
+            }
+            var stored = StoredConnection(activation.connection)
+            stored.status = Connection.Status.enabled.rawValue
+            store(stored)
+            await applyGeofences()
+            request(.connectionEnabled, completion: nil)
+        case .deactivated(let connection, _):
+            do { try registry.remove(id: connection.id) } catch { logger.log("deactivation: \(error)") }
+            await applyGeofences()
+            request(.connectionDisabled, completion: nil)
+        case .connectionShown(let connection, _):
+            let stored = StoredConnection(connection)
+            guard
+                registry.connections[connection.id] != nil
+                    || (connection.status == .enabled && stored.hasLocationTriggers == true)
+            else { return }
+            guard store(stored) else { return }
+            await applyGeofences()
+            request(.connectionShown, completion: nil)
+        }
+    }
+
+    @discardableResult
+    private func store(_ connection: StoredConnection, persist: Bool = true) -> Bool {
+        do { return try registry.update(connection, persist: persist) } catch {
+            logger.log("cannot store Connection \(connection.id): \(error)")
+            return false
+        }
+    }
+
+    private func persistRegistry() {
+        do { try registry.save() } catch { logger.log("cannot save the Connections: \(error)") }
+    }
+}
+
+// The SDK background task: scheduling it and running a synchronization when the system launches it.
+extension Synchronizer {
+    // MARK: - Background task
+
+    /// Submits the SDK background task one interval from now, when it is enabled, registered, synchronization
+    /// is active and a token is saved; otherwise cancels it.
+    private func scheduleBackgroundTask() {
+        guard let scheduler = configuration.taskScheduler, options.enableSDKBackgroundProcess else { return }
+        guard engine.isActive, vault.read()?.userToken?.isEmpty == false else {
+            scheduler.cancel(identifier: Configuration.backgroundTaskIdentifier)
+            return
+        }
+        let request = BackgroundTaskRequest(
+            identifier: Configuration.backgroundTaskIdentifier,
+            earliestBeginDate: configuration.clock.now.addingTimeInterval(configuration.backgroundTaskInterval),
+            requiresNetworkConnectivity: true, requiresExternalPower: false)
+        do { try scheduler.submit(request) } catch {
+            logger.log("the background task could not be submitted: \(error)")
+        }
+    }
+
+    /// Runs a synchronization for a background task the system launched; the task is completed exactly once,
+    /// when the synchronization ends or when its time expires, whichever comes first.
+    private nonisolated func handleBackgroundTask(_ task: any BackgroundTask) {
+        let once = OnceFlag()
+        let hooks = self.hooks.withLock { $0 }
+        task.setExpirationHandler { [weak self] in
+            hooks.backgroundExpiration?()
+            self?.submit { $0.stopCurrentSynchronization() }
+            if once.claim() { task.setTaskCompleted(success: false) }
+        }
+        hooks.backgroundLaunch?()
+        submit { synchronizer in
+            await synchronizer.synchronize(source: .internalBackgroundProcess) { [weak synchronizer] result in
+                if once.claim() { task.setTaskCompleted(success: result != .failed) }
+                synchronizer?.submit { $0.scheduleBackgroundTask() }
+            }
+        }
+    }
 }

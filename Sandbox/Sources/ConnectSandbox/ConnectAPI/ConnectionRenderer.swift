@@ -3,44 +3,109 @@ import Hummingbird
 import IFTTTConnectSDK
 
 /// Renders the connection JSON of `GET /v2/connections/{id}` (and of `enable`, `disable`, `PUT .../user_connection`)
-/// in the IFTTT wire format, with absolute sandbox URLs.
+/// in the wire format of IFTTT's "Show a Connection" example, with absolute sandbox URLs for what the sandbox serves.
 struct ConnectionRenderer: Sendable {
     let urls: SandboxURLs
 
     /// The widths of `cover_image` (`480w_url` ...).
     static let coverWidths = [480, 720, 1080, 1440, 2160, 2880, 4320]
 
+    /// The Connection's page on IFTTT, as every real payload has it: `https://ifttt.com/applets/{id}`.
+    static func pageURL(connectionId: String) -> String {
+        "https://ifttt.com/applets/\(SandboxURLs.segment(connectionId))"
+    }
+
     /// The connection as seen by `viewer` (`nil`: anonymous or a service without a linked user → `user_status: null`
     /// and no `user_connection`).
     func render(_ snapshot: ConnectionSnapshot, viewer: SeedData.User?) -> JSONValue {
         let connection = snapshot.connection
         let primary = snapshot.services.first { $0.id == connection.primaryServiceId }
-        let userStatus: JSONValue
-        if viewer == nil {
-            userStatus = .null
-        } else if let userConnection = snapshot.userConnection {
-            userStatus = .string(userConnection.status.rawValue)
-        } else {
-            userStatus = "never_enabled"
-        }
-
+        let userConnection = viewer == nil ? nil : snapshot.userConnection
         var members: JSONObject = [
             "type": "connection",
             "id": .string(connection.id),
             "name": .string(connection.name),
             "description": .string(connection.description),
-            "url": .string("https://ifttt.com/connect/\(connection.id)"),
-            "user_status": userStatus,
+            "url": .string(Self.pageURL(connectionId: connection.id)),
+            "user_status": snapshot.userStatus(viewer: viewer),
             "enabled_count": .number(Double(snapshot.enabledCount)),
-            "services": .array(snapshot.services.map { service($0, primaryId: connection.primaryServiceId) }),
+            "services": .array(
+                snapshot.services.map {
+                    service($0, primaryId: connection.primaryServiceId, connection: connection, user: userConnection)
+                }),
             "cover_image": coverImage(connection),
             "value_propositions": valuePropositions(connection, primary: primary),
             "features": .array(connection.features.map { feature($0, connection: connection, primary: primary) }),
         ]
-        if viewer != nil, let userConnection = snapshot.userConnection {
+        if let userConnection {
             members["user_connection"] = self.userConnection(userConnection, connection: connection)
         }
         return .object(members)
+    }
+
+    /// A service with its triggers, queries and actions in this Connection (the docs' `services[].triggers` ...,
+    /// which IFTTT still sends beside the features; `user_triggers` ... only for a viewer with a configuration).
+    func service(
+        _ service: SeedData.Service, primaryId: String, connection: SeedData.Connection,
+        user: SeedData.UserConnection?
+    ) -> JSONValue {
+        guard case .object(var members) = self.service(service, primaryId: primaryId) else { return .null }
+        for kind in SeedData.StepKind.allCases {
+            var seen = Set<String>()
+            var operations: [JSONValue] = []
+            for feature in connection.features {
+                for step in feature.steps(kind) where step.serviceId == service.id && seen.insert(step.typeId).inserted
+                {
+                    operations.append(serviceOperation(step, connection: connection, user: user))
+                }
+            }
+            members[kind.pathSegment] = .array(operations)
+        }
+        return .object(members)
+    }
+
+    /// One entry of `services[].triggers|queries|actions`: the step by its operation id, with the fields (whose
+    /// `required`, `hidden` and `default_value` the docs mark deprecated there) and the user's values of every
+    /// feature step that uses it.
+    private func serviceOperation(
+        _ step: SeedData.Step, connection: SeedData.Connection, user: SeedData.UserConnection?
+    )
+        -> JSONValue
+    {
+        var members: JSONObject = [
+            "id": .string(step.operationId),
+            "label": .string(step.label),
+            "field_options_url": .string(urls.stepFieldOptions(connectionId: connection.id, step: step)),
+            "run_url": .optional(urls.run(connectionId: connection.id, step: step)),
+            "fields": .array(step.fields.map(field)),
+        ]
+        if let user {
+            let stepIds = Set(
+                connection.features.flatMap { $0.steps(step.kind) }.filter { $0.typeId == step.typeId }.map(\.id))
+            let configured = user.userFeatures.flatMap { $0.userSteps(step.kind) }.filter {
+                stepIds.contains($0.featureStepId)
+            }
+            members["user_\(step.kind.pathSegment)"] = .array(
+                configured.map { userStep in
+                    [
+                        "run_url": .optional(urls.run(connectionId: connection.id, step: step)),
+                        "fields": .array(userStep.userFields.map(Self.legacyUserField)),
+                    ]
+                })
+        }
+        return .object(members)
+    }
+
+    /// A user field in the deprecated `services[].…[].user_…[].fields` shape: `{id, value}`, with `group` and
+    /// `label` beside the option's value for dropdowns.
+    static func legacyUserField(_ field: SeedData.UserField) -> JSONValue {
+        if let option = field.value.objectValue, let value = option["value"], option["label"] != nil {
+            return [
+                "id": .string(field.fieldId), "group": option["group"] ?? .null, "label": option["label"] ?? .null,
+                "value": value,
+            ]
+        }
+        return ["id": .string(field.fieldId), "value": field.value]
     }
 
     func service(_ service: SeedData.Service, primaryId: String) -> JSONValue {
@@ -138,14 +203,31 @@ struct ConnectionRenderer: Sendable {
             "type": .string(field.type),
             "required": .bool(field.required),
             "hidden": .bool(field.hidden),
-            "default_value": field.defaultValue,
+            "default_value": Self.wireDefault(field),
         ]
+    }
+
+    /// A field's `default_value` as IFTTT sends it: a location default is
+    /// `{"latitude","longitude","radius","address","description","zoom"}` with the numbers as strings (the docs'
+    /// example and the Android SDK's fixture); seed files may write `lat`/`lng` and numbers.
+    static func wireDefault(_ field: SeedData.Field) -> JSONValue {
+        guard field.type.uppercased().hasPrefix("LOCATION_"), let object = field.defaultValue.objectValue else {
+            return field.defaultValue
+        }
+        let renamed = ["lat": "latitude", "lng": "longitude"]
+        return .object(
+            JSONObject(
+                object.members.map { member in
+                    let key = renamed[member.key] ?? member.key
+                    if case .number = member.value { return (key, .string(member.value.serialized())) }
+                    return (key, member.value)
+                }))
     }
 
     private func userConnection(_ userConnection: SeedData.UserConnection, connection: SeedData.Connection)
         -> JSONValue
     {
-        var json: JSONObject = [
+        let json: JSONObject = [
             "user_features": .array(
                 userConnection.userFeatures.map { userFeature in
                     let feature = connection.feature(id: userFeature.featureId)
@@ -173,7 +255,6 @@ struct ConnectionRenderer: Sendable {
                     return .object(members)
                 })
         ]
-        if userConnection.pending { json["pending"] = true }
         return .object(json)
     }
 
@@ -185,6 +266,16 @@ struct ConnectionRenderer: Sendable {
                 let type = field.fieldType ?? definitions.first { $0.id == field.fieldId }?.type ?? "TEXT_FIELD"
                 return ["field_id": .string(field.fieldId), "field_type": .string(type), "value": field.value]
             })
+    }
+}
+
+extension ConnectionSnapshot {
+    /// `user_status` for `viewer` (the docs' "Show a Connection"; the legacy Applet has the same field): `null` when
+    /// no user is known, `never_enabled` without a user connection, else its status.
+    func userStatus(viewer: SeedData.User?) -> JSONValue {
+        guard viewer != nil else { return .null }
+        guard let userConnection else { return "never_enabled" }
+        return .string(userConnection.status.rawValue)
     }
 }
 
@@ -211,7 +302,7 @@ extension JSONResponse {
     /// A response whose body is already serialized JSON.
     static func make(serialized data: Data, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
-        headers[.contentType] = "application/json"
+        headers[.contentType] = JSONResponse.contentType
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

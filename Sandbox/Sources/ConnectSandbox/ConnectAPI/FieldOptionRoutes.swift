@@ -6,7 +6,8 @@ import IFTTTConnectSDK
 /// `{"type":"field_options","options":{"<field_id>":[{"label","value","group"}]}}`.
 ///
 /// `type_id` is `service_id.step_id` (e.g. `grocery_express.new_weekly_deals`) for steps and the feature id for
-/// features. Requires a user token or a service key.
+/// features. IFTTT documents them as "Service-authenticated with user_id": the service key, acting for a user who
+/// has the Connection enabled.
 struct FieldOptionRoutes: SandboxRoutes {
     let env: RouteEnvironment
 
@@ -30,9 +31,9 @@ struct FieldOptionRoutes: SandboxRoutes {
         request: Request, context: BasicRequestContext,
         lookup: (SeedData.Connection, String) -> (fields: [SeedData.Field], key: String)?
     ) async throws -> Response {
-        let principal = try await env.authenticator.authenticate(request, policy: .userOrService)
+        let (principal, user) = try await env.serviceUser(request)
         let id = context.pathParameter("connection_id")
-        let snapshot = try await env.visibleConnection(id, principal: principal, request: request)
+        let (snapshot, _) = try await env.enabledConnection(id, principal: principal, user: user, request: request)
         let typeId = context.pathParameter("type_id")
         guard let (fields, key) = lookup(snapshot.connection, typeId) else {
             throw APIError.notFound("Connection \"\(id)\" has no step or feature \"\(typeId)\".")

@@ -8,7 +8,8 @@ enum UserConnectionConfigurator {
     /// Builds the new user features of a `PUT` body.
     ///
     /// * Unknown feature, step or field ids, duplicates, values of the wrong shape, and missing required fields of
-    ///   enabled features are collected and thrown together as one 422 ``APIError`` with details.
+    ///   enabled features are collected and thrown together as one 422 ``APIError`` with details, each naming its
+    ///   parameter as a JSON pointer into the body (`/user_features/0/feature_id`), as IFTTT's error example does.
     /// * A user feature or step that already existed for the same feature or feature step keeps its `id` (trigger
     ///   subscription ids stay stable); new ones get a UUID.
     /// * Every step of a configured feature gets a user step, even when the body omits it.
@@ -21,18 +22,18 @@ enum UserConnectionConfigurator {
         var result: [SeedData.UserFeature] = []
 
         for (fi, requestedFeature) in requested.enumerated() {
-            let path = "user_features[\(fi)]"
+            let path = "/user_features/\(fi)"
             guard let feature = connection.feature(id: requestedFeature.featureId) else {
                 details.append(
                     .init(
-                        parameter: "\(path).feature_id",
+                        parameter: "\(path)/feature_id",
                         message: "Unknown feature \"\(requestedFeature.featureId)\" for this connection."))
                 continue
             }
             guard seenFeatures.insert(feature.id).inserted else {
                 details.append(
                     .init(
-                        parameter: "\(path).feature_id",
+                        parameter: "\(path)/feature_id",
                         message: "The feature \"\(feature.id)\" is configured twice."))
                 continue
             }
@@ -42,25 +43,25 @@ enum UserConnectionConfigurator {
                 id: previous?.id ?? newId(), featureId: feature.id, enabled: requestedFeature.enabled)
             out.userFields = resolve(
                 requestedFeature.userFields, definitions: feature.fields,
-                options: connection.fieldOptions[feature.id] ?? [:], path: "\(path).user_fields",
+                options: connection.fieldOptions[feature.id] ?? [:], path: "\(path)/user_fields",
                 owner: "feature \"\(feature.id)\"", checkRequired: checkRequired, details: &details)
 
             for kind in SeedData.StepKind.allCases {
-                let listPath = "\(path).\(kind.userListKey)"
+                let listPath = "\(path)/\(kind.userListKey)"
                 let requestedSteps = requestedFeature.userSteps(kind)
                 var seenSteps = Set<String>()
                 for (si, userStep) in requestedSteps.enumerated() {
                     if !feature.steps(kind).contains(where: { $0.id == userStep.featureStepId }) {
                         details.append(
                             .init(
-                                parameter: "\(listPath)[\(si)].\(kind.userStepReferenceKey)",
+                                parameter: "\(listPath)/\(si)/\(kind.userStepReferenceKey)",
                                 message:
                                     "Unknown feature \(kind.rawValue) \"\(userStep.featureStepId)\" in feature \"\(feature.id)\"."
                             ))
                     } else if !seenSteps.insert(userStep.featureStepId).inserted {
                         details.append(
                             .init(
-                                parameter: "\(listPath)[\(si)].\(kind.userStepReferenceKey)",
+                                parameter: "\(listPath)/\(si)/\(kind.userStepReferenceKey)",
                                 message:
                                     "The feature \(kind.rawValue) \"\(userStep.featureStepId)\" is configured twice."))
                     }
@@ -72,7 +73,7 @@ enum UserConnectionConfigurator {
                     let fields = resolve(
                         index.map { requestedSteps[$0].userFields } ?? [], definitions: step.fields,
                         options: connection.fieldOptions[step.typeId] ?? [:],
-                        path: index.map { "\(listPath)[\($0)].user_fields" } ?? listPath,
+                        path: index.map { "\(listPath)/\($0)/user_fields" } ?? listPath,
                         owner: "feature \(kind.rawValue) \"\(step.id)\"", checkRequired: checkRequired,
                         details: &details)
                     steps.append(
@@ -137,12 +138,12 @@ enum UserConnectionConfigurator {
             if !definitions.contains(where: { $0.id == field.fieldId }) {
                 details.append(
                     .init(
-                        parameter: "\(path)[\(i)].field_id",
+                        parameter: "\(path)/\(i)/field_id",
                         message: "Unknown field \"\(field.fieldId)\" in \(owner)."))
             } else if !seen.insert(field.fieldId).inserted {
                 details.append(
                     .init(
-                        parameter: "\(path)[\(i)].field_id",
+                        parameter: "\(path)/\(i)/field_id",
                         message: "The field \"\(field.fieldId)\" is set twice."))
             }
         }
@@ -157,7 +158,7 @@ enum UserConnectionConfigurator {
                 } else if definition.required, checkRequired {
                     details.append(
                         .init(
-                            parameter: index.map { "\(path)[\($0)].value" } ?? path,
+                            parameter: index.map { "\(path)/\($0)/value" } ?? path,
                             message: "The required field \"\(definition.id)\" of \(owner) is missing."))
                 }
                 continue
@@ -168,7 +169,7 @@ enum UserConnectionConfigurator {
             case .failure(let problem):
                 details.append(
                     .init(
-                        parameter: "\(path)[\(index ?? 0)].value",
+                        parameter: "\(path)/\(index ?? 0)/value",
                         message: "Field \"\(definition.id)\": \(problem.message)"))
             }
         }

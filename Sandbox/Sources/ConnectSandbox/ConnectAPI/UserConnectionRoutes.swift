@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 
 /// `PUT /v2/connections/{id}/user_connection` (replace the user's configuration) and
-/// `POST /v2/connections/{id}/user_connection/refresh`.
+/// `POST /v2/connections/{id}/user_connection/refresh`: service key with `user_id`, for a user who has the
+/// Connection enabled (404 otherwise).
 struct UserConnectionRoutes: SandboxRoutes {
     let env: RouteEnvironment
 
@@ -13,30 +14,32 @@ struct UserConnectionRoutes: SandboxRoutes {
     }
 
     func register(on router: SandboxRouter) {
+        // IFTTT's "Update a Connection": service key with user_id, and only for a user who has the Connection
+        // enabled. It replaces the user's configuration (and ends a pending one); it never enables a Connection.
         router.put("/v2/connections/:connection_id/user_connection") { request, context in
             var request = request
-            let principal = try await env.authenticator.authenticate(request, policy: .userOrService)
-            let user = try principal.requireUser()
+            let (principal, user) = try await env.serviceUser(request)
             let id = context.pathParameter("connection_id")
-            _ = try await env.visibleConnection(id, principal: principal, request: request)
+            _ = try await env.enabledConnection(id, principal: principal, user: user, request: request)
             let update = try Self.decode(try await request.bodyData())
             let snapshot = try await env.store.replaceUserConnection(userId: user.id, connectionId: id) {
                 connection, existing in
-                try UserConnectionConfigurator.configure(
+                // Checked again inside the write: the user may have disabled the Connection meanwhile.
+                guard existing?.status == .enabled else {
+                    throw APIError.notFound("The user does not have connection \"\(id)\" enabled.")
+                }
+                return try UserConnectionConfigurator.configure(
                     update.userFeatures, connection: connection, existing: existing)
             }
             env.logger.info("User \(user.id) configured connection \(id)")
             return JSONResponse.make(env.renderer.render(snapshot, viewer: user))
         }
 
+        // IFTTT's "Refresh a Connection": service key with user_id; 204.
         router.post("/v2/connections/:connection_id/user_connection/refresh") { request, context in
-            let principal = try await env.authenticator.authenticate(request, policy: .userOrService)
-            let user = try principal.requireUser()
+            let (principal, user) = try await env.serviceUser(request)
             let id = context.pathParameter("connection_id")
-            _ = try await env.visibleConnection(id, principal: principal, request: request)
-            guard try await env.store.hasUserConnection(userId: user.id, connectionId: id) else {
-                throw APIError.notFound("The user has not enabled connection \"\(id)\".")
-            }
+            _ = try await env.enabledConnection(id, principal: principal, user: user, request: request)
             return JSONResponse.empty()
         }
     }

@@ -8,7 +8,10 @@ import IFTTTConnectSDK
 /// * `GET /v1/services/{slug}/applets?order=&platform=`: `{"type":"list","data":[applet...]}`.
 /// * `GET /v1/services/{slug}/applets/{id}`: one applet.
 /// * `POST /v1/services/{slug}/applets/{id}/enable` and `.../disable`: the applet as it now is.
-/// * `GET /v1/me`: `{"type":"user","user_login":...,"authentication_level":...,"service_id":...}`.
+/// * `GET /v1/me`: `{"type":"me","user_login":...,"authentication_level":...,"service_id":...}`.
+/// * `POST /v1/services/{slug}/user_token` (IFTTT's example server, `IFTTT/ifttt-api-example`): the service key of
+///   `{slug}` with `{"user_id": ..., "token": <the OAuth access token IFTTT holds>}` →
+///   `{"type":"user_token","user_token":...}`.
 ///
 /// Authentication is as on `/v2`: anonymous, `Authorization: Bearer <user token>`, or `IFTTT-Service-Key` with the
 /// partner's `user_id` (query, or JSON body for POST). A service key may only use its own service's Applets. An
@@ -85,19 +88,33 @@ struct LegacyAppletRoutes: SandboxRoutes {
             let body: JSONValue
             switch principal {
             case .anonymous:
-                body = ["type": "user", "authentication_level": "none", "service_id": .null, "user_login": .null]
+                body = ["type": "me", "authentication_level": "none", "service_id": .null, "user_login": .null]
             case .user(let user):
                 body = [
-                    "type": "user", "authentication_level": "user", "service_id": .null,
+                    "type": "me", "authentication_level": "user", "service_id": .null,
                     "user_login": .string(user.login),
                 ]
             case .service(let service, _, let user):
                 body = [
-                    "type": "user", "authentication_level": "channel", "service_id": .string(service.id),
+                    "type": "me", "authentication_level": "channel", "service_id": .string(service.id),
                     "user_login": .optional(user?.login),
                 ]
             }
             return JSONResponse.make(body)
+        }
+
+        router.post("/v1/services/:service_id/user_token") { request, context in
+            var request = request
+            let slug = context.pathParameter("service_id")
+            let principal = try await authenticate(request, slug: slug, policy: .serviceOnly)
+            guard let service = principal.service else { throw APIError.unauthorized("A service key is required.") }
+            let body = try RequestBody.optionalObject(try await request.bodyData())
+            let partnerUserId = try RequestBody.userId(body) ?? request.query("user_id")
+            let token = try await ServiceRoutes(env: env).exchange(
+                service: service, partnerUserId: partnerUserId,
+                accessToken: body?["token"]?.stringValue ?? body?["access_token"]?.stringValue,
+                parameter: { $0 == "access_token" ? "/token" : "/\($0)" })
+            return JSONResponse.make(["type": "user_token", "user_token": .string(token)])
         }
     }
 
@@ -132,17 +149,11 @@ struct LegacyAppletRoutes: SandboxRoutes {
     ) async throws -> Response {
         var request = request
         let slug = context.pathParameter("service_id")
-        var principal = try await authenticate(request, slug: slug, policy: .userOrService)
         // The legacy server form: IFTTT-Service-Key with {"user_id": ...} in the JSON body.
-        if case .service(let service, nil, _) = principal {
-            let body = try await request.bodyData()
-            if let json = try? JSONValue.decodeSorted(from: body),
-                let partnerUserId = json["user_id"]?.stringValue, !partnerUserId.isEmpty
-            {
-                let user = try await env.store.linkedUser(serviceId: service.id, partnerUserId: partnerUserId)
-                principal = .service(service, partnerUserId: partnerUserId, user: user)
-            }
-        }
+        // The 2017 SDK's POSTs have no body; a body that is not a JSON object is ignored, as IFTTT's server did.
+        let body = (try? RequestBody.optionalObject(try await request.bodyData())) ?? nil
+        let principal = try await env.withBodyUser(
+            try await authenticate(request, slug: slug, policy: .userOrService), body: body)
         let user = try principal.requireUser()
         let id = context.pathParameter("applet_id")
         _ = try await applet(id, slug: slug, principal: principal, request: request)
@@ -181,20 +192,7 @@ struct LegacyAppletRoutes: SandboxRoutes {
     /// The legacy applet JSON (`"type": "applet"`), with `user_status` `null` for an anonymous viewer.
     func render(_ snapshot: ConnectionSnapshot, slug: String, viewer: SeedData.User?) -> JSONValue {
         let connection = snapshot.connection
-        let userStatus: JSONValue
-        if viewer == nil {
-            userStatus = .null
-        } else if let userConnection = snapshot.userConnection {
-            userStatus = .string(userConnection.status.rawValue)
-        } else {
-            userStatus = "never_enabled"
-        }
-        let segment = { (s: String) in
-            s.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
-                ?? s
-        }
         let services = snapshot.services.map { env.renderer.service($0, primaryId: connection.primaryServiceId) }
-        let embeddedURL = "\(env.urls.baseURL)/embed/\(segment(slug))/applets/\(segment(connection.id))"
         return [
             "type": "applet",
             "id": .string(connection.id),
@@ -202,11 +200,11 @@ struct LegacyAppletRoutes: SandboxRoutes {
             "description": .string(connection.description),
             "published_at": .string(connection.effectivePublishedAt.formatted(.iso8601)),
             "enabled_count": .number(Double(snapshot.enabledCount)),
-            "user_status": userStatus,
+            "user_status": snapshot.userStatus(viewer: viewer),
             "last_run_at": .null,
             "services": .array(services),
-            "url": .string("https://ifttt.com/applets/\(segment(connection.id))"),
-            "embedded_url": .string(embeddedURL),
+            "url": .string(ConnectionRenderer.pageURL(connectionId: connection.id)),
+            "embedded_url": .string(env.urls.embed(serviceId: slug, appletId: connection.id)),
         ]
     }
 }

@@ -8,14 +8,18 @@ import NIOConcurrencyHelpers
 /// The upload carries only `Authorization: Bearer <user token>` and `Content-Type: application/json`; its body is a
 /// JSON array of events with `record_id` (UUID), `region_type` (`geo`), `occurred_at` (`yyyy-MM-dd'T'HH:mm:ssZ`, or
 /// any ISO 8601 date-time with an offset), `event_type` (`entry` or `exit`), `channel_id` (`941030000`),
-/// `trigger_subscription_id` (a user feature trigger id of the token's user) and `installation_id`. Any invalid
-/// event rejects the whole batch with 422 `invalid_parameters` and nothing is recorded. Events are de-duplicated by
-/// `record_id`, so a re-sent batch is harmless; the answer is 200 with the counts.
+/// `trigger_subscription_id` (a user feature trigger id of the token's user) and `installation_id`. A malformed
+/// event rejects the whole batch with 422 `invalid_parameters` (details as JSON pointers, `/0/record_id`) and nothing
+/// is recorded. An event whose `trigger_subscription_id` is not (or no longer) one of the user's is accepted and
+/// ignored: IFTTT documents no refusal for it, and a user who reconfigured a Connection leaves such events behind.
+/// Events are de-duplicated by `record_id`, so a re-sent batch is harmless; the answer is 200 with the counts
+/// (`recorded`, `duplicates`, `ignored`; the body is the sandbox's own, the SDKs read only the status).
 ///
-/// With `--reject-location-events P` (``SandboxConfiguration/rejectLocationEvents``) each event is refused with
-/// probability P (decided by the seed and its record id, so a refused event stays refused): a batch holding one is
-/// answered 422 whose details name every refused event as `[index].record_id` with its record id in the message,
-/// and nothing of the batch is recorded.
+/// With `--reject-location-events P` (``SandboxConfiguration/rejectLocationEvents``), the opt-in fault, each event
+/// is refused with probability P (decided by the seed and its record id, so a refused event stays refused), and so
+/// is every event of an unknown trigger subscription: a batch holding one is answered 422 whose details name every
+/// refused event as `/index/record_id` (or `/index/trigger_subscription_id`) with the reason, and nothing of the
+/// batch is recorded.
 struct LocationEventRoutes: SandboxRoutes {
     let env: RouteEnvironment
     var injector: FaultInjector?
@@ -29,15 +33,18 @@ struct LocationEventRoutes: SandboxRoutes {
             let user = try await env.authenticator.authenticate(request, policy: .userOnly).requireUser()
             let body = try Self.parseArray(try await request.bodyData())
             let subscriptions = try await env.store.triggerSubscriptions(userId: user.id)
-            let events = try Self.validate(body, userId: user.id, subscriptions: subscriptions)
+            let refusing = (injector?.rejectLocationEvents ?? 0) > 0
+            let (events, ignored) = try Self.validate(
+                body, userId: user.id, subscriptions: subscriptions, refuseUnknownSubscriptions: refusing)
             if let injector { try Self.injectRefusals(events, injector: injector, logger: env) }
             let receipt = try await env.store.recordLocationEvents(events)
             env.logger.info(
-                "User \(user.id) uploaded \(events.count) location events (\(receipt.duplicates) duplicates)")
+                "User \(user.id) uploaded \(events.count + ignored) location events (\(receipt.duplicates) duplicates, \(ignored) of unknown trigger subscriptions ignored)"
+            )
             var headers = HTTPFields()
-            headers[.contentType] = "application/json"
+            headers[.contentType] = JSONResponse.contentType
             let answer =
-                "{\"type\":\"location_events\",\"recorded\":\(receipt.recorded),\"duplicates\":\(receipt.duplicates)}"
+                "{\"type\":\"location_events\",\"recorded\":\(receipt.recorded),\"duplicates\":\(receipt.duplicates),\"ignored\":\(ignored)}"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: answer)))
         }
 
@@ -50,7 +57,7 @@ struct LocationEventRoutes: SandboxRoutes {
             // Each event's JSON was rendered when it was recorded (the `json` column); a page is those bytes
             // concatenated into the response buffer.
             guard let limit = page.limit else {
-                return try await JSONResponse.streamedLocationEvents { after, first in
+                return try await JSONResponse.streamedChunks { after, first in
                     try await store.locationEventsJSONBuffer(
                         userId: user.id, triggerSubscriptionId: filter, after: after, limit: ListPage.chunkSize,
                         leadingComma: !first)
@@ -74,7 +81,7 @@ struct LocationEventRoutes: SandboxRoutes {
             "Some location events were refused; none was recorded.",
             details: refused.map {
                 .init(
-                    parameter: "[\($0.offset)].record_id",
+                    parameter: "/\($0.offset)/record_id",
                     message: "event \($0.element.recordId) was refused (the sandbox's --reject-location-events)")
             })
     }
@@ -157,15 +164,17 @@ struct LocationEventRoutes: SandboxRoutes {
         return array
     }
 
-    /// Checks every event; throws 422 listing every problem, or returns the records to store.
-    static func validate(_ items: [UploadedEvent], userId: String, subscriptions: [String: String]) throws
-        -> [LocationEventRecord]
-    {
+    /// Checks every event; throws 422 listing every problem, or returns the records to store and how many events
+    /// of unknown trigger subscriptions were left out (refused instead with `refuseUnknownSubscriptions`).
+    static func validate(
+        _ items: [UploadedEvent], userId: String, subscriptions: [String: String], refuseUnknownSubscriptions: Bool
+    ) throws -> (records: [LocationEventRecord], ignored: Int) {
         var details: [APIError.Detail] = []
         var records: [LocationEventRecord] = []
+        var ignored = 0
         for (index, item) in items.enumerated() {
             func problem(_ field: String, _ message: String) {
-                details.append(.init(parameter: "[\(index)].\(field)", message: message))
+                details.append(.init(parameter: field.isEmpty ? "/\(index)" : "/\(index)/\(field)", message: message))
             }
             guard let members = item.strings else {
                 problem("", "must be an object")
@@ -194,8 +203,10 @@ struct LocationEventRoutes: SandboxRoutes {
             if let channelId, channelId != Self.channelId { problem("channel_id", "must be \"\(Self.channelId)\"") }
             let subscription = string("trigger_subscription_id")
             let connectionId = subscription.flatMap { subscriptions[$0] }
-            if subscription != nil, connectionId == nil {
-                problem("trigger_subscription_id", "is not a trigger subscription of this user")
+            if subscription != nil, connectionId == nil, refuseUnknownSubscriptions {
+                problem(
+                    "trigger_subscription_id",
+                    "is not a trigger subscription of this user (refused by the sandbox's --reject-location-events)")
             }
             let installationId = string("installation_id")
             if let recordId, let regionType, let occurredAt, let eventType, let channelId, let subscription,
@@ -207,12 +218,14 @@ struct LocationEventRoutes: SandboxRoutes {
                         connectionId: connectionId, eventType: eventType, occurredAt: occurredAt,
                         regionType: regionType,
                         channelId: channelId, installationId: installationId))
+            } else if subscription != nil, connectionId == nil, !refuseUnknownSubscriptions {
+                ignored += 1
             }
         }
         guard details.isEmpty else {
             throw APIError.unprocessable("Some location events are invalid; none was recorded.", details: details)
         }
-        return records
+        return (records, ignored)
     }
 
     /// Parses `occurred_at`: the iOS SDK's `yyyy-MM-dd'T'HH:mm:ssZ` (`+0000`), ISO 8601 with `Z` or `+hh:mm` and

@@ -76,23 +76,23 @@ struct SDKEventRoutes: SandboxRoutes {
         guard case .object = body, let list = body["events"] else {
             throw APIError.unprocessable(
                 "The body must be an object with an events array.",
-                details: [.init(parameter: "events", message: "is required")])
+                details: [.init(parameter: "/events", message: "is required")])
         }
         guard case .array(let items) = list else {
             throw APIError.unprocessable(
-                "events must be an array.", details: [.init(parameter: "events", message: "is not an array")])
+                "events must be an array.", details: [.init(parameter: "/events", message: "is not an array")])
         }
         guard (1...maximumBatch).contains(items.count) else {
             throw APIError.unprocessable(
                 "events must hold 1 to \(maximumBatch) events.",
-                details: [.init(parameter: "events", message: "has \(items.count) events")])
+                details: [.init(parameter: "/events", message: "has \(items.count) events")])
         }
         var problems: [APIError.Detail] = []
         var events: [IncomingSDKEvent] = []
         for (index, item) in items.enumerated() {
-            let path = "events[\(index)]"
+            let path = "/events/\(index)"
             func problem(_ key: String, _ message: String) {
-                problems.append(.init(parameter: "\(path).\(key)", message: message))
+                problems.append(.init(parameter: "\(path)/\(key)", message: message))
             }
             guard case .object = item else {
                 problems.append(.init(parameter: path, message: "is not an object"))
@@ -114,13 +114,13 @@ struct SDKEventRoutes: SandboxRoutes {
             case .object(let object)?:
                 for member in object.members {
                     guard let value = member.value.stringValue else {
-                        problem("properties.\(member.key)", "must be a string")
+                        problem("properties/\(RequestBody.pointerEscaped(member.key))", "must be a string")
                         continue
                     }
                     properties[member.key] = value
                 }
                 if let state = properties["state"], !states.contains(state) {
-                    problem("properties.state", "is not a known state")
+                    problem("properties/state", "is not a known state")
                 }
             case nil:
                 problem("properties", "is required")

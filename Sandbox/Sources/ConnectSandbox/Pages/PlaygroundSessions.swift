@@ -50,10 +50,15 @@ final class PlaygroundSessions {
         configuration.urlOpener = PlaygroundURLOpener()
         configuration.webAuthenticationSession = web
         let email = "playground@example.com"
+        var credentials = Self.partnerCredentials
+        // The partner app's backend vouches for the token: the sandbox's own Grocery Express backend, asked with the
+        // signed-in partner user's session.
+        credentials.partnerBackend = try? PartnerBackend.userTokenEndpoint(
+            base.appendingPathComponent("partner/grocery_express/api/user_token"), session: "gx-access-token-dave")
         let controller = ConnectButtonController(
             connectButton: button,
             connectionConfiguration: ConnectionConfiguration(
-                connectionId: connectionId, suggestedUserEmail: email, credentialProvider: Self.partnerCredentials,
+                connectionId: connectionId, suggestedUserEmail: email, credentialProvider: credentials,
                 redirectURL: Self.redirectURL(base: base)),
             locale: Locale(identifier: "en"), delegate: nil, configuration: configuration)
         let session = Session(

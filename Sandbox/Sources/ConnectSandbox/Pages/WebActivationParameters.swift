@@ -10,8 +10,8 @@ struct WebActivationParameters: Sendable, Equatable {
         "state", "email", "username", "sdk_create_account", "available_email_app_schemes[]", "code", "action",
     ]
 
-    /// The custom URL schemes registered for apps of the sandbox's services; `sdk_return_to` may use one of them
-    /// (besides loopback `http` URLs on any port).
+    /// The custom URL schemes the pages' `form-action` policy lets the final redirect go to (besides loopback `http`
+    /// on any port): those of the demo seed's registered redirect URLs.
     static let registeredAppSchemes: Set<String> = ["groceryexpress"]
 
     /// The carried name/value pairs, in order; names outside ``carriedNames`` are dropped.
@@ -28,21 +28,13 @@ struct WebActivationParameters: Sendable, Equatable {
     /// The first value of `name`.
     func value(_ name: String) -> String? { items.first { $0.name == name }?.value }
 
-    /// `sdk_return_to`, when it is a URL the sandbox may redirect to: `http` on a loopback host
-    /// (`127.0.0.1`, `localhost`, `[::1]`) with any port, or a ``registeredAppSchemes`` scheme; never with a
-    /// fragment or user info.
+    /// `sdk_return_to` as an absolute URL without fragment or user info; whether it is registered for the
+    /// Connection's service is checked when the flow starts (``RedirectRegistration``).
     var returnURL: URLComponents? {
-        guard let text = value("sdk_return_to"), let parts = URLComponents(string: text),
-            let scheme = parts.scheme?.lowercased(),
+        guard let text = value("sdk_return_to"), let parts = URLComponents(string: text), parts.scheme != nil,
             parts.fragment == nil, parts.user == nil, parts.password == nil
         else { return nil }
-        if scheme == "http" {
-            guard let host = parts.host?.lowercased(), ["127.0.0.1", "localhost", "::1", "[::1]"].contains(host) else {
-                return nil
-            }
-            return parts
-        }
-        return Self.registeredAppSchemes.contains(scheme) ? parts : nil
+        return parts
     }
 
     /// Whether the user chose to skip the configuration page (`skip_config=true`).

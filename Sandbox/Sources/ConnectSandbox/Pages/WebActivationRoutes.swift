@@ -23,8 +23,8 @@ import Hummingbird
 ///   `next_step=error&error_type=account_creation`.
 /// * Cancel on the configuration page: `next_step=user_cancelled_configuration`.
 /// * `skip_config=true`: the user connection is `enabled` and `pending` until `PUT .../user_connection`.
-/// * `sdk_return_to` must be a loopback `http` URL (any port) or use a registered app scheme
-///   (``WebActivationParameters/registeredAppSchemes``); anything else is a 400 page, never a redirect.
+/// * `sdk_return_to` must match a redirect URL registered for the Connection's service
+///   (``SeedData/Service/redirectURIs``, see ``RedirectRegistration``); anything else is a 400 page, never a redirect.
 /// * Sign-in is throttled per account and overall (``SignInThrottle``); passwords are checked against salted hashes.
 ///
 /// Pages are plain HTML forms that work without JavaScript; the one cookie binds a flow to its browser.
@@ -47,7 +47,7 @@ struct WebActivationRoutes: SandboxRoutes {
         router.get("/access/api/:connection_id") { request, context in
             let parameters = WebActivationParameters(pairs: WebActivationParameters.parseQuery(request.uri.query ?? ""))
             return try await page(context) { connection in
-                if let problem = problem(parameters, connection: connection) { return problem }
+                if let problem = try await problem(parameters, connection: connection) { return problem }
                 let (browser, setCookie) = browsers.browserOrNew(of: request)
                 let session = sessions.start(connectionId: connection.id, parameters: parameters, browser: browser)
                 let html =
@@ -264,14 +264,16 @@ struct WebActivationRoutes: SandboxRoutes {
     }
 
     /// A 400 or 403 page when the flow's parameters cannot be served; `nil` when they are fine.
-    private func problem(_ parameters: WebActivationParameters, connection: SeedData.Connection) -> Response? {
-        guard parameters.value("sdk_return_to") != nil else {
+    private func problem(_ parameters: WebActivationParameters, connection: SeedData.Connection) async throws
+        -> Response?
+    {
+        guard let returnTo = parameters.value("sdk_return_to") else {
             return WebActivationPages.error(.badRequest, "The sdk_return_to parameter is required.")
         }
-        guard parameters.returnURL != nil else {
+        guard parameters.returnURL != nil, try await env.acceptsReturnURL(returnTo, connection: connection) else {
             return WebActivationPages.error(
                 .badRequest,
-                "sdk_return_to must be a loopback http URL or use an app scheme registered with the sandbox; the sandbox does not redirect anywhere else."
+                "sdk_return_to is not a redirect URL registered for this Connection's service (redirect_uris in the seed file); the sandbox does not redirect anywhere else."
             )
         }
         if !connection.published, parameters.value("invite_code") != connection.inviteCode {

@@ -49,11 +49,14 @@ enum Principal: Sendable {
 enum AuthenticationPolicy: Sendable {
     /// Anonymous, user token or service key (`GET /v2/connections/{id}`, `GET /v2/me`).
     case optional
-    /// A user token or a service key (field options, `PUT .../user_connection`, refresh).
+    /// A user token or a service key (the legacy `/v1` enable and disable, which the 2017 SDK sent with a user
+    /// token and IFTTT's example server with the service key).
     case userOrService
     /// A user token only; a service key is answered with 403 (`disable`, `enable`).
     case userOnly
-    /// A service key only; a user token is answered with 401 (`POST /v2/user_token`).
+    /// A service key only; a user token is answered with 401 (`POST /v2/user_token`, and every endpoint IFTTT's
+    /// docs mark "Service-authenticated with user_id": field options, `PUT .../user_connection`, refresh, run,
+    /// perform, test).
     case serviceOnly
 }
 

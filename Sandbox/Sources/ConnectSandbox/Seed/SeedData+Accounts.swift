@@ -24,11 +24,16 @@ extension SeedData {
         public var monochromeIconURL: String?
         /// An absolute colour icon URL. `nil` (the default) means the sandbox serves `/assets/icons/color/{id}.svg`.
         public var colorIconURL: String?
+        /// The redirect URLs registered for the service's apps and sites (IFTTT's "embedded redirects"): the web
+        /// activation's `sdk_return_to`, the Connect URL's `redirect_uri` and the legacy embed's `redirect_uri` must
+        /// match one (see ``RedirectRegistration``). Default `[]`: no redirect is accepted.
+        public var redirectURIs: [String]
 
         /// Creates a service.
         public init(
             id: String, name: String, shortName: String? = nil, brandColor: String, url: String? = nil,
-            serviceKey: String? = nil, monochromeIconURL: String? = nil, colorIconURL: String? = nil
+            serviceKey: String? = nil, monochromeIconURL: String? = nil, colorIconURL: String? = nil,
+            redirectURIs: [String] = []
         ) {
             self.id = id
             self.name = name
@@ -38,6 +43,7 @@ extension SeedData {
             self.serviceKey = serviceKey
             self.monochromeIconURL = monochromeIconURL
             self.colorIconURL = colorIconURL
+            self.redirectURIs = redirectURIs
         }
 
         enum CodingKeys: String, CodingKey {
@@ -48,9 +54,10 @@ extension SeedData {
             case serviceKey = "service_key"
             case monochromeIconURL = "monochrome_icon_url"
             case colorIconURL = "color_icon_url"
+            case redirectURIs = "redirect_uris"
         }
 
-        /// Decodes a service; `short_name` and `url` are optional.
+        /// Decodes a service; `short_name`, `url` and `redirect_uris` are optional.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
             self.init(
@@ -61,7 +68,8 @@ extension SeedData {
                 url: try c.decodeIfPresent(String.self, forKey: .url),
                 serviceKey: try c.decodeIfPresent(String.self, forKey: .serviceKey),
                 monochromeIconURL: try c.decodeIfPresent(String.self, forKey: .monochromeIconURL),
-                colorIconURL: try c.decodeIfPresent(String.self, forKey: .colorIconURL))
+                colorIconURL: try c.decodeIfPresent(String.self, forKey: .colorIconURL),
+                redirectURIs: try c.decodeIfPresent([String].self, forKey: .redirectURIs) ?? [])
         }
     }
 

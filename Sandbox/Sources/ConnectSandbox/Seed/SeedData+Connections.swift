@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectSDK
 
 // The Connection record type of the seed format and its value propositions. Keys are snake_case, as in the IFTTT
 // wire format; optional keys fall back to the documented defaults. `docs/sandbox-seed-file.md` describes every key.
@@ -38,6 +39,9 @@ extension SeedData {
         /// Which mobile services the connection uses, for the legacy `platform` filter. `nil` means
         /// ``SeedData/AppletPlatform/none``.
         public var platform: AppletPlatform?
+        /// What `POST .../queries/{query_id}/perform` answers: result items keyed by step type id
+        /// (`service_id.query_id`). A query without an entry answers an empty list.
+        public var queryResults: [String: [JSONValue]]
 
         /// Creates a connection definition.
         public init(
@@ -45,7 +49,7 @@ extension SeedData {
             primaryServiceId: String, serviceIds: [String]? = nil, coverImage: [String: String]? = nil,
             valuePropositions: [ValueProposition]? = nil, features: [Feature],
             fieldOptions: [String: [String: [FieldOption]]] = [:], publishedAt: String? = nil,
-            platform: AppletPlatform? = nil
+            platform: AppletPlatform? = nil, queryResults: [String: [JSONValue]] = [:]
         ) {
             self.id = id
             self.name = name
@@ -60,6 +64,7 @@ extension SeedData {
             self.fieldOptions = fieldOptions
             self.publishedAt = publishedAt
             self.platform = platform
+            self.queryResults = queryResults
         }
 
         enum CodingKeys: String, CodingKey {
@@ -73,6 +78,7 @@ extension SeedData {
             case fieldOptions = "field_options"
             case publishedAt = "published_at"
             case platform
+            case queryResults = "query_results"
         }
 
         /// Decodes a connection; see the seed file documentation for the optional keys.
@@ -92,7 +98,9 @@ extension SeedData {
                 fieldOptions: try c.decodeIfPresent([String: [String: [FieldOption]]].self, forKey: .fieldOptions)
                     ?? [:],
                 publishedAt: try c.decodeIfPresent(String.self, forKey: .publishedAt),
-                platform: try c.decodeIfPresent(AppletPlatform.self, forKey: .platform))
+                platform: try c.decodeIfPresent(AppletPlatform.self, forKey: .platform),
+                queryResults: (try c.decodeIfPresent([String: [JSONValue]].self, forKey: .queryResults) ?? [:])
+                    .mapValues { $0.map { $0.sortedByKey() } })
         }
 
         /// Encodes the connection.
@@ -111,6 +119,7 @@ extension SeedData {
             if !fieldOptions.isEmpty { try c.encode(fieldOptions, forKey: .fieldOptions) }
             try c.encodeIfPresent(publishedAt, forKey: .publishedAt)
             try c.encodeIfPresent(platform, forKey: .platform)
+            if !queryResults.isEmpty { try c.encode(queryResults, forKey: .queryResults) }
         }
 
         /// The feature with the given id.

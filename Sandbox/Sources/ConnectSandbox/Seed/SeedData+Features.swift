@@ -46,63 +46,55 @@ extension SeedData {
         public var iconURL: String?
         /// Feature-level fields. Default `[]`.
         public var fields: [Field]
-        /// `feature_triggers`.
-        public var featureTriggers: [Step]
-        /// `feature_queries`.
-        public var featureQueries: [Step]
-        /// `feature_actions`.
-        public var featureActions: [Step]
+        /// Every step: its triggers, queries and actions (each step knows its ``Step/kind``), in the order of the
+        /// wire format's lists `feature_triggers`, `feature_queries`, `feature_actions`.
+        public var steps: [Step]
 
         /// Creates a feature.
         public init(
             id: String, title: String, description: String = "", iconURL: String? = nil, fields: [Field] = [],
-            featureTriggers: [Step] = [], featureQueries: [Step] = [], featureActions: [Step] = []
+            steps: [Step] = []
         ) {
             self.id = id
             self.title = title
             self.description = description
             self.iconURL = iconURL
             self.fields = fields
-            self.featureTriggers = featureTriggers
-            self.featureQueries = featureQueries
-            self.featureActions = featureActions
+            self.steps = StepKind.allCases.flatMap { kind in steps.filter { $0.kind == kind } }
         }
 
-        /// The steps of one kind.
-        public func steps(_ kind: StepKind) -> [Step] {
-            switch kind {
-            case .trigger: featureTriggers
-            case .query: featureQueries
-            case .action: featureActions
-            }
-        }
+        /// The steps of one kind (`feature_triggers`, `feature_queries` or `feature_actions`).
+        public func steps(_ kind: StepKind) -> [Step] { steps.filter { $0.kind == kind } }
 
         enum CodingKeys: String, CodingKey {
             case id, title, description
             case iconURL = "icon_url"
             case fields
-            case featureTriggers = "feature_triggers"
-            case featureQueries = "feature_queries"
-            case featureActions = "feature_actions"
         }
 
         /// Decodes a feature in wire format. Each step must carry the id key of its list (`trigger_id` in
         /// `feature_triggers`, and so on).
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            func steps(_ key: CodingKeys, _ kind: StepKind) throws -> [Step] {
-                try c.decodeSteps(
-                    forKey: key, kind: kind, problem: "a step in \(key.stringValue) needs \"\(kind.operationKey)\"")
-            }
             self.init(
                 id: try c.decode(String.self, forKey: .id),
                 title: try c.decode(String.self, forKey: .title),
                 description: try c.decodeIfPresent(String.self, forKey: .description) ?? "",
                 iconURL: try c.decodeIfPresent(String.self, forKey: .iconURL),
                 fields: try c.decodeIfPresent([Field].self, forKey: .fields) ?? [],
-                featureTriggers: try steps(.featureTriggers, .trigger),
-                featureQueries: try steps(.featureQueries, .query),
-                featureActions: try steps(.featureActions, .action))
+                steps: try decoder.decodeStepLists(
+                    key: \.featureListKey, problem: { "a step in \($0.featureListKey) needs \"\($0.operationKey)\"" }))
+        }
+
+        /// Encodes the feature in wire format, its steps in the three lists.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode(title, forKey: .title)
+            try c.encode(description, forKey: .description)
+            try c.encodeIfPresent(iconURL, forKey: .iconURL)
+            try c.encode(fields, forKey: .fields)
+            try encoder.encodeStepLists(steps, key: \.featureListKey)
         }
     }
 

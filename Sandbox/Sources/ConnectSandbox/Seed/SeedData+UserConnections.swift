@@ -68,44 +68,28 @@ extension SeedData {
         public var enabled: Bool
         /// Feature-level field values.
         public var userFields: [UserField]
-        /// `user_feature_triggers`.
-        public var userFeatureTriggers: [UserStep]
-        /// `user_feature_queries`.
-        public var userFeatureQueries: [UserStep]
-        /// `user_feature_actions`.
-        public var userFeatureActions: [UserStep]
+        /// Every user step (each knows its ``UserStep/kind``), in the order of the wire format's lists
+        /// `user_feature_triggers`, `user_feature_queries`, `user_feature_actions`.
+        public var userSteps: [UserStep]
 
         /// Creates a user feature.
         public init(
             id: String? = nil, featureId: String, enabled: Bool = true, userFields: [UserField] = [],
-            userFeatureTriggers: [UserStep] = [], userFeatureQueries: [UserStep] = [],
-            userFeatureActions: [UserStep] = []
+            userSteps: [UserStep] = []
         ) {
             self.id = id
             self.featureId = featureId
             self.enabled = enabled
             self.userFields = userFields
-            self.userFeatureTriggers = userFeatureTriggers
-            self.userFeatureQueries = userFeatureQueries
-            self.userFeatureActions = userFeatureActions
+            self.userSteps = StepKind.allCases.flatMap { kind in userSteps.filter { $0.kind == kind } }
         }
 
         /// The user steps of one kind.
-        public func userSteps(_ kind: StepKind) -> [UserStep] {
-            switch kind {
-            case .trigger: userFeatureTriggers
-            case .query: userFeatureQueries
-            case .action: userFeatureActions
-            }
-        }
+        public func userSteps(_ kind: StepKind) -> [UserStep] { userSteps.filter { $0.kind == kind } }
 
         /// Replaces the user steps of one kind.
         public mutating func setUserSteps(_ kind: StepKind, _ steps: [UserStep]) {
-            switch kind {
-            case .trigger: userFeatureTriggers = steps
-            case .query: userFeatureQueries = steps
-            case .action: userFeatureActions = steps
-            }
+            userSteps = StepKind.allCases.flatMap { $0 == kind ? steps : userSteps($0) }
         }
 
         enum CodingKeys: String, CodingKey {
@@ -113,27 +97,29 @@ extension SeedData {
             case featureId = "feature_id"
             case enabled
             case userFields = "user_fields"
-            case userFeatureTriggers = "user_feature_triggers"
-            case userFeatureQueries = "user_feature_queries"
-            case userFeatureActions = "user_feature_actions"
         }
 
         /// Decodes a user feature; everything but `feature_id` is optional.
         public init(from decoder: any Decoder) throws {
             let c = try decoder.container(keyedBy: CodingKeys.self)
-            func steps(_ key: CodingKeys, _ kind: StepKind) throws -> [UserStep] {
-                try c.decodeSteps(
-                    forKey: key, kind: kind,
-                    problem: "an entry of \(key.stringValue) needs \"\(kind.userStepReferenceKey)\"")
-            }
             self.init(
                 id: try c.decodeIfPresent(String.self, forKey: .id),
                 featureId: try c.decode(String.self, forKey: .featureId),
                 enabled: try c.decodeIfPresent(Bool.self, forKey: .enabled) ?? true,
                 userFields: try c.decodeIfPresent([UserField].self, forKey: .userFields) ?? [],
-                userFeatureTriggers: try steps(.userFeatureTriggers, .trigger),
-                userFeatureQueries: try steps(.userFeatureQueries, .query),
-                userFeatureActions: try steps(.userFeatureActions, .action))
+                userSteps: try decoder.decodeStepLists(
+                    key: \.userListKey,
+                    problem: { "an entry of \($0.userListKey) needs \"\($0.userStepReferenceKey)\"" }))
+        }
+
+        /// Encodes the user feature in wire format, its steps in the three lists.
+        public func encode(to encoder: any Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encodeIfPresent(id, forKey: .id)
+            try c.encode(featureId, forKey: .featureId)
+            try c.encode(enabled, forKey: .enabled)
+            try c.encode(userFields, forKey: .userFields)
+            try encoder.encodeStepLists(userSteps, key: \.userListKey)
         }
     }
 
@@ -249,7 +235,7 @@ struct IndexKey: CodingKey {
 }
 
 /// A step of a feature (``SeedData/Step``) or of a user feature (``SeedData/UserStep``): a trigger, query or action.
-protocol SeedStep: Decodable {
+protocol SeedStep: Codable {
     /// Whether this is a trigger, query or action.
     var kind: SeedData.StepKind { get }
 }
@@ -257,15 +243,42 @@ protocol SeedStep: Decodable {
 extension SeedData.Step: SeedStep {}
 extension SeedData.UserStep: SeedStep {}
 
-extension KeyedDecodingContainer {
-    /// The steps listed under `key` (none when the key is absent), each of which must be of `kind`; the first that is
-    /// not fails decoding with `problem`, at its index in the list.
-    func decodeSteps<Step: SeedStep>(forKey key: Key, kind: SeedData.StepKind, problem: String) throws -> [Step] {
-        let list = try decodeIfPresent([Step].self, forKey: key) ?? []
-        if let index = list.firstIndex(where: { $0.kind != kind }) {
-            throw DecodingError.dataCorrupted(
-                .init(codingPath: codingPath + [key, IndexKey(index)], debugDescription: problem))
+/// A coding key named by a string: the keys of the three step lists (from ``SeedData/StepKind``), table columns.
+struct NamedKey: CodingKey {
+    var stringValue: String
+    var intValue: Int? { nil }
+    init(_ name: String) { stringValue = name }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { nil }
+}
+
+extension Decoder {
+    /// The steps of the three lists named `key(kind)` (an absent list has none), triggers first; a step filed in
+    /// the wrong list fails decoding with `problem(kind)`, at its index in that list.
+    func decodeStepLists<Step: SeedStep>(key: (SeedData.StepKind) -> String, problem: (SeedData.StepKind) -> String)
+        throws -> [Step]
+    {
+        let c = try container(keyedBy: NamedKey.self)
+        var steps: [Step] = []
+        for kind in SeedData.StepKind.allCases {
+            let listKey = NamedKey(key(kind))
+            let list = try c.decodeIfPresent([Step].self, forKey: listKey) ?? []
+            if let index = list.firstIndex(where: { $0.kind != kind }) {
+                throw DecodingError.dataCorrupted(
+                    .init(codingPath: c.codingPath + [listKey, IndexKey(index)], debugDescription: problem(kind)))
+            }
+            steps += list
         }
-        return list
+        return steps
+    }
+}
+
+extension Encoder {
+    /// Writes `steps` into the three lists named `key(kind)`, each in order (an empty list is written as `[]`).
+    func encodeStepLists<Step: SeedStep>(_ steps: [Step], key: (SeedData.StepKind) -> String) throws {
+        var c = container(keyedBy: NamedKey.self)
+        for kind in SeedData.StepKind.allCases {
+            try c.encode(steps.filter { $0.kind == kind }, forKey: NamedKey(key(kind)))
+        }
     }
 }

@@ -143,6 +143,12 @@ public struct SeedData: Codable, Sendable, Equatable {
             if !Self.isHexColor(service.brandColor) {
                 throw fail("services[\(i)].brand_color \"\(service.brandColor)\" is not of the form #RRGGBB")
             }
+            for (j, uri) in service.redirectURIs.enumerated() {
+                var problem = ""
+                if RedirectRegistration(uri, problem: &problem) == nil {
+                    throw fail("services[\(i)].redirect_uris[\(j)] \"\(uri)\" \(problem)")
+                }
+            }
         }
         try checkUnique(services.compactMap(\.serviceKey), "service_key (shared by two services)")
 
@@ -182,6 +188,9 @@ public struct SeedData: Codable, Sendable, Equatable {
                         try checkUnique(step.fields.map(\.id), "field id in step \(step.id) of \(connection.id)")
                     }
                 }
+            }
+            for key in connection.queryResults.keys where connection.step(kind: .query, typeId: key) == nil {
+                throw fail("\(at).query_results key \"\(key)\" is not a query's step type id (service_id.query_id)")
             }
             for (key, fields) in connection.fieldOptions {
                 let known: [Field]

@@ -2,13 +2,16 @@ import Foundation
 import Hummingbird
 import IFTTTConnectSDK
 
-/// Builders for the sandbox's responses: JSON bodies with `Content-Type: application/json`, and empty 204s.
+/// Builders for the sandbox's responses: JSON bodies with `Content-Type: application/json; charset=utf-8`, and empty 204s.
 enum JSONResponse {
+    /// The `Content-Type` of every JSON answer, as IFTTT's examples show it.
+    static let contentType = "application/json; charset=utf-8"
+
     /// A response whose body is `json`.
     static func make(_ json: JSONValue, status: HTTPResponse.Status = .ok) -> Response {
         let data = json.serializedData()
         var headers = HTTPFields()
-        headers[.contentType] = "application/json"
+        headers[.contentType] = contentType
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 

@@ -102,20 +102,21 @@ extension JSONResponse {
             body.writeString("null}")
         }
         var headers = HTTPFields()
-        headers[.contentType] = "application/json"
+        headers[.contentType] = JSONResponse.contentType
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 
-    /// `{"type":"list","data":[...]}` with every location event, streamed: `fetch(after, first)` writes the next
-    /// chunk of at most ``ListPage/chunkSize`` events after a key into a buffer (with a leading comma unless
-    /// `first`). Memory holds one chunk at a time.
-    static func streamedLocationEvents(
+    /// `{"type":"list","data":[...]}` with every item, streamed chunk by chunk: `fetch(after, first)` writes the items
+    /// after a key (at most ``ListPage/chunkSize``) into a buffer, comma-separated and with a leading comma unless no
+    /// item was written before (`first`). Memory holds one chunk at a time. The one read-all-pages loop of the
+    /// sandbox's lists.
+    static func streamedChunks(
         fetch: @escaping @Sendable (Int64?, Bool) async throws -> (buffer: ByteBuffer, count: Int, nextAfter: Int64?)
     ) async throws -> Response {
         // The first chunk is read before answering, so a database error is still a proper error response.
         let first = try await fetch(nil, true)
         var headers = HTTPFields()
-        headers[.contentType] = "application/json"
+        headers[.contentType] = JSONResponse.contentType
         let body = ResponseBody { writer in
             var chunk = first
             var written = 0
@@ -132,36 +133,21 @@ extension JSONResponse {
         return Response(status: .ok, headers: headers, body: body)
     }
 
-    /// `{"type":"list","data":[...]}` with every item, streamed: `fetch(after)` reads the next chunk of at most
-    /// ``ListPage/chunkSize`` items after a key, and `render` turns an item into JSON text. Memory holds one chunk
-    /// at a time.
+    /// ``streamedChunks(fetch:)`` over items read as ``StorePage``s: `fetch(after)` reads the next page and `render`
+    /// turns an item into JSON text.
     static func streamedList<Item: Sendable>(
         fetch: @escaping @Sendable (Int64?) async throws -> StorePage<Item>,
         render: @escaping @Sendable (Item) -> String
     ) async throws -> Response {
-        // The first chunk is read before answering, so a database error is still a proper error response.
-        let first = try await fetch(nil)
-        var headers = HTTPFields()
-        headers[.contentType] = "application/json"
-        let body = ResponseBody { writer in
-            var page = first
-            var separator = ""
-            try await writer.write(ByteBuffer(string: "{\"type\":\"list\",\"data\":["))
-            while true {
-                var chunk = ""
-                chunk.reserveCapacity(page.items.count * 320)
-                for item in page.items {
-                    chunk += separator
-                    chunk += render(item)
-                    separator = ","
-                }
-                try await writer.write(ByteBuffer(string: chunk))
-                guard let next = page.nextAfter else { break }
-                page = try await fetch(next)
+        try await streamedChunks { after, first in
+            let page = try await fetch(after)
+            var chunk = ""
+            chunk.reserveCapacity(page.items.count * 320)
+            for (index, item) in page.items.enumerated() {
+                if index > 0 || !first { chunk += "," }
+                chunk += render(item)
             }
-            try await writer.write(ByteBuffer(string: "]}"))
-            try await writer.finish(nil)
+            return (ByteBuffer(string: chunk), page.items.count, page.nextAfter)
         }
-        return Response(status: .ok, headers: headers, body: body)
     }
 }

@@ -29,7 +29,7 @@ final class ParserErrorEnvelope: ChannelDuplexHandler, RemovableChannelHandler {
             let error = APIError.badRequest("The request could not be parsed as HTTP.")
             let bytes = error.json.serializedData()
             body = context.channel.allocator.buffer(bytes: bytes)
-            head.headerFields[.contentType] = "application/json"
+            head.headerFields[.contentType] = JSONResponse.contentType
             head.headerFields[.contentLength] = String(bytes.count)
             head.headerFields[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
             context.write(wrapOutboundOut(.head(head)), promise: promise)

@@ -29,7 +29,8 @@ final class SandboxURLs: Sendable {
         return URL(string: "http://\(host):\(port)")!
     }
 
-    private static func segment(_ s: String) -> String {
+    /// `s` percent-encoded as one path segment.
+    static func segment(_ s: String) -> String {
         s.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed.subtracting(CharacterSet(charactersIn: "/")))
             ?? s
     }
@@ -63,5 +64,11 @@ final class SandboxURLs: Sendable {
     func run(connectionId: String, step: SeedData.Step) -> String? {
         guard step.kind == .action else { return nil }
         return "\(baseURL)/v2/connections/\(Self.segment(connectionId))/actions/\(Self.segment(step.typeId))/run"
+    }
+
+    /// The legacy Applet's `embedded_url`: `/embed/{service_id}/applets/{applet_id}` (served by the sandbox, as
+    /// `https://ifttt.com/embed/...` is by IFTTT).
+    func embed(serviceId: String, appletId: String) -> String {
+        "\(baseURL)/embed/\(Self.segment(serviceId))/applets/\(Self.segment(appletId))"
     }
 }

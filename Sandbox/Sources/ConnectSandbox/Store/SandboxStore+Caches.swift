@@ -15,7 +15,7 @@ import NIOConcurrencyHelpers
 /// `databaseDidCommit` only costs an extra invalidation.
 final class SandboxStoreGeneration: TransactionObserver, Sendable {
     /// Tables whose changes never alter a cached read.
-    static let ignoredTables: Set<String> = ["location_events", "sdk_events"]
+    static let ignoredTables: Set<String> = ["location_events", "sdk_events", "dispatches"]
 
     private struct State {
         var count: UInt64 = 0

@@ -66,7 +66,7 @@ extension SandboxStore {
             for row in rows {
                 let userConnection = try Self.userConnection(row)
                 for feature in userConnection.userFeatures {
-                    for trigger in feature.userFeatureTriggers {
+                    for trigger in feature.userSteps(.trigger) {
                         if let id = trigger.id { result[id] = userConnection.connectionId }
                     }
                 }

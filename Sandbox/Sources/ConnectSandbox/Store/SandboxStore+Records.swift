@@ -19,22 +19,13 @@ extension SeedData.User: FetchableRecord {
 extension SeedData.PartnerAccount: FetchableRecord {
     /// Reads the `password_hash` column (added by the partner sign-in migration) into ``password``.
     public static var databaseColumnDecodingStrategy: DatabaseColumnDecodingStrategy {
-        .custom { column in ColumnKey(column == "password_hash" ? "password" : column) }
+        .custom { column in NamedKey(column == "password_hash" ? "password" : column) }
     }
 }
 
 extension SeedData.Connection: FetchableRecord {}
 
 extension SeedData.UserConnection: FetchableRecord {}
-
-/// A coding key named after a table column.
-private struct ColumnKey: CodingKey {
-    var stringValue: String
-    var intValue: Int? { nil }
-    init(_ column: String) { stringValue = column }
-    init?(stringValue: String) { self.stringValue = stringValue }
-    init?(intValue: Int) { nil }
-}
 
 extension SandboxStore {
     // MARK: Row → model
@@ -99,20 +90,21 @@ extension SandboxStore {
             sql: """
                 INSERT INTO connections (id, name, description, published, invite_code, primary_service_id,
                                          service_ids, features, field_options, cover_image, value_propositions,
-                                         published_at, platform)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                                         published_at, platform, query_results)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                 ON CONFLICT(id) DO UPDATE SET name = excluded.name, description = excluded.description,
                     published = excluded.published, invite_code = excluded.invite_code,
                     primary_service_id = excluded.primary_service_id, service_ids = excluded.service_ids,
                     features = excluded.features, field_options = excluded.field_options,
                     cover_image = excluded.cover_image, value_propositions = excluded.value_propositions,
-                    published_at = excluded.published_at, platform = excluded.platform
+                    published_at = excluded.published_at, platform = excluded.platform,
+                    query_results = excluded.query_results
                 """,
             arguments: [
                 c.id, c.name, c.description, c.published, c.inviteCode, c.primaryServiceId,
                 try c.serviceIds.map { try jsonText($0) }, try jsonText(c.features), try jsonText(c.fieldOptions),
                 try c.coverImage.map { try jsonText($0) }, try c.valuePropositions.map { try jsonText($0) },
-                c.publishedAt, c.platform?.rawValue,
+                c.publishedAt, c.platform?.rawValue, c.queryResults.isEmpty ? nil : try jsonText(c.queryResults),
             ])
     }
 

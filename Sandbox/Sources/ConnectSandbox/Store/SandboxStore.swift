@@ -119,6 +119,9 @@ public final class SandboxStore: Sendable {
         registerLegacyAppletMigrations(&migrator)
         registerPartnerSignInMigration(&migrator)
         registerLocationEventJSONMigration(&migrator)
+        registerRedirectAndQueryMigration(&migrator)
+        registerProvisionalCodeMigration(&migrator)
+        registerDispatchMigration(&migrator)
         return migrator
     }
 

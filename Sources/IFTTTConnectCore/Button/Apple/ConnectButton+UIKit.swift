@@ -98,7 +98,8 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     /// Interface Builder shows the connect state with a placeholder service name.
     open override func prepareForInterfaceBuilder() {
         super.prepareForInterfaceBuilder()
-        visualState = .connect
+        // NSObject declares this method without isolation; Interface Builder calls it on the main thread.
+        MainActor.assumeIsolated { visualState = .connect }
     }
 
     /// The pill plus the footer; as wide as the pill can be.
@@ -364,6 +365,24 @@ extension UIColor {
     convenience init(_ color: IFTTTConnectCore.ConnectColor) {
         self.init(
             red: CGFloat(color.red) / 255, green: CGFloat(color.green) / 255, blue: CGFloat(color.blue) / 255, alpha: 1)
+    }
+}
+
+extension ConnectButton: UIGestureRecognizerDelegate {
+    /// ConnectSDK-iOS 2.8's gesture-recognizer delegate method: a recognizer attached to the button recognizes
+    /// together with the others, so a tap recognizer on a button inside a scroll view never stops it scrolling;
+    /// for any other recognizer it answers `false`, UIKit's default. (The button itself reads touches directly;
+    /// this serves recognizers an app attaches to it with the button as their delegate.)
+    ///
+    /// - Parameters:
+    ///   - gestureRecognizer: The recognizer asking.
+    ///   - otherGestureRecognizer: The recognizer it would block.
+    /// - Returns: Whether `gestureRecognizer` is attached to this button.
+    public func gestureRecognizer(
+        _ gestureRecognizer: UIGestureRecognizer,
+        shouldRecognizeSimultaneouslyWith otherGestureRecognizer: UIGestureRecognizer
+    ) -> Bool {
+        gestureRecognizer.view === self
     }
 }
 

@@ -146,7 +146,9 @@ public struct ConnectButtonView: View {
     }
 
     private func emailView(_ field: ConnectButtonAppearance.EmailField) -> some View {
-        let binding = Binding<String>(get: { typedEmail ?? field.text }, set: { typedEmail = $0 })
+        // A key path, not Binding(get:set:), whose closures are plain in iOS 16's SDK and `@isolated(any) @Sendable`
+        // in Xcode 16's: no closure form compiles without diagnostics against both.
+        let binding = $typedEmail[dynamicMember: \String?.[orSuggested: field.text]]
         let c = field.confirmFrame
         return ZStack(alignment: .topLeading) {
             TextField(field.placeholder, text: binding, onCommit: { onEmailConfirm(binding.wrappedValue) })
@@ -217,6 +219,14 @@ extension SwiftUI.Color {
         self.init(
             .sRGB, red: Double(color.red) / 255, green: Double(color.green) / 255, blue: Double(color.blue) / 255,
             opacity: 1)
+    }
+}
+
+extension Optional where Wrapped == String {
+    /// The typed text, or `suggested` until the user types: makes `$typedEmail` a `Binding<String>`.
+    fileprivate subscript(orSuggested suggested: String) -> String {
+        get { self ?? suggested }
+        set { self = newValue }
     }
 }
 #endif

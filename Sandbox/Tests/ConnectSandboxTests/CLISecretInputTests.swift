@@ -1,0 +1,220 @@
+import ArgumentParser
+@testable import ConnectCLI
+import Foundation
+import IFTTTConnectSDK
+import Testing
+
+/// Secrets reach `ifttt-connect` without a command line: an environment variable or a file works quietly, the flag
+/// still works but warns on standard error (a process's arguments are readable by every local user). And `connect`
+/// opens the browser on the loopback receiver's launch URL, never on the activation URL with its `state` and code.
+@Suite("ifttt-connect secrets off the command line")
+struct CLISecretInputTests {
+    /// What a run of the built binary printed.
+    struct Run: Sendable {
+        var status: Int32
+        var output: String
+        var errors: String
+    }
+
+    /// Runs `ifttt-connect arguments` with `environment` added to a copy of ours without any `IFTTT_` variable.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
+        let executable = try LocationTest.executable()
+        return try await offCooperativePool {
+            let process = Process()
+            process.executableURL = executable
+            process.arguments = arguments
+            var base = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("IFTTT_") }
+            base.merge(environment) { $1 }
+            process.environment = base
+            // Files, not pipes: nothing to drain while the process runs.
+            let directory = try SandboxTest.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let (output, errors) = (directory.appendingPathComponent("out"), directory.appendingPathComponent("err"))
+            for file in [output, errors] { _ = FileManager.default.createFile(atPath: file.path, contents: nil) }
+            process.standardOutput = try FileHandle(forWritingTo: output)
+            process.standardError = try FileHandle(forWritingTo: errors)
+            process.standardInput = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return Run(
+                status: process.terminationStatus,
+                output: try String(contentsOf: output, encoding: .utf8),
+                errors: try String(contentsOf: errors, encoding: .utf8))
+        }
+    }
+
+    /// A file holding `secret`, mode 0600, in a fresh directory.
+    static func secretFile(_ secret: String, mode: Int = 0o600) throws -> String {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cli-secret-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let path = directory.appendingPathComponent("secret").path
+        #expect(FileManager.default.createFile(atPath: path, contents: Data((secret + "\n").utf8)))
+        try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: path)
+        return path
+    }
+
+    @Test func tokenExchangeTakesItsSecretsFromFilesAndTheEnvironmentWithoutAWord() async throws {
+        try await SandboxTest.withDemo { client in
+            let api = ["--api", client.base.absoluteString]
+            let keyFile = try Self.secretFile(SandboxTest.serviceKey)
+            let tokenFile = try Self.secretFile("gx-access-token-alice")
+            let output = URL(fileURLWithPath: keyFile).deletingLastPathComponent().appendingPathComponent("token").path
+            let fromFiles = try await Self.run(
+                [
+                    "token", "exchange", "--user-id", "gx-user-1001", "--service-key-file", keyFile,
+                    "--access-token-file", tokenFile, "--output", output,
+                ] + api)
+            #expect(fromFiles.status == 0, "\(fromFiles.errors)")
+            #expect(!fromFiles.errors.contains("warning"), "\(fromFiles.errors)")
+            let token = try String(contentsOfFile: output, encoding: .utf8).trimmingCharacters(in: .newlines)
+            #expect(!token.isEmpty && !fromFiles.output.contains(token))
+
+            let fromEnvironment = try await Self.run(
+                ["token", "exchange", "--user-id", "gx-user-1001"] + api,
+                environment: [
+                    "IFTTT_SERVICE_KEY": SandboxTest.serviceKey, "IFTTT_ACCESS_TOKEN": "gx-access-token-alice",
+                ])
+            #expect(fromEnvironment.status == 0, "\(fromEnvironment.errors)")
+            #expect(fromEnvironment.output.contains("user token obtained for gx-user-1001"))
+            #expect(!fromEnvironment.errors.contains("warning"), "\(fromEnvironment.errors)")
+        }
+    }
+
+    @Test func theCommandLineFormStillWorksButWarns() async throws {
+        try await SandboxTest.withDemo { client in
+            let api = ["--api", client.base.absoluteString]
+            let exchange = try await Self.run(
+                [
+                    "token", "exchange", "--user-id", "gx-user-1001", "--service-key", SandboxTest.serviceKey,
+                    "--access-token", "gx-access-token-alice",
+                ] + api)
+            #expect(exchange.status == 0, "\(exchange.errors)")
+            #expect(exchange.errors.contains("warning: --service-key puts a secret on the command line"))
+            #expect(exchange.errors.contains("warning: --access-token puts a secret on the command line"))
+            #expect(exchange.errors.contains("IFTTT_SERVICE_KEY") && exchange.errors.contains("--access-token-file"))
+            // The warning names the flag, never the secret.
+            #expect(!exchange.errors.contains(SandboxTest.serviceKey) && !exchange.errors.contains("gx-access-token"))
+
+            let show = try await Self.run(
+                ["connection", "show", "gx-arrive-store", "--token", SandboxTest.aliceToken] + api)
+            #expect(show.status == 0 && show.output.contains("gx-arrive-store"), "\(show.output)")
+            #expect(show.errors.contains("warning: --token puts a secret on the command line"))
+            let quiet = try await Self.run(
+                ["connection", "show", "gx-arrive-store", "--token-file", try Self.secretFile(SandboxTest.aliceToken)]
+                    + api)
+            #expect(quiet.status == 0 && quiet.output.contains("gx-arrive-store"), "\(quiet.output)")
+            #expect(!quiet.errors.contains("warning"), "\(quiet.errors)")
+        }
+    }
+
+    @Test func theFileFormReadsTheFirstLineAndWarnsAboutAFileOthersCanRead() throws {
+        var warnings: [String] = []
+        let source = SecretInput.serviceKey
+        let file = try Self.secretFile("  the-key  \nsecond line")
+        #expect(
+            try source.resolve(value: nil, file: file, environment: [:], warning: { warnings.append($0) }) == "the-key")
+        #expect(warnings.isEmpty)
+        let open = try Self.secretFile("the-key", mode: 0o644)
+        #expect(
+            try source.resolve(value: nil, file: open, environment: [:], warning: { warnings.append($0) }) == "the-key")
+        #expect(warnings == ["warning: \(open) can be read by other users (mode 644); chmod 600 it"])
+        let piped = try source.resolve(
+            value: nil, file: "-", environment: [:], readInput: { Data("from-stdin\n".utf8) }, warning: { _ in })
+        #expect(piped == "from-stdin")
+        #expect(try source.resolve(value: nil, file: nil, environment: ["IFTTT_SERVICE_KEY": "env-key"]) == "env-key")
+        #expect(try source.resolve(value: nil, file: nil, environment: ["IFTTT_SERVICE_KEY": ""]) == nil)
+        // The flag wins over the file's variable, and warns.
+        #expect(
+            try source.resolve(
+                value: "flag-key", file: nil, environment: ["IFTTT_SERVICE_KEY": "env-key"],
+                warning: { warnings.append($0) }) == "flag-key")
+        #expect(warnings.last?.hasPrefix("warning: --service-key puts a secret on the command line") == true)
+    }
+
+    @Test func badSecretInputIsAClearUsageError() throws {
+        let source = SecretInput.accessToken
+        let missing = "/no/such/dir/token"
+        #expect(throws: ValidationError.self) { try source.resolve(value: nil, file: missing, environment: [:]) }
+        do {
+            _ = try source.resolve(value: nil, file: missing, environment: [:])
+        } catch let error as ValidationError {
+            #expect(error.message.hasPrefix("cannot read --access-token-file \(missing)"))
+        }
+        let empty = try Self.secretFile("")
+        #expect(throws: ValidationError.self) { try source.resolve(value: nil, file: empty, environment: [:]) }
+        #expect(throws: ValidationError.self) {
+            try source.resolve(value: "", file: nil, environment: [:], warning: { _ in })
+        }
+        for arguments in [
+            [
+                "token", "exchange", "--user-id", "u", "--service-key", "k", "--service-key-file", "f",
+                "--access-token-file", "t",
+            ],
+            [
+                "token", "exchange", "--user-id", "u", "--service-key-file", "k", "--access-token", "a",
+                "--access-token-file", "t",
+            ],
+            ["connection", "show", "x", "--token", "t", "--token-file", "f"],
+            ["applets", "list", "--service", "s", "--token", "t", "--token-file", "f"],
+            ["connect", "c", "--code", "c", "--code-file", "f"],
+            ["location", "simulate", "--gpx", "g", "--connection", "c", "--token", "t", "--token-file", "f"],
+        ] {
+            do {
+                let command = try IFTTTConnectCommand.parseAsRoot(arguments)
+                Issue.record("parsed \(arguments) as \(type(of: command))")
+            } catch {
+                #expect(IFTTTConnectCommand.exitCode(for: error) == .validationFailure, "\(arguments)")
+                #expect(IFTTTConnectCommand.message(for: error).contains("not both"), "\(arguments)")
+            }
+        }
+    }
+
+    @Test func theConnectCommandOpensOnlyASecretFreeLaunchURL() async throws {
+        try await SandboxTest.withDemo { client in
+            let request = ConnectCommand.Request(
+                connectionId: "gx-store-visits", email: "alice@example.com", oauthCode: "gx-oauth-code-alice",
+                skipConfiguration: true, opensBrowser: false)
+            let opener = await RecordingDriver(FormDrivingOpener(password: "alice-password"))
+            let result = await ConnectCommand.activate(request, root: client.base, opener: opener)
+            #expect(try result.get().userToken != nil)
+            let opened = await opener.opened
+            #expect(opened.count == 1)
+            let launch = try #require(opened.first)
+            #expect(launch.query == nil && launch.path.hasPrefix("/ifttt-launch/"), "\(launch)")
+            for secret in ["state", "gx-oauth-code-alice", "alice", "access/api"] {
+                #expect(!launch.absoluteString.contains(secret), "\(launch)")
+            }
+        }
+    }
+
+    @Test func tokenExchangeNeedsBothSecretsInSomeForm() throws {
+        let parsed = try IFTTTConnectCommand.parseAsRoot(
+            ["token", "exchange", "--user-id", "u", "--service-key-file", "k", "--access-token-file", "t"])
+        let exchange = try #require(parsed as? TokenCommand.Exchange)
+        try exchange.validate(environment: [:])
+        var bare = exchange
+        bare.serviceKeyFile = nil
+        #expect(throws: ValidationError.self) { try bare.validate(environment: [:]) }
+        try bare.validate(environment: ["IFTTT_SERVICE_KEY": "k"])
+        bare.accessTokenFile = nil
+        #expect(throws: ValidationError.self) { try bare.validate(environment: ["IFTTT_SERVICE_KEY": "k"]) }
+    }
+}
+
+/// Records the URLs the SDK opens, then lets `driver` play the browser with them.
+@MainActor
+final class RecordingDriver: URLOpener {
+    let driver: any URLOpener
+    private(set) var opened: [URL] = []
+
+    init(_ driver: any URLOpener) {
+        self.driver = driver
+    }
+
+    func canOpen(_ url: URL) -> Bool { false }
+
+    func open(_ url: URL) async -> Bool {
+        opened.append(url)
+        return await driver.open(url)
+    }
+}

@@ -1,0 +1,693 @@
+// Finds uses of Apple API newer than a deployment target that no `@available` or `#available` guards, without Apple's
+// SDK: the facts come from scripts/apple/ios-availability.tsv, which scripts/check-ios-sdk.sh generates from the SDK.
+//
+//   availability-check --table TABLE DIR=IOS_VERSION...
+//
+// Each DIR is scanned as code built for iOS IOS_VERSION (the package's sources for its deployment target, each example
+// app for the version its README asks for). The sources are read as an iOS build sees them: `#if` branches that
+// iOS never compiles (os(Linux), canImport(Glibc), ...) are skipped. A name is a use of a table entry when
+//   - it names a type of the table (`Duration`, `UIButton.Configuration` when written qualified),
+//   - it is a member access `.name` of a property or enum case the table lists (all of that name are newer),
+//   - it is a call `name(label: ...)` or `Type(label: ...)` whose argument labels fit only newer signatures of the
+//     table (a signature fits when the call's labels appear in it in order; when an older signature fits too, the
+//     call is not flagged, so that a use of an old overload is never reported).
+// Names this code declares itself (types, functions, properties, cases) are its own, not Apple's, and are skipped.
+// A use is guarded by an enclosing `@available(iOS N, ...)` declaration (its signature and body), by the body of an
+// `if #available(iOS N, *)` (or `while`), or by the statements after `guard #available(iOS N, *) else {...}` in the
+// same block, when N is at least the version the API needs. It prints each unguarded use and exits 1.
+//
+// Limits (why the SDK check, scripts/check-ios-sdk.sh, stays the reference): names are matched, not types, so a call
+// through a trailing closure or an inferred member of an old overload family may be missed; API newer than the SDK
+// the table came from is not in it.
+import Foundation
+
+// MARK: - The table
+
+struct Entry {
+    let version: Version
+    let module: String
+}
+
+struct Parameter {
+    let label: String
+    let defaulted: Bool
+}
+
+struct Table {
+    var types: [String: Entry] = [:]
+    var properties: [String: Entry] = [:]
+    /// base name -> signatures (labels, and whether each parameter has a default) with their versions (zero for
+    /// old overloads)
+    var functions: [String: [(parameters: [Parameter], entry: Entry)]] = [:]
+
+    init(file: String) throws {
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard columns.count >= 3, let version = Version(columns[1]) else { continue }
+            let entry = Entry(version: version, module: columns[2])
+            let key = columns[0]
+            if key.hasPrefix(".") {
+                properties[String(key.dropFirst())] = entry
+            } else if let open = key.firstIndex(of: "("), key.hasSuffix(")") {
+                let base = String(key[..<open])
+                let inner = key[key.index(after: open)..<key.index(before: key.endIndex)]
+                let parameters = inner.split(separator: ":", omittingEmptySubsequences: false).dropLast().map {
+                    Parameter(label: String($0.hasSuffix("=") ? $0.dropLast() : $0), defaulted: $0.hasSuffix("="))
+                }
+                functions[base, default: []].append((parameters, entry))
+            } else {
+                types[key] = entry
+            }
+        }
+    }
+}
+
+// MARK: - Reading Swift as iOS sees it
+
+let iosModules: Set<String> = [
+    "Foundation", "Dispatch", "Darwin", "ObjectiveC", "UIKit", "SwiftUI", "Combine", "CoreLocation",
+    "BackgroundTasks", "AuthenticationServices", "Security", "CoreGraphics", "QuartzCore", "os", "Observation",
+]
+let linuxOnlyModules: Set<String> = ["Glibc", "Musl", "Android", "FoundationNetworking", "FoundationXML", "WinSDK"]
+let falseFlags: Set<String> = ["IFTTT_APPLE_STUB_CHECK"]
+
+/// An iOS build, as `#if` sees it: a flag this tool cannot know (DEBUG) leaves both branches in.
+let iosBuild = BuildConditions(
+    os: { $0 == "iOS" ? .yes : .no },
+    canImport: { iosModules.contains($0) ? .yes : linuxOnlyModules.contains($0) ? .no : .unknown },
+    flag: { falseFlags.contains($0) ? .no : .unknown })
+
+/// Blanks every line an iOS build does not compile (keeping line numbers), and the directive lines themselves.
+func iosView(of text: String) -> [String] {
+    struct Block {
+        var parentActive: Bool
+        var taken: Truth  // whether an earlier branch was certainly taken
+        var active: Bool
+    }
+    var stack: [Block] = []
+    var lines: [String] = []
+    for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        let active = stack.last?.active ?? true
+        if trimmed.hasPrefix("#if ") {
+            let truth = iosBuild.evaluate(String(trimmed.dropFirst(4)))
+            stack.append(Block(parentActive: active, taken: truth, active: active && truth != .no))
+            lines.append("")
+        } else if trimmed.hasPrefix("#elseif "), var block = stack.popLast() {
+            let truth = iosBuild.evaluate(String(trimmed.dropFirst(8)))
+            block.active = block.parentActive && block.taken != .yes && truth != .no
+            block.taken = block.taken || truth
+            stack.append(block)
+            lines.append("")
+        } else if trimmed == "#else" || trimmed.hasPrefix("#else "), var block = stack.popLast() {
+            block.active = block.parentActive && block.taken != .yes
+            block.taken = .yes
+            stack.append(block)
+            lines.append("")
+        } else if trimmed.hasPrefix("#endif") {
+            _ = stack.popLast()
+            lines.append("")
+        } else {
+            lines.append(active ? line : "")
+        }
+    }
+    return lines
+}
+
+// MARK: - Tokens
+
+struct Token {
+    enum Kind { case identifier, punctuation, number, newline, interpolationStart, stringEnd }
+    let kind: Kind
+    let text: String
+    let line: Int
+}
+
+/// Swift tokens without comments and string contents (the code of string interpolations is kept).
+func tokenize(_ lines: [String]) -> [Token] {
+    let characters = Array(lines.joined(separator: "\n"))
+    var tokens: [Token] = []
+    var index = 0
+    var line = 1
+    // Each open string: its closing quote count, raw-hash count and whether it is multi-line; plus the paren depth
+    // inside each open interpolation.
+    var strings: [(quotes: Int, hashes: Int)] = []
+    var interpolationDepths: [Int] = []
+    func at(_ offset: Int) -> Character? { index + offset < characters.count ? characters[index + offset] : nil }
+
+    func skipString() {
+        // Inside a string literal: skip to its end or to an interpolation.
+        guard let string = strings.last else { return }
+        while index < characters.count {
+            let character = characters[index]
+            if character == "\n" { line += 1 }
+            if character == "\\" {
+                var hashes = 0
+                while at(1 + hashes) == "#" { hashes += 1 }
+                if hashes == string.hashes {
+                    if at(1 + hashes) == "(" {
+                        index += 2 + hashes
+                        interpolationDepths.append(0)
+                        return
+                    }
+                    index += 2 + hashes
+                    continue
+                }
+            }
+            if character == "\"" {
+                var quotes = 0
+                while at(quotes) == "\"" && quotes < string.quotes { quotes += 1 }
+                if quotes == string.quotes {
+                    var hashes = 0
+                    while at(quotes + hashes) == "#" && hashes < string.hashes { hashes += 1 }
+                    if hashes == string.hashes {
+                        index += quotes + hashes
+                        strings.removeLast()
+                        tokens.append(Token(kind: .stringEnd, text: "\"", line: line))
+                        return
+                    }
+                }
+            }
+            index += 1
+        }
+    }
+
+    while index < characters.count {
+        if !strings.isEmpty && interpolationDepths.count < strings.count {
+            skipString()
+            continue
+        }
+        let character = characters[index]
+        if character == "\n" {
+            tokens.append(Token(kind: .newline, text: "\n", line: line))
+            line += 1
+            index += 1
+        } else if character == " " || character == "\t" || character == "\r" {
+            index += 1
+        } else if character == "/" && at(1) == "/" {
+            while index < characters.count && characters[index] != "\n" { index += 1 }
+        } else if character == "/" && at(1) == "*" {
+            var depth = 0
+            repeat {
+                if characters[index] == "/" && at(1) == "*" {
+                    depth += 1
+                    index += 2
+                } else if characters[index] == "*" && at(1) == "/" {
+                    depth -= 1
+                    index += 2
+                } else {
+                    if characters[index] == "\n" { line += 1 }
+                    index += 1
+                }
+            } while depth > 0 && index < characters.count
+        } else if character == "#" || character == "\"" {
+            var hashes = 0
+            while at(hashes) == "#" { hashes += 1 }
+            if at(hashes) == "\"" {
+                let quotes = at(hashes + 1) == "\"" && at(hashes + 2) == "\"" ? 3 : 1
+                index += hashes + quotes
+                strings.append((quotes, hashes))
+                tokens.append(Token(kind: .punctuation, text: "\"", line: line))
+            } else {
+                // `#available`, `#selector`, ...: one identifier token with its `#`.
+                var end = index + 1
+                while end < characters.count,
+                    characters[end].isLetter || characters[end].isNumber || characters[end] == "_"
+                {
+                    end += 1
+                }
+                tokens.append(Token(kind: .identifier, text: String(characters[index..<end]), line: line))
+                index = max(end, index + 1)
+            }
+        } else if character.isLetter || character == "_" || character == "`" || character == "$" {
+            var end = index + (character == "`" ? 1 : 0)
+            while end < characters.count,
+                characters[end].isLetter || characters[end].isNumber || characters[end] == "_" || characters[end] == "$"
+            {
+                end += 1
+            }
+            let text = String(characters[index..<end]).replacingOccurrences(of: "`", with: "")
+            if character == "`", end < characters.count, characters[end] == "`" { end += 1 }
+            tokens.append(Token(kind: .identifier, text: text, line: line))
+            index = max(end, index + 1)
+        } else if character.isNumber {
+            var end = index
+            while end < characters.count,
+                characters[end].isNumber || characters[end] == "." || characters[end] == "_"
+                    || characters[end].isLetter
+            {
+                if characters[end] == "." && !(end + 1 < characters.count && characters[end + 1].isNumber) { break }
+                end += 1
+            }
+            tokens.append(Token(kind: .number, text: String(characters[index..<end]), line: line))
+            index = end
+        } else {
+            if !interpolationDepths.isEmpty {
+                if character == "(" { interpolationDepths[interpolationDepths.count - 1] += 1 }
+                if character == ")" {
+                    if interpolationDepths[interpolationDepths.count - 1] == 0 {
+                        interpolationDepths.removeLast()
+                        index += 1
+                        continue
+                    }
+                    interpolationDepths[interpolationDepths.count - 1] -= 1
+                }
+            }
+            tokens.append(Token(kind: .punctuation, text: String(character), line: line))
+            index += 1
+        }
+    }
+    return tokens
+}
+
+// MARK: - Scanning
+
+let declarationKeywords: Set<String> = [
+    "func", "var", "let", "init", "struct", "class", "enum", "protocol", "extension", "actor", "subscript", "case",
+    "typealias", "associatedtype", "deinit",
+]
+let modifiers: Set<String> = [
+    "public", "private", "fileprivate", "internal", "package", "open", "static", "final", "override", "mutating",
+    "nonmutating", "nonisolated", "lazy", "weak", "unowned", "dynamic", "required", "convenience", "indirect",
+    "optional", "isolated", "consuming", "borrowing",
+]
+
+/// The iOS version an `@available(...)` or `#available(...)` argument list names, `.max` for `iOS, unavailable`.
+func iosVersion(in arguments: [Token]) -> Version? {
+    for (offset, token) in arguments.enumerated() where token.text == "iOS" {
+        var rest = arguments.dropFirst(offset + 1).prefix(while: { $0.text != ")" })
+        if let number = rest.first, number.kind == .number { return Version(number.text) }
+        if rest.first?.text == "," { rest = rest.dropFirst() }
+        if rest.first?.text == "unavailable" { return Version(major: Int.max, minor: 0) }
+        if rest.first?.text == "introduced", let number = rest.dropFirst(2).first { return Version(number.text) }
+    }
+    return nil
+}
+
+/// The closing index of the bracket that opens at `start`.
+func matching(_ tokens: [Token], from start: Int) -> Int {
+    let open = tokens[start].text
+    let close = open == "(" ? ")" : open == "[" ? "]" : open == "<" ? ">" : "}"
+    var depth = 0
+    var index = start
+    while index < tokens.count {
+        if tokens[index].text == open { depth += 1 }
+        if tokens[index].text == close {
+            depth -= 1
+            if depth == 0 { return index }
+        }
+        index += 1
+    }
+    return tokens.count - 1
+}
+
+/// The argument labels of the call whose `(` is at `open`: `f(a: 1, 2, b: { })` -> ["a", "_", "b"].
+func callLabels(_ tokens: [Token], open: Int) -> [String] {
+    let close = matching(tokens, from: open)
+    if close == open + 1 { return [] }
+    var labels: [String] = []
+    var depth = 0
+    var argumentStart = open + 1
+    var index = open + 1
+    while index <= close {
+        let text = tokens[index].text
+        if "([{".contains(text) { depth += 1 }
+        if ")]}".contains(text) { depth -= 1 }
+        if (text == "," && depth == 0) || index == close {
+            var first = argumentStart
+            while first < index && tokens[first].kind == .newline { first += 1 }
+            if first + 1 < index, tokens[first].kind == .identifier, tokens[first + 1].text == ":",
+                !(first + 2 < index && tokens[first + 2].text == ":")
+            {
+                labels.append(tokens[first].text)
+            } else {
+                labels.append("_")
+            }
+            argumentStart = index + 1
+        }
+        index += 1
+    }
+    return labels
+}
+
+/// Whether a call with argument `labels` and `trailing` trailing closures can call `signature`: the labels name its
+/// parameters in order, the parameters left out have defaults, and trailing closures take the last ones.
+func fits(_ labels: [String], trailing: Int, _ signature: [Parameter]) -> Bool {
+    var next = 0
+    var closures = trailing
+    for (offset, parameter) in signature.enumerated() {
+        if next < labels.count, labels[next] == parameter.label {
+            next += 1
+        } else if next == labels.count, closures > 0, signature.count - offset <= closures {
+            closures -= 1
+        } else if !parameter.defaulted {
+            return false
+        }
+    }
+    return next == labels.count && closures == 0
+}
+
+/// Whether the token at `index` is in the condition of `if`, `guard`, `while`, `switch` or `for` on its line, where a
+/// `{` after a call opens the statement's body, not a trailing closure.
+func inStatementCondition(_ tokens: [Token], _ index: Int) -> Bool {
+    var back = index - 1
+    while back >= 0, tokens[back].kind != .newline {
+        if ["if", "guard", "while", "switch", "for", "catch"].contains(tokens[back].text) { return true }
+        back -= 1
+    }
+    return false
+}
+
+struct Finding {
+    let file: String
+    let line: Int
+    let name: String
+    let version: Version
+    let module: String
+    let guardVersion: Version
+    let deployment: Version
+}
+
+/// The names a set of files declares, and the function signatures (base name and labels) they declare.
+struct Declarations {
+    /// Types, properties, variables and enum cases.
+    var names: Set<String> = []
+    /// This code's own types that an `@available(iOS N, ...)` restricts, with N.
+    var availableTypes: [String: Version] = [:]
+    /// Functions and initializers (by type name), with their labels.
+    var functions: [String: [[Parameter]]] = [:]
+
+    mutating func collect(_ tokens: [Token]) {
+        var typeStack: [(name: String, depth: Int)] = []
+        var depth = 0
+        var index = 0
+        var pendingAvailability: Version?
+        while index < tokens.count {
+            let token = tokens[index]
+            if token.text == "available", index > 0, tokens[index - 1].text == "@", index + 1 < tokens.count,
+                tokens[index + 1].text == "("
+            {
+                let close = matching(tokens, from: index + 1)
+                pendingAvailability = iosVersion(in: Array(tokens[(index + 2)..<close]))
+                index = close + 1
+                continue
+            }
+            if token.text == "{" { depth += 1 }
+            if token.text == "}" {
+                depth -= 1
+                while let last = typeStack.last, last.depth > depth { typeStack.removeLast() }
+            }
+            if token.kind == .identifier, declarationKeywords.contains(token.text), index + 1 < tokens.count {
+                let next = tokens[index + 1]
+                switch token.text {
+                case "struct", "class", "enum", "protocol", "actor", "typealias", "associatedtype", "extension":
+                    if next.kind == .identifier {
+                        if token.text != "extension" { names.insert(next.text) }
+                        if token.text != "extension", let version = pendingAvailability, version.major != Int.max {
+                            availableTypes[next.text] = version
+                        }
+                        typeStack.append((next.text, depth + 1))
+                    }
+                case "func":
+                    if next.kind == .identifier, index + 2 < tokens.count {
+                        var open = index + 2
+                        if tokens[open].text == "<" { open = matching(tokens, from: open) + 1 }
+                        if open < tokens.count, tokens[open].text == "(" {
+                            functions[next.text, default: []].append(parameterLabels(tokens, open: open))
+                        }
+                    }
+                case "init":
+                    var open = index + 1
+                    if open < tokens.count, tokens[open].text == "?" || tokens[open].text == "!" { open += 1 }
+                    if open < tokens.count, tokens[open].text == "<" { open = matching(tokens, from: open) + 1 }
+                    if open < tokens.count, tokens[open].text == "(", let owner = typeStack.last?.name {
+                        functions[owner, default: []].append(parameterLabels(tokens, open: open))
+                    }
+                case "var", "let", "case":
+                    var cursor = index + 1
+                    while cursor < tokens.count, tokens[cursor].kind == .identifier {
+                        names.insert(tokens[cursor].text)
+                        // `case a, b(x: Int)`: the next name after a comma at depth 0.
+                        var skip = cursor + 1
+                        if skip < tokens.count, tokens[skip].text == "(" { skip = matching(tokens, from: skip) + 1 }
+                        guard token.text == "case", skip < tokens.count, tokens[skip].text == "," else { break }
+                        cursor = skip + 1
+                    }
+                default: break
+                }
+                pendingAvailability = nil
+            }
+            index += 1
+        }
+    }
+
+    /// `(a b: T, _ c: T, d: T = 1)` -> a, _, d; every one counted as defaulted, so that a call this code could mean
+    /// is taken as this code's.
+    func parameterLabels(_ tokens: [Token], open: Int) -> [Parameter] {
+        let close = matching(tokens, from: open)
+        var labels: [Parameter] = []
+        var depth = 0
+        var expectLabel = true
+        var index = open + 1
+        while index < close {
+            let token = tokens[index]
+            if "([{<".contains(token.text) { depth += 1 }
+            if ")]}>".contains(token.text) { depth -= 1 }
+            if depth == 0 && token.text == "," {
+                expectLabel = true
+            } else if expectLabel && token.kind == .identifier && token.text != "inout" {
+                labels.append(Parameter(label: token.text, defaulted: true))
+                expectLabel = false
+            }
+            index += 1
+        }
+        return labels
+    }
+}
+
+func scan(file: String, tokens: [Token], table: Table, own: Declarations, deployment: Version) -> [Finding] {
+    // Scopes: each `{` opens one with the guard version in force inside it.
+    struct Scope {
+        var version: Version
+        var closes: Int  // token index of its `}`
+    }
+    var findings: [Finding] = []
+    var scopes = [Scope(version: deployment, closes: tokens.count)]
+    // An `@available(iOS N)` declaration's signature: the version applies until its body opens or it ends.
+    var pendingDeclaration: Version?
+    var pendingSawKeyword = false  // the declaration's keyword (func, var, ...) came after the attribute
+    var pendingBlock: Version?  // an `if #available` condition's version, for the next `{`
+    var parenDepth = 0
+    var index = 0
+
+    func current() -> Version {
+        max(scopes.last!.version, pendingDeclaration ?? .zero)
+    }
+    func report(_ name: String, _ entry: Entry, at token: Token) {
+        let guarded = current()
+        if entry.version > guarded {
+            findings.append(
+                Finding(
+                    file: file, line: token.line, name: name, version: entry.version, module: entry.module,
+                    guardVersion: guarded, deployment: deployment))
+        }
+    }
+
+    while index < tokens.count {
+        let token = tokens[index]
+        while scopes.count > 1, index > scopes.last!.closes { scopes.removeLast() }
+        switch token.text {
+        case "(", "[": parenDepth += 1
+        case ")", "]": parenDepth = max(0, parenDepth - 1)
+        case "{":
+            var version = scopes.last!.version
+            if let pending = pendingDeclaration, parenDepth == 0 {
+                version = max(version, pending)
+                pendingDeclaration = nil
+            }
+            if let block = pendingBlock, parenDepth == 0 {
+                version = max(version, block)
+                pendingBlock = nil
+            }
+            scopes.append(Scope(version: version, closes: matching(tokens, from: index)))
+        case "\n":
+            // A declaration without a body ends with its line, unless the next line continues it.
+            if pendingDeclaration != nil, pendingSawKeyword, parenDepth == 0 {
+                var next = index + 1
+                while next < tokens.count, tokens[next].kind == .newline { next += 1 }
+                if next < tokens.count {
+                    let text = tokens[next].text
+                    if text == "}" || text == "@" || declarationKeywords.contains(text) || modifiers.contains(text) {
+                        pendingDeclaration = nil
+                    }
+                }
+            }
+        default: break
+        }
+        guard token.kind == .identifier else {
+            index += 1
+            continue
+        }
+        if pendingDeclaration != nil, declarationKeywords.contains(token.text) { pendingSawKeyword = true }
+        let previous = index > 0 ? tokens[index - 1] : nil
+        // `@available(...)` before a declaration.
+        if token.text == "available", previous?.text == "@", index + 1 < tokens.count, tokens[index + 1].text == "(" {
+            let close = matching(tokens, from: index + 1)
+            if let version = iosVersion(in: Array(tokens[(index + 2)..<close])) {
+                pendingDeclaration = max(pendingDeclaration ?? .zero, version)
+                pendingSawKeyword = false
+            }
+            index = close + 1
+            continue
+        }
+        // `#available(...)` in `if`, `while` or `guard`.
+        if token.text == "#available", index + 1 < tokens.count, tokens[index + 1].text == "(" {
+            let close = matching(tokens, from: index + 1)
+            if let version = iosVersion(in: Array(tokens[(index + 2)..<close])) {
+                // Which statement: look back on this line for `guard`.
+                var back = index - 1
+                var isGuard = false
+                while back >= 0, tokens[back].kind != .newline {
+                    if tokens[back].text == "guard" { isGuard = true }
+                    back -= 1
+                }
+                if isGuard {
+                    scopes[scopes.count - 1].version = max(scopes.last!.version, version)
+                } else {
+                    pendingBlock = version
+                }
+            }
+            index = close + 1
+            continue
+        }
+        // Declarations of this code are not uses.
+        if let previous, declarationKeywords.contains(previous.text) || previous.text == "func" {
+            index += 1
+            continue
+        }
+        let name = token.text
+        let isMember = previous?.text == "."
+        let qualifier = isMember && index >= 2 && tokens[index - 2].kind == .identifier ? tokens[index - 2].text : nil
+        let isCall = index + 1 < tokens.count && tokens[index + 1].text == "("
+        // `.task { ... }`: a member called with a trailing closure only.
+        let isClosureCall = isMember && !isCall && index + 1 < tokens.count && tokens[index + 1].text == "{"
+        let isLabel = index + 1 < tokens.count && tokens[index + 1].text == ":" && !isCall
+        if isLabel && parenDepth > 0 {
+            index += 1
+            continue
+        }
+        // Types: Apple's, and this code's own that need a newer iOS.
+        if !isMember, let version = own.availableTypes[name] {
+            report(name, Entry(version: version, module: "declared here with @available"), at: token)
+        }
+        if !isMember, !own.names.contains(name) {
+            if let entry = table.types[name] { report(name, entry, at: token) }
+        } else if let qualifier, let entry = table.types[qualifier + "." + name], !own.names.contains(name) {
+            report(qualifier + "." + name, entry, at: token)
+        }
+        // Calls: functions, methods and initializers (`Type(...)`).
+        if isCall || isClosureCall, !own.names.contains(name), let signatures = table.functions[name] {
+            let labels = isCall ? callLabels(tokens, open: index + 1) : []
+            var trailing = isClosureCall ? 1 : 0
+            if isCall {
+                let close = matching(tokens, from: index + 1)
+                if close + 1 < tokens.count, tokens[close + 1].text == "{", !inStatementCondition(tokens, index) {
+                    trailing = 1
+                }
+            }
+            let ours = (own.functions[name] ?? []).contains { fits(labels, trailing: trailing, $0) }
+            let candidates = signatures.filter { fits(labels, trailing: trailing, $0.parameters) }
+            if !ours, !candidates.isEmpty, candidates.allSatisfy({ $0.entry.version > deployment }),
+                let newest = candidates.min(by: { $0.entry.version < $1.entry.version })
+            {
+                let signature = name + "(" + labels.map { $0 + ":" }.joined() + ")"
+                report(signature, newest.entry, at: token)
+            }
+        }
+        // Member properties and enum cases (`.components`, `.iso8601`), not calls.
+        if isMember, !isCall, !isClosureCall, !own.names.contains(name), let entry = table.properties[name] {
+            report("." + name, entry, at: token)
+        }
+        index += 1
+    }
+    return findings
+}
+
+// MARK: - Main
+
+@main
+enum AvailabilityCheckTool {
+    static func main() {
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        var tablePath: String?
+        var roots: [(String, Version)] = []
+        while !arguments.isEmpty {
+            let argument = arguments.removeFirst()
+            if argument == "--table", !arguments.isEmpty {
+                tablePath = arguments.removeFirst()
+            } else if let equals = argument.lastIndex(of: "="),
+                let version = Version(String(argument[argument.index(after: equals)...]))
+            {
+                roots.append((String(argument[..<equals]), version))
+            } else {
+                FileHandle.standardError.write(
+                    Data("usage: availability-check --table TABLE DIR=IOS_VERSION...\n".utf8))
+                exit(2)
+            }
+        }
+        guard let tablePath, !roots.isEmpty else {
+            FileHandle.standardError.write(
+                Data("usage: availability-check --table TABLE DIR=IOS_VERSION...\n".utf8))
+            exit(2)
+        }
+        let table: Table
+        do { table = try Table(file: tablePath) } catch {
+            FileHandle.standardError.write(Data("availability: cannot read \(tablePath): \(error)\n".utf8))
+            exit(2)
+        }
+        var files: [(path: String, tokens: [Token], deployment: Version)] = []
+        for (root, version) in roots {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
+                FileHandle.standardError.write(Data("availability: no such file or directory: \(root)\n".utf8))
+                exit(2)
+            }
+            var paths: [String] = []
+            if isDirectory.boolValue {
+                let enumerator = FileManager.default.enumerator(atPath: root)
+                while let relative = enumerator?.nextObject() as? String {
+                    if relative.hasSuffix(".swift") && !relative.contains(".docc/") {
+                        paths.append(root + "/" + relative)
+                    }
+                }
+            } else {
+                paths.append(root)
+            }
+            for path in paths.sorted() {
+                guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
+                files.append((path, tokenize(iosView(of: text)), version))
+            }
+        }
+        var own = Declarations()
+        for file in files { own.collect(file.tokens) }
+        var findings: [Finding] = []
+        for file in files {
+            findings += scan(file: file.path, tokens: file.tokens, table: table, own: own, deployment: file.deployment)
+        }
+        for finding in findings {
+            let guardText =
+                finding.guardVersion > finding.deployment
+                ? " (guarded only to iOS \(finding.guardVersion))" : " (target iOS \(finding.deployment))"
+            print(
+                "\(finding.file):\(finding.line): '\(finding.name)' needs iOS \(finding.version) (\(finding.module))\(guardText):"
+                    + " guard it with @available(iOS \(finding.version), *) or #available, or raise the deployment target"
+            )
+        }
+        let summary =
+            "availability: \(files.count) files, \(findings.count) unguarded uses of API newer than their iOS target"
+            + " (table: \(table.types.count) types, \(table.properties.count) members, \(table.functions.count) function names)"
+        print(summary)
+        exit(findings.isEmpty ? 0 : 1)
+    }
+}

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Apple API newer than the iOS deployment target must be guarded by `@available` or `#available`: checked here
+# without Apple's SDK, against scripts/apple/ios-availability.tsv (the API newer than the target, with the iOS version
+# that introduced it, which scripts/check-ios-sdk.sh --update-availability generates from the SDK). The package's
+# sources and Tests/ClientCompat are read for the package's deployment target, each example app for the iOS version
+# its README asks for. The check first checks itself: in a temporary copy of Sources/, AnalyticsUploader's Duration
+# form without its `@available` must be reported, and so must a planted `Duration` parameter; guarded uses must not.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+table=scripts/apple/ios-availability.tsv
+tool="$(scripts/apple/build-tool.sh AvailabilityCheck .build-availability)" || exit 1
+deployment="$(sed -n 's/.*\.iOS(\.v\([0-9_]*\)).*/\1/p' Package.swift | head -1 | tr _ .)"
+case "$deployment" in *.*) ;; "") echo "availability: no iOS platform in Package.swift"; exit 1 ;; *) deployment="$deployment.0" ;; esac
+if ! head -1 "$table" | grep -q "newer than iOS $deployment,"; then
+  echo "availability: $table was generated for another deployment target than Package.swift's iOS $deployment;"
+  echo "  regenerate it with scripts/check-ios-sdk.sh --update-availability"
+  exit 1
+fi
+work="$(mktemp -d)"
+trap 'rm -rf "$work"' EXIT
+
+# 1. Self-test, in a copy of Sources/: the real Duration API without its @available ...
+cp -r Sources "$work/Sources"
+uploader="$work/Sources/IFTTTConnectCore/Tracking/AnalyticsUploader.swift"
+sed -i '/^    @available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, \*)$/{N;/runPeriodicFlush(every interval: Duration)/s/^[^\n]*\n//}' "$uploader"
+if grep -B1 'runPeriodicFlush(every interval: Duration)' "$uploader" | grep -q '@available'; then
+  echo "availability: self-test could not remove the @available of runPeriodicFlush(every:) (its declaration changed)"
+  exit 1
+fi
+"$tool" --table "$table" "$work/Sources=$deployment" >"$work/planted-1.out" 2>&1
+if [ $? -ne 1 ] || ! grep -q "AnalyticsUploader.swift:[0-9]*: 'Duration' needs iOS 16.0" "$work/planted-1.out"; then
+  cat "$work/planted-1.out"
+  echo "availability: self-test FAILED: AnalyticsUploader's Duration form without @available was not reported"
+  exit 1
+fi
+# ... and a planted Duration parameter (reported), beside the guarded forms (not reported), in a folder of their own.
+mkdir -p "$work/Guarded/IFTTTConnectCore"
+cat >"$work/Guarded/IFTTTConnectCore/Planted.swift" <<'SWIFT'
+import Foundation
+
+@available(macOS 13.0, iOS 16.0, tvOS 16.0, watchOS 9.0, *)
+func plantedGuardedByDeclaration(every interval: Duration = .seconds(1)) -> Duration { interval }
+
+func plantedGuardedByCondition() {
+    if #available(iOS 16.0, macOS 13.0, *) {
+        _ = Duration.seconds(1)
+    }
+    guard #available(iOS 16, macOS 13, *) else { return }
+    _ = Duration.seconds(2)
+}
+SWIFT
+cp -r "$work/Guarded" "$work/Unguarded"
+printf '\nfunc plantedUnguarded(every interval: Duration = .seconds(30)) {}\n' >>"$work/Unguarded/IFTTTConnectCore/Planted.swift"
+if ! "$tool" --table "$table" "$work/Guarded=$deployment" >"$work/planted-2.out" 2>&1; then
+  cat "$work/planted-2.out"; echo "availability: self-test FAILED: a guarded Duration use was reported"; exit 1
+fi
+"$tool" --table "$table" "$work/Unguarded=$deployment" >"$work/planted-3.out" 2>&1
+if [ $? -ne 1 ] || ! grep -q "Planted.swift:14: 'Duration' needs iOS 16.0" "$work/planted-3.out"; then
+  cat "$work/planted-3.out"; echo "availability: self-test FAILED: a planted unguarded Duration was not reported"; exit 1
+fi
+
+# 2. The real sources.
+roots=("Sources=$deployment" "Tests/ClientCompat=$deployment")
+for app in Examples/*/; do
+  app="${app%/}"
+  ios="$(grep -oE 'iOS [0-9]+(\.[0-9]+)? or later' "$app/README.md" 2>/dev/null | head -1 | grep -oE '[0-9.]+')"
+  [ -n "$ios" ] || { echo "availability: $app/README.md names no 'iOS NN or later'"; exit 1; }
+  roots+=("$app=$ios")
+done
+"$tool" --table "$table" "${roots[@]}" >"$work/scan.out" 2>&1
+status=$?
+if [ $status -ne 0 ]; then cat "$work/scan.out"; exit 1; fi
+echo "availability: self-test: a Duration without @available (AnalyticsUploader, a planted parameter) is reported," \
+  "guarded ones are not"
+tail -1 "$work/scan.out"

@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# The check against Apple's own iOS SDK (scripts/check-ios-sdk.sh: every product in Swift 6 and 5 modes, the example
+# apps, Tests/ClientCompat, the stubs against Apple's declarations, the availability table), when an SDK is at hand:
+# IOS_SDK, or the one scripts/check-ios-sdk.sh --theos-sdks MIRROR extracted into .build-ios-sdk. Without one it prints
+# one line saying so and passes: the stub check (50-apple.sh) and the availability check (45-ios-availability.sh)
+# stand in. IFTTT_CONNECTSDK_IOS (a checkout or git mirror of IFTTT/ConnectSDK-iOS) adds IFTTT's GroceryExpress app.
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+sdk="${IOS_SDK:-}"
+if [ -z "$sdk" ]; then
+  marker="$(find .build-ios-sdk -maxdepth 2 -name .extracted -path '*/iPhoneOS*.sdk/*' 2>/dev/null | sort -V | tail -1)"
+  sdk="${marker%/.extracted}"
+fi
+if [ -z "$sdk" ]; then
+  echo "ios-sdk: skipped: no iOS SDK (set IOS_SDK, or extract one with scripts/check-ios-sdk.sh --theos-sdks MIRROR)"
+  exit 0
+fi
+arguments=(--sdk "$sdk")
+[ -n "${IFTTT_CONNECTSDK_IOS:-}" ] && arguments+=(--grocery-express "$IFTTT_CONNECTSDK_IOS")
+out="$(scripts/check-ios-sdk.sh "${arguments[@]}" 2>&1)"
+status=$?
+if [ $status -eq 0 ]; then
+  echo "$out" | grep -E '^ios-sdk: ' | grep -vE '^ios-sdk: ignored'
+  rules="$(echo "$out" | grep -cE '^  [0-9]+ x "')"
+  echo "ios-sdk: $rules rules of known SDK artifacts matched (scripts/check-ios-sdk.sh prints each with its reason)"
+else
+  echo "$out"
+fi
+exit $status

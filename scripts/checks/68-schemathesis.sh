@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# Conformance of the sandbox to its OpenAPI document (Sandbox/openapi.json, the Connect API as IFTTT documents it),
+# judged by schemathesis, a tool no one here wrote: it starts the debug-built `ifttt-connect sandbox --port 0` on a
+# fresh database, runs a bounded, seeded number of generated requests per operation with the demo's credentials,
+# and fails on any server error (5xx), undocumented status code, wrong content type or response that breaks its
+# schema. Prints schemathesis's summary; on failure keeps its report (JUnit XML and the NDJSON event log) under
+# .build-schemathesis/report and says where.
+#
+# schemathesis (pinned below) is installed with pip into a cached venv under .build-schemathesis/ when missing.
+# The binary is the test command's debug build (`swift build --package-path Sandbox`), built when missing, as
+# scripts/checks/67-readme-commands.sh does; `--scratch-path DIR` uses another build directory's binary instead, and
+# `--binary PATH` a given ifttt-connect (with its resource bundle beside it).
+#
+# Usage: scripts/checks/68-schemathesis.sh [--scratch-path DIR | --binary PATH] [--examples N] [--seed N]
+set -uo pipefail
+cd "$(dirname "$0")/../.." || exit 1
+root="$(pwd)"
+version="4.32.5"
+examples=25
+seed=20
+scratch=()
+binary=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --scratch-path) scratch=(--scratch-path "$2"); shift 2 ;;
+    --examples) examples="$2"; shift 2 ;;
+    --seed) seed="$2"; shift 2 ;;
+    --binary) binary="$2"; shift 2 ;;
+    *) echo "usage: scripts/checks/68-schemathesis.sh [--scratch-path DIR | --binary PATH] [--examples N] [--seed N]" >&2
+       exit 64 ;;
+  esac
+done
+
+cache="$root/.build-schemathesis"
+venv="$cache/venv"
+report="$cache/report"
+work="$(mktemp -d)"
+server_pid=""
+cleanup() {
+  if [ -n "$server_pid" ] && kill -0 "$server_pid" 2>/dev/null; then
+    kill -INT "$server_pid" 2>/dev/null
+    for _ in $(seq 50); do kill -0 "$server_pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$server_pid" 2>/dev/null
+  fi
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# schemathesis, pinned, in a venv of its own.
+if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$version"; then
+  echo "schemathesis: installing schemathesis $version into $venv"
+  rm -rf "$venv"
+  if ! { python3 -m venv "$venv" && "$venv/bin/pip" install -q "schemathesis==$version"; } >"$work/pip.log" 2>&1; then
+    tail -20 "$work/pip.log"; echo "schemathesis: could not install schemathesis $version"; exit 1
+  fi
+fi
+
+# The sandbox: the debug ifttt-connect of the test command.
+if [ -n "$binary" ]; then
+  bin_dir="$(cd "$(dirname "$binary")" && pwd)"
+elif ! bin_dir="$(swift build --package-path Sandbox "${scratch[@]}" --show-bin-path 2>/dev/null)"; then
+  echo "schemathesis: swift build --show-bin-path failed"; exit 1
+fi
+if [ -z "$binary" ] && [ ! -x "$bin_dir/ifttt-connect" ]; then
+  echo "schemathesis: building ifttt-connect (debug, as scripts/test.sh does)"
+  if ! swift build --package-path Sandbox "${scratch[@]}" --build-tests -Xswiftc -warnings-as-errors >"$work/build.log" 2>&1; then
+    grep -E -A3 'error:' "$work/build.log" | head -40; echo "schemathesis: the build failed"; exit 1
+  fi
+fi
+"$bin_dir/ifttt-connect" sandbox --port 0 --db "$work/sandbox.sqlite" >"$work/sandbox.out" 2>"$work/sandbox.err" &
+server_pid=$!
+url=""
+for _ in $(seq 300); do
+  url="$(sed -n 's/^IFTTT Connect sandbox listening on //p' "$work/sandbox.out" | head -1)"
+  [ -n "$url" ] && break
+  kill -0 "$server_pid" 2>/dev/null || break
+  sleep 0.1
+done
+if [ -z "$url" ]; then
+  cat "$work/sandbox.err" | tail -20; echo "schemathesis: the sandbox did not start"; exit 1
+fi
+
+# The demo seed's credentials, one per security scheme of the document; each operation gets the ones it declares.
+cat >"$work/schemathesis.toml" <<TOML
+[auth.openapi.ServiceKey]
+api_key = "sandbox-service-key-grocery-express"
+
+[auth.openapi.UserToken]
+bearer = "sandbox-user-token-alice"
+TOML
+
+rm -rf "$report"
+start=$SECONDS
+# From the scratch directory, so that nothing schemathesis writes lands in the repository.
+(cd "$work" && "$venv/bin/schemathesis" --config-file "$work/schemathesis.toml" run "$url/openapi.json" --url "$url" \
+  --max-examples "$examples" --seed "$seed" --generation-database none --workers 1 \
+  --phases examples,coverage,fuzzing \
+  --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
+  --request-timeout 10 --no-color --output-truncate true \
+  --report junit,ndjson --report-dir "$work/report") >"$work/run.log" 2>&1
+rc=$?
+# The summary: from schemathesis's results section to its closing line.
+sed -n '/^=* *SUMMARY *=*$/,$p' "$work/run.log" | sed '/^Reports:/,/^$/d' | sed 's/^/   /'
+if [ "$rc" -ne 0 ]; then
+  mkdir -p "$report"
+  cp -r "$work/report/." "$report/" 2>/dev/null
+  cp "$work/run.log" "$report/run.log"
+  cp "$work/sandbox.err" "$report/sandbox.log"
+  grep -E -A12 '^_+ .* _+$' "$work/run.log" | head -80
+  echo "schemathesis: FAILED (exit $rc) after $((SECONDS - start)) s; the report is in $report"
+  exit 1
+fi
+echo "   schemathesis $version against $url: $examples examples per operation, seed $seed, $((SECONDS - start)) s"
