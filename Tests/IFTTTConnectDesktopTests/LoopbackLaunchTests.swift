@@ -12,16 +12,18 @@ struct LoopbackLaunchTests {
     static let email = "carol@example.com"
     static let oauthCode = "gx-oauth-code-carol"
     static let inviteCode = "invite-2026"
-    static let token = "tok-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
+    nonisolated static let token = "tok-9f8e7d6c5b4a39281706f5e4d3c2b1a0"
 
     /// A Connect API without network: the Connection `c1`, an existing account for every email.
     static let transport = RecordingTransport { request throws(ConnectAPIError) in
         switch request.url.path {
         case "/v2/connections/c1":
+            // On for the user whose token the backend vouches for, once the activation has ended.
+            let status = request.headers["Authorization"] == "Bearer \(token)" ? "enabled" : "never_enabled"
             return HTTPResponse(
                 statusCode: 200,
                 body: Data(
-                    #"{"type":"connection","id":"c1","name":"N","description":"D","url":"https://ifttt.com/c1","user_status":"never_enabled","services":[{"service_id":"gx","service_name":"Grocery Express","is_primary":true}]}"#
+                    #"{"type":"connection","id":"c1","name":"N","description":"D","url":"https://ifttt.com/c1","user_status":"\#(status)","services":[{"service_id":"gx","service_name":"Grocery Express","is_primary":true}]}"#
                         .utf8))
         case "/v2/account/find": return HTTPResponse(statusCode: 204)
         default: return HTTPResponse(statusCode: 404)
@@ -46,7 +48,9 @@ struct LoopbackLaunchTests {
             connectButton: HeadlessConnectButton(),
             connectionConfiguration: ConnectionConfiguration(
                 connectionId: "c1", suggestedUserEmail: Self.email,
-                credentialProvider: ConnectionCredentials(oauthCode: Self.oauthCode, inviteCode: Self.inviteCode),
+                credentialProvider: ConnectionCredentials(
+                    oauthCode: Self.oauthCode, inviteCode: Self.inviteCode,
+                    partnerBackend: PartnerBackend { Self.token }),
                 redirectURL: receiver.redirectURL),
             delegate: nil, configuration: setup)
         let flow = Task { @MainActor in try await controller.connect(email: Self.email) }
@@ -102,7 +106,7 @@ struct LoopbackLaunchTests {
         let activation = URL(string: "https://ifttt.com/access/api/c1?state=s3cr3t-state&code=oauth-1")!
         let launch = try #require(receiver.launchURL(for: activation))
         // What user nobody (65534) gets with the launch URL read from a command line.
-        let output = try await offMainActor {
+        let output = try await offPool {
             try Self.run(
                 "/usr/bin/setpriv",
                 [
@@ -167,7 +171,7 @@ struct LoopbackLaunchTests {
 
     /// `GET url` without following redirects: the status and the `Location` header.
     nonisolated static func get(_ url: URL) async throws -> (status: Int, location: URL?) {
-        let response = try await offMainActor { try get(url, from: nil) }
+        let response = try await offPool { try get(url, from: nil) }
         let status = Int(response.split(separator: " ").dropFirst().first ?? "") ?? 0
         let location = response.split(separator: "\r\n").first { $0.lowercased().hasPrefix("location: ") }
             .flatMap { URL(string: String($0.dropFirst("location: ".count))) }
@@ -197,13 +201,6 @@ struct LoopbackLaunchTests {
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return String(decoding: data, as: UTF8.self)
-    }
-}
-
-/// Runs blocking work on a thread of its own, off the cooperative pool and the main actor.
-func offMainActor<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import IFTTTConnectCore
 @testable import IFTTTConnectDesktop
+import IFTTTConnectTesting
 
 /// The receiver keeps answering while connections are flooded at it and held open: no peer takes more than its
 /// share, and the real redirect is never pushed out. The flood is driven with explicit synchronization: the
@@ -25,9 +26,19 @@ struct LoopbackReceiverFloodTests {
         let registry = RedirectRegistry()
         let receiver = try LoopbackRedirectReceiver(
             path: "/cb", registry: registry, ownerOf: owners, afterPoll: gate.hook)
-        registry.register(RedirectURLMatcher(redirectURL: receiver.redirectURL)!, nonce: RedirectNonce(value: state)) {
-            _ in delivered.signal()
+        // The flow's own user token vouches; the Connect API says the Connection is on for its user.
+        let api = RecordingTransport { _ in
+            HTTPResponse(statusCode: 200, body: Data(#"{"id":"c1","user_status":"enabled"}"#.utf8))
         }
+        let verifier = RedirectVerifier(
+            voucher: .startingToken(RedactedToken(value: "tok")),
+            network: ConnectionNetworkController(
+                configuration: .init(transport: api, anonymousId: "test", callbackQueue: nil)),
+            connectionId: "c1", inviteCode: nil, userVerifier: nil, allowsUnvouchedToken: false)
+        registry.register(
+            RedirectURLMatcher(redirectURL: receiver.redirectURL)!, nonce: RedirectNonce(value: state),
+            verifier: verifier
+        ) { _ in delivered.signal() }
         return receiver
     }
 
@@ -41,48 +52,57 @@ struct LoopbackReceiverFloodTests {
         #expect(answer.hasPrefix("HTTP/1.1 404"), "the probe got \(answer.prefix(40))")
     }
 
-    @Test func anotherUsersHeldOpenFloodDoesNotPushOutTheRealRedirect() throws {
-        let gate = ServingGate()
-        let delivered = DispatchSemaphore(value: 0)
-        let receiver = try Self.receiver(gate: gate, delivered: delivered)
-        defer { receiver.stop() }
-        gate.hold()
-        // The browser connects first and says nothing yet; 60 held-open connections queue up behind it.
-        let real = try LoopbackTestClient(port: receiver.port)
-        gate.waitUntilHeld()
-        var flood = try (0..<60).map { _ in try LoopbackTestClient(port: receiver.port, from: Self.attackerAddress) }
-        defer { for client in flood { client.shut() } }
-        gate.release()
-        try Self.probe(receiver.port, from: Self.attackerAddress)
-        // The flood goes on: 60 more held open while the browser's connection waits.
-        flood += try (0..<60).map { _ in try LoopbackTestClient(port: receiver.port, from: Self.attackerAddress) }
-        try Self.probe(receiver.port, from: Self.attackerAddress)
+    @Test func anotherUsersHeldOpenFloodDoesNotPushOutTheRealRedirect() async throws {
+        // Blocking sockets and semaphores, on a thread of their own: the redirect's check is a task that needs the
+        // concurrency pool.
+        try await offPool {
+            let gate = ServingGate()
+            let delivered = DispatchSemaphore(value: 0)
+            let receiver = try Self.receiver(gate: gate, delivered: delivered)
+            defer { receiver.stop() }
+            gate.hold()
+            // The browser connects first and says nothing yet; 60 held-open connections queue up behind it.
+            let real = try LoopbackTestClient(port: receiver.port)
+            gate.waitUntilHeld()
+            var flood = try (0..<60).map { _ in try LoopbackTestClient(port: receiver.port, from: Self.attackerAddress)
+            }
+            defer { for client in flood { client.shut() } }
+            gate.release()
+            try Self.probe(receiver.port, from: Self.attackerAddress)
+            // The flood goes on: 60 more held open while the browser's connection waits.
+            flood += try (0..<60).map { _ in try LoopbackTestClient(port: receiver.port, from: Self.attackerAddress) }
+            try Self.probe(receiver.port, from: Self.attackerAddress)
 
-        real.send(Self.redirect)
-        let response = try real.readAll(timeout: .seconds(5))
-        #expect(response.hasPrefix("HTTP/1.1 200 OK"), "the real redirect got \(response.prefix(40))")
-        #expect(delivered.wait(timeout: .now()) == .success)
-        // The attacker kept at most its share: the rest of its connections were reset.
-        let open = flood.filter { !$0.wasReset() }.count
-        #expect(open <= LoopbackRedirectReceiver.maximumConnectionsPerPeer, "\(open) flood connections kept")
+            real.send(Self.redirect)
+            let response = try real.readAll(timeout: .seconds(5))
+            #expect(response.hasPrefix("HTTP/1.1 200 OK"), "the real redirect got \(response.prefix(40))")
+            #expect(delivered.wait(timeout: .now()) == .success)
+            // The attacker kept at most its share: the rest of its connections were reset.
+            let open = flood.filter { !$0.wasReset() }.count
+            #expect(open <= LoopbackRedirectReceiver.maximumConnectionsPerPeer, "\(open) flood connections kept")
+        }
     }
 
-    @Test func aRequestThatArrivesWithItsConnectionIsReadBeforeTheFloodBehindIt() throws {
-        let gate = ServingGate()
-        let delivered = DispatchSemaphore(value: 0)
-        let receiver = try Self.receiver(gate: gate, delivered: delivered)
-        defer { receiver.stop() }
-        gate.hold()
-        // Same user, same address: the browser's request is already there when 60 idle connections queue behind it.
-        let real = try LoopbackTestClient(port: receiver.port)
-        real.send(Self.redirect)
-        gate.waitUntilHeld()
-        let flood = try (0..<60).map { _ in try LoopbackTestClient(port: receiver.port) }
-        defer { for client in flood { client.shut() } }
-        gate.release()
-        let response = try real.readAll(timeout: .seconds(5))
-        #expect(response.hasPrefix("HTTP/1.1 200 OK"), "the real redirect got \(response.prefix(40))")
-        #expect(delivered.wait(timeout: .now()) == .success)
+    @Test func aRequestThatArrivesWithItsConnectionIsReadBeforeTheFloodBehindIt() async throws {
+        // Blocking sockets and semaphores, on a thread of their own: the redirect's check is a task that needs the
+        // concurrency pool.
+        try await offPool {
+            let gate = ServingGate()
+            let delivered = DispatchSemaphore(value: 0)
+            let receiver = try Self.receiver(gate: gate, delivered: delivered)
+            defer { receiver.stop() }
+            gate.hold()
+            // Same user, same address: the browser's request is already there when 60 idle connections queue behind it.
+            let real = try LoopbackTestClient(port: receiver.port)
+            real.send(Self.redirect)
+            gate.waitUntilHeld()
+            let flood = try (0..<60).map { _ in try LoopbackTestClient(port: receiver.port) }
+            defer { for client in flood { client.shut() } }
+            gate.release()
+            let response = try real.readAll(timeout: .seconds(5))
+            #expect(response.hasPrefix("HTTP/1.1 200 OK"), "the real redirect got \(response.prefix(40))")
+            #expect(delivered.wait(timeout: .now()) == .success)
+        }
     }
 }
 

@@ -64,8 +64,9 @@ struct LoopbackReceiverStallTests {
     }
 }
 
-/// Runs a blocking wait on a thread of its own. A redirect's check runs as a task, so a test must not hold one of
-/// the concurrency pool's few threads while it waits for the receiver's answer.
+/// Runs blocking work (a socket read, a semaphore, a child process) on a thread of its own, off the concurrency
+/// pool and the main actor: a redirect's check runs as a task, so a test must not hold one of the pool's few threads
+/// while it waits for the receiver's answer.
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result { try body() }) }

@@ -72,6 +72,7 @@ struct NetworkControllerTests {
         #expect(request.headers["IFTTT-Invite-Code"] == nil)
     }
 
+    @available(*, deprecated, message: "covers the deprecated user-token updateUserConnection too")
     @Test func pathsAndMethods() async throws {
         let transport = RecordingTransport { _ in HTTPResponse(statusCode: 200, body: Self.connectionBody) }
         let c = controller(transport)

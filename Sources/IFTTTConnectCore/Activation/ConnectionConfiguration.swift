@@ -21,7 +21,8 @@ public struct ConnectionConfiguration {
     /// `http://127.0.0.1:PORT/path` URL. It must have no query and no fragment.
     public let redirectURL: URL
     /// Whether IFTTT skips its configuration screen (`skip_config=true`); the user's Connection then stays
-    /// pending until you update it with ``ConnectionNetworkController/updateUserConnection(with:update:credentialProvider:)``.
+    /// pending until your backend updates it with the service key (`ConnectServiceClient.updateUserConnection(connectionId:userId:update:)`
+    /// of the IFTTTConnectService product).
     public let skipConnectionConfiguration: Bool
     /// Which user token an activation may hand you. Default ``UserTokenTrust/vouched``: one your credential
     /// provider's ``ConnectionCredentialProvider/partnerBackend`` vouches for (or its ``ConnectionCredentialProvider/userToken``,

@@ -84,7 +84,8 @@ extension Connection {
         }
 
         /// Replaces the user's configuration of a Connection, for example after the activation flow skipped
-        /// configuration (needs a user token).
+        /// configuration. IFTTT answers it only with the service key and `user_id`, not with a user token.
+        @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.updateUserConnection")
         public static func updateUserConnection(
             with id: String, update: UserConnectionUpdate,
             credentialProvider: any ConnectionCredentialProvider

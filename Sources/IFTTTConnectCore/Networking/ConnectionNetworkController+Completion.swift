@@ -188,6 +188,7 @@ extension ConnectionNetworkController {
     }
 
     /// Completion-handler form of ``updateUserConnection(with:update:credentialProvider:)``.
+    @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.updateUserConnection")
     @discardableResult
     public func updateUserConnection(
         with id: String, update: UserConnectionUpdate, credentialProvider: any ConnectionCredentialProvider,
@@ -222,6 +223,7 @@ extension ConnectionNetworkController {
     }
 
     /// Completion-handler form of ``fetchFieldOptions(connectionId:step:credentialProvider:)``.
+    @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.fetchFieldOptions")
     @discardableResult
     public func fetchFieldOptions(
         connectionId: String, step: Connection.Step, credentialProvider: any ConnectionCredentialProvider,

@@ -87,6 +87,11 @@ public final class ConnectionNetworkController: Sendable {
     }
 
     /// Replaces the user's configuration of a Connection and returns it as it now is.
+    ///
+    /// - Important: IFTTT's Connect API answers this call only when it is authenticated with the service key and
+    ///   `user_id`, never with a user token; call `ConnectServiceClient.updateUserConnection(connectionId:userId:update:)`
+    ///   of the IFTTTConnectService product from your backend. The sandbox refuses a user token here with 401, as IFTTT does.
+    @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.updateUserConnection")
     public func updateUserConnection(
         with id: String, update: UserConnectionUpdate,
         credentialProvider: any ConnectionCredentialProvider
@@ -123,6 +128,11 @@ public final class ConnectionNetworkController: Sendable {
     }
 
     /// Fetches the options of a step's fields, such as the stores a `COLLECTION_SELECT` offers.
+    ///
+    /// - Important: IFTTT's Connect API answers `field_options` only with the service key and `user_id`, never with a
+    ///   user token; call `ConnectServiceClient.fetchFieldOptions(connectionId:for:userId:)` of the IFTTTConnectService
+    ///   product from your backend. The sandbox refuses a user token here with 401, as IFTTT does.
+    @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.fetchFieldOptions")
     public func fetchFieldOptions(
         connectionId: String, step: Connection.Step,
         credentialProvider: any ConnectionCredentialProvider
@@ -133,6 +143,10 @@ public final class ConnectionNetworkController: Sendable {
     }
 
     /// Fetches the options of a feature's own fields.
+    ///
+    /// - Important: IFTTT answers this only with the service key and `user_id`; see
+    ///   ``fetchFieldOptions(connectionId:step:credentialProvider:)``.
+    @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.fetchFieldOptions")
     public func fetchFieldOptions(
         connectionId: String, feature: Connection.Feature,
         credentialProvider: any ConnectionCredentialProvider

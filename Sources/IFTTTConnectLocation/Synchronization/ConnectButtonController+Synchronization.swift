@@ -68,7 +68,7 @@ extension ConnectButtonController {
         with credentials: (any ConnectionCredentialProvider)?,
         lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions = .all
     ) {
-        let values = credentials.map(snapshot)
+        let values = credentials.map(ConnectionCredentials.init(snapshotOf:))
         synchronizer.submit {
             await $0.setup(with: values, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions)
         }
@@ -101,7 +101,7 @@ extension ConnectButtonController {
     /// - Parameter credentials: new credentials to save first (read at once, on the calling thread); `nil`
     ///   keeps the saved ones.
     public nonisolated static func update(with credentials: (any ConnectionCredentialProvider)? = nil) {
-        let values = credentials.map(snapshot)
+        let values = credentials.map(ConnectionCredentials.init(snapshotOf:))
         synchronizer.submit { await $0.update(with: values) }
     }
 
@@ -218,12 +218,6 @@ extension ConnectButtonController {
     }
 
     // MARK: - Threading
-
-    /// Reads a credential provider's values once, so only plain values cross threads.
-    private nonisolated static func snapshot(_ provider: any ConnectionCredentialProvider) -> ConnectionCredentials {
-        ConnectionCredentials(
-            oauthCode: provider.oauthCode, userToken: provider.userToken, inviteCode: provider.inviteCode)
-    }
 
     /// Installs the Connect Button outcome observer and the lifecycle observation on the main thread: at once
     /// when called there, soon after otherwise.
