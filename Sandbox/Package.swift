@@ -20,6 +20,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        // 3.12.3 is the oldest release with the PBKDF2 the sandbox uses; up to 4.x, which the server stack resolves.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
     ],
     targets: [
         .target(
@@ -32,6 +34,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 // The HTML and SVG pages are Mustache templates (Resources/templates), escaped by default.
                 .product(name: "Mustache", package: "swift-mustache"),
+                // Password hashing: SHA-256 and PBKDF2 (_CryptoExtras).
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
                 .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
                 // Its seeded SplitMix64 makes injected faults reproducible (--seed).
@@ -67,6 +72,7 @@ let package = Package(
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["__Snapshots__"]
         ),

@@ -196,9 +196,9 @@ public struct IFTTTService: Sendable, Hashable, Identifiable {
         self.init(
             id: try reader.string("service_id"), name: try reader.string("service_name"),
             isPrimary: try reader.bool("is_primary", default: false),
-            monochromeIconURL: try reader.optionalURL("monochrome_icon_url"),
-            colorIconURL: try reader.optionalURL("color_icon_url"),
+            monochromeIconURL: try reader.optionalWebURL("monochrome_icon_url"),
+            colorIconURL: try reader.optionalWebURL("color_icon_url"),
             brandColor: try reader.optionalString("brand_color").flatMap(ConnectColor.init(hex:)),
-            url: try reader.optionalURL("url"))
+            url: try reader.optionalWebURL("url"))
     }
 }

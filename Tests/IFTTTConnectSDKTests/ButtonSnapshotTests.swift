@@ -64,6 +64,53 @@ struct ButtonSnapshotTests {
         #expect(XMLParser(data: Data(svg.utf8)).parse())
     }
 
+    /// A quote followed by a combining mark is one `Character`; escaped by `Character`, it passed raw and ended the
+    /// `aria-label` attribute, so a typed e-mail address could add an `onload` handler to the SVG. Failed before
+    /// the fix.
+    @Test func escapesAQuoteFollowedByACombiningMark() throws {
+        let text = "a\"\u{301} onload=\"alert(1)\"\u{301}@x.com"
+        let svg = ConnectButtonSVGRenderer.render(Self.appearance(.enterEmail(email: text, isInvalid: false), .light))
+        #expect(svg.contains("aria-label=\"a&quot;\u{301} onload=&quot;alert(1)&quot;\u{301}@x.com\""))
+        #expect(!svg.contains("onload=\""))
+        #expect(XMLParser(data: Data(svg.utf8)).parse())
+    }
+
+    /// Only `http(s)` URLs reach the SVG: `ifttt-connect button render --file` drew a `javascript:` icon, and cover
+    /// images and a service's `url` kept any scheme. Failed before the fix.
+    @Test func onlyWebURLsAreDecodedAndRendered() throws {
+        let json = #"""
+            {"type":"connection","id":"c1","name":"N","description":"D","url":"https://ifttt.com/c1",
+             "cover_image":{"480w_url":"javascript:alert(1)","720w_url":"https://x.example/720.png"},
+             "services":[{"service_id":"a","service_name":"A","is_primary":true,"url":"javascript:alert(2)",
+                          "monochrome_icon_url":"JavaScript:alert(3)","color_icon_url":"data:image/svg+xml,<svg/>"},
+                         {"service_id":"b","service_name":"B","is_primary":false,"url":"https://b.example",
+                          "monochrome_icon_url":"file:///etc/passwd"}],
+             "value_propositions":[{"description":"V","icon_url":"javascript:alert(4)"}],
+             "features":[{"id":"f","title":"F","icon_url":"javascript:alert(5)"}]}
+            """#
+        let connection = try Connection.decode(from: Data(json.utf8))
+        #expect(connection.coverImages.map(\.url.absoluteString) == ["https://x.example/720.png"])
+        let a = try #require(connection.services.first { $0.id == "a" })
+        #expect(a.pageURL == nil && a.monochromeIconURL == nil && a.colorIconURL == nil)
+        #expect(a.url.absoluteString == "https://ifttt.com/a")
+        let b = try #require(connection.services.first { $0.id == "b" })
+        #expect(b.pageURL?.absoluteString == "https://b.example" && b.monochromeIconURL == nil)
+        #expect(connection.valuePropositions.allSatisfy { $0.iconURL == nil })
+        #expect(connection.features.allSatisfy { $0.iconURL == nil })
+        for state in ConnectButtonVisualState.allExamples {
+            let svg = ConnectButtonSVGRenderer.render(Self.appearance(state, .light, connection: connection))
+            for scheme in ["javascript:", "data:", "file:"] {
+                #expect(!svg.lowercased().contains(scheme), "\(state.name)")
+            }
+        }
+        // A hand-made model with a script URL still renders no image.
+        let handMade = ButtonFixtures.connection(
+            connecting: Connection.Service(
+                id: "x", name: "X", isPrimary: false, monochromeIconURL: URL(string: "javascript:alert(6)")))
+        let svg = ConnectButtonSVGRenderer.render(Self.appearance(.connected, .light, connection: handMade))
+        #expect(!svg.contains("javascript:") && !svg.contains("<image"))
+    }
+
     /// Writes the gallery SVG when `BUTTON_GALLERY=<path>` is set; `docs/button-gallery.png` is made from it with
     /// `rsvg-convert`.
     @Test func writesTheGalleryWhenAsked() throws {

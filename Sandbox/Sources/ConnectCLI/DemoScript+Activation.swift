@@ -3,6 +3,9 @@ import IFTTTConnectSDK
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 
 extension DemoScript {
     /// Step 5: the SDK's controller runs the web activation headlessly; an opener plays the browser, filling and
@@ -37,11 +40,14 @@ extension DemoScript {
     }
 }
 
-/// Plays the browser without one: GETs the launch URL (which redirects to the activation URL) and submits each page's form (the password on the
-/// sign-in and account pages, Save on the configuration page) until the sandbox redirects to the app.
+/// Plays the browser without one: GETs the launch URL (which redirects to the activation URL) and submits each
+/// page's form (the password on the sign-in and account pages, Save on the configuration page) until the sandbox
+/// redirects to the app. Like a browser it keeps the sandbox's cookie (which binds the flow to it), in memory only.
 @MainActor
 final class FormDrivingOpener: URLOpener {
     let password: String
+    /// The driver's own browser: an ephemeral session keeps cookies for this driver, never on disk.
+    private let session = URLSession(configuration: .ephemeral)
     /// The titles of the pages seen, in order.
     private(set) var pages: [String] = []
 
@@ -64,7 +70,7 @@ final class FormDrivingOpener: URLOpener {
     }
 
     private func drive(_ start: URL, password: String) async throws {
-        var (html, page) = try await Self.fetch(URLRequest(url: start))
+        var (html, page) = try await Self.fetch(URLRequest(url: start), in: session)
         for _ in 0..<6 {
             // The loopback receiver's page has no form: the flow left the sandbox.
             guard let form = HTMLForm(html: html, base: page) else { return }
@@ -76,69 +82,93 @@ final class FormDrivingOpener: URLOpener {
             request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
             request.httpBody = Data(
                 fields.map { HTMLForm.encode($0.0) + "=" + HTMLForm.encode($0.1) }.joined(separator: "&").utf8)
-            (html, page) = try await Self.fetch(request)
+            (html, page) = try await Self.fetch(request, in: session)
         }
     }
 
     /// Fetches a page, following redirects (the last one goes to the app's loopback receiver); returns the final page's
     /// HTML and URL.
-    private static func fetch(_ request: URLRequest) async throws -> (String, URL) {
+    private static func fetch(_ request: URLRequest, in session: URLSession) async throws -> (String, URL) {
         var request = request
         request.timeoutInterval = 10
-        let (data, response) = try await URLSession.shared.data(for: request)
+        let (data, response) = try await session.data(for: request)
         let final = response.url ?? request.url!
         return (String(decoding: data, as: UTF8.self), final)
     }
 }
 
 /// The one form of a sandbox activation page: its action, its inputs' names and values, its title.
+///
+/// The sandbox's pages are well-formed XML as well as HTML (void elements closed, attributes with values), so they
+/// are read with `XMLParser`, which also turns their character references back into text: nothing here unescapes
+/// by hand, and a page whose escaping broke its markup has no form.
 struct HTMLForm {
     let title: String
     let action: URL
     let fields: [(name: String, value: String)]
     let hasSaveButton: Bool
 
-    /// Parses the first `<form>` of `html`; `nil` when there is none.
+    /// Parses the first `<form>` of `html`; `nil` when there is none or the page is not well-formed.
     init?(html: String, base: URL) {
-        guard let formStart = html.range(of: "<form "),
-            let formEnd = html.range(of: "</form>", range: formStart.upperBound..<html.endIndex),
-            let actionText = Self.attribute("action", in: String(html[formStart.lowerBound...].prefix { $0 != ">" })),
+        let reader = Reader()
+        let parser = XMLParser(data: Data(html.utf8))
+        parser.delegate = reader
+        guard parser.parse(), let actionText = reader.action,
             let action = URL(string: actionText, relativeTo: base)?.absoluteURL
         else { return nil }
         self.action = action
-        title = Self.between("<title>", "</title>", in: html).map(Self.unescape) ?? ""
-        let body = String(html[formStart.upperBound..<formEnd.lowerBound])
-        var fields: [(name: String, value: String)] = []
-        for tag in body.components(separatedBy: "<input ").dropFirst() {
-            let head = String(tag.prefix { $0 != ">" })
-            guard let name = Self.attribute("name", in: head) else { continue }
-            if Self.attribute("type", in: head) == "checkbox" && !head.contains(" checked") { continue }
-            fields.append((name, Self.attribute("value", in: head) ?? ""))
-        }
-        self.fields = fields
-        hasSaveButton = body.contains("value=\"save\"")
-    }
-
-    static func attribute(_ name: String, in tag: String) -> String? {
-        between(" \(name)=\"", "\"", in: tag).map(unescape)
-    }
-
-    static func between(_ start: String, _ end: String, in text: String) -> String? {
-        guard let a = text.range(of: start), let b = text.range(of: end, range: a.upperBound..<text.endIndex) else {
-            return nil
-        }
-        return String(text[a.upperBound..<b.lowerBound])
-    }
-
-    static func unescape(_ s: String) -> String {
-        s.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&#39;", with: "'")
-            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">")
-            .replacingOccurrences(of: "&amp;", with: "&")
+        title = reader.title
+        fields = reader.fields
+        hasSaveButton = reader.hasSaveButton
     }
 
     static func encode(_ s: String) -> String {
         s.addingPercentEncoding(
             withAllowedCharacters: CharacterSet(
                 charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")) ?? s
+    }
+
+    /// Collects the title and the first form's inputs (unchecked checkboxes are not submitted, as in a browser).
+    private final class Reader: NSObject, XMLParserDelegate {
+        var title = ""
+        var action: String?
+        var fields: [(name: String, value: String)] = []
+        var hasSaveButton = false
+        private var inTitle = false
+        private var formDepth = 0
+        private var formsSeen = 0
+
+        func parser(
+            _ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+            attributes: [String: String] = [:]
+        ) {
+            switch element {
+            case "title": inTitle = true
+            case "form":
+                formsSeen += 1
+                if formsSeen == 1 {
+                    action = attributes["action"]
+                    formDepth = 1
+                }
+            case "input" where formDepth > 0:
+                guard let name = attributes["name"] else { return }
+                if attributes["type"] == "checkbox" && attributes["checked"] == nil { return }
+                fields.append((name, attributes["value"] ?? ""))
+            case "button" where formDepth > 0:
+                if attributes["value"] == "save" { hasSaveButton = true }
+            default: break
+            }
+        }
+
+        func parser(
+            _ parser: XMLParser, didEndElement element: String, namespaceURI: String?, qualifiedName: String?
+        ) {
+            if element == "title" { inTitle = false }
+            if element == "form", formDepth > 0 { formDepth = 0 }
+        }
+
+        func parser(_ parser: XMLParser, foundCharacters string: String) {
+            if inTitle { title += string }
+        }
     }
 }

@@ -44,13 +44,15 @@ extension DemoScript {
         }
     }
 
-    /// The names of the events `GET /sandbox/sdk_events` lists for `anonymousId`.
+    /// The names of the events `GET /sandbox/sdk_events` lists for `anonymousId` (the listing needs a service key).
     private func recordedEventNames(anonymousId: String) async throws -> [String] {
         var components = URLComponents(
             url: root.appendingPathComponent("sandbox/sdk_events"), resolvingAgainstBaseURL: false)
         components?.queryItems = [URLQueryItem(name: "anonymous_id", value: anonymousId)]
         guard let url = components?.url else { throw DemoFailure("bad listing URL") }
-        let (data, _) = try await URLSession.shared.data(from: url)
+        var request = URLRequest(url: url)
+        request.setValue("sandbox-service-key-grocery-express", forHTTPHeaderField: "IFTTT-Service-Key")
+        let (data, _) = try await URLSession.shared.data(for: request)
         let body = try JSONDecoder().decode(JSONValue.self, from: data)
         guard case .array(let items)? = body["data"] else {
             throw DemoFailure("unexpected listing body")

@@ -1,5 +1,6 @@
 @testable import ConnectCLI
 @testable import ConnectSandbox
+import Crypto
 import Foundation
 import GRDB
 import Testing
@@ -71,37 +72,43 @@ struct ActivationHardeningTests {
         }
     }
 
-    @Test func thePartnerSignInRefusesWrongPasswordsAndForeignRedirects() async throws {
+    @Test func thePartnerSignInRefusesWrongPasswordsAndRequestsItWasNotGiven() async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { base in
-            let good = [
-                ("response_type", "code"), ("client_id", "ifttt"),
-                ("redirect_uri", "/access/api/gx-arrive-store/partner_callback"),
-                ("state", "abc"),
-            ]
-            let (page, html, _) = try await Pages.get(base, "/partner/grocery_express/oauth/authorize", good)
+            let url = try await PartnerLegBindingTests.partnerSignInURL(
+                base, email: "carol@example.com", password: "carol-password")
+            #expect(url.path == "/partner/grocery_express/oauth/authorize")
+            let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
+            // Only the client and an opaque pushed request: nothing in the URL to edit.
+            #expect(items.map(\.name) == ["client_id", "request_uri"])
+            #expect(items.last?.value?.hasPrefix("urn:ietf:params:oauth:request_uri:") == true)
+            let (page, html, _) = try await Pages.get(base, url.path, items.map { ($0.name, $0.value ?? "") })
             #expect(page == 200)
             #expect(html.contains("<title>Sign in to Grocery Express</title>"))
+            // Requests the pages did not push: a front-channel request naming its own redirect, an unknown
+            // request_uri, another client.
             for evil in [
-                "https://evil.example/cb", "//evil.example/access/api/x/partner_callback",
-                "/access/api/x/partner_callback?x=1",
-                "/elsewhere",
+                [
+                    ("response_type", "code"), ("client_id", "ifttt"),
+                    ("redirect_uri", "/access/api/gx-arrive-store/partner_callback"), ("state", "abc"),
+                ],
+                [("client_id", "ifttt"), ("request_uri", "urn:ietf:params:oauth:request_uri:0123")],
+                [("client_id", "evil"), ("request_uri", items.last?.value ?? "")],
             ] {
-                let (status, _, _) = try await Pages.get(
-                    base, "/partner/grocery_express/oauth/authorize",
-                    good.map { $0.0 == "redirect_uri" ? ($0.0, evil) : $0 })
+                let (status, _, _) = try await Pages.get(base, "/partner/grocery_express/oauth/authorize", evil)
                 #expect(status == 400, "\(evil)")
             }
             let (wrong, _, _) = try await Pages.post(
-                base, "/partner/grocery_express/oauth/authorize",
-                good + [("login", "dave"), ("password", "nope")])
+                base, url.path, PartnerLegBindingTests.partnerForm(url, login: "dave", password: "nope"))
             #expect(wrong == 401)
             let (right, _, response) = try await Pages.post(
-                base, "/partner/grocery_express/oauth/authorize",
-                good + [("login", "dave"), ("password", "gx-dave-password")])
+                base, url.path, PartnerLegBindingTests.partnerForm(url, login: "dave", password: "gx-dave-password"))
             #expect(right == 303)
             let location = try #require(response.value(forHTTPHeaderField: "Location"))
             #expect(location.hasPrefix("/access/api/gx-arrive-store/partner_callback?code=grocery_express-code-"))
-            #expect(location.hasSuffix("&state=abc"))
+            #expect(location.contains("&state="))
+            // The request is used up with its code.
+            let (again, _, _) = try await Pages.get(base, url.path, items.map { ($0.name, $0.value ?? "") })
+            #expect(again == 400)
         }
     }
 
@@ -316,11 +323,13 @@ struct ActivationHardeningTests {
 
     @Test func theHashFunctionsMatchTheirTestVectors() {
         #expect(
-            PasswordHash.hex(SHA256.hash(Array("abc".utf8)))
+            PasswordHash.hex(SHA256.hash(data: Array("abc".utf8)))
                 == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        #expect(PasswordHash.hex(SHA256.hash([])) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
         #expect(
-            PasswordHash.hex(SHA256.hash(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
+            PasswordHash.hex(SHA256.hash(data: [UInt8]()))
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(
+            PasswordHash.hex(SHA256.hash(data: Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)))
                 == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
         let p = Array("password".utf8)
         let s = Array("salt".utf8)
@@ -338,10 +347,12 @@ struct ActivationHardeningTests {
         #expect(!PasswordHash.verify("correct horsf", against: hash))
         #expect(!PasswordHash.verify("correct horse", against: "correct horse"))  // plain text never matches
         #expect(PasswordHash.make("correct horse") != hash)
-        #expect(
-            PasswordHash.constantTimeEqual([1, 2, 3], [1, 2, 3])
-                && !PasswordHash.constantTimeEqual([1, 2, 3], [1, 2, 4]))
-        #expect(!PasswordHash.constantTimeEqual([1, 2], [1, 2, 3]))
+        // The stored format is unchanged: a hash made elsewhere (Python's hashlib.pbkdf2_hmac) verifies.
+        let stored =
+            "pbkdf2-sha256$4096$00112233445566778899aabbccddeeff$"
+            + "b0a94ad1bd261e03f243812a91fb16e6d258b359c63ba71cc6ef31be83916ef7"
+        #expect(PasswordHash.verify("correct horse", against: stored))
+        #expect(!PasswordHash.verify("correct horsf", against: stored))
     }
 
     /// No throttling: a guesser could try passwords forever. Failed before the fix.
@@ -365,18 +376,14 @@ struct ActivationHardeningTests {
                 [("activation_session", session), ("email", "alice@example.com"), ("password", "alice-password")])
             #expect(alice == 200)
             // The partner's sign-in is throttled the same way.
-            let oauth = [
-                ("response_type", "code"), ("client_id", "ifttt"),
-                ("redirect_uri", "/access/api/gx-arrive-store/partner_callback"), ("state", "s"),
-            ]
+            let url = try await PartnerLegBindingTests.partnerSignInURL(
+                base, email: "carol@example.com", password: "carol-password")
             for _ in 0..<SignInThrottle.maximumFailures {
                 _ = try await Pages.post(
-                    base, "/partner/grocery_express/oauth/authorize",
-                    oauth + [("login", "dave"), ("password", "guess")])
+                    base, url.path, PartnerLegBindingTests.partnerForm(url, login: "dave", password: "guess"))
             }
             let (partner, _, _) = try await Pages.post(
-                base, "/partner/grocery_express/oauth/authorize",
-                oauth + [("login", "dave"), ("password", "gx-dave-password")])
+                base, url.path, PartnerLegBindingTests.partnerForm(url, login: "dave", password: "gx-dave-password"))
             #expect(partner == 429)
         }
     }
@@ -384,9 +391,10 @@ struct ActivationHardeningTests {
     @Test func theThrottleForgetsOldFailures() {
         let throttle = SignInThrottle()
         let start = Date()
-        for _ in 0..<SignInThrottle.maximumFailures { throttle.recordFailure("x", now: start) }
-        #expect(!throttle.allows("X", now: start.addingTimeInterval(1)))
-        #expect(throttle.allows("x", now: start.addingTimeInterval(SignInThrottle.window + 1)))
+        for _ in 0..<SignInThrottle.maximumFailures { throttle.recordFailure(account: "x", now: start) }
+        #expect(!throttle.allows(account: "x", now: start.addingTimeInterval(1)))
+        #expect(throttle.allows(account: "x", now: start.addingTimeInterval(SignInThrottle.window + 1)))
+        #expect(throttle.trackedAccounts == 0)
     }
 
     // MARK: Files
@@ -445,11 +453,18 @@ struct ActivationHardeningTests {
         }
     }
 
-    /// Icon URLs with a `javascript:` scheme reached the playground's SVG. Failed before the fix.
+    /// Icon URLs with a `javascript:` scheme reached the playground's SVG; a service's `url` and a seeded
+    /// `cover_image` kept any scheme (issue 19). Failed before the fix.
     @Test func onlyWebIconURLsAreRendered() async throws {
         var seed = try SeedData.demo()
         seed.services[0].monochromeIconURL = "javascript:alert(1)"
         seed.services[0].colorIconURL = "JavaScript:alert(2)"
+        seed.services[0].url = "javascript:alert(3)"
+        for index in seed.connections.indices {
+            seed.connections[index].coverImage = [
+                "480w_url": "javascript:alert(4)", "720w_url": "https://covers.example/720.png",
+            ]
+        }
         let directory = try SandboxTest.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let file = directory.appendingPathComponent("seed.json")
@@ -461,6 +476,7 @@ struct ActivationHardeningTests {
                 #expect(
                     !String(decoding: json.data, as: UTF8.self).lowercased().contains("javascript:"), "\(connection.id)"
                 )
+                #expect(try json.json["cover_image"]?["720w_url"]?.stringValue == "https://covers.example/720.png")
             }
             let (data, _) = try await Pages.session.data(from: URL(string: base.absoluteString + "/playground")!)
             let html = String(decoding: data, as: UTF8.self)

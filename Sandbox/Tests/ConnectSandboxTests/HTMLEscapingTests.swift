@@ -4,7 +4,7 @@ import Testing
 
 @testable import ConnectSandbox
 
-/// The sandbox's one escaping function, ``htmlEscape(_:)``, and every page and image that uses it.
+/// The sandbox's one escaping function, ``htmlEscape(_:)`` (the templates' escaper), and every page and image.
 @Suite("HTML escaping")
 struct HTMLEscapingTests {
     static let hostile = "<script>alert('x')</script> \"quoted\" & 'single'"
@@ -115,7 +115,9 @@ struct HTMLEscapingTests {
             connection, existing: nil, session: Self.hostile, parameters: parameters, errors: [Self.hostile])
         Self.expectEscaped(configure)
         #expect(configure.contains("<legend>\(Self.hostileEscaped)</legend>"))
-        #expect(WebActivationPages.page(Self.hostile, "").contains("<title>\(Self.hostileEscaped)</title>"))
+        #expect(
+            PageTemplates.render("error", ["title": Self.hostile, "message": ""]).contains(
+                "<title>\(Self.hostileEscaped)</title>"))
     }
 
     @Test func svgAssetsEscapeHostileValues() throws {
@@ -168,16 +170,13 @@ struct HTMLEscapingTests {
 
     @Test func partnerSignInPageEscapesHostileValues() throws {
         let (service, _, _) = try Self.hostileSeed()
+        let pushed = PartnerAuthorizationRequests.Pushed(
+            serviceId: service.id, redirectURI: "/access/api/gx-store-visits/partner_callback", state: Self.hostile,
+            codeChallenge: "c", iftttAccount: Self.hostile, expires: Date())
         let page = PartnerSignInRoutes.signInPage(
-            service,
-            try #require(
-                PartnerSignInRoutes.AuthorizationRequest {
-                    [
-                        "response_type": "code", "client_id": PartnerSignInRoutes.clientId,
-                        "redirect_uri": "/access/api/gx-store-visits/partner_callback", "state": Self.hostile,
-                    ][$0]
-                }),
-            action: "/x\"><script>", login: Self.hostile, error: Self.hostile)
+            service, requestURI: Self.hostile, pushed: pushed, action: "/x\"><script>", login: Self.hostile,
+            error: Self.hostile)
         Self.expectEscaped(page)
+        #expect(page.contains("<strong id=\"ifttt-account\">\(Self.hostileEscaped)</strong>"))
     }
 }

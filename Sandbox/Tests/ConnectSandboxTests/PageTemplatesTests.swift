@@ -1,7 +1,11 @@
 import Foundation
 import Mustache
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
 import Testing
 
+@testable import ConnectCLI
 @testable import ConnectSandbox
 
 /// The Mustache templates of the sandbox's pages: they load, they escape by default, and they escape on bytes.
@@ -60,5 +64,52 @@ struct PageTemplatesTests {
         #expect(try PageTemplates.load(from: directory).render(["x": "<"], withTemplate: "bare") == "<p>&lt;</p>")
         try Data((PageTemplates.pragma + "{{#x}}").utf8).write(to: directory.appendingPathComponent("bare.mustache"))
         #expect(throws: PageTemplateError.self) { try PageTemplates.load(from: directory) }
+    }
+
+    /// Every form page is well-formed XML as well as HTML, and a hostile value (markup characters, a quote with a
+    /// combining mark) comes back from the parsed page exactly as it went in: an escape that broke would break the
+    /// page or change the value.
+    @Test func formPagesParseAndGiveBackWhatTheyWereGiven() throws {
+        let hostile = HTMLEscapingTests.hostile + " \"\u{301} onfocus=alert(1) & \u{1F600} \\ end"
+        let (service, connection, user) = try HTMLEscapingTests.hostileSeed()
+        let parameters = WebActivationParameters(pairs: [("email", hostile)])
+        let base = URL(string: "http://127.0.0.1:1/")!
+        let signIn = try #require(
+            HTMLForm(
+                html: WebActivationPages.signIn(connection, parameters: parameters, session: hostile, error: hostile),
+                base: base))
+        #expect(signIn.title == "Sign in to IFTTT")
+        #expect(signIn.fields.first { $0.name == "email" }?.value == hostile)
+        #expect(signIn.fields.first { $0.name == "activation_session" }?.value == hostile)
+        let create = try #require(
+            HTMLForm(
+                html: WebActivationPages.createAccount(connection, parameters: parameters, session: hostile),
+                base: base))
+        #expect(create.fields.first { $0.name == "email" }?.value == hostile)
+        let authorize = try #require(
+            HTMLForm(
+                html: WebActivationPages.authorize(connection, service: service, user: user, session: hostile),
+                base: base))
+        #expect(authorize.title == "Authorize \(service.name)")
+        let configure = try #require(
+            HTMLForm(
+                html: WebActivationPages.configure(
+                    connection, existing: nil, session: hostile, parameters: parameters, errors: [hostile]),
+                base: base))
+        #expect(configure.title == "Configure \(connection.name)" && configure.hasSaveButton)
+        let pushed = PartnerAuthorizationRequests.Pushed(
+            serviceId: service.id, redirectURI: "/access/api/x/partner_callback", state: hostile, codeChallenge: "c",
+            iftttAccount: hostile, expires: Date())
+        let partner = try #require(
+            HTMLForm(
+                html: PartnerSignInRoutes.signInPage(
+                    service, requestURI: hostile, pushed: pushed, action: "/p", login: hostile, error: hostile),
+                base: base))
+        #expect(partner.fields.first { $0.name == "request_uri" }?.value == hostile)
+        #expect(partner.fields.first { $0.name == "login" }?.value == hostile)
+        #expect(
+            HTMLForm(html: PageTemplates.render("error", ["title": hostile, "message": hostile]), base: base) == nil)
+        #expect(
+            XMLParser(data: Data(PageTemplates.render("error", ["title": hostile, "message": hostile]).utf8)).parse())
     }
 }

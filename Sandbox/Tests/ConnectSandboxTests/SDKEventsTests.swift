@@ -27,12 +27,16 @@ struct SDKEventsTests {
             let response = try await client.request(
                 "POST", "v2/sdk/events", headers: Self.headers, body: body.serializedData())
             #expect(response.status == 204)
-            let list = try await client.get("sandbox/sdk_events", query: ["anonymous_id": "test-anon"]).json
+            let list = try await client.get(
+                "sandbox/sdk_events", query: ["anonymous_id": "test-anon"], serviceKey: SandboxTest.serviceKey
+            ).json
             let items = try #require(list["data"]?.arrayValue)
             #expect(items.map { $0["name"]?.stringValue } == ["sdk.click", "sdk.statechange"])
             #expect(items[1]["properties"]?["state"] == "created")
             #expect(items[0]["batch"] == items[1]["batch"])
-            let other = try await client.get("sandbox/sdk_events", query: ["anonymous_id": "someone-else"]).json
+            let other = try await client.get(
+                "sandbox/sdk_events", query: ["anonymous_id": "someone-else"], serviceKey: SandboxTest.serviceKey
+            ).json
             #expect(other["data"]?.arrayValue?.isEmpty == true)
         }
     }
@@ -58,7 +62,7 @@ struct SDKEventsTests {
             #expect(response.status == status)
             #expect(response.errorCode == "invalid_parameters")
             #expect(try response.json["type"] == "error")
-            let list = try await client.get("sandbox/sdk_events").json
+            let list = try await client.get("sandbox/sdk_events", serviceKey: SandboxTest.serviceKey).json
             #expect(list["data"]?.arrayValue?.isEmpty == true, "nothing of a rejected batch is recorded")
         }
     }
@@ -109,7 +113,9 @@ struct SDKEventsTests {
     }
 
     static func recorded(_ url: URL, anonymousId: String) async throws -> [JSONValue] {
-        let list = try await Client(base: url).get("sandbox/sdk_events", query: ["anonymous_id": anonymousId]).json
+        let list = try await Client(base: url).get(
+            "sandbox/sdk_events", query: ["anonymous_id": anonymousId], serviceKey: SandboxTest.serviceKey
+        ).json
         return list["data"]?.arrayValue ?? []
     }
 

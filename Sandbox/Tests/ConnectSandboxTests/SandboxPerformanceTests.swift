@@ -37,9 +37,9 @@ struct SandboxPerformanceTests {
     /// One page of a list endpoint: its record ids (or ids) and the next cursor.
     static func page(
         _ client: Client, _ path: String, query: [String: String], token: String? = SandboxTest.aliceToken,
-        key: String = "record_id"
+        serviceKey: String? = nil, key: String = "record_id"
     ) async throws -> (ids: [String], cursor: String?, hasCursorKey: Bool) {
-        let response = try await client.get(path, query: query, token: token)
+        let response = try await client.get(path, query: query, token: token, serviceKey: serviceKey)
         try #require(
             response.status == 200, "\(path) \(query): \(String(decoding: response.data.prefix(300), as: UTF8.self))")
         let object = try #require(try JSONSerialization.jsonObject(with: response.data) as? [String: Any])
@@ -285,7 +285,9 @@ struct SandboxPerformanceTests {
             #expect(response.status == 400, "\(query)")
             #expect(response.errorCode == "invalid_parameters", "\(query)")
         }
-        #expect(try await client.get("sandbox/sdk_events", query: ["limit": "0"]).status == 400)
+        #expect(
+            try await client.get("sandbox/sdk_events", query: ["limit": "0"], serviceKey: SandboxTest.serviceKey).status
+                == 400)
         #expect(try await client.get("v1/services/grocery_express/applets", query: ["cursor": "x"]).status == 400)
         #expect(ListPage.decode(ListPage.encode(123_456, kind: "k"), kind: "k") == 123_456)
     }
@@ -306,7 +308,7 @@ struct SandboxPerformanceTests {
         }
         let all = try await Self.page(
             client, "sandbox/sdk_events", query: ["anonymous_id": "perf-anon"], token: nil,
-            key: "timestamp")
+            serviceKey: SandboxTest.serviceKey, key: "timestamp")
         #expect(all.ids.count == 5)
         #expect(!all.hasCursorKey)
         var paged: [String] = []
@@ -314,7 +316,9 @@ struct SandboxPerformanceTests {
         repeat {
             var query = ["anonymous_id": "perf-anon", "limit": "2"]
             if let cursor { query["cursor"] = cursor }
-            let page = try await Self.page(client, "sandbox/sdk_events", query: query, token: nil, key: "timestamp")
+            let page = try await Self.page(
+                client, "sandbox/sdk_events", query: query, token: nil, serviceKey: SandboxTest.serviceKey,
+                key: "timestamp")
             paged += page.ids
             cursor = page.cursor
         } while cursor != nil

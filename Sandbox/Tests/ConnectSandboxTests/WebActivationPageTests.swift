@@ -18,7 +18,13 @@ final class NoRedirects: NSObject, URLSessionTaskDelegate, Sendable {
 /// The web activation pages over plain HTTP, as a browser without JavaScript uses them.
 @Suite("Web activation pages")
 struct WebActivationPageTests {
-    static let session = URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+    /// The tests' browser: it keeps cookies (the flow's browser binding), in memory, and returns redirects.
+    static let session = browser()
+
+    /// Another browser, with cookies of its own.
+    static func browser() -> URLSession {
+        URLSession(configuration: .ephemeral, delegate: NoRedirects(), delegateQueue: nil)
+    }
 
     static func query(_ items: [(String, String)]) -> String {
         let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
@@ -28,23 +34,23 @@ struct WebActivationPageTests {
         .joined(separator: "&")
     }
 
-    static func get(_ base: URL, _ path: String, _ items: [(String, String)]) async throws -> (
-        Int, String, HTTPURLResponse
-    ) {
-        let (data, response) = try await session.data(
+    static func get(_ base: URL, _ path: String, _ items: [(String, String)], in browser: URLSession = session)
+        async throws -> (Int, String, HTTPURLResponse)
+    {
+        let (data, response) = try await browser.data(
             from: URL(string: base.absoluteString + path + "?" + query(items))!)
         let http = try #require(response as? HTTPURLResponse)
         return (http.statusCode, String(decoding: data, as: UTF8.self), http)
     }
 
-    static func post(_ base: URL, _ path: String, _ items: [(String, String)]) async throws -> (
-        Int, String, HTTPURLResponse
-    ) {
+    static func post(_ base: URL, _ path: String, _ items: [(String, String)], in browser: URLSession = session)
+        async throws -> (Int, String, HTTPURLResponse)
+    {
         var request = URLRequest(url: URL(string: base.absoluteString + path)!)
         request.httpMethod = "POST"
         request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         request.httpBody = Data(query(items).utf8)
-        let (data, response) = try await session.data(for: request)
+        let (data, response) = try await browser.data(for: request)
         let http = try #require(response as? HTTPURLResponse)
         return (http.statusCode, String(decoding: data, as: UTF8.self), http)
     }

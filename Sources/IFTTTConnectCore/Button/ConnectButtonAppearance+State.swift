@@ -51,7 +51,7 @@ extension ConnectButtonAppearance {
             let frame = geometry.knobFrame(position: position)
             let size = ConnectButtonGeometry.iconSize
             let icon: Icon
-            if let url = service?.monochromeIconURL {
+            if let url = service?.monochromeIconURL, url.isWebURL {
                 icon = .image(url)
             } else if let first = service?.shortName.first(where: { !$0.isWhitespace }) {
                 icon = .monogram(String(first).uppercased(), color: Self.textColor(on: color))

@@ -118,7 +118,7 @@ public enum ConnectButtonSVGRenderer {
         s += " filter=\"url(#\(id)-shadow)\"/>\n"
         let i = knob.iconFrame
         switch knob.icon {
-        case .image(let url):
+        case .image(let url) where url.isWebURL:
             s +=
                 "    <image class=\"icon\" x=\"\(n(i.x))\" y=\"\(n(i.y))\" width=\"\(n(i.width))\" height=\"\(n(i.height))\""
             s += " xlink:href=\"\(escape(url.absoluteString))\" preserveAspectRatio=\"xMidYMid meet\"/>\n"
@@ -128,7 +128,7 @@ public enum ConnectButtonSVGRenderer {
                 "    <text class=\"monogram\" x=\"\(n(i.midX))\" y=\"\(n(i.midY + size * 0.35))\" text-anchor=\"middle\""
             s +=
                 " font-family=\"\(fontFamily)\" font-size=\"\(n(size))\" font-weight=\"700\" fill=\"\(color.hex)\">\(escape(letter))</text>\n"
-        case .none:
+        case .image, .none:
             break
         }
         return s
@@ -329,20 +329,20 @@ public enum ConnectButtonSVGRenderer {
         return String(rounded)
     }
 
-    /// `text` with XML's special characters escaped.
+    /// `text` with XML's special characters escaped. Scalar by scalar, not by `Character`: a quote followed by a
+    /// combining mark is one `Character`, and left as it is it would end the attribute value it sits in.
     static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for c in text {
-            switch c {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(c)
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": out.append(contentsOf: "&amp;".unicodeScalars)
+            case "<": out.append(contentsOf: "&lt;".unicodeScalars)
+            case ">": out.append(contentsOf: "&gt;".unicodeScalars)
+            case "\"": out.append(contentsOf: "&quot;".unicodeScalars)
+            case "'": out.append(contentsOf: "&apos;".unicodeScalars)
+            default: out.append(scalar)
             }
         }
-        return out
+        return String(out)
     }
 }

@@ -58,6 +58,20 @@ package struct JSONReader {
         return Self.absoluteURL(text)
     }
 
+    /// An optional web URL: absent, `null`, empty, unparseable or not ``webURL(_:)`` gives `nil`. For the URLs the
+    /// SDK shows or links (icons, cover images, a service's site), so that no `javascript:`, `data:` or `file:` URL
+    /// reaches an image view, a link or a rendered SVG.
+    package func optionalWebURL(_ key: String) throws(ConnectDecodingError) -> URL? {
+        guard let text = try optionalString(key) else { return nil }
+        return Self.webURL(text)
+    }
+
+    /// `text` as an absolute `http` or `https` URL with a host; `nil` for any other scheme.
+    package static func webURL(_ text: String) -> URL? {
+        guard let url = absoluteURL(text), url.isWebURL else { return nil }
+        return url
+    }
+
     package static func absoluteURL(_ text: String) -> URL? {
         // A scheme (RFC 3986: ALPHA *( ALPHA / DIGIT / "+" / "-" / "." ) ":") checked on the bytes is much
         // cheaper than asking the parsed URL for it.
@@ -176,5 +190,13 @@ extension ConnectDecodingError {
     package func rooted() -> ConnectDecodingError {
         if path.hasPrefix("$") { return self }
         return ConnectDecodingError(path: "$" + path, reason: reason)
+    }
+}
+
+extension URL {
+    /// Whether this is an `http` or `https` URL with a host: the only URLs the SDK renders into SVG or shows.
+    package var isWebURL: Bool {
+        guard let scheme = scheme?.lowercased(), scheme == "http" || scheme == "https" else { return false }
+        return !(host ?? "").isEmpty
     }
 }

@@ -91,7 +91,7 @@ extension Connection {
                 }
                 return object.members.compactMap { member in
                     guard member.key.hasSuffix("w_url"), let width = Int(member.key.dropLast(5)), width > 0,
-                        let text = member.value.stringValue, let url = JSONReader.absoluteURL(text)
+                        let text = member.value.stringValue, let url = JSONReader.webURL(text)
                     else { return nil }
                     return CoverImage(width: width, url: url)
                 }
@@ -122,10 +122,10 @@ extension Connection.Service {
             name: try reader.string("service_name"),
             shortName: try reader.optionalString("service_short_name"),
             isPrimary: try reader.bool("is_primary", default: false),
-            monochromeIconURL: try reader.optionalURL("monochrome_icon_url"),
-            colorIconURL: try reader.optionalURL("color_icon_url"),
+            monochromeIconURL: try reader.optionalWebURL("monochrome_icon_url"),
+            colorIconURL: try reader.optionalWebURL("color_icon_url"),
             brandColor: try reader.optionalString("brand_color").flatMap(ConnectColor.init(hex:)),
-            url: try reader.optionalURL("url")
+            url: try reader.optionalWebURL("url")
         )
     }
 }
@@ -135,7 +135,7 @@ extension Connection.ValueProposition {
         let reader = try JSONReader(json)
         self.init(
             description: try reader.optionalString("description") ?? "",
-            iconURL: try reader.optionalURL("icon_url"))
+            iconURL: try reader.optionalWebURL("icon_url"))
     }
 }
 
@@ -146,7 +146,7 @@ extension Connection.Feature {
             id: try reader.optionalString("id") ?? "",
             title: try reader.string("title"),
             description: try reader.optionalString("description"),
-            iconURL: try reader.optionalURL("icon_url"),
+            iconURL: try reader.optionalWebURL("icon_url"),
             fieldOptionsURL: try reader.optionalURL("field_options_url"),
             fields: try reader.arrayDroppingIncomplete("fields", Connection.Field.init(json:)),
             triggers: try reader.arrayDroppingIncomplete("feature_triggers") { value throws(ConnectDecodingError) in

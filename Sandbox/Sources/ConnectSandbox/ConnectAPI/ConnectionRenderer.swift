@@ -118,7 +118,7 @@ struct ConnectionRenderer: Sendable {
                 Self.webURL(service.monochromeIconURL) ?? urls.monochromeIcon(serviceId: service.id)),
             "color_icon_url": .string(Self.webURL(service.colorIconURL) ?? urls.colorIcon(serviceId: service.id)),
             "brand_color": .string(service.brandColor),
-            "url": .string(service.url),
+            "url": .string(Self.webURL(service.url) ?? "https://ifttt.com/\(service.id)"),
         ]
     }
 
@@ -127,7 +127,9 @@ struct ConnectionRenderer: Sendable {
             let width = { (key: String) in Int(key.prefix { $0.isNumber }) ?? Int.max }
             return .object(
                 JSONObject(
-                    cover.keys.sorted { (width($0), $0) < (width($1), $1) }.map { ($0, .string(cover[$0]!)) }))
+                    cover.keys.sorted { (width($0), $0) < (width($1), $1) }.compactMap { key in
+                        Self.webURL(cover[key]).map { (key, .string($0)) }
+                    }))
         }
         return .object(
             JSONObject(

@@ -3,7 +3,7 @@ import Hummingbird
 import IFTTTConnectSDK
 
 /// `POST /v2/sdk/events` (the SDK's analytics, spec §5) and `GET /sandbox/sdk_events` (what was recorded, for
-/// tests and demos).
+/// tests and demos; it lists every app's events, so it needs a service key: `IFTTT-Service-Key`).
 ///
 /// The body must be `{"events": [event, …]}` with 1…100 events, each
 /// `{"name": "sdk.<pageviewed|statechange|click|impression>", "timestamp": "<epoch ms as a string>",
@@ -51,6 +51,7 @@ struct SDKEventRoutes: SandboxRoutes {
         }
 
         router.get("/sandbox/sdk_events") { request, _ in
+            _ = try await env.authenticator.authenticate(request, policy: .serviceOnly)
             let anonymousId = request.query("anonymous_id")
             let name = request.query("name")
             let page = try ListPage(request, kind: "sdk_events")  // `limit`, `cursor`: see ListPage

@@ -46,28 +46,21 @@ struct AssetRoutes: SandboxRoutes {
     }
 
     static func icon(_ service: SeedData.Service, colored: Bool) -> String {
-        let text = htmlEscape(initials(service.name))
-        let background =
-            colored
-            ? "<rect width=\"128\" height=\"128\" rx=\"28\" fill=\"\(htmlEscape(service.brandColor))\"/>"
-            : ""
-        return """
-            <svg xmlns="http://www.w3.org/2000/svg" width="128" height="128" viewBox="0 0 128 128">\
-            <title>\(htmlEscape(service.name))</title>\(background)\
-            <text x="64" y="64" dy="0.35em" text-anchor="middle" font-family="Helvetica, Arial, sans-serif" \
-            font-size="\(text.count > 1 ? 56 : 72)" font-weight="700" fill="#FFFFFF">\(text)</text></svg>
-
-            """
+        let initials = initials(service.name)
+        return PageTemplates.render(
+            "asset-icon",
+            [
+                "name": service.name, "colored": colored, "color": service.brandColor,
+                "fontSize": initials.count > 1 ? 56 : 72, "initials": initials,
+            ] as [String: any Sendable])
     }
 
     static func cover(_ service: SeedData.Service, width: Int) -> String {
-        let height = width * 9 / 16
-        return """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(width)" height="\(height)" viewBox="0 0 1600 900">\
-            <rect width="1600" height="900" fill="\(htmlEscape(service.brandColor))"/>\
-            <text x="800" y="450" dy="0.35em" text-anchor="middle" font-family="Helvetica, Arial, sans-serif" \
-            font-size="240" font-weight="700" fill="#FFFFFF" fill-opacity="0.85">\(htmlEscape(initials(service.name)))</text></svg>
-
-            """
+        PageTemplates.render(
+            "asset-cover",
+            [
+                "width": width, "height": width * 9 / 16, "color": service.brandColor,
+                "initials": initials(service.name),
+            ] as [String: any Sendable])
     }
 }

@@ -1,7 +1,9 @@
 /// Escapes `text` for HTML and XML (SVG): element content and attribute values in single or double quotes.
 ///
-/// The sandbox's one escaping function: the web activation pages, the playground and the SVG assets all use it.
-/// It replaces the five characters with a meaning in markup, `&` `<` `>` `"` `'`, by `&amp;` `&lt;` `&gt;`
+/// The sandbox's one escaping function: the page templates' escaper (``MarkupEscaping``), so every value the web
+/// activation pages, the partner's sign-in page, the playground and the SVG assets render goes through it. Nothing
+/// calls it directly. It works on UTF-8 bytes, so a markup character followed by a combining mark is escaped too. It
+/// replaces the five characters with a meaning in markup, `&` `<` `>` `"` `'`, by `&amp;` `&lt;` `&gt;`
 /// `&quot;` `&#39;` (a numeric reference, valid in HTML 4, HTML5 and XML alike); every other character is kept as
 /// it is, so text without them comes back unchanged.
 func htmlEscape(_ text: String) -> String {

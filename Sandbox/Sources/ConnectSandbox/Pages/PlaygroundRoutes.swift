@@ -8,7 +8,10 @@ import IFTTTConnectSDK
 /// * `GET /playground/live?connection=ID`: a real ``ConnectButtonController`` running in the sandbox process;
 ///   forms tap the button, enter an email and reset, the page refreshes itself every second, and the
 ///   activation URL the controller produces is linked (the web activation pages at `/access/api/{id}`);
-/// * `GET /playground/live/redirect`: the controllers' redirect URL; hands the redirect to the SDK.
+/// * `GET /playground/live/redirect`: the controllers' redirect URL. It changes nothing: it shows a page whose form
+///   posts the redirect's query to `POST /playground/live/redirect`, which hands it to the SDK. So the step that
+///   completes a flow is a `POST` behind the same-origin check, and a link on another site cannot complete a waiting
+///   flow with a token of its choosing.
 struct PlaygroundRoutes: SandboxRoutes {
     let env: RouteEnvironment
     let sessions: PlaygroundSessions
@@ -69,11 +72,21 @@ struct PlaygroundRoutes: SandboxRoutes {
         }
 
         router.get("/playground/live/redirect") { request, _ in
+            let query = request.uri.query ?? ""
+            let nextStep = URLComponents(string: "?" + query)?.queryItems?.first { $0.name == "next_step" }?.value
+            return JSONResponse.body(
+                PageTemplates.render("playground-redirect", RedirectPage(query: query, nextStep: nextStep)),
+                contentType: "text/html; charset=utf-8")
+        }
+
+        router.post("/playground/live/redirect") { request, _ in
+            var request = request
+            let form = PlaygroundPage.parseForm(String(decoding: try await request.bodyData(), as: UTF8.self))
             let base = try baseURL()
-            var components = URLComponents(
-                url: PlaygroundSessions.redirectURL(base: base), resolvingAgainstBaseURL: false)
-            components?.percentEncodedQuery = request.uri.query
-            guard let url = components?.url else { throw APIError.badRequest("The redirect URL is malformed.") }
+            let redirect = PlaygroundSessions.redirectURL(base: base).absoluteString
+            guard let url = URL(string: redirect + "?" + (form["query"] ?? "")) else {
+                throw APIError.badRequest("The redirect URL is malformed.")
+            }
             let target = await MainActor.run { () -> String in
                 let waiting = sessions.awaitingRedirect.first?.connectionId
                 _ = ConnectionRedirectHandler(redirectURL: PlaygroundSessions.redirectURL(base: base))
@@ -82,6 +95,13 @@ struct PlaygroundRoutes: SandboxRoutes {
             }
             return Self.seeOther(target)
         }
+    }
+
+    /// What the page at the redirect URL shows.
+    struct RedirectPage {
+        let title = "Back in the playground"
+        let query: String
+        let nextStep: String?
     }
 
     private static func seeOther(_ location: String) -> Response {

@@ -2,8 +2,8 @@ import Foundation
 import Hummingbird
 import IFTTTConnectSDK
 
-/// The HTML of the web activation pages: small, server-rendered, no JavaScript. Every value from a request or the
-/// store goes through ``htmlEscape(_:)``; the flow's parameters travel in hidden fields.
+/// The HTML of the web activation pages: small, server-rendered, no JavaScript, from the templates in
+/// `Resources/templates` (``PageTemplates``), which escape every value; the flow's parameters stay on the server.
 enum WebActivationPages {
     /// The pages' policy. `form-action` also governs where a form submission may be redirected, so besides
     /// `'self'` it lists the destinations the final 303 may go to (loopback `http` on any port and the registered
@@ -39,40 +39,26 @@ enum WebActivationPages {
         return Response(status: .seeOther, headers: headers)
     }
 
-    static func page(_ title: String, _ body: String) -> String {
-        """
-        <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>\(htmlEscape(title))</title>
-        <style>body{font-family:sans-serif;max-width:32em;margin:2em auto;padding:0 1em}label{display:block;margin-top:1em}
-        input,select{font-size:1em;padding:.3em;width:100%;box-sizing:border-box}input[type=checkbox]{width:auto}
-        button{font-size:1em;margin-top:1.5em;margin-right:.5em;padding:.5em 1em}.error{color:#b00020}fieldset{margin-top:1em}</style>
-        </head><body><h1>\(htmlEscape(title))</h1>
-        \(body)
-        </body></html>
-        """
-    }
-
     /// An error page (e.g. 400 for an `sdk_return_to` the sandbox will not redirect to).
     static func error(_ status: HTTPResponse.Status, _ message: String) -> Response {
         response(
-            page(
-                "IFTTT sandbox: \(status.code) \(status.reasonPhrase)",
-                "<p class=\"error\" role=\"alert\">\(htmlEscape(message))</p>"),
+            PageTemplates.render(
+                "error", ["title": "IFTTT sandbox: \(status.code) \(status.reasonPhrase)", "message": message]),
             status: status)
     }
 
-    /// The flow's id; the flow's parameters stay on the server (they were stored when the flow started).
-    static func hidden(session: String) -> String {
-        "<input type=\"hidden\" name=\"activation_session\" value=\"\(htmlEscape(session))\">"
-    }
-
     static func action(_ connectionId: String, _ step: String) -> String {
-        "/access/api/\(htmlEscape(WebActivationParameters.encode(connectionId)))/\(step)"
+        "/access/api/\(WebActivationParameters.encode(connectionId))/\(step)"
     }
 
-    static func alert(_ message: String?) -> String {
-        message.map { "<p class=\"error\" role=\"alert\" id=\"error\">\(htmlEscape($0))</p>" } ?? ""
+    /// What the sign-in and account creation pages show.
+    struct AccountPage {
+        let title: String
+        let connectionName: String
+        let action: String
+        let session: String
+        let email: String
+        let error: String?
     }
 
     /// The sign-in page: e-mail (prefilled from `email` or `username`) and password.
@@ -80,18 +66,12 @@ enum WebActivationPages {
         _ connection: SeedData.Connection, parameters: WebActivationParameters, session: String,
         error: String? = nil
     ) -> String {
-        let prefill = parameters.value("email") ?? parameters.value("username") ?? ""
-        return page(
-            "Sign in to IFTTT",
-            """
-            <p>Sign in to connect <strong>\(htmlEscape(connection.name))</strong>.</p>\(alert(error))
-            <form method="post" action="\(action(connection.id, "sign_in"))" id="sign-in">
-            \(hidden(session: session))
-            <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" value="\(htmlEscape(prefill))">
-            <label for="password">Password</label><input id="password" name="password" type="password" autocomplete="current-password">
-            <button type="submit" id="submit">Sign in</button>
-            </form>
-            """)
+        PageTemplates.render(
+            "sign-in",
+            AccountPage(
+                title: "Sign in to IFTTT", connectionName: connection.name, action: action(connection.id, "sign_in"),
+                session: session, email: parameters.value("email") ?? parameters.value("username") ?? "",
+                error: error))
     }
 
     /// The account creation page (`sdk_create_account=true`).
@@ -99,17 +79,23 @@ enum WebActivationPages {
         _ connection: SeedData.Connection, parameters: WebActivationParameters, session: String,
         error: String? = nil
     ) -> String {
-        page(
-            "Create your IFTTT account",
-            """
-            <p>Create an IFTTT account to connect <strong>\(htmlEscape(connection.name))</strong>.</p>\(alert(error))
-            <form method="post" action="\(action(connection.id, "create_account"))" id="create-account">
-            \(hidden(session: session))
-            <label for="email">Email</label><input id="email" name="email" type="email" autocomplete="username" value="\(htmlEscape(parameters.value("email") ?? ""))">
-            <label for="password">Choose a password</label><input id="password" name="password" type="password" autocomplete="new-password">
-            <button type="submit" id="submit">Create account</button>
-            </form>
-            """)
+        PageTemplates.render(
+            "create-account",
+            AccountPage(
+                title: "Create your IFTTT account", connectionName: connection.name,
+                action: action(connection.id, "create_account"), session: session,
+                email: parameters.value("email") ?? "", error: error))
+    }
+
+    /// What the partner authorization page shows.
+    struct AuthorizePage {
+        let title: String
+        let login: String
+        let serviceName: String
+        let connectionName: String
+        let action: String
+        let session: String
+        let error: String?
     }
 
     /// The partner authorization page: the user allows IFTTT to use their account on the service.
@@ -117,16 +103,67 @@ enum WebActivationPages {
         _ connection: SeedData.Connection, service: SeedData.Service, user: SeedData.User, session: String,
         error: String? = nil
     ) -> String {
-        page(
-            "Authorize \(service.name)",
-            """
-            <p>Signed in to IFTTT as <strong>\(htmlEscape(user.login))</strong>.</p>
-            <p>Allow IFTTT to use your <strong>\(htmlEscape(service.name))</strong> account for \(htmlEscape(connection.name))?</p>\(alert(error))
-            <form method="post" action="\(action(connection.id, "authorize"))" id="authorize">
-            \(hidden(session: session))
-            <button type="submit" id="submit">Authorize \(htmlEscape(service.name))</button>
-            </form>
-            """)
+        PageTemplates.render(
+            "authorize",
+            AuthorizePage(
+                title: "Authorize \(service.name)", login: user.login, serviceName: service.name,
+                connectionName: connection.name, action: action(connection.id, "authorize"), session: session,
+                error: error))
+    }
+
+    /// What the configuration page shows: each feature with an "enabled" checkbox and its fields.
+    struct ConfigurePage {
+        let title: String
+        let connectionName: String
+        let errors: [String]
+        let hasErrors: Bool
+        let action: String
+        let session: String
+        let features: [Feature]
+
+        struct Feature {
+            let title: String
+            let id: String
+            let name: String
+            let enabled: Bool
+            let fields: [Field]
+        }
+
+        /// One field; exactly one of `location`, `multiple`, `choice` and `text` is set.
+        struct Field {
+            let fieldLabel: String
+            let required: Bool
+            var location: Location?
+            var multiple: Multiple?
+            var choice: Choice?
+            var text: Input?
+        }
+
+        struct Location { let parts: [Part] }
+        struct Part {
+            let id: String
+            let name: String
+            let title: String
+            let value: String
+        }
+        struct Multiple { let options: [Option] }
+        struct Choice {
+            let id: String
+            let name: String
+            let options: [Option]
+        }
+        struct Option {
+            let id: String
+            let name: String
+            let value: String
+            let label: String
+            let chosen: Bool
+        }
+        struct Input {
+            let id: String
+            let name: String
+            let value: String
+        }
     }
 
     /// The configuration page: each feature with an "enabled" checkbox and its fields, Save and Cancel buttons.
@@ -134,30 +171,23 @@ enum WebActivationPages {
         _ connection: SeedData.Connection, existing: SeedData.UserConnection?, session: String,
         parameters: WebActivationParameters, errors: [String] = [], submitted: SubmittedForm? = nil
     ) -> String {
-        var body = "<p>Choose how <strong>\(htmlEscape(connection.name))</strong> works for you.</p>"
-        if !errors.isEmpty {
-            body +=
-                "<ul class=\"error\" role=\"alert\" id=\"error\">"
-                + errors.map { "<li>\(htmlEscape($0))</li>" }.joined()
-                + "</ul>"
-        }
-        body += "<form method=\"post\" action=\"\(action(connection.id, "configure"))\" id=\"configure\">\n"
-        body += hidden(session: session)
         var counter = 0
+        var features: [ConfigurePage.Feature] = []
         for feature in connection.features {
             let previous = existing?.userFeatures.first { $0.featureId == feature.id }
             let enabledName = WebActivationForm.enabledName(feature: feature.id)
             let enabled = submitted.map { $0[enabledName] != nil } ?? (previous?.enabled ?? true)
             counter += 1
-            body += "<fieldset><legend>\(htmlEscape(feature.title))</legend>"
-            body +=
-                "<label for=\"f\(counter)\"><input type=\"checkbox\" id=\"f\(counter)\" name=\"\(htmlEscape(enabledName))\" value=\"on\"\(enabled ? " checked" : "")> Turn on</label>"
+            let checkboxId = "f\(counter)"
+            var fields: [ConfigurePage.Field] = []
             for field in feature.fields where !field.hidden {
                 let name = WebActivationForm.fieldName(feature: feature.id, step: nil, field: field.id)
                 let current = previous?.userFields.first { $0.fieldId == field.id }?.value
-                body += input(
-                    field, name: name, current: current, options: connection.fieldOptions[feature.id]?[field.id] ?? [],
-                    submitted: submitted, counter: &counter)
+                fields.append(
+                    input(
+                        field, name: name, current: current,
+                        options: connection.fieldOptions[feature.id]?[field.id] ?? [], submitted: submitted,
+                        counter: &counter))
             }
             for kind in SeedData.StepKind.allCases {
                 for step in feature.steps(kind) {
@@ -165,31 +195,37 @@ enum WebActivationPages {
                     for field in step.fields where !field.hidden {
                         let name = WebActivationForm.fieldName(feature: feature.id, step: step.id, field: field.id)
                         let current = previousStep?.userFields.first { $0.fieldId == field.id }?.value
-                        body += input(
-                            field, name: name, current: current,
-                            options: connection.fieldOptions[step.typeId]?[field.id] ?? [], submitted: submitted,
-                            counter: &counter, prefix: step.label)
+                        fields.append(
+                            input(
+                                field, name: name, current: current,
+                                options: connection.fieldOptions[step.typeId]?[field.id] ?? [], submitted: submitted,
+                                counter: &counter, prefix: step.label))
                     }
                 }
             }
-            body += "</fieldset>\n"
+            features.append(
+                .init(title: feature.title, id: checkboxId, name: enabledName, enabled: enabled, fields: fields))
         }
-        body += "<button type=\"submit\" name=\"action\" value=\"save\" id=\"save\">Save</button>"
-        body += "<button type=\"submit\" name=\"action\" value=\"cancel\" id=\"cancel\">Cancel</button>\n</form>"
-        return page("Configure \(connection.name)", body)
+        return PageTemplates.render(
+            "configure",
+            ConfigurePage(
+                title: "Configure \(connection.name)", connectionName: connection.name, errors: errors,
+                hasErrors: !errors.isEmpty, action: action(connection.id, "configure"), session: session,
+                features: features))
     }
 
     private static func input(
         _ field: SeedData.Field, name: String, current: JSONValue?, options: [SeedData.FieldOption],
         submitted: SubmittedForm?, counter: inout Int, prefix: String? = nil
-    ) -> String {
+    ) -> ConfigurePage.Field {
         let value = current ?? field.defaultValue
-        let label = htmlEscape((prefix.map { "\($0): " } ?? "") + field.label) + (field.required ? " (required)" : "")
+        var result = ConfigurePage.Field(
+            fieldLabel: (prefix.map { "\($0): " } ?? "") + field.label, required: field.required)
         let type = field.type.uppercased()
         counter += 1
         let id = "f\(counter)"
         if type.hasPrefix("LOCATION_") {
-            var out = "<p>\(label)</p>"
+            var parts: [ConfigurePage.Part] = []
             for (part, title) in [
                 ("lat", "Latitude"), ("lng", "Longitude"), ("radius", "Radius (m)"), ("address", "Address"),
             ] {
@@ -199,37 +235,39 @@ enum WebActivationPages {
                     submitted?[partName]
                     ?? WebActivationForm.text(
                         value[part] ?? (part == "lat" ? value["latitude"] : part == "lng" ? value["longitude"] : nil))
-                out +=
-                    "<label for=\"f\(counter)\">\(htmlEscape(title))</label><input id=\"f\(counter)\" name=\"\(htmlEscape(partName))\" value=\"\(htmlEscape(shown))\">"
+                parts.append(.init(id: "f\(counter)", name: partName, title: title, value: shown))
             }
-            return out
+            result.location = .init(parts: parts)
+            return result
         }
         if type == "CHECKBOX_MULTI" {
             let chosen =
                 submitted.map { $0.all(name) }
                 ?? (value.arrayValue ?? []).compactMap { $0["value"]?.stringValue ?? $0.stringValue }
-            var out = "<p>\(label)</p>"
+            var choices: [ConfigurePage.Option] = []
             for option in options {
                 counter += 1
-                out +=
-                    "<label for=\"f\(counter)\"><input type=\"checkbox\" id=\"f\(counter)\" name=\"\(htmlEscape(name))\" value=\"\(htmlEscape(option.value))\"\(chosen.contains(option.value) ? " checked" : "")> \(htmlEscape(option.label))</label>"
+                choices.append(
+                    .init(
+                        id: "f\(counter)", name: name, value: option.value, label: option.label,
+                        chosen: chosen.contains(option.value)))
             }
-            return out
+            result.multiple = .init(options: choices)
+            return result
         }
         let shown = submitted?[name] ?? (value["value"]?.stringValue ?? WebActivationForm.text(value))
         if !options.isEmpty {
-            // Explicit types: with GRDB imported, an untyped closure here infers GRDB's `SQL` (it is
-            // string-interpolable and has `joined()`), and the options came out as SQL debug descriptions.
-            let choices: String = options.map { (option: SeedData.FieldOption) -> String in
-                let group = option.group.map { "\($0): " } ?? ""
-                return
-                    "<option value=\"\(htmlEscape(option.value))\"\(option.value == shown ? " selected" : "")>\(htmlEscape(group + option.label))</option>"
-            }.joined()
-            return
-                "<label for=\"\(id)\">\(label)</label><select id=\"\(id)\" name=\"\(htmlEscape(name))\"><option value=\"\">Choose…</option>\(choices)</select>"
+            result.choice = .init(
+                id: id, name: name,
+                options: options.map { option in
+                    .init(
+                        id: id, name: name, value: option.value,
+                        label: (option.group.map { "\($0): " } ?? "") + option.label, chosen: option.value == shown)
+                })
+            return result
         }
-        return
-            "<label for=\"\(id)\">\(label)</label><input id=\"\(id)\" name=\"\(htmlEscape(name))\" value=\"\(htmlEscape(shown))\">"
+        result.text = .init(id: id, name: name, value: shown)
+        return result
     }
 }
 

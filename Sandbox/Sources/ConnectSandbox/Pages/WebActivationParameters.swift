@@ -107,8 +107,9 @@ struct SubmittedForm: Sendable {
 /// The activation flows in progress, keyed by an unguessable id the pages carry in the hidden field
 /// `activation_session`. A flow starts at `GET /access/api/{connection_id}`, and its parameters (`sdk_return_to`,
 /// `state`, `code`, `skip_config`, ...) are stored then: later form posts cannot change them, whatever their hidden
-/// fields say. In memory: a restart of the sandbox ends flows in progress. Flows expire after ``lifetime``; at most
-/// ``capacity`` are kept (the oldest go first).
+/// fields say. A flow belongs to the browser that started it (``BrowserBinding``) and, once someone signs in, to
+/// that IFTTT user: another user cannot sign in to it. In memory: a restart of the sandbox ends flows in progress.
+/// Flows expire after ``lifetime``; at most ``capacity`` are kept (the oldest go first).
 final class WebActivationSessions: Sendable {
     /// One flow.
     struct Session: Sendable {
@@ -116,12 +117,25 @@ final class WebActivationSessions: Sendable {
         let connectionId: String
         /// The parameters of the activation URL, as the flow started.
         let parameters: WebActivationParameters
+        /// The browser that started the flow (``BrowserBinding``).
+        let browser: String
         /// The `state` of the partner sign-in (OAuth) leg, bound to this flow.
         let partnerState: String
+        /// The PKCE verifier of the partner sign-in leg: a code the partner issues is bound to its challenge.
+        let codeVerifier: String
         let started: Date
-        /// The IFTTT user who signed in (or created an account), once known.
+        /// The IFTTT user who signed in (or created an account), once known; it never changes afterwards.
         var userId: String?
         var partnerAuthorized = false
+    }
+
+    /// What signing in to a flow did.
+    enum SignIn: Sendable {
+        case signedIn(Session)
+        /// The flow has another user, or is past the sign-in step: nothing changed.
+        case refused
+        /// The flow is gone (expired or ended).
+        case gone
     }
 
     static let lifetime: TimeInterval = 30 * 60
@@ -135,11 +149,13 @@ final class WebActivationSessions: Sendable {
         return PasswordHash.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
-    /// Starts a flow with the parameters of its activation URL.
-    func start(connectionId: String, parameters: WebActivationParameters, now: Date = Date()) -> Session {
+    /// Starts a flow in `browser` with the parameters of its activation URL.
+    func start(connectionId: String, parameters: WebActivationParameters, browser: String, now: Date = Date())
+        -> Session
+    {
         let session = Session(
-            id: Self.randomId(), connectionId: connectionId, parameters: parameters,
-            partnerState: Self.randomId(), started: now)
+            id: Self.randomId(), connectionId: connectionId, parameters: parameters, browser: browser,
+            partnerState: Self.randomId(), codeVerifier: PKCE.verifier(), started: now)
         sessions.withLockedValue { table in
             table = table.filter { now.timeIntervalSince($0.value.started) < Self.lifetime }
             if table.count >= Self.capacity, let oldest = table.min(by: { $0.value.started < $1.value.started }) {
@@ -150,27 +166,37 @@ final class WebActivationSessions: Sendable {
         return session
     }
 
-    /// The live flow `id` of `connectionId`.
-    func session(_ id: String?, connectionId: String, now: Date = Date()) -> Session? {
+    /// The live flow `id` of `connectionId`, started in `browser`.
+    func session(_ id: String?, connectionId: String, browser: String?, now: Date = Date()) -> Session? {
         guard let id, !id.isEmpty else { return nil }
-        return sessions.withLockedValue { $0[id] }.flatMap {
-            $0.connectionId == connectionId && now.timeIntervalSince($0.started) < Self.lifetime ? $0 : nil
-        }
+        return sessions.withLockedValue { $0[id] }.flatMap { Self.live($0, connectionId, browser, now) }
     }
 
-    /// The live flow of `connectionId` whose partner sign-in `state` is `state`.
-    func session(partnerState state: String, connectionId: String, now: Date = Date()) -> Session? {
+    /// The live flow of `connectionId`, started in `browser`, whose partner sign-in `state` is `state`.
+    func session(partnerState state: String, connectionId: String, browser: String?, now: Date = Date()) -> Session? {
         guard !state.isEmpty else { return nil }
         return sessions.withLockedValue { table in table.values.first { $0.partnerState == state } }.flatMap {
-            $0.connectionId == connectionId && now.timeIntervalSince($0.started) < Self.lifetime ? $0 : nil
+            Self.live($0, connectionId, browser, now)
         }
     }
 
-    /// Records who signed in to flow `id`; returns the updated flow.
-    func signIn(_ id: String, userId: String) -> Session? {
+    private static func live(_ session: Session, _ connectionId: String, _ browser: String?, _ now: Date) -> Session? {
+        guard session.connectionId == connectionId, session.browser == browser,
+            now.timeIntervalSince(session.started) < lifetime
+        else { return nil }
+        return session
+    }
+
+    /// Records who signed in to flow `id`, unless the flow already has another user or is past the sign-in step.
+    func signIn(_ id: String, userId: String) -> SignIn {
         sessions.withLockedValue { table in
-            table[id]?.userId = userId
-            return table[id]
+            guard var session = table[id] else { return .gone }
+            guard !session.partnerAuthorized, session.userId == nil || session.userId == userId else {
+                return .refused
+            }
+            session.userId = userId
+            table[id] = session
+            return .signedIn(session)
         }
     }
 

@@ -9,26 +9,36 @@ import Hummingbird
 ///
 /// * The flow's parameters are stored when it starts (the `GET`); the pages carry only the flow's id, and later
 ///   posts cannot change `sdk_return_to`, `state` or `code`.
+/// * A flow belongs to the browser that started it (a cookie, ``BrowserBinding``): every later step, the partner's
+///   redirect back included, must come from that browser. Once an IFTTT user has signed in, nobody else can sign in
+///   to the flow (409), and after the partner authorization nobody can.
 /// * Connecting the partner service: a valid `code` (known, unexpired, unused: codes are single-use) links its
 ///   partner account; without one, the user goes through the partner's own sign-in page
-///   (`/partner/{service_id}/oauth/authorize`, as IFTTT sends users to a service's OAuth page), which returns a
-///   fresh code to `/access/api/{connection_id}/partner_callback`. A partner account already linked to another
-///   IFTTT user is never relinked: a page says so.
+///   (`/partner/{service_id}/oauth/authorize`, as IFTTT sends users to a service's OAuth page): the flow pushes its
+///   authorization request to the partner (``PartnerAuthorizationRequests``: redirect URI, `state`, PKCE challenge,
+///   the IFTTT account being connected), and the partner returns a fresh code, bound to this flow and redirect URI,
+///   to `/access/api/{connection_id}/partner_callback`. A partner account already linked to another IFTTT user is
+///   never relinked (a page says so), and the code stays unused for its owner.
 /// * Account creation fails for every address at `fail.example` (and for invalid addresses):
 ///   `next_step=error&error_type=account_creation`.
 /// * Cancel on the configuration page: `next_step=user_cancelled_configuration`.
 /// * `skip_config=true`: the user connection is `enabled` and `pending` until `PUT .../user_connection`.
 /// * `sdk_return_to` must match a redirect URL registered for the Connection's service
 ///   (``SeedData/Service/redirectURIs``, see ``RedirectRegistration``); anything else is a 400 page, never a redirect.
-/// * Sign-in is throttled (``SignInThrottle``); passwords are checked against salted hashes.
+/// * Sign-in is throttled per account and overall (``SignInThrottle``); passwords are checked against salted hashes.
 ///
-/// Pages are plain HTML forms that work without JavaScript and need no cookies.
+/// Pages are plain HTML forms that work without JavaScript; the one cookie binds a flow to its browser.
 struct WebActivationRoutes: SandboxRoutes {
     let env: RouteEnvironment
     let sessions = WebActivationSessions()
     /// Whether redirects echo the activation URL's `state`.
     var redirectState: RedirectStateMode = .ignore
+    /// The partner's pushed authorization requests (shared with ``PartnerSignInRoutes``).
+    var partnerRequests = PartnerAuthorizationRequests()
     let throttle = SignInThrottle()
+
+    /// The cookie that binds flows to browsers.
+    var browsers: BrowserBinding { BrowserBinding(urls: env.urls) }
 
     /// The domain whose addresses the sandbox refuses to create accounts for.
     static let failingAccountDomain = "fail.example"
@@ -38,23 +48,26 @@ struct WebActivationRoutes: SandboxRoutes {
             let parameters = WebActivationParameters(pairs: WebActivationParameters.parseQuery(request.uri.query ?? ""))
             return try await page(context) { connection in
                 if let problem = try await problem(parameters, connection: connection) { return problem }
-                let session = sessions.start(connectionId: connection.id, parameters: parameters)
+                let (browser, setCookie) = browsers.browserOrNew(of: request)
+                let session = sessions.start(connectionId: connection.id, parameters: parameters, browser: browser)
                 let html =
                     parameters.createsAccount
                     ? WebActivationPages.createAccount(connection, parameters: parameters, session: session.id)
                     : WebActivationPages.signIn(connection, parameters: parameters, session: session.id)
-                return WebActivationPages.response(html)
+                var response = WebActivationPages.response(html)
+                if let setCookie { response.headers[.setCookie] = setCookie }
+                return response
             }
         }
 
         router.post("/access/api/:connection_id/sign_in") { request, context in
             let form = try await Self.form(request)
             return try await page(context) { connection in
-                guard let session = sessions.session(form["activation_session"], connectionId: connection.id) else {
-                    return Self.expired
-                }
+                guard let session = flow(form, request, connection) else { return Self.expired }
                 let identifier = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-                guard throttle.allows(identifier) else {
+                // Throttled per account: the address and the login of one user share one count.
+                let account = try await env.store.signInUser(identifier: identifier)
+                guard throttle.allows(account: account?.id) else {
                     env.logger.warning("Web activation of \(connection.id): sign-in throttled")
                     return WebActivationPages.response(
                         WebActivationPages.signIn(
@@ -63,17 +76,16 @@ struct WebActivationRoutes: SandboxRoutes {
                         status: .tooManyRequests)
                 }
                 guard
-                    let user = try await env.store.verifiedUser(
-                        identifier: identifier, password: form["password"] ?? "")
+                    let user = SandboxStore.verified(account, stored: \.password, password: form["password"] ?? "")
                 else {
-                    throttle.recordFailure(identifier)
+                    throttle.recordFailure(account: account?.id)
                     return WebActivationPages.response(
                         WebActivationPages.signIn(
                             connection, parameters: session.parameters, session: session.id,
                             error: "The email or password is not correct."),
                         status: .unauthorized)
                 }
-                throttle.reset(identifier)
+                throttle.reset(account: user.id)
                 return try await authorizePage(connection, user: user, session: session)
             }
         }
@@ -81,10 +93,9 @@ struct WebActivationRoutes: SandboxRoutes {
         router.post("/access/api/:connection_id/create_account") { request, context in
             let form = try await Self.form(request)
             return try await page(context) { connection in
-                guard let session = sessions.session(form["activation_session"], connectionId: connection.id) else {
-                    return Self.expired
-                }
+                guard let session = flow(form, request, connection) else { return Self.expired }
                 let parameters = session.parameters
+                guard session.userId == nil, !session.partnerAuthorized else { return Self.signedInAlready }
                 let email = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
                 let password = form["password"] ?? ""
                 if password.isEmpty {
@@ -110,21 +121,23 @@ struct WebActivationRoutes: SandboxRoutes {
         router.post("/access/api/:connection_id/authorize") { request, context in
             let form = try await Self.form(request)
             return try await page(context) { connection in
-                guard let session = sessions.session(form["activation_session"], connectionId: connection.id),
+                guard let session = flow(form, request, connection), !session.partnerAuthorized,
                     let userId = session.userId, let user = try await env.store.user(id: userId)
                 else { return Self.expired }
                 let service = try await primaryService(connection)
                 guard let code = session.parameters.value("code"), !code.isEmpty else {
                     env.logger.info(
                         "Web activation of \(connection.id): no code; sending the user through \(service.id)'s sign-in")
-                    return partnerSignInRedirect(connection, service: service, session: session)
+                    return partnerSignInRedirect(connection, service: service, user: user, session: session)
                 }
-                switch try await env.store.redeemPartnerCode(serviceId: service.id, code: code, userId: user.id) {
+                switch try await env.store.redeemPartnerCode(
+                    serviceId: service.id, code: code, userId: user.id, binding: nil)
+                {
                 case .invalidCode:
                     env.logger.info(
                         "Web activation of \(connection.id): the code is unknown, expired or used; sending the user through \(service.id)'s sign-in"
                     )
-                    return partnerSignInRedirect(connection, service: service, session: session)
+                    return partnerSignInRedirect(connection, service: service, user: user, session: session)
                 case .linkedToAnotherUser:
                     return alreadyLinked(service, session: session)
                 case .linked:
@@ -138,14 +151,20 @@ struct WebActivationRoutes: SandboxRoutes {
             return try await page(context) { connection in
                 guard
                     let session = sessions.session(
-                        partnerState: request.query("state") ?? "", connectionId: connection.id),
-                    let userId = session.userId, let user = try await env.store.user(id: userId)
+                        partnerState: request.query("state") ?? "", connectionId: connection.id,
+                        browser: browsers.browser(of: request)),
+                    !session.partnerAuthorized, let userId = session.userId,
+                    let user = try await env.store.user(id: userId)
                 else { return Self.expired }
                 let service = try await primaryService(connection)
                 guard let code = request.query("code"), !code.isEmpty else {
                     return WebActivationPages.error(.badRequest, "\(service.name) did not send an authorization code.")
                 }
-                switch try await env.store.redeemPartnerCode(serviceId: service.id, code: code, userId: user.id) {
+                let binding = PartnerCodeBinding(
+                    redirectURI: Self.callbackPath(connection), proof: session.codeVerifier)
+                switch try await env.store.redeemPartnerCode(
+                    serviceId: service.id, code: code, userId: user.id, binding: binding)
+                {
                 case .invalidCode:
                     return WebActivationPages.error(
                         .badRequest,
@@ -162,7 +181,7 @@ struct WebActivationRoutes: SandboxRoutes {
         router.post("/access/api/:connection_id/configure") { request, context in
             let form = try await Self.form(request)
             return try await page(context) { connection in
-                guard let session = sessions.session(form["activation_session"], connectionId: connection.id),
+                guard let session = flow(form, request, connection),
                     session.partnerAuthorized, let userId = session.userId,
                     let user = try await env.store.user(id: userId)
                 else { return Self.expired }
@@ -195,9 +214,32 @@ struct WebActivationRoutes: SandboxRoutes {
 
     static let throttledMessage = "Too many wrong passwords. Wait a few minutes, then try again."
 
-    /// The page shown when the flow's id is missing, unknown, expired or of another Connection.
+    /// The page shown when the flow's id is missing, unknown, expired, of another Connection or of another browser.
     static var expired: Response {
-        WebActivationPages.error(.badRequest, "This activation has expired or is not valid. Start again from the app.")
+        WebActivationPages.error(
+            .badRequest,
+            "This activation has expired, is not valid, or was started in another browser. Start again from the app.")
+    }
+
+    /// The page shown when someone signs in to a flow that already has its IFTTT user.
+    static var signedInAlready: Response {
+        WebActivationPages.error(
+            .conflict,
+            "This activation is already signed in to an IFTTT account. To use another account, start again from the app."
+        )
+    }
+
+    /// The live flow a form names, when the request comes from the browser that started it.
+    private func flow(_ form: SubmittedForm, _ request: Request, _ connection: SeedData.Connection)
+        -> WebActivationSessions.Session?
+    {
+        sessions.session(
+            form["activation_session"], connectionId: connection.id, browser: browsers.browser(of: request))
+    }
+
+    /// IFTTT's redirect URI at the partner for `connection`.
+    static func callbackPath(_ connection: SeedData.Connection) -> String {
+        "/access/api/\(WebActivationParameters.encode(connection.id))/partner_callback"
     }
 
     static func form(_ request: Request) async throws -> SubmittedForm {
@@ -253,24 +295,34 @@ struct WebActivationRoutes: SandboxRoutes {
     )
         async throws -> Response
     {
-        guard let signedIn = sessions.signIn(session.id, userId: user.id) else { return Self.expired }
+        let signedIn: WebActivationSessions.Session
+        switch sessions.signIn(session.id, userId: user.id) {
+        case .signedIn(let session): signedIn = session
+        case .refused:
+            env.logger.warning("Web activation of \(connection.id): refused a second user's sign-in to a flow")
+            return Self.signedInAlready
+        case .gone: return Self.expired
+        }
         let service = try await primaryService(connection)
         return WebActivationPages.response(
             WebActivationPages.authorize(connection, service: service, user: user, session: signedIn.id))
     }
 
-    /// The 303 to the partner's own sign-in page (its OAuth authorization endpoint), which returns to
-    /// `partner_callback` with a fresh code and this flow's partner state.
+    /// The 303 to the partner's own sign-in page (its OAuth authorization endpoint), after pushing the authorization
+    /// request to the partner (RFC 9126): the URL carries only `client_id` and the opaque `request_uri`; the partner
+    /// returns to `partner_callback` with a code bound to this flow (PKCE) and this flow's partner state.
     private func partnerSignInRedirect(
-        _ connection: SeedData.Connection, service: SeedData.Service,
+        _ connection: SeedData.Connection, service: SeedData.Service, user: SeedData.User,
         session: WebActivationSessions.Session
     ) -> Response {
-        let callback = "/access/api/\(WebActivationParameters.encode(connection.id))/partner_callback"
-        let query = [
-            ("response_type", "code"), ("client_id", PartnerSignInRoutes.clientId), ("redirect_uri", callback),
-            ("state", session.partnerState),
-        ]
-        .map { "\($0.0)=\(WebActivationParameters.encode($0.1))" }.joined(separator: "&")
+        guard
+            let requestURI = partnerRequests.push(
+                serviceId: service.id, redirectURI: Self.callbackPath(connection), state: session.partnerState,
+                codeChallenge: PKCE.challenge(session.codeVerifier),
+                iftttAccount: user.login == user.email ? user.email : "\(user.login) (\(user.email))")
+        else { return WebActivationPages.error(.internalServerError, "Something went wrong in the sandbox.") }
+        let query = [("client_id", PartnerSignInRoutes.clientId), ("request_uri", requestURI)]
+            .map { "\($0.0)=\(WebActivationParameters.encode($0.1))" }.joined(separator: "&")
         return WebActivationPages.redirect(
             to: "/partner/\(WebActivationParameters.encode(service.id))/oauth/authorize?\(query)")
     }

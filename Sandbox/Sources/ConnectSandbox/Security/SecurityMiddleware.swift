@@ -54,13 +54,14 @@ struct SameOriginMiddleware: RouterMiddleware {
         }
         logger.warning("\(request.method) \(request.uri.path): refused a cross-site request (\(reason))")
         let message = "Cross-site requests are not allowed: submit the form from the sandbox's own page."
-        let path = request.uri.path
-        if path.hasPrefix("/access/") || path.hasPrefix("/playground")
-            || (path.hasPrefix("/partner/") && path.contains("/oauth/"))
-        {
-            return WebActivationPages.error(.forbidden, message)
-        }
+        if Self.isPage(request.uri.path) { return WebActivationPages.error(.forbidden, message) }
         throw APIError.forbidden(message)
+    }
+
+    /// Whether `path` is one of the HTML pages (answered with an HTML page rather than the JSON envelope).
+    static func isPage(_ path: String) -> Bool {
+        path.hasPrefix("/access/") || path.hasPrefix("/playground")
+            || (path.hasPrefix("/partner/") && path.contains("/oauth/"))
     }
 
     /// Why the request is cross-site, or `nil` when it is not.

@@ -1,8 +1,10 @@
 import Foundation
 import Hummingbird
+import NIOHTTP1
 
 /// Rejects request bodies above ``limit`` (1 MiB) with 413 and the error envelope, and collects smaller bodies so
-/// that route handlers can read them in one piece.
+/// that route handlers can read them in one piece. A body that breaks HTTP's framing (a malformed chunk size) is a
+/// 400, not a 500: the client sent it, nothing failed in the sandbox.
 struct BodyLimitMiddleware: RouterMiddleware {
     typealias Context = BasicRequestContext
 
@@ -20,6 +22,9 @@ struct BodyLimitMiddleware: RouterMiddleware {
             _ = try await request.collectBody(upTo: Self.limit)
         } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
             throw APIError.payloadTooLarge(limit: Self.limit)
+        } catch is HTTPParserError {
+            throw APIError.badRequest(
+                "The request body could not be parsed as HTTP (its chunked encoding is malformed).")
         }
         return try await next(request, context)
     }

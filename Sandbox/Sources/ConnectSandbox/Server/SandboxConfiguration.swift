@@ -41,6 +41,10 @@ public struct SandboxConfiguration: Sendable {
     /// nothing of it is recorded. The decision depends only on ``randomSeed`` and the record id, so a refused event
     /// is refused again when re-sent and a run is reproducible. Default 0 (`--reject-location-events`).
     public var rejectLocationEvents: Double = 0
+    /// How long a connection may take to deliver a complete request head (after it opens, and between the requests
+    /// of a kept-alive connection) before the sandbox closes it, so slow clients cannot hold connections open.
+    /// Default 10 seconds; must be positive.
+    public var headerReadTimeout: Duration = .seconds(10)
 
     /// Creates a configuration. See the properties for the meaning and defaults of each parameter.
     public init(
@@ -88,6 +92,9 @@ public struct SandboxConfiguration: Sendable {
         if !(rejectLocationEvents >= 0 && rejectLocationEvents <= 1) {
             throw .invalidConfiguration(
                 parameter: "rejectLocationEvents", message: "must be between 0 and 1 (got \(rejectLocationEvents))")
+        }
+        if headerReadTimeout <= .zero {
+            throw .invalidConfiguration(parameter: "headerReadTimeout", message: "must be positive")
         }
         if let databasePath, databasePath.isEmpty {
             throw .invalidConfiguration(parameter: "databasePath", message: "must not be an empty string")

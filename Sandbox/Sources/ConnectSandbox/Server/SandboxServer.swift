@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Logging
+import NIOCore
 import ServiceLifecycle
 
 /// The local IFTTT Connect API: builds the Hummingbird application and runs it, for the CLI or in-process.
@@ -52,12 +53,17 @@ public enum SandboxServer {
         }
         let router = makeRouter(
             environment: RouteEnvironment(store: store, urls: urls, logger: logger),
-            injector: injector, redirectState: configuration.redirectState)
+            injector: injector, redirectState: configuration.redirectState, host: configuration.host)
         logger.info("Web activation redirects: state \(configuration.redirectState.rawValue)")
         let host = configuration.host
+        let (seconds, attoseconds) = configuration.headerReadTimeout.components
+        let headerTimeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
         return Application(
             router: router,
-            server: .http1(configuration: .init(additionalChannelHandlers: [ParserErrorEnvelope()])),
+            server: .http1(
+                configuration: .init(additionalChannelHandlers: [
+                    ParserErrorEnvelope(), HeaderReadDeadline(timeout: headerTimeout),
+                ])),
             configuration: .init(address: .hostname(host, port: configuration.port), serverName: "ConnectSandbox"),
             onServerRunning: { channel in
                 let url = SandboxURLs.baseURL(host: host, port: channel.localAddress?.port ?? 0)
@@ -68,17 +74,21 @@ public enum SandboxServer {
     }
 
     /// The router with all middleware and route groups. Middleware order (outermost first): security headers, error
-    /// envelope and request log, same-origin check of form posts, body limit, fault injection (API paths only).
+    /// envelope and request log, `Host` allow-list, same-origin check of form posts, body limit, fault injection (API
+    /// paths only).
     static func makeRouter(
         environment: RouteEnvironment, injector: FaultInjector,
-        redirectState: RedirectStateMode = .ignore
+        redirectState: RedirectStateMode = .ignore, host: String = "127.0.0.1"
     ) -> SandboxRouter {
         let router = SandboxRouter()
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorEnvelopeMiddleware(logger: environment.logger))
+        router.add(middleware: HostAllowListMiddleware(logger: environment.logger, configuredHost: host))
         router.add(middleware: SameOriginMiddleware(logger: environment.logger))
         router.add(middleware: BodyLimitMiddleware())
         router.add(middleware: FaultInjectionMiddleware(injector: injector))
+        // IFTTT's activation pages push their authorization requests to the partner's sign-in page.
+        let partnerRequests = PartnerAuthorizationRequests()
         let routes: [any SandboxRoutes] = [
             HealthRoutes(),
             AssetRoutes(env: environment),
@@ -90,14 +100,14 @@ public enum SandboxServer {
             StepRoutes(env: environment),
             ConnectURLRoutes(env: environment),
             OpenAPIRoutes(),
-            WebActivationRoutes(env: environment, redirectState: redirectState),
+            WebActivationRoutes(env: environment, redirectState: redirectState, partnerRequests: partnerRequests),
             SDKEventRoutes(env: environment),
             PlaygroundRoutes(env: environment),
             LocationEventRoutes(env: environment, injector: injector),
             LegacyAppletRoutes(env: environment),
             LegacyEmbedRoutes(env: environment),
             PartnerBackendRoutes(env: environment),
-            PartnerSignInRoutes(env: environment),
+            PartnerSignInRoutes(env: environment, requests: partnerRequests),
         ]
         for group in routes { group.register(on: router) }
         return router

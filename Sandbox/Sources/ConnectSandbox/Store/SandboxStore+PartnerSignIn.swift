@@ -3,21 +3,26 @@ import GRDB
 
 // The partner's own sign-in (the service's OAuth authorization page) and its single-use, short-lived authorization
 // codes; salted password hashes for users and partner accounts.
-extension PasswordHash {
-    /// `password` as stored: a hash stays as it is (a re-imported export), plain text is hashed.
-    static func storable(_ password: String) -> String {
-        isHash(password) ? password : make(password)
-    }
-}
 
 /// What redeeming a partner authorization code in an activation did.
 enum PartnerLinkResult: Sendable, Equatable {
     /// The partner account is now linked to the flow's IFTTT user (or already was).
     case linked(SeedData.PartnerAccount)
-    /// The code is unknown, expired, already used or of another service.
+    /// The code is unknown, expired, already used, of another service, or bound to another flow or redirect URI.
     case invalidCode
-    /// The partner account is linked to another IFTTT user; nothing changed.
+    /// The partner account is linked to another IFTTT user; nothing changed, and the code stays unused.
     case linkedToAnotherUser(SeedData.PartnerAccount)
+}
+
+/// What a code issued by the partner's sign-in page is bound to, as a careful OAuth server binds it: the redirect URI
+/// it was issued for (RFC 6749 §4.1.3) and the flow that asked for it (PKCE, RFC 7636: the code challenge is the
+/// SHA-256 of the flow's verifier). Codes from the seed (the provisional codes an app passes as the activation
+/// URL's `code`) are bound to neither and are redeemed only that way.
+struct PartnerCodeBinding: Sendable, Equatable {
+    /// The redirect URI the code was issued for.
+    var redirectURI: String
+    /// The flow's PKCE verifier (redeeming) or challenge (issuing).
+    var proof: String
 }
 
 extension SandboxStore {
@@ -26,7 +31,20 @@ extension SandboxStore {
     /// How long a code issued by the partner's sign-in page stays valid.
     static let issuedCodeLifetime: TimeInterval = 10 * 60
 
+    /// Registers the partner sign-in migrations, in order.
     static func registerPartnerSignInMigration(_ migrator: inout DatabaseMigrator) {
+        registerPartnerSignInTables(&migrator)
+        // Codes issued by the partner's sign-in page are bound to their redirect URI and the flow's PKCE challenge;
+        // seeded codes have neither.
+        migrator.registerMigration("v-partner-code-binding") { db in
+            try db.alter(table: "partner_oauth_codes") { t in
+                t.add(column: "redirect_uri", .text)
+                t.add(column: "code_challenge", .text)
+            }
+        }
+    }
+
+    private static func registerPartnerSignInTables(_ migrator: inout DatabaseMigrator) {
         migrator.registerMigration("v-partner-sign-in") { db in
             try db.alter(table: "partner_accounts") { t in
                 t.add(column: "login", .text)
@@ -75,75 +93,110 @@ extension SandboxStore {
         }
     }
 
-    /// The user whose e-mail address (case-insensitive) or login is `identifier` and whose password is `password`
-    /// (checked against the salted hash, in constant time); `nil` when there is none or the password differs.
-    func verifiedUser(identifier: String, password: String) async throws -> SeedData.User? {
-        let found = try await database.read { db in
+    /// The user whose e-mail address (case-insensitive) or login is `identifier`: the account a sign-in attempt is
+    /// for, whichever of the two it names (throttling counts per account).
+    func signInUser(identifier: String) async throws -> SeedData.User? {
+        try await database.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT * FROM users WHERE email = ? COLLATE NOCASE OR login = ?",
                 arguments: [identifier, identifier]
             ).map { try Self.user($0) }
         }
-        // Hash outside the database's serial queue: a wrong guess must not hold up every other request.
-        guard let user = found else {
-            _ = PasswordHash.verify(password, against: Self.dummyHash)  // the same work whether or not the user exists
+    }
+
+    /// `user` when `password` matches its salted hash (compared in constant time); `nil` otherwise. Without a user
+    /// it does the same work against a dummy hash, so the time does not tell whether the account exists. Hashing
+    /// runs outside the database's serial queue: a wrong guess must not hold up every other request.
+    static func verified<Account>(_ account: Account?, stored: (Account) -> String?, password: String) -> Account? {
+        guard let account else {
+            _ = PasswordHash.verify(password, against: dummyHash)
             return nil
         }
-        guard let stored = user.password, PasswordHash.verify(password, against: stored) else { return nil }
-        return user
+        guard let hash = stored(account), PasswordHash.verify(password, against: hash) else { return nil }
+        return account
+    }
+
+    /// The user whose e-mail address (case-insensitive) or login is `identifier` and whose password is `password`;
+    /// `nil` when there is none or the password differs.
+    func verifiedUser(identifier: String, password: String) async throws -> SeedData.User? {
+        Self.verified(try await signInUser(identifier: identifier), stored: \.password, password: password)
     }
 
     /// A hash of nothing anyone knows, to spend the same time on unknown identifiers.
     static let dummyHash = PasswordHash.make(UUID().uuidString)
 
-    /// The partner account of `serviceId` whose sign-in login is `login` (case-insensitive) and whose password is
-    /// `password`; `nil` otherwise.
-    func partnerSignIn(serviceId: String, login: String, password: String) async throws -> SeedData.PartnerAccount? {
-        let found = try await database.read { db in
+    /// The partner account of `serviceId` whose sign-in login is `login` (case-insensitive).
+    func partnerSignInAccount(serviceId: String, login: String) async throws -> SeedData.PartnerAccount? {
+        try await database.read { db in
             try Row.fetchOne(
                 db, sql: "SELECT * FROM partner_accounts WHERE service_id = ? AND login = ? COLLATE NOCASE",
                 arguments: [serviceId, login]
             ).map { try Self.partnerAccount($0) }
         }
-        guard let account = found, let stored = account.password else {
-            _ = PasswordHash.verify(password, against: Self.dummyHash)
-            return nil
-        }
-        return PasswordHash.verify(password, against: stored) ? account : nil
     }
 
-    /// Issues a new single-use authorization code for the partner account, valid for ``issuedCodeLifetime``.
-    func issuePartnerCode(serviceId: String, partnerUserId: String, now: Date = Date()) async throws -> String {
+    /// The partner account of `serviceId` whose sign-in login is `login` (case-insensitive) and whose password is
+    /// `password`; `nil` otherwise.
+    func partnerSignIn(serviceId: String, login: String, password: String) async throws -> SeedData.PartnerAccount? {
+        Self.verified(
+            try await partnerSignInAccount(serviceId: serviceId, login: login), stored: \.password, password: password)
+    }
+
+    /// Issues a new single-use authorization code for the partner account, valid for ``issuedCodeLifetime`` and bound to
+    /// `binding` (its redirect URI and the flow's PKCE challenge).
+    func issuePartnerCode(
+        serviceId: String, partnerUserId: String, binding: PartnerCodeBinding, now: Date = Date()
+    ) async throws -> String {
         var generator = SystemRandomNumberGenerator()
         let code =
             "\(serviceId)-code-" + PasswordHash.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
         try await database.write { db in
             try db.execute(
-                sql:
-                    "INSERT INTO partner_oauth_codes (code, service_id, partner_user_id, expires_at) VALUES (?, ?, ?, ?)",
-                arguments: [code, serviceId, partnerUserId, now.addingTimeInterval(Self.issuedCodeLifetime)])
+                sql: """
+                    INSERT INTO partner_oauth_codes
+                        (code, service_id, partner_user_id, expires_at, redirect_uri, code_challenge)
+                    VALUES (?, ?, ?, ?, ?, ?)
+                    """,
+                arguments: [
+                    code, serviceId, partnerUserId, now.addingTimeInterval(Self.issuedCodeLifetime),
+                    binding.redirectURI, binding.proof,
+                ])
         }
         return code
     }
 
-    /// Redeems an authorization code of `serviceId` for the IFTTT user `userId`, in one transaction: an unknown,
-    /// expired or used code changes nothing; a valid one is used up, and its partner account is linked to `userId`
-    /// unless another IFTTT user already has it (then it stays as it is).
-    func redeemPartnerCode(serviceId: String, code: String, userId: String, now: Date = Date()) async throws
-        -> PartnerLinkResult
-    {
+    /// Redeems an authorization code of `serviceId` for the IFTTT user `userId`, in one transaction.
+    ///
+    /// * An unknown, expired or used code changes nothing (`invalidCode`).
+    /// * With `binding` (the partner's redirect back to the flow), the code must have been issued for that redirect
+    ///   URI and for the flow whose PKCE verifier `binding.proof` is; a seeded code is refused. Without it (the
+    ///   activation URL's `code`), only a seeded code is accepted. A mismatch changes nothing (`invalidCode`).
+    /// * A code for a partner account that another IFTTT user has linked changes nothing, and the code stays unused
+    ///   for its owner (`linkedToAnotherUser`).
+    /// * Otherwise the code is used up and its partner account linked to `userId`.
+    func redeemPartnerCode(
+        serviceId: String, code: String, userId: String, binding: PartnerCodeBinding?, now: Date = Date()
+    ) async throws -> PartnerLinkResult {
         try await database.write { db in
             guard
                 let row = try Row.fetchOne(
                     db,
                     sql: """
-                        SELECT partner_user_id FROM partner_oauth_codes
+                        SELECT partner_user_id, redirect_uri, code_challenge FROM partner_oauth_codes
                         WHERE code = ? AND service_id = ? AND used_at IS NULL AND expires_at > ?
                         """,
                     arguments: [code, serviceId, now])
             else { return .invalidCode }
+            let redirectURI: String? = row["redirect_uri"]
+            let challenge: String? = row["code_challenge"]
+            if let binding {
+                guard redirectURI == binding.redirectURI, let challenge,
+                    PKCE.matches(verifier: binding.proof, challenge: challenge)
+                else { return .invalidCode }
+            } else if redirectURI != nil || challenge != nil {
+                return .invalidCode
+            }
             let partnerUserId: String = row["partner_user_id"]
-            try db.execute(sql: "UPDATE partner_oauth_codes SET used_at = ? WHERE code = ?", arguments: [now, code])
             guard
                 let accountRow = try Row.fetchOne(
                     db, sql: "SELECT * FROM partner_accounts WHERE service_id = ? AND partner_user_id = ?",
@@ -151,6 +204,7 @@ extension SandboxStore {
             else { return .invalidCode }
             let account = try Self.partnerAccount(accountRow)
             if let linked = account.userId, linked != userId { return .linkedToAnotherUser(account) }
+            try db.execute(sql: "UPDATE partner_oauth_codes SET used_at = ? WHERE code = ?", arguments: [now, code])
             try db.execute(
                 sql: "UPDATE partner_accounts SET user_id = ? WHERE service_id = ? AND partner_user_id = ?",
                 arguments: [userId, serviceId, partnerUserId])

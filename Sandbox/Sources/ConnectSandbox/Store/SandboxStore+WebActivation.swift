@@ -9,7 +9,8 @@ extension SandboxStore {
     }
 
     /// Creates a user with `email` and `password`; the id and login are derived from the address and made unique.
-    /// Returns `nil` when a user already has this address.
+    /// Returns `nil` when a user already has this address. The password is always hashed, whatever it looks like
+    /// (a password shaped like a stored hash is a password, not a hash).
     func createUser(email: String, password: String) async throws -> SeedData.User? {
         try await database.write { db in
             let exists =
@@ -28,8 +29,10 @@ extension SandboxStore {
                 suffix += 1
                 candidate = "\(base.isEmpty ? "user" : base)\(suffix)"
             }
-            let user = SeedData.User(id: candidate, email: email, password: password)
-            try Self.upsert(user, in: db)
+            let user = SeedData.User(id: candidate, email: email, password: PasswordHash.make(password))
+            try db.execute(
+                sql: "INSERT INTO users (id, login, email, password) VALUES (?, ?, ?, ?)",
+                arguments: [user.id, user.login, user.email, user.password])
             return user
         }
     }
