@@ -1,32 +1,6 @@
 import Foundation
 import Testing
-import IFTTTConnectDesktop
 @testable import IFTTTConnectCore
-
-/// Compiles the command-line example of Activation.md (it is not run: it would open a browser).
-@MainActor
-enum ActivationDocumentationExample {
-    static func activate(email: String, credentials: ConnectionCredentials) async throws -> String? {
-        let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
-        defer { receiver.stop() }
-        let configuration = ConnectionConfiguration(
-            connectionId: "gx-arrive-store",
-            suggestedUserEmail: email,
-            credentialProvider: credentials,
-            redirectURL: receiver.redirectURL)
-        var setup = ConnectButtonController.Configuration.sandbox(URL(string: "http://127.0.0.1:8080")!)
-        setup.webAuthenticationSession = BrowserWebAuthenticationSession()
-        setup.timing = .immediate
-        let controller = ConnectButtonController(
-            connectButton: HeadlessConnectButton(),
-            connectionConfiguration: configuration,
-            delegate: nil,
-            configuration: setup)
-        Task { for await event in controller.events() { print(event) } }
-        let activation = try await controller.connect(email: email)
-        return activation.userToken
-    }
-}
 
 /// Compiles the `redirectUserVerifier` example of Activation.md.
 enum ActivationVerifierDocumentationExample {
@@ -54,10 +28,6 @@ enum ActivationVerifierDocumentationExample {
 
 @Suite("Activation documentation")
 struct ActivationDocumentationTests {
-    @Test func theExampleCompiles() {
-        #expect(ActivationDocumentationExample.self == ActivationDocumentationExample.self)
-    }
-
     @Test func theVerifierExampleComparesLogins() async throws {
         let configuration = ActivationVerifierDocumentationExample.configure(
             email: "a@example.com", credentials: ConnectionCredentials(),
