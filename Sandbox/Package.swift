@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 // The local IFTTT sandbox (Connect API, web pages, SQLite state) and the `ifttt-connect` CLI.
 // Server and CLI dependencies live here so that apps using the SDK resolve none of them.
 import PackageDescription
@@ -79,3 +79,44 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
+// The benchmarks (Benchmarks/, on ordo-one/package-benchmark), in this package as Hummingbird keeps its own: declared
+// only when ENABLE_IFTTT_BENCHMARKS is set, so that building the sandbox and its tests resolves and compiles none of
+// them, and building them reuses the sandbox's own build instead of compiling the server stack again.
+//   ENABLE_IFTTT_BENCHMARKS=1 swift package --package-path Sandbox benchmark
+// Tools 6.1 for the `MallocInterposer` trait: package-benchmark's default traits add a runtime interposer on Linux
+// with Swift 6.3 that wall clock and malloc counts do not need. A suite is an executable target in Benchmarks/<Suite>
+// (how package-benchmark finds them); what they share is in Benchmarks/Support.
+if Context.environment["ENABLE_IFTTT_BENCHMARKS"] != nil {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]))
+    let sdk = Target.Dependency.product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK")
+    let suite: [Target.Dependency] = [
+        .product(name: "Benchmark", package: "benchmark"), sdk, "BenchmarkSupport", "Workloads",
+    ]
+    let plugins: [Target.PluginUsage] = [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+    package.targets += [
+        // Goal verdicts and interleaved timing shared by the suites.
+        .target(name: "BenchmarkSupport", path: "Benchmarks/Support/BenchmarkSupport"),
+        // The measured work (decoding payloads and baselines, the button render), shared by the suites and
+        // InstructionCount so that both run the same code.
+        .target(
+            name: "Workloads", dependencies: [sdk], path: "Benchmarks/Support/Workloads", resources: [.copy("Fixtures")]
+        ),
+        // One workload N times, for instruction counts under valgrind (scripts/instructions.sh).
+        .executableTarget(
+            name: "InstructionCount", dependencies: ["Workloads", sdk], path: "Benchmarks/Support/InstructionCount"),
+        .executableTarget(name: "Decoding", dependencies: suite, path: "Benchmarks/Decoding", plugins: plugins),
+        .executableTarget(
+            name: "Location",
+            dependencies: suite + [
+                .product(name: "IFTTTConnectLocation", package: "IFTTTConnectSDK"),
+                .product(name: "IFTTTConnectTesting", package: "IFTTTConnectSDK"),
+            ],
+            path: "Benchmarks/Location", plugins: plugins),
+        .executableTarget(name: "Button", dependencies: suite, path: "Benchmarks/Button", plugins: plugins),
+        .executableTarget(
+            name: "SandboxGET",
+            dependencies: suite + ["ConnectSandbox", .product(name: "Logging", package: "swift-log")],
+            path: "Benchmarks/SandboxGET", plugins: plugins),
+    ]
+}
