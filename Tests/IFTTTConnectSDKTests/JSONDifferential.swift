@@ -96,7 +96,8 @@ enum JSONDifferential {
             }
         }
         if let expected = foundationText(value), expected != value.serialized() {
-            return "serialized() wrote \(value.serialized().debugDescription), JSONSerialization " + expected.debugDescription
+            let written = value.serialized().debugDescription
+            return "serialized() wrote \(written), JSONSerialization \(expected.debugDescription)"
         }
         return nil
     }

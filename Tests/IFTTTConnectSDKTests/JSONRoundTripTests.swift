@@ -88,8 +88,9 @@ struct JSONRoundTripTests {
     }
 
     static let numbers: [Double] = [
-        0, -0.0, 1, -1, 0.1, 1.5, -2.25e-3, 1e10, 1e16, 1e21, 1e300, -1e-300, .leastNonzeroMagnitude, .leastNormalMagnitude,
-        9_007_199_254_740_991, 9_007_199_254_740_992, 18_014_398_509_481_984, 123_456_789.125, .greatestFiniteMagnitude,
+        0, -0.0, 1, -1, 0.1, 1.5, -2.25e-3, 1e10, 1e16, 1e21, 1e300, -1e-300, .leastNonzeroMagnitude,
+        .leastNormalMagnitude, 9_007_199_254_740_991, 9_007_199_254_740_992, 18_014_398_509_481_984, 123_456_789.125,
+        .greatestFiniteMagnitude,
     ]
 
     static func value(depth: Int, using random: inout SplitMix64) -> JSONValue {
@@ -102,7 +103,8 @@ struct JSONRoundTripTests {
             return .number(number.isFinite ? number : 0.5)
         case 4, 5: return .string(escapeHeavyString(using: &random))
         case 6:
-            return .array((0..<Int.random(in: 0...4, using: &random)).map { _ in value(depth: depth - 1, using: &random) })
+            let count = Int.random(in: 0...4, using: &random)
+            return .array((0..<count).map { _ in value(depth: depth - 1, using: &random) })
         default:
             let members = (0..<Int.random(in: 0...4, using: &random)).map { _ in
                 (escapeHeavyString(using: &random), value(depth: depth - 1, using: &random))
