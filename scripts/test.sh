@@ -58,12 +58,17 @@ step() {
   step_time=$((SECONDS - start))
 }
 
-count() {  # counts Swift Testing and XCTest results of a test log into p and f
-  local log="$1"
-  p=$(grep -E '^✔ Test .*passed after' "$log" | grep -vc 'Test run with')
-  f=$(grep -E '^✘ Test .*failed after' "$log" | grep -vc 'Test run with')
-  p=$((p + $(grep -cE "^Test Case '.*' passed" "$log")))
-  f=$((f + $(grep -cE "^Test Case '.*' failed" "$log")))
+count() {  # the passed and failed tests of a test log, from its summary lines, into p and f
+  local log="$1" tests executed failures
+  # Swift Testing: "Test run with N tests in M suites ...", less its failed tests. Tests run in parallel, so a result
+  # line may share a line with another test's output: the matches are not anchored.
+  tests=$(grep -oE 'Test run with [0-9]+ tests?' "$log" | tail -1 | grep -oE '[0-9]+')
+  f=$(grep -E '✘ Test .*failed after' "$log" | grep -vc 'Test run with')
+  p=$(( ${tests:-0} - f ))
+  # XCTest: its last "Executed N tests, with F failures".
+  read -r executed failures < <(grep -oE 'Executed [0-9]+ tests?, with [0-9]+ failures?' "$log" | tail -1 \
+    | grep -oE '[0-9]+' | paste -sd' ' -)
+  p=$(( p + ${executed:-0} - ${failures:-0} )); f=$(( f + ${failures:-0} ))
 }
 
 show_build_failure() {  # the compiler's errors and warnings with the source lines under them
