@@ -37,8 +37,6 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "IFTTTConnectSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectService", package: "IFTTTConnectSDK"),
-                // Its seeded SplitMix64 makes injected faults reproducible (--seed).
-                .product(name: "IFTTTConnectTesting", package: "IFTTTConnectSDK"),
             ],
             resources: [.copy("Resources")]
         ),
@@ -116,7 +114,10 @@ if Context.environment["ENABLE_IFTTT_BENCHMARKS"] != nil {
         .executableTarget(name: "Button", dependencies: suite, path: "Benchmarks/Button", plugins: plugins),
         .executableTarget(
             name: "SandboxGET",
-            dependencies: suite + ["ConnectSandbox", .product(name: "Logging", package: "swift-log")],
+            dependencies: suite + [
+                "ConnectSandbox", .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ],
             path: "Benchmarks/SandboxGET", plugins: plugins),
     ]
 }
