@@ -144,7 +144,7 @@ final class WebActivationSessions: Sendable {
     }
 
     /// Starts a flow with the parameters of its activation URL.
-    func start(connectionId: String, parameters: WebActivationParameters, now: Date = Date()) -> Session {
+    func start(connectionId: String, parameters: WebActivationParameters, now: Date) -> Session {
         let session = Session(
             id: Self.randomId(), connectionId: connectionId, parameters: parameters,
             partnerState: Self.randomId(), started: now)
@@ -159,7 +159,7 @@ final class WebActivationSessions: Sendable {
     }
 
     /// The live flow `id` of `connectionId`.
-    func session(_ id: String?, connectionId: String, now: Date = Date()) -> Session? {
+    func session(_ id: String?, connectionId: String, now: Date) -> Session? {
         guard let id, !id.isEmpty else { return nil }
         return sessions.withLockedValue { $0[id] }.flatMap {
             $0.connectionId == connectionId && now.timeIntervalSince($0.started) < Self.lifetime ? $0 : nil
@@ -167,7 +167,7 @@ final class WebActivationSessions: Sendable {
     }
 
     /// The live flow of `connectionId` whose partner sign-in `state` is `state`.
-    func session(partnerState state: String, connectionId: String, now: Date = Date()) -> Session? {
+    func session(partnerState state: String, connectionId: String, now: Date) -> Session? {
         guard !state.isEmpty else { return nil }
         return sessions.withLockedValue { table in table.values.first { $0.partnerState == state } }.flatMap {
             $0.connectionId == connectionId && now.timeIntervalSince($0.started) < Self.lifetime ? $0 : nil

@@ -29,6 +29,8 @@ struct WebActivationRoutes: SandboxRoutes {
     /// Whether redirects echo the activation URL's `state`.
     var redirectState: RedirectStateMode = .ignore
     let throttle = SignInThrottle()
+    /// Now, on the sandbox's clock.
+    var now: Date { env.store.clock.now }
 
     /// The domain whose addresses the sandbox refuses to create accounts for.
     static let failingAccountDomain = "fail.example"
@@ -38,7 +40,7 @@ struct WebActivationRoutes: SandboxRoutes {
             let parameters = WebActivationParameters(pairs: WebActivationParameters.parseQuery(request.uri.query ?? ""))
             return try await page(context) { connection in
                 if let problem = problem(parameters, connection: connection) { return problem }
-                let session = sessions.start(connectionId: connection.id, parameters: parameters)
+                let session = sessions.start(connectionId: connection.id, parameters: parameters, now: now)
                 let html =
                     parameters.createsAccount
                     ? WebActivationPages.createAccount(connection, parameters: parameters, session: session.id)
@@ -50,11 +52,12 @@ struct WebActivationRoutes: SandboxRoutes {
         router.post("/access/api/:connection_id/sign_in") { request, context in
             let form = try await Self.form(request)
             return try await page(context) { connection in
-                guard let session = sessions.session(form["activation_session"], connectionId: connection.id) else {
+                guard let session = sessions.session(form["activation_session"], connectionId: connection.id, now: now)
+                else {
                     return Self.expired
                 }
                 let identifier = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
-                guard throttle.allows(identifier) else {
+                guard throttle.allows(identifier, now: now) else {
                     env.logger.warning("Web activation of \(connection.id): sign-in throttled")
                     return WebActivationPages.response(
                         WebActivationPages.signIn(
@@ -66,7 +69,7 @@ struct WebActivationRoutes: SandboxRoutes {
                     let user = try await env.store.verifiedUser(
                         identifier: identifier, password: form["password"] ?? "")
                 else {
-                    throttle.recordFailure(identifier)
+                    throttle.recordFailure(identifier, now: now)
                     return WebActivationPages.response(
                         WebActivationPages.signIn(
                             connection, parameters: session.parameters, session: session.id,
@@ -81,7 +84,8 @@ struct WebActivationRoutes: SandboxRoutes {
         router.post("/access/api/:connection_id/create_account") { request, context in
             let form = try await Self.form(request)
             return try await page(context) { connection in
-                guard let session = sessions.session(form["activation_session"], connectionId: connection.id) else {
+                guard let session = sessions.session(form["activation_session"], connectionId: connection.id, now: now)
+                else {
                     return Self.expired
                 }
                 let parameters = session.parameters
@@ -110,7 +114,7 @@ struct WebActivationRoutes: SandboxRoutes {
         router.post("/access/api/:connection_id/authorize") { request, context in
             let form = try await Self.form(request)
             return try await page(context) { connection in
-                guard let session = sessions.session(form["activation_session"], connectionId: connection.id),
+                guard let session = sessions.session(form["activation_session"], connectionId: connection.id, now: now),
                     let userId = session.userId, let user = try await env.store.user(id: userId)
                 else { return Self.expired }
                 let service = try await primaryService(connection)
@@ -138,7 +142,7 @@ struct WebActivationRoutes: SandboxRoutes {
             return try await page(context) { connection in
                 guard
                     let session = sessions.session(
-                        partnerState: request.query("state") ?? "", connectionId: connection.id),
+                        partnerState: request.query("state") ?? "", connectionId: connection.id, now: now),
                     let userId = session.userId, let user = try await env.store.user(id: userId)
                 else { return Self.expired }
                 let service = try await primaryService(connection)
@@ -162,7 +166,7 @@ struct WebActivationRoutes: SandboxRoutes {
         router.post("/access/api/:connection_id/configure") { request, context in
             let form = try await Self.form(request)
             return try await page(context) { connection in
-                guard let session = sessions.session(form["activation_session"], connectionId: connection.id),
+                guard let session = sessions.session(form["activation_session"], connectionId: connection.id, now: now),
                     session.partnerAuthorized, let userId = session.userId,
                     let user = try await env.store.user(id: userId)
                 else { return Self.expired }

@@ -15,6 +15,8 @@ import Hummingbird
 struct PartnerSignInRoutes: SandboxRoutes {
     let env: RouteEnvironment
     let throttle = SignInThrottle()
+    /// Now, on the sandbox's clock.
+    var now: Date { env.store.clock.now }
 
     /// The OAuth client id of IFTTT at the partner.
     static let clientId = "ifttt"
@@ -68,7 +70,7 @@ struct PartnerSignInRoutes: SandboxRoutes {
             guard let authorization = AuthorizationRequest({ form[$0] }) else { return Self.invalidRequest }
             let login = (form["login"] ?? "").trimmingCharacters(in: .whitespaces)
             let key = "\(service.id):\(login)"
-            guard throttle.allows(key) else {
+            guard throttle.allows(key, now: now) else {
                 env.logger.warning("Partner sign-in of \(service.id): throttled")
                 return WebActivationPages.response(
                     Self.signInPage(
@@ -80,7 +82,7 @@ struct PartnerSignInRoutes: SandboxRoutes {
                 let account = try await env.store.partnerSignIn(
                     serviceId: service.id, login: login, password: form["password"] ?? "")
             else {
-                throttle.recordFailure(key)
+                throttle.recordFailure(key, now: now)
                 return WebActivationPages.response(
                     Self.signInPage(
                         service, authorization, action: request.uri.path, login: login,

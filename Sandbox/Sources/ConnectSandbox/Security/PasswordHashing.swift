@@ -293,7 +293,7 @@ final class SignInThrottle: Sendable {
     private let failures = NIOLockedValueBox<[String: [Date]]>([:])
 
     /// Whether an attempt for `identifier` may go ahead now.
-    func allows(_ identifier: String, now: Date = Date()) -> Bool {
+    func allows(_ identifier: String, now: Date) -> Bool {
         let key = identifier.lowercased()
         return failures.withLockedValue { table in
             let recent = (table[key] ?? []).filter { now.timeIntervalSince($0) < Self.window }
@@ -303,7 +303,7 @@ final class SignInThrottle: Sendable {
     }
 
     /// Records a wrong password for `identifier`.
-    func recordFailure(_ identifier: String, now: Date = Date()) {
+    func recordFailure(_ identifier: String, now: Date) {
         let key = identifier.lowercased()
         failures.withLockedValue { table in
             if table.count > 10_000 { table.removeAll() }  // bounded memory; a reset only helps a guesser briefly

@@ -26,7 +26,7 @@ extension SandboxStore {
     /// How long a code issued by the partner's sign-in page stays valid.
     static let issuedCodeLifetime: TimeInterval = 10 * 60
 
-    static func registerPartnerSignInMigration(_ migrator: inout DatabaseMigrator) {
+    static func registerPartnerSignInMigration(_ migrator: inout DatabaseMigrator, now: Date) {
         migrator.registerMigration("v-partner-sign-in") { db in
             try db.alter(table: "partner_accounts") { t in
                 t.add(column: "login", .text)
@@ -46,7 +46,7 @@ extension SandboxStore {
                     INSERT OR IGNORE INTO partner_oauth_codes (code, service_id, partner_user_id, expires_at)
                     SELECT oauth_code, service_id, partner_user_id, ? FROM partner_accounts WHERE oauth_code IS NOT NULL
                     """,
-                arguments: [Date().addingTimeInterval(seededCodeLifetime)])
+                arguments: [now.addingTimeInterval(seededCodeLifetime)])
             for row in try Row.fetchAll(db, sql: "SELECT id, password FROM users WHERE password IS NOT NULL") {
                 let password: String = row["password"]
                 if !PasswordHash.isHash(password) {
@@ -60,7 +60,7 @@ extension SandboxStore {
 
     /// Stores the partner account's sign-in (login, hashed password) and makes its seeded `oauth_code` a single-use
     /// code valid for ``seededCodeLifetime`` (a code already known keeps its state, so a used one stays used).
-    static func upsertPartnerSignIn(_ p: SeedData.PartnerAccount, in db: Database) throws {
+    static func upsertPartnerSignIn(_ p: SeedData.PartnerAccount, now: Date, in db: Database) throws {
         try db.execute(
             sql:
                 "UPDATE partner_accounts SET login = ?, password_hash = ? WHERE service_id = ? AND partner_user_id = ?",
@@ -71,7 +71,7 @@ extension SandboxStore {
                     INSERT OR IGNORE INTO partner_oauth_codes (code, service_id, partner_user_id, expires_at)
                     VALUES (?, ?, ?, ?)
                     """,
-                arguments: [code, p.serviceId, p.partnerUserId, Date().addingTimeInterval(seededCodeLifetime)])
+                arguments: [code, p.serviceId, p.partnerUserId, now.addingTimeInterval(seededCodeLifetime)])
         }
     }
 
@@ -113,7 +113,8 @@ extension SandboxStore {
     }
 
     /// Issues a new single-use authorization code for the partner account, valid for ``issuedCodeLifetime``.
-    func issuePartnerCode(serviceId: String, partnerUserId: String, now: Date = Date()) async throws -> String {
+    func issuePartnerCode(serviceId: String, partnerUserId: String, now: Date? = nil) async throws -> String {
+        let now = now ?? clock.now
         var generator = SystemRandomNumberGenerator()
         let code =
             "\(serviceId)-code-" + PasswordHash.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
@@ -129,10 +130,11 @@ extension SandboxStore {
     /// Redeems an authorization code of `serviceId` for the IFTTT user `userId`, in one transaction: an unknown,
     /// expired or used code changes nothing; a valid one is used up, and its partner account is linked to `userId`
     /// unless another IFTTT user already has it (then it stays as it is).
-    func redeemPartnerCode(serviceId: String, code: String, userId: String, now: Date = Date()) async throws
+    func redeemPartnerCode(serviceId: String, code: String, userId: String, now: Date? = nil) async throws
         -> PartnerLinkResult
     {
-        try await database.write { db in
+        let now = now ?? clock.now
+        return try await database.write { db in
             guard
                 let row = try Row.fetchOne(
                     db,

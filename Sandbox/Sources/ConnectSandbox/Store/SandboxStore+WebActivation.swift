@@ -11,7 +11,8 @@ extension SandboxStore {
     /// Creates a user with `email` and `password`; the id and login are derived from the address and made unique.
     /// Returns `nil` when a user already has this address.
     func createUser(email: String, password: String) async throws -> SeedData.User? {
-        try await database.write { db in
+        let now = clock.now
+        return try await database.write { db in
             let exists =
                 try Bool.fetchOne(
                     db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email = ? COLLATE NOCASE)", arguments: [email])
@@ -29,7 +30,7 @@ extension SandboxStore {
                 candidate = "\(base.isEmpty ? "user" : base)\(suffix)"
             }
             let user = SeedData.User(id: candidate, email: email, password: password)
-            try Self.upsert(user, in: db)
+            try Self.upsert(user, now: now, in: db)
             return user
         }
     }
@@ -37,13 +38,14 @@ extension SandboxStore {
     /// Turns the connection on for the user without configuring it (`skip_config=true`): the user connection is
     /// `enabled` and `pending` until `PUT .../user_connection` configures it. An existing configuration is kept.
     func enablePending(userId: String, connectionId: String) async throws {
+        let now = clock.now
         try await database.write { db in
             let existing = try Self.fetchUserConnection(userId: userId, connectionId: connectionId, in: db)
             try Self.upsert(
                 SeedData.UserConnection(
                     userId: userId, connectionId: connectionId, status: .enabled, pending: true,
                     userFeatures: existing?.userFeatures ?? []),
-                in: db)
+                now: now, in: db)
         }
     }
 }
