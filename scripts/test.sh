@@ -166,6 +166,13 @@ build_package "$root/Sandbox" sandbox
 # (IFTTT_TEST_BUILT=1) and only read them. The second lane's output is printed when the tests are done.
 # With --verbose, or after a failed build, everything runs one step at a time.
 export IFTTT_TEST_BUILT=$built_ok
+# The default tier runs the two soak tests at a fifth of their size, the full tier (and a plain `swift test`) at full
+# size: the location journal's SIGKILL soak (IFTTT_LOCATION_SOAK_ITERATIONS: 40 of 200) and the paging of 100,000
+# location events (IFTTT_PAGING_EVENTS: 20,000; the full tier's load check also pages 100,000 on a release build).
+if [ "$full" -eq 0 ]; then
+  export IFTTT_LOCATION_SOAK_ITERATIONS="${IFTTT_LOCATION_SOAK_ITERATIONS:-40}"
+  export IFTTT_PAGING_EVENTS="${IFTTT_PAGING_EVENTS:-20000}"
+fi
 if [ "$verbose" -eq 0 ] && [ "$built_ok" -eq 1 ]; then
   default_checks >"$logdir/checks.out" 2>&1 &
   lane=$!
