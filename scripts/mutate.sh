@@ -2,25 +2,28 @@
 # Plants known bugs one at a time and checks that the tests catch each: every mutation below is a precise edit of
 # one line (a fixed string that must occur on exactly one line of its file, else the mutation is reported stale and
 # the script fails, so the list is kept up to date with the code), followed by an incremental build with the test
-# command's flags and a run of the tests that should catch it (a filtered subset of one package). The file is then
-# restored, whatever happens. Prints a table: mutation | caught by (the failing tests) | caught/missed.
+# command's flags and a run of the tests that should catch it (a filtered subset of one package), both in one
+# `swift test` so that nothing else builds into the same scratch in between. The file is then restored, whatever
+# happens. Prints a table: mutation | caught by (the failing tests) | caught/missed.
 #
-# Usage: scripts/mutate.sh [--only NAME]... [--list] [--sandbox-scratch DIR]
+# Usage: scripts/mutate.sh [--only NAME]... [--list] [--sandbox-scratch DIR] [--timeout SECONDS]
 #   --only NAME             plant only this mutation (repeatable)
 #   --list                  print the mutations and whether each still applies, plant nothing
 #   --sandbox-scratch DIR   build the sandbox in DIR (--scratch-path) instead of Sandbox/.build
+#   --timeout SECONDS       the longest build and test run of one mutation (default 600; a hang counts as caught)
 # Exits 0 when every mutation applied and was caught, 1 otherwise. Leaves the tree as it found it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/build-flags.sh
 
-only=() list=0 sandbox_scratch=()
+only=() list=0 sandbox_scratch=() limit=600
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) only+=("${2:-}"); shift 2 ;;
     --list) list=1; shift ;;
     --sandbox-scratch) sandbox_scratch=(--scratch-path "${2:-}"); shift 2 ;;
-    -h | --help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --timeout) limit="${2:-}"; shift 2 ;;
+    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "mutate: unknown option $1 (see --help)" >&2; exit 64 ;;
   esac
 done
@@ -74,7 +77,7 @@ mutation cache-invalidation sandbox Sandbox/Sources/ConnectSandbox/Store/Sandbox
 mutation bearer-scheme sandbox Sandbox/Sources/ConnectSandbox/Security/Authentication.swift \
   'guard parts.count == 2, parts[0].lowercased() == "bearer" else {' \
   'guard parts.count == 2, !parts[0].isEmpty else {' \
-  'SandboxAccountTests|SandboxConnectionTests|ActivationHardeningTests'
+  'SandboxHardeningTests|SandboxAccountTests|SandboxConnectionTests'
 mutation nosniff sandbox Sandbox/Sources/ConnectSandbox/Security/SecurityMiddleware.swift \
   'headers[HeaderName("X-Content-Type-Options")!] = "nosniff"' \
   'headers[HeaderName("X-Content-Type-Options")!] = "sniff"' \
@@ -82,11 +85,11 @@ mutation nosniff sandbox Sandbox/Sources/ConnectSandbox/Security/SecurityMiddlew
 mutation request-log-query sandbox Sandbox/Sources/ConnectSandbox/Server/ErrorEnvelopeMiddleware.swift \
   'logger.info("\(request.method) \(request.uri.path) → \(response.status.code) (\(milliseconds) ms)")' \
   'logger.info("\(request.method) \(request.uri) → \(response.status.code) (\(milliseconds) ms)")' \
-  'SecretRedactionTests|WebActivationPageTests'
+  'SandboxHardeningTests|SecretRedactionTests'
 mutation fail-rate sandbox Sandbox/Sources/ConnectSandbox/Server/FaultInjection.swift \
   'return draw < failRate' \
   'return draw > failRate' \
-  'SandboxInfrastructureTests'
+  'SandboxHardeningTests|SandboxInfrastructureTests'
 
 # occurrences FILE FROM: on how many lines FROM occurs.
 occurrences() { grep -cF -- "$2" "$1" 2>/dev/null || true; }
@@ -147,22 +150,23 @@ for i in "${!names[@]}"; do
     "$work/original" >"$file"
   if [ "${packages[$i]}" = sdk ]; then package=(--package-path .); else package=(--package-path Sandbox "${sandbox_scratch[@]}"); fi
   start=$SECONDS
-  echo "mutate: $name ($file:$line), building" >&2
-  if ! swift build "${package[@]}" "${test_build_flags[@]}" >"$work/build.log" 2>&1; then
-    restore
-    missed=$((missed + 1))
-    rows+=("$name\t$file:$line\t-\tNOT RUN: the mutant does not build (a mutation must compile without warnings)")
-    grep -E 'error:' "$work/build.log" | head -5 >&2
-    continue
-  fi
-  echo "mutate: $name, running ${filters[$i]}" >&2
-  timeout 600 swift test "${package[@]}" --skip-build --filter "${filters[$i]}" >"$work/test.log" 2>&1
+  echo "mutate: $name ($file:$line): building and running ${filters[$i]}" >&2
+  run_flags=()
+  for flag in "${test_build_flags[@]}"; do [ "$flag" = --build-tests ] || run_flags+=("$flag"); done
+  timeout "$limit" swift test "${package[@]}" "${run_flags[@]}" --filter "${filters[$i]}" >"$work/test.log" 2>&1
   rc=$?
   restore
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -qE '\.swift:[0-9]+:[0-9]+: (error|warning): ' "$work/test.log" \
+    && ! grep -qE "◇ Test|Test Suite '" "$work/test.log"; then
+    missed=$((missed + 1))
+    rows+=("$name\t$file:$line\t-\tNOT RUN: the mutant does not build (a mutation must compile without warnings)")
+    grep -E '\.swift:[0-9]+:[0-9]+: (error|warning): ' "$work/test.log" | head -5 >&2
+    continue
+  fi
   failing="$(test_names "$work/test.log")"
   ran=$(grep -cE '^(✔|✘) Test .*(passed|failed) after|^Test Case .*(passed|failed)' "$work/test.log")
   if [ "$rc" -eq 124 ]; then
-    caught=$((caught + 1)); rows+=("$name\t$file:$line\t${failing:-(timed out after 600 s)}\tcaught ($((SECONDS - start)) s)")
+    caught=$((caught + 1)); rows+=("$name\t$file:$line\t${failing:-(timed out after $limit s)}\tcaught ($((SECONDS - start)) s)")
   elif [ "$rc" -ne 0 ]; then
     caught=$((caught + 1)); rows+=("$name\t$file:$line\t${failing:-(exit $rc, no failed test named)}\tcaught ($((SECONDS - start)) s)")
   elif [ "$ran" -eq 0 ]; then
