@@ -36,9 +36,11 @@ let package = Package(
         ),
         .target(name: "IFTTTConnectTesting", dependencies: ["IFTTTConnectCore"]),
         .target(name: "IFTTTConnectDesktop", dependencies: ["IFTTTConnectCore"]),
+        // Where the tests find the repository's committed files (no product: apps never see it).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
         .testTarget(
             name: "IFTTTConnectSDKTests",
-            dependencies: ["IFTTTConnectTesting", "IFTTTConnectCore", "IFTTTConnectSDK", "IFTTTConnectDesktop"],
+            dependencies: ["IFTTTConnectTesting", "IFTTTConnectCore", "IFTTTConnectSDK", "TestSupport"],
             exclude: ["__Snapshots__"]
         ),
         .testTarget(
@@ -47,16 +49,16 @@ let package = Package(
         ),
         .testTarget(
             name: "IFTTTConnectServiceTests",
-            dependencies: ["IFTTTConnectTesting", "IFTTTConnectService", "IFTTTConnectCore"]
+            dependencies: ["IFTTTConnectTesting", "IFTTTConnectService", "IFTTTConnectCore", "TestSupport"]
         ),
         .testTarget(
             name: "IFTTTConnectLocationTests",
-            dependencies: ["IFTTTConnectTesting", "IFTTTConnectLocation", "IFTTTConnectCore"],
+            dependencies: ["IFTTTConnectTesting", "IFTTTConnectLocation", "IFTTTConnectCore", "TestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
             name: "IFTTTSDKTests",
-            dependencies: ["IFTTTConnectTesting", "IFTTTSDK", "IFTTTConnectCore"]
+            dependencies: ["IFTTTConnectTesting", "IFTTTSDK", "IFTTTConnectCore", "TestSupport"]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -29,13 +29,21 @@ public func fuzzOneInput(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> CInt {
 
 /// The SDK's parser never crashes, and it agrees with JSONSerialization (accept/reject and values); see
 /// `JSONDifferential.swift` for the only tolerated differences. What it accepts, JSONValue's public Codable
-/// path (JSONDecoder in, JSONEncoder out and back) reads as the same value.
+/// path (JSONDecoder in, JSONEncoder out and back) reads as the same value, and the SDK's own writer round-trips
+/// (`parse(serialize(v)) == v`, byte equal to JSONSerialization where both are defined); the input's bytes taken
+/// as one string value round-trip too, so every generated input is also a generated string.
 private func fuzzJSON(_ data: Data) {
     if let disagreement = JSONDifferential.compare(data) {
         fatalError("parser disagrees with JSONSerialization: \(disagreement)")
     }
     if let disagreement = JSONDifferential.compareCodable(data) {
         fatalError("parser disagrees with JSONValue's Codable path: \(disagreement)")
+    }
+    if let value = try? JSONParser().parse(data), let problem = JSONDifferential.compareRoundTrip(value) {
+        fatalError("the writer does not round-trip: \(problem)")
+    }
+    if let problem = JSONDifferential.compareRoundTrip(.string(String(decoding: data, as: UTF8.self))) {
+        fatalError("the writer does not round-trip a string: \(problem)")
     }
 }
 

@@ -4,13 +4,18 @@
 # that the desktop-only pieces stay out of an app that links only the core: the loopback redirect receiver is not
 # visible to such an app's code and not in its binary, while a desktop program that links IFTTTConnectDesktop
 # gets it.
+#
+# The consumer package and its build stay in .build-consumer (gitignored), so a second run rebuilds only what changed.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
-work="$(mktemp -d)"
-trap 'rm -rf "$work"' EXIT
+work="$root/.build-consumer/package"
+staging="$(mktemp -d)"
+trap 'rm -rf "$staging"' EXIT
 
-mkdir -p "$work/Sources/Consumer" "$work/Sources/DesktopConsumer" "$work/Sources/CoreOnlyReceiver"
-cat > "$work/Package.swift" <<SWIFT
+# The package is written to a staging folder and copied over only where a file differs, so that an unchanged file
+# keeps its time stamp and is not compiled again.
+mkdir -p "$staging/Sources/Consumer" "$staging/Sources/DesktopConsumer" "$staging/Sources/CoreOnlyReceiver"
+cat > "$staging/Package.swift" <<SWIFT
 // swift-tools-version: 6.0
 import PackageDescription
 let package = Package(
@@ -33,24 +38,28 @@ let package = Package(
     ]
 )
 SWIFT
-cat > "$work/Sources/Consumer/main.swift" <<'SWIFT'
+cat > "$staging/Sources/Consumer/main.swift" <<'SWIFT'
 import IFTTTConnectSDK
 import IFTTTSDK
 let controller = ConnectionNetworkController()
 print(controller.configuration.connectBaseURL)
 SWIFT
-cat > "$work/Sources/DesktopConsumer/main.swift" <<'SWIFT'
+cat > "$staging/Sources/DesktopConsumer/main.swift" <<'SWIFT'
 import IFTTTConnectDesktop
 import IFTTTConnectSDK
 let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
 print(receiver.redirectURL)
 receiver.stop()
 SWIFT
-cat > "$work/Sources/CoreOnlyReceiver/main.swift" <<'SWIFT'
+cat > "$staging/Sources/CoreOnlyReceiver/main.swift" <<'SWIFT'
 import IFTTTConnectSDK
 let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
 print(receiver.redirectURL)
 SWIFT
+(cd "$staging" && find . -type f) | while read -r file; do
+  mkdir -p "$work/$(dirname "$file")"
+  cmp -s "$staging/$file" "$work/$file" || cp "$staging/$file" "$work/$file"
+done
 
 cd "$work"
 swift package resolve >/dev/null

@@ -3,12 +3,12 @@
 # whatever else the machine is doing, and available where package-benchmark's instruction column stays empty (it
 # needs hardware counters; `perf stat -e instructions true` says "not supported" on most virtual machines).
 #
-# Each workload runs in Benchmarks' `InstructionCount` executable (release build) twice, with 0 and with N
-# iterations; the difference divided by N is the cost of one iteration. Prints, for each decoding payload, the SDK's
-# `Connection.decode(from:)` next to its two baselines (JSONSerialization + a dictionary walk, JSONDecoder +
-# Codable) with the ratios, and for the Connect Button the instructions of each state with the slowest state's ratio
-# to the median. The goals are the benchmarks' own (README, Benchmarks): decoding at least 2x cheaper than the
-# JSONSerialization baseline on every payload; every button state within 2x the median.
+# Each workload runs in the benchmarks' `InstructionCount` executable (Sandbox/Benchmarks/Support, release build)
+# twice, with 0 and with N iterations; the difference divided by N is the cost of one iteration. Prints, for each
+# decoding payload, the SDK's `Connection.decode(from:)` next to its two baselines (JSONSerialization + a dictionary
+# walk, JSONDecoder + Codable) with the ratios, and for the Connect Button the instructions of each state with the
+# slowest state's ratio to the median. The goals are the benchmarks' own (README, Sandbox/Benchmarks): decoding at
+# least 2x cheaper than the JSONSerialization baseline on every payload; every button state within 2x the median.
 #
 # Usage: scripts/instructions.sh [--iterations N] [--only decode|button]
 #   --iterations N   iterations per measured run (default 20; the 200-feature payload runs N/10, at least 1)
@@ -21,7 +21,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --iterations) iterations="${2:-}"; shift 2 ;;
     --only) only="${2:-}"; shift 2 ;;
-    -h|--help) sed -n '2,16p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "instructions: unknown option $1 (see --help)" >&2; exit 64 ;;
   esac
 done
@@ -32,10 +32,12 @@ scripts/bootstrap.sh valgrind || exit 1
 echo "instructions: building InstructionCount (release)" >&2
 log="$(mktemp)"
 trap 'rm -f "$log"' EXIT
-if ! swift build -c release --package-path Benchmarks --product InstructionCount >"$log" 2>&1; then
+# The benchmark targets are declared only with ENABLE_IFTTT_BENCHMARKS set (Sandbox/Package.swift).
+export ENABLE_IFTTT_BENCHMARKS=1
+if ! swift build -c release --package-path Sandbox --product InstructionCount >"$log" 2>&1; then
   tail -30 "$log"; exit 1
 fi
-bin="$(swift build -c release --package-path Benchmarks --show-bin-path)/InstructionCount"
+bin="$(swift build -c release --package-path Sandbox --show-bin-path)/InstructionCount"
 
 # collected WORKLOAD SUBJECT N: the instructions callgrind collected for one run.
 collected() {

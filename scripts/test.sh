@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # The README's test command: builds both packages with warnings as errors, runs every test of both, checks
-# that the SDK resolves no dependency for its consumers, runs every scripts/checks/NN-name.sh, and ends with a
-# line "N passed, N failed".
+# that the SDK resolves no dependency for its consumers, runs the scripts/checks/NN-name.sh of the tier, and ends
+# with a line "N passed, N failed".
+#
+# Two tiers (scripts/checks/README.md): the default one is what to run after every change (builds, all tests, the
+# consumer check and the fast checks); --full adds the checks marked `# tier: full` (the release load check,
+# libFuzzer runs, the benchmark smoke pass, the mutation script), which CI runs (.ci/run).
 #
 # Output: one line per step with its elapsed time, a heartbeat every 30 s while a step runs, and for a failure
 # the lines that explain it (compiler errors, failed tests with their issues, or the end of the log). Green
 # runs print no test chatter. The full logs of a failed run are kept and their directory is printed.
-# Options: --quick skips the consumer check; --verbose streams every log as it is written.
+# Options: --full runs the full tier; --quick skips the consumer check; --verbose streams every log as it is written.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
-quick=0 verbose=0
+source scripts/lib/build-flags.sh
+quick=0 verbose=0 full=0
 for argument in "$@"; do
   case "$argument" in
+    --full) full=1 ;;
     --quick) quick=1 ;;
     --verbose) verbose=1 ;;
-    *) echo "usage: scripts/test.sh [--quick] [--verbose]" >&2; exit 64 ;;
+    *) echo "usage: scripts/test.sh [--full] [--quick] [--verbose]" >&2; exit 64 ;;
   esac
 done
 
@@ -52,12 +58,17 @@ step() {
   step_time=$((SECONDS - start))
 }
 
-count() {  # counts Swift Testing and XCTest results of a test log into p and f
-  local log="$1"
-  p=$(grep -E '^✔ Test .*passed after' "$log" | grep -vc 'Test run with')
-  f=$(grep -E '^✘ Test .*failed after' "$log" | grep -vc 'Test run with')
-  p=$((p + $(grep -cE "^Test Case '.*' passed" "$log")))
-  f=$((f + $(grep -cE "^Test Case '.*' failed" "$log")))
+count() {  # the passed and failed tests of a test log, from its summary lines, into p and f
+  local log="$1" tests executed failures
+  # Swift Testing: "Test run with N tests in M suites ...", less its failed tests. Tests run in parallel, so a result
+  # line may share a line with another test's output: the matches are not anchored.
+  tests=$(grep -oE 'Test run with [0-9]+ tests?' "$log" | tail -1 | grep -oE '[0-9]+')
+  f=$(grep -E '✘ Test .*failed after' "$log" | grep -vc 'Test run with')
+  p=$(( ${tests:-0} - f ))
+  # XCTest: its last "Executed N tests, with F failures".
+  read -r executed failures < <(grep -oE 'Executed [0-9]+ tests?, with [0-9]+ failures?' "$log" | tail -1 \
+    | grep -oE '[0-9]+' | paste -sd' ' -)
+  p=$(( p + ${executed:-0} - ${failures:-0} )); f=$(( f + ${failures:-0} ))
 }
 
 show_build_failure() {  # the compiler's errors and warnings with the source lines under them
@@ -75,18 +86,23 @@ show_test_failure() {  # every failed test and its recorded issues (with their i
   fi
 }
 
-run_package() {  # $1 = package path, $2 = name
+build_package() {  # $1 = package path, $2 = name; sets <name>_build_time, and built_ok=0 on a failure
   local path="$1" name="$2"
   echo "== $name: build (warnings are errors)"
-  step "$name build" "$logdir/$name.build.log" \
-    swift build --package-path "$path" --build-tests -Xswiftc -warnings-as-errors
-  local build_time=$step_time
+  step "$name build" "$logdir/$name.build.log" swift build --package-path "$path" "${test_build_flags[@]}"
+  printf -v "${name}_build_time" '%s' "$step_time"
   if [ "$step_rc" -ne 0 ]; then
     show_build_failure "$logdir/$name.build.log"
-    echo "== $name: BUILD FAILED after $(elapsed "$build_time")"
-    status=1; failed=$((failed + 1)); keep_logs=1; return
+    echo "== $name: BUILD FAILED after $(elapsed "$step_time")"
+    status=1; failed=$((failed + 1)); keep_logs=1; built_ok=0; printf -v "${name}_built" '%s' 0; return
   fi
-  echo "   built in $(elapsed "$build_time")"
+  printf -v "${name}_built" '%s' 1
+  echo "   built in $(elapsed "$step_time")"
+}
+
+test_package() {  # $1 = package path, $2 = name
+  local path="$1" name="$2" time_variable="${2}_build_time"
+  local build_time="${!time_variable}"
   echo "== $name: test"
   step "$name tests" "$logdir/$name.test.log" swift test --package-path "$path" --skip-build
   local log="$logdir/$name.test.log" rc=$step_rc p f
@@ -102,40 +118,86 @@ run_package() {  # $1 = package path, $2 = name
   fi
 }
 
+# The checks of a tier, in name order: every executable scripts/checks/NN-name.sh whose header has the line
+# `# tier: full` belongs to the full tier, every other one to the default tier (scripts/checks/README.md).
+tier_checks() {  # $1 = default | full
+  local check
+  for check in scripts/checks/*.sh; do
+    [ -x "$check" ] || continue
+    if grep -q '^# tier: full$' "$check"; then [ "$1" = full ] && echo "$check"; else [ "$1" = default ] && echo "$check"; fi
+  done
+}
+
+# run_check NAME COMMAND...: one check; prints its summary and result, appends "pass NAME" or "fail NAME" to
+# $logdir/results (checks may run in a background lane, whose counts come back through that file).
+run_check() {
+  local name="$1" start=$SECONDS; shift
+  echo "== check $name"
+  if "$@"; then
+    echo "pass $name" >>"$logdir/results"; echo "   ok ($(elapsed $((SECONDS - start))))"
+  else
+    echo "fail $name" >>"$logdir/results"; echo "== check $name FAILED ($(elapsed $((SECONDS - start))))"
+  fi
+}
+
+# The consumer check and the default tier's checks, one after the other.
+default_checks() {
+  local check
+  [ "$quick" -eq 1 ] || run_check consumer scripts/check-consumer.sh
+  while read -r check; do run_check "$(basename "$check" .sh)" "$check"; done < <(tier_checks default)
+}
+
 keep_logs=0
+: >"$logdir/results"
 echo "== bootstrap"
 step bootstrap "$logdir/bootstrap.log" scripts/bootstrap.sh
 if [ "$step_rc" -ne 0 ]; then
   tail -20 "$logdir/bootstrap.log"; echo "bootstrap failed"; echo "0 passed, 1 failed"; exit 1
 fi
 
-run_package "$root" "sdk"
-run_package "$root/Sandbox" "sandbox"
+# 1. The builds, one after the other (each keeps both cores busy).
+built_ok=1
+build_package "$root" sdk
+build_package "$root/Sandbox" sandbox
 
-if [ "$quick" -eq 0 ]; then
-  echo "== consumer check"
-  step "consumer check" "$logdir/consumer.log" scripts/check-consumer.sh
-  if [ "$step_rc" -eq 0 ]; then
-    passed=$((passed + 1)); echo "   ok ($(elapsed "$step_time"))"
-  else
-    failed=$((failed + 1)); status=1; keep_logs=1
-    tail -30 "$logdir/consumer.log"; echo "== consumer check FAILED"
-  fi
+# 2. The tests of both packages, and beside them, in a second lane, the consumer check and the default tier's checks
+# (the tests spend much of their time waiting on servers, browsers and child processes; the checks fill it). The
+# tests hold SwiftPM's lock on .build while they run, so the checks are told that both builds are done
+# (IFTTT_TEST_BUILT=1) and only read them. The second lane's output is printed when the tests are done.
+# With --verbose, or after a failed build, everything runs one step at a time.
+export IFTTT_TEST_BUILT=$built_ok
+# The default tier runs the two soak tests at a fifth of their size, the full tier (and a plain `swift test`) at full
+# size: the location journal's SIGKILL soak (IFTTT_LOCATION_SOAK_ITERATIONS: 40 of 200) and the paging of 100,000
+# location events (IFTTT_PAGING_EVENTS: 20,000; the full tier's load check also pages 100,000 on a release build).
+if [ "$full" -eq 0 ]; then
+  export IFTTT_LOCATION_SOAK_ITERATIONS="${IFTTT_LOCATION_SOAK_ITERATIONS:-40}"
+  export IFTTT_PAGING_EVENTS="${IFTTT_PAGING_EVENTS:-20000}"
+fi
+if [ "$verbose" -eq 0 ] && [ "$built_ok" -eq 1 ]; then
+  default_checks >"$logdir/checks.out" 2>&1 &
+  lane=$!
+  test_package "$root" sdk
+  test_package "$root/Sandbox" sandbox
+  if kill -0 "$lane" 2>/dev/null; then echo "== (waiting for the checks)"; fi
+  wait "$lane"
+  cat "$logdir/checks.out"
+else
+  [ "$sdk_built" -eq 1 ] && test_package "$root" sdk
+  [ "$sandbox_built" -eq 1 ] && test_package "$root/Sandbox" sandbox
+  default_checks
 fi
 
-# Further checks: every executable scripts/checks/NN-name.sh runs in order; each counts as one passed or failed
-# check. A check prints a short summary of its own and keeps its detailed output for failures.
-for check in scripts/checks/*.sh; do
-  [ -x "$check" ] || continue
+# 3. The full tier's checks, one at a time (the load check measures throughput and needs the machine to itself).
+skipped=()
+while read -r check; do
   name="$(basename "$check" .sh)"
-  echo "== check $name"
-  start=$SECONDS
-  if "$check"; then
-    passed=$((passed + 1)); echo "   ok ($(elapsed $((SECONDS - start))))"
-  else
-    failed=$((failed + 1)); status=1; echo "== check $name FAILED ($(elapsed $((SECONDS - start))))"
-  fi
-done
+  if [ "$full" -eq 1 ]; then run_check "$name" "$check"; else skipped+=("$name"); fi
+done < <(tier_checks full)
+[ ${#skipped[@]} -gt 0 ] && echo "(full tier only, not run: ${skipped[*]}; scripts/test.sh --full runs them)"
+
+passed=$((passed + $(grep -c '^pass ' "$logdir/results")))
+checks_failed=$(grep -c '^fail ' "$logdir/results")
+if [ "$checks_failed" -gt 0 ]; then failed=$((failed + checks_failed)); status=1; keep_logs=1; fi
 
 if [ "$keep_logs" -eq 1 ]; then
   echo "full logs: $logdir"

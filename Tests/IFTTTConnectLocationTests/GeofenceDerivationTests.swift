@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import IFTTTConnectCore
 @testable import IFTTTConnectLocation
+import TestSupport
 
 /// Region derivation follows ConnectSDK-iOS 2.8 (spec §4.1) except where spec §9 lists a fix; each case here
 /// is one rule of the Location article's table.
@@ -120,9 +121,7 @@ struct GeofenceDerivationTests {
 
 @Suite("Geofences article")
 struct GeofencesDocumentationTests {
-    static let articleURL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent(
-            "Sources/IFTTTConnectLocation/IFTTTConnectLocation.docc/Geofences.md")
+    static let articleURL = Repository.url("Sources/IFTTTConnectLocation/IFTTTConnectLocation.docc/Geofences.md")
 
     /// The article's example, verbatim between the markers; the test also checks the article still shows it.
     @Test func theArticleExampleWorks() throws {

@@ -43,7 +43,7 @@ struct UploaderTests {
     let base = URL(string: "https://location.test/v1")!
 
     func uploader(
-        _ store: LocationEventStore, _ transport: ScriptedTransport, random: Double = 0.5,
+        _ store: LocationEventStore, _ transport: any HTTPTransport, random: Double = 0.5,
         onAuthFailure: Counter = Counter(), token: String? = "secret-user-token"
     ) -> LocationUploader {
         var network = ConnectionNetworkController.Configuration(

@@ -1,10 +1,6 @@
 import Foundation
 import IFTTTConnectTesting
 import Testing
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-@testable import IFTTTConnectDesktop
 @testable import IFTTTConnectCore
 
 /// The controller shell, headless, against a scripted transport; no real time.
@@ -290,60 +286,6 @@ struct ActivationControllerTests {
         #expect(transport.requests.filter { $0.url.path == "/v2/connections/c1" }.count == 4)
         #expect(controller.step == .loadingFailed)
     }
-
-    @Test func theLoopbackReceiverCompletesAWaitingFlowOverRealHTTP() async throws {
-        let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback", registry: registry)
-        defer { receiver.stop() }
-        #expect(receiver.redirectURL.absoluteString == "http://127.0.0.1:\(receiver.port)/ifttt/callback")
-        let controller = makeController(redirect: receiver.redirectURL)
-        let statuses = StatusBox()
-        web.onStart = { [self] url in
-            let state = F.value("state", in: url)!
-            connectionTurnedOn()
-            let base = "http://127.0.0.1:\(receiver.port)"
-            Task.detached {
-                await statuses.add(try? await Self.get(base + "/favicon.ico"))
-                await statuses.add(
-                    try? await Self.get(base + "/ifttt/callback?next_step=complete&user_token=x&state=wrong"))
-                await statuses.add(
-                    try? await Self.get(
-                        base + "/ifttt/callback?next_step=complete&user_token=\(F.token)&state=\(state)"))
-            }
-        }
-        let activation = try await controller.connect()
-        #expect(activation.userToken == F.token)
-        while await statuses.values.count < 3 { await Task.yield() }
-        let values = await statuses.values
-        #expect(values.map(\.0) == [404, 400, 200])
-        #expect(values[2].1.contains("close this window"))
-        for _ in 0..<1000 where !receiver.isFinished { await Task.yield() }
-        receiver.stop()
-        #expect(receiver.isFinished)
-    }
-
-    @Test func theLoopbackReceiverStopsCleanlyAndRefusesOversizedRequests() async throws {
-        let receiver = try LoopbackRedirectReceiver(path: "cb", registry: registry)
-        let base = "http://127.0.0.1:\(receiver.port)"
-        let (status, _) = try await Self.get(base + "/cb?" + String(repeating: "a", count: 9000))
-        #expect(status == 431)
-        #expect(try await Self.get(base + "/cb?next_step=complete&state=none").0 == 400)
-        receiver.stop()
-        receiver.stop()
-        #expect(receiver.isFinished)
-        await #expect(throws: (any Error).self) { _ = try await Self.get(base + "/cb") }
-    }
-
-    nonisolated static func get(_ text: String) async throws -> (Int, String) {
-        var request = URLRequest(url: URL(string: text)!)
-        request.timeoutInterval = 5
-        let (data, response) = try await URLSession.shared.data(for: request)
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, String(decoding: data, as: UTF8.self))
-    }
-}
-
-actor StatusBox {
-    var values: [(Int, String)] = []
-    func add(_ value: (Int, String)?) { values.append(value ?? (0, "")) }
 }
 
 @Suite("Email validation")

@@ -1,36 +1,7 @@
 import Foundation
 import Testing
-import IFTTTConnectDesktop
 import IFTTTConnectTesting
 @testable import IFTTTConnectCore
-
-/// Compiles the command-line example of Activation.md (it is not run: it would open a browser).
-@MainActor
-enum ActivationDocumentationExample {
-    static func activate(email: String, partnerSession: String) async throws -> String? {
-        let sandbox = URL(string: "http://127.0.0.1:8080")!
-        let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
-        defer { receiver.stop() }
-        let backend = try PartnerBackend.userTokenEndpoint(
-            sandbox.appendingPathComponent("partner/grocery_express/api/user_token"), session: partnerSession)
-        let configuration = ConnectionConfiguration(
-            connectionId: "gx-arrive-store",
-            suggestedUserEmail: email,
-            credentialProvider: ConnectionCredentials(partnerBackend: backend),
-            redirectURL: receiver.redirectURL)
-        var setup = ConnectButtonController.Configuration.sandbox(sandbox)
-        setup.webAuthenticationSession = BrowserWebAuthenticationSession(launchPad: receiver)
-        setup.timing = .immediate
-        let controller = ConnectButtonController(
-            connectButton: HeadlessConnectButton(),
-            connectionConfiguration: configuration,
-            delegate: nil,
-            configuration: setup)
-        Task { for await event in controller.events() { print(event) } }
-        let activation = try await controller.connect(email: email)
-        return activation.userToken
-    }
-}
 
 /// The iOS example's credential provider of Activation.md, with stand-ins for the app's session and Keychain.
 final class ActivationDocumentationCredentials: ConnectionCredentialProvider {
@@ -60,10 +31,6 @@ final class ActivationDocumentationCredentials: ConnectionCredentialProvider {
 
 @Suite("Activation documentation")
 struct ActivationDocumentationTests {
-    @Test func theExampleCompiles() {
-        #expect(ActivationDocumentationExample.self == ActivationDocumentationExample.self)
-    }
-
     @Test func theProviderExampleGivesItsBackendAndTheSnapshotKeepsIt() {
         let credentials = ActivationDocumentationCredentials(session: .init(iftttOAuthCode: "code", token: "s-1"))
         let backend = credentials.partnerBackend

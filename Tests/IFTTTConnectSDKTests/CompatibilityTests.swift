@@ -5,6 +5,7 @@ import FoundationNetworking
 import Testing
 @testable import IFTTTConnectCore
 import IFTTTConnectTesting
+import TestSupport
 
 /// A 2.8 app's class-based credential provider: the token changes when the user logs in.
 private final class MutableCredentials: ConnectionCredentialProvider {
@@ -210,9 +211,7 @@ struct CompatibilityTests {
 
     /// The version sent as `IFTTT-SDK-Version` is the top release of CHANGELOG.md.
     @Test func theSDKVersionIsTheChangelogsTopRelease() throws {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        let changelog = try String(contentsOf: url.appendingPathComponent("CHANGELOG.md"), encoding: .utf8)
+        let changelog = try String(contentsOf: Repository.url("CHANGELOG.md"), encoding: .utf8)
         let releases = changelog.split(separator: "\n").filter {
             $0.hasPrefix("## [") && !$0.hasPrefix("## [Unreleased]")
         }

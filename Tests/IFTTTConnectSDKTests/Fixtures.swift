@@ -1,12 +1,9 @@
 import Foundation
+import TestSupport
 
 /// Locates the repository's fixtures (`Tests/Fixtures`, see its `INDEX.md`).
 enum Fixtures {
-    static let directory: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<2 { url.deleteLastPathComponent() }  // Tests/IFTTTConnectSDKTests/Fixtures.swift -> Tests
-        return url.appendingPathComponent("Fixtures")
-    }()
+    static let directory = Repository.url("Tests/Fixtures")
 
     static func data(_ name: String) throws -> Data {
         try Data(contentsOf: directory.appendingPathComponent(name))

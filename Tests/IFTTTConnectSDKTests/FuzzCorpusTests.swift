@@ -1,16 +1,13 @@
 import Foundation
 @testable import IFTTTConnectCore
 import Testing
+import TestSupport
 
 /// The fuzz corpora (`Fuzz/Corpus`, `Fuzz/Regressions`) replayed as ordinary tests, so every input the fuzzers
 /// were seeded with or once failed on is checked by `swift test` too; `scripts/fuzz.sh` explores beyond them.
 @Suite("Fuzz corpora and regressions")
 struct FuzzCorpusTests {
-    static let fuzz: URL = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }  // Tests/IFTTTConnectSDKTests/FuzzCorpusTests.swift -> repo
-        return url.appendingPathComponent("Fuzz")
-    }()
+    static let fuzz = Repository.url("Fuzz")
 
     /// Every file of `Fuzz/Corpus/<target>` and `Fuzz/Regressions/<target>`, by name.
     static func inputs(_ target: String) -> [(String, Data)] {

@@ -3,7 +3,8 @@ import IFTTTConnectCore
 
 /// Compares the SDK's ``JSONParser`` with Foundation's `JSONSerialization` on the same bytes: both accept or
 /// both refuse, and what they accept has the same values. Used by `FuzzCorpusTests` over the committed corpus
-/// and compiled into the `json` fuzz target by `scripts/fuzz.sh`, so every generated input is compared too.
+/// and compiled into the `json` fuzz target by `scripts/fuzz.sh`, so every generated input is compared too;
+/// ``compareRoundTrip(_:)`` checks the SDK's writer the same way (`JSONRoundTripTests`).
 ///
 /// Tolerated on purpose, because the SDK is stricter by design: it refuses nesting deeper than
 /// ``JSONParser/maximumDepth``, payloads over ``JSONParser/maximumBytes`` and number literals it cannot hold
@@ -76,6 +77,66 @@ enum JSONDifferential {
             return "the SDK refused JSONEncoder's \(String(decoding: encoded, as: UTF8.self))"
         }
         return difference(ours, again, path: "$").map { "JSONEncoder round trip: \($0)" }
+    }
+
+    /// `nil` when `value` survives the SDK's own writer: `serialized()` and `prettySerialized()` both parse back to
+    /// `value` (`parse(serialize(v)) == v`), and `serialized()` is byte for byte what `JSONSerialization` writes for
+    /// every string and number in it (see ``foundationText(_:)`` for where both are defined). Used by
+    /// `JSONRoundTripTests` over the corpora and generated values, and by the `json` fuzz target on every input.
+    static func compareRoundTrip(_ value: JSONValue) -> String? {
+        for (name, text) in [("serialized()", value.serialized()), ("prettySerialized()", value.prettySerialized())] {
+            let again: JSONValue
+            do {
+                again = try JSONParser().parse(Data(text.utf8))
+            } catch {
+                return "the SDK refused its own \(name) text \(text.debugDescription): \(error.reason)"
+            }
+            if again != value {
+                return "\(name) does not round-trip: \(text.debugDescription) reads back as \(again), not \(value)"
+            }
+        }
+        if let expected = foundationText(value), expected != value.serialized() {
+            let written = value.serialized().debugDescription
+            return "serialized() wrote \(written), JSONSerialization \(expected.debugDescription)"
+        }
+        return nil
+    }
+
+    /// What `JSONSerialization` writes for `value` (compact, slashes unescaped), built from its text for each string
+    /// and number, in the SDK's member order (`JSONSerialization` orders object keys its own way, or not at all).
+    /// `nil` where the two are not both defined to write the same: a negative zero (the SDK writes `0`), an integer
+    /// of 2^53 or more (the SDK writes the exponent form), and on Apple's platforms any non-integer number
+    /// (`NSJSONSerialization` may print more digits).
+    static func foundationText(_ value: JSONValue) -> String? {
+        func fragment(_ object: Any) -> String? {
+            let options: JSONSerialization.WritingOptions = [.fragmentsAllowed, .withoutEscapingSlashes]
+            return (try? JSONSerialization.data(withJSONObject: object, options: options)).map {
+                String(decoding: $0, as: UTF8.self)
+            }
+        }
+        switch value {
+        case .null: return "null"
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let number):
+            guard number.isFinite, !(number == 0 && number.sign == .minus) else { return nil }
+            if number == number.rounded() && number.magnitude >= 9_007_199_254_740_992 { return nil }
+            #if canImport(Darwin)
+            guard number == number.rounded() else { return nil }
+            #endif
+            return fragment(NSNumber(value: number))
+        case .string(let string): return fragment(string)
+        case .array(let items):
+            let texts = items.compactMap(foundationText)
+            guard texts.count == items.count else { return nil }
+            return "[" + texts.joined(separator: ",") + "]"
+        case .object(let object):
+            var texts: [String] = []
+            for member in object.members {
+                guard let key = fragment(member.key), let text = foundationText(member.value) else { return nil }
+                texts.append(key + ":" + text)
+            }
+            return "{" + texts.joined(separator: ",") + "}"
+        }
     }
 
     private static func codingPath(of error: any Error) -> [any CodingKey]? {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 
 /// A tiny file-based snapshot helper. References live in `__Snapshots__/<suite>/<name>` beside this file.
 ///
@@ -8,8 +9,7 @@ import Testing
 ///   directory for diffing.
 /// * `SNAPSHOT_RECORD=1 swift test` re-records every reference (and fails, so a recording run is never green).
 enum SnapshotAssertion {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
-        "__Snapshots__")
+    static let root = Repository.url("Tests/IFTTTConnectSDKTests/__Snapshots__")
 
     static var isRecording: Bool { ProcessInfo.processInfo.environment["SNAPSHOT_RECORD"] == "1" }
 

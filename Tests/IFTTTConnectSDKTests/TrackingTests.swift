@@ -2,6 +2,7 @@ import Foundation
 import IFTTTConnectTesting
 import Testing
 @testable import IFTTTConnectCore
+import TestSupport
 
 /// A transport that answers at once with a fixed status, fails, or holds each request until the test
 /// releases it.
@@ -291,8 +292,7 @@ struct AnalyticsUploaderTests {
 @Suite("Privacy manifest")
 struct PrivacyManifestTests {
     @Test func declaresWhatTheSDKCollects() throws {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("Sources/IFTTTConnectCore/PrivacyInfo.xcprivacy")
+        let url = Repository.url("Sources/IFTTTConnectCore/PrivacyInfo.xcprivacy")
         let plist = try #require(
             try PropertyListSerialization.propertyList(from: Data(contentsOf: url), format: nil) as? [String: Any])
         #expect(plist["NSPrivacyTracking"] as? Bool == false)

@@ -3,6 +3,7 @@ import IFTTTConnectCore
 import IFTTTConnectTesting
 import IFTTTConnectService
 import Testing
+import TestSupport
 
 @Suite("ConnectServiceClient service-key calls")
 struct ServiceCallTests {
@@ -10,9 +11,7 @@ struct ServiceCallTests {
     static let base = URL(string: "http://127.0.0.1:8080/v2")!
 
     static func connectionJSON() throws -> String {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<2 { url.deleteLastPathComponent() }  // -> Tests
-        return try String(contentsOf: url.appendingPathComponent("Fixtures/android_connection.json"), encoding: .utf8)
+        try String(contentsOf: Repository.url("Tests/Fixtures/android_connection.json"), encoding: .utf8)
     }
 
     static func client(_ transport: RecordingTransport, log: LogCapture? = nil) throws -> ConnectServiceClient {

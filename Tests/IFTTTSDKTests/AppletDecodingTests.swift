@@ -2,13 +2,12 @@ import Foundation
 import IFTTTConnectCore
 import IFTTTSDK
 import Testing
+import TestSupport
 
 @Suite("Legacy Applet decoding")
 struct AppletDecodingTests {
     static func fixture() throws -> Data {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<2 { url.deleteLastPathComponent() }  // -> Tests
-        return try Data(contentsOf: url.appendingPathComponent("Fixtures/android_legacy_applet_2018.json"))
+        try Data(contentsOf: Repository.url("Tests/Fixtures/android_legacy_applet_2018.json"))
     }
 
     @Test func legacyFixtureDecodes() throws {

@@ -6,13 +6,14 @@
 # Run from the repository root after `swift build` (scripts/test.sh builds first).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/lib/build-flags.sh
 
 bin="$(swift build --show-bin-path 2>/dev/null)"
 modules="$bin/Modules"
 [ -d "$modules" ] || modules="$bin"
 if [ ! -f "$modules/IFTTTConnectSDK.swiftmodule" ] || [ ! -f "$modules/IFTTTConnectLocation.swiftmodule" ]; then
   echo "client-compat: building the SDK first"
-  swift build >/dev/null 2>&1 || { echo "client-compat: swift build failed"; exit 1; }
+  swift build "${test_build_flags[@]}" >/dev/null 2>&1 || { echo "client-compat: swift build failed"; exit 1; }
 fi
 
 files=(Tests/ClientCompat/*.swift)

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
-# The benchmark package (Benchmarks/, on ordo-one/package-benchmark) must compile: it is built here in debug with
-# warnings as errors, and one short smoke pass runs the decoding goal benchmark (one iteration) with the debug
-# executable's own runner, so the suite, package-benchmark's runner and the goal report are exercised, and the
-# InstructionCount executable runs one call of each workload kind (scripts/instructions.sh). Its numbers
-# are not judged here (a debug build); the full release run is `swift package --package-path Benchmarks benchmark`.
+# tier: full
+# The benchmarks (Sandbox/Benchmarks, on ordo-one/package-benchmark, declared when ENABLE_IFTTT_BENCHMARKS is set)
+# must compile: they are built here in debug with the test command's flags, so the sandbox's modules of its debug
+# build are reused and only package-benchmark and the suites are compiled; then one short smoke pass runs the
+# decoding goal benchmark (one iteration) with the debug executable's own runner, so the suite, package-benchmark's
+# runner and the goal report are exercised, and the InstructionCount executable runs one call of each workload kind
+# (scripts/instructions.sh). Its numbers are not judged here (a debug build); the full release run is
+# `ENABLE_IFTTT_BENCHMARKS=1 swift package --package-path Sandbox benchmark`.
 # (The debug executable is run directly: `swift package benchmark --benchmark-build-configuration debug` would also
 # build BenchmarkTool in release, about 2 minutes more, and its release malloc interposer crashed a debug runner here.)
 # BENCHMARKS_SMOKE=0 skips the smoke pass (the build still runs).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
+source scripts/lib/build-flags.sh
+export ENABLE_IFTTT_BENCHMARKS=1
 log=$(mktemp)
 trap 'rm -f "$log" "$log.goals"' EXIT
 start=$SECONDS
-if ! swift build --package-path Benchmarks -Xswiftc -warnings-as-errors >"$log" 2>&1; then
+if ! swift build --package-path Sandbox "${test_build_flags[@]}" >"$log" 2>&1; then
   tail -n 60 "$log"
-  echo "benchmarks: the Benchmarks package does not build"
+  echo "benchmarks: the benchmark targets do not build"
   exit 1
 fi
 built=$((SECONDS - start))
@@ -22,7 +27,7 @@ if [[ "${BENCHMARKS_SMOKE:-1}" == 0 ]]; then
   echo "benchmarks: built in ${built} s (smoke pass skipped)"
   exit 0
 fi
-bin=$(swift build --package-path Benchmarks --show-bin-path)
+bin=$(swift build --package-path Sandbox "${test_build_flags[@]}" --show-bin-path)
 if ! BENCHMARK_GOALS_FILE="$log.goals" timeout 300 "$bin/Decoding" --quiet true --filter 'Decoding goal.*' >"$log" 2>&1
 then
   tail -n 60 "$log"

@@ -7,12 +7,12 @@
 # It reuses the test command's debug build: `ifttt-connect` is the binary of `swift build --package-path Sandbox`
 # (built with the test command's flags when missing, a no-op after scripts/test.sh), so nothing is built twice.
 # Commands that cannot run unattended are listed below (`skip_reason`) and checked with their --help instead.
-# Benchmark commands are not in ```sh blocks; they are checked by the benchmarks' own CI step.
 #
 # Usage: scripts/checks/67-readme-commands.sh [--verbose]   (--verbose prints every command and its output)
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 root="$(pwd)"
+source scripts/lib/build-flags.sh
 verbose=0
 [ "${1:-}" = "--verbose" ] && verbose=1
 
@@ -30,7 +30,7 @@ if ! bin_dir="$(swift build --package-path Sandbox --show-bin-path 2>/dev/null)"
 fi
 if [ ! -x "$bin_dir/ifttt-connect" ]; then
   echo "readme commands: building ifttt-connect (debug, as scripts/test.sh does)"
-  if ! swift build --package-path Sandbox --build-tests -Xswiftc -warnings-as-errors >"$work/build.log" 2>&1; then
+  if ! swift build --package-path Sandbox "${test_build_flags[@]}" >"$work/build.log" 2>&1; then
     grep -E -A3 'error:' "$work/build.log" | head -40; echo "readme commands: the build failed"; exit 1
   fi
 fi
@@ -64,7 +64,8 @@ skip_reason() {
     "scripts/check-apple.sh"*) echo "run by scripts/checks/50-apple.sh" ;;
     "scripts/check-ios-sdk.sh"*) echo "needs Apple's iOS SDK (minutes); run by scripts/checks/52-ios-sdk.sh when one is present" ;;
     "ifttt-connect connect "* | *" ifttt-connect connect "*) echo "interactive: waits for a person to finish the activation in a browser" ;;
-    "swift package --package-path Benchmarks benchmark"*) echo "a release build and minutes of runs; scripts/checks/65-benchmarks.sh builds the package and runs a smoke pass" ;;
+    "ENABLE_IFTTT_BENCHMARKS=1 swift package --package-path Sandbox benchmark"*) echo "a release build and minutes of runs; scripts/checks/65-benchmarks.sh builds the suites and runs a smoke pass" ;;
+    "scripts/mutate.sh"*) echo "plants bugs and rebuilds once per mutation (minutes); scripts/checks/90-mutations.sh runs it in the full tier" ;;
     "scripts/sandbox-bench.sh"*) echo "run in its short form by scripts/checks/55-sandbox-bench.sh" ;;
     "scripts/instructions.sh"*) echo "valgrind runs of a release build (minutes); scripts/checks/65-benchmarks.sh runs its executable" ;;
     *) echo "" ;;
@@ -85,8 +86,8 @@ check_skipped() {
       [ "$rc" -eq 64 ] && echo "$out" | grep -q '^usage:' ;;
     scripts/demo.sh) bash -n "$program" && grep -q 'ifttt-connect demo' "$program" ;;
     scripts/check-apple.sh | scripts/check-ios-sdk.sh) "$program" --help >/dev/null ;;
-    swift) [ -f Benchmarks/Package.swift ] && grep -q 'ordo-one/benchmark' Benchmarks/Package.swift ;;
-    scripts/sandbox-bench.sh | scripts/instructions.sh) bash -n "$program" && "$program" --help >/dev/null ;;
+    ENABLE_IFTTT_BENCHMARKS=1) grep -q 'ordo-one/benchmark' Sandbox/Package.swift && [ -d Sandbox/Benchmarks ] ;;
+    scripts/sandbox-bench.sh | scripts/instructions.sh | scripts/mutate.sh) bash -n "$program" && "$program" --help >/dev/null ;;
     ifttt-connect) local sub; sub="$(echo "$command" | cut -d' ' -f2)"; ifttt-connect "$sub" --help >/dev/null ;;
     *) return 1 ;;
   esac

@@ -6,6 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root="$(pwd)"
+source scripts/lib/build-flags.sh
 out="$root/.build-docc"
 rm -rf "$out"; mkdir -p "$out"
 triple="$(swift -print-target-info | sed -n 's/.*"triple": "\(.*\)".*/\1/p' | head -1)"
@@ -14,8 +15,9 @@ total=0
 for package in "." "Sandbox"; do
   mapfile -t catalogs < <(find "$package/Sources" -maxdepth 2 -name '*.docc' -type d | sort)
   [ ${#catalogs[@]} -eq 0 ] && continue
-  # The same flags as scripts/test.sh, so this is a no-op after the test build.
-  if ! swift build --package-path "$package" --build-tests -Xswiftc -warnings-as-errors >"$out/build-$(basename "$(cd "$package" && pwd)").log" 2>&1; then
+  # The same flags as scripts/test.sh, so this is a no-op after the test build; inside scripts/test.sh
+  # (IFTTT_TEST_BUILT=1) it is skipped, since the tests running beside this check hold SwiftPM's lock on .build.
+  if [ "${IFTTT_TEST_BUILT:-0}" != 1 ] && ! swift build --package-path "$package" "${test_build_flags[@]}" >"$out/build-$(basename "$(cd "$package" && pwd)").log" 2>&1; then
     echo "docc: building $package failed"; tail -20 "$out"/build-*.log; exit 1
   fi
   modules="$package/.build/debug/Modules"

@@ -15,7 +15,7 @@ struct CLIHelpSnapshotTests {
     static let recording = ProcessInfo.processInfo.environment["RECORD_CLI_HELP"] == "1"
 
     static var references: URL {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("__Snapshots__/CLIHelp")
+        SandboxTest.repository("Sandbox/Tests/ConnectSandboxTests/__Snapshots__/CLIHelp")
     }
 
     /// Every command path below the root, depth first, e.g. `[]`, `["sandbox"]`, `["location", "simulate"]`.

@@ -7,11 +7,7 @@ import Testing
 
 @Suite("ifttt-connect command line")
 struct CLITests {
-    static var fixtures: URL {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }  // Sandbox/Tests/ConnectSandboxTests/CLITests.swift -> repo
-        return url.appendingPathComponent("Tests/Fixtures")
-    }
+    static var fixtures: URL { SandboxTest.repository("Tests/Fixtures") }
 
     @Test(arguments: [
         ["sandbox", "--port", "99999"],

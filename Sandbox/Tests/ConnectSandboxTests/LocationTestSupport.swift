@@ -13,11 +13,7 @@ import Darwin
 /// Helpers of the location tests: the demo route, the built `ifttt-connect`, a killable child process, a clock.
 enum LocationTest {
     /// `Sandbox/Examples/store-trip.gpx`.
-    static var storeTripGPX: URL {
-        URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("Examples/store-trip.gpx")
-    }
+    static var storeTripGPX: URL { SandboxTest.repository("Sandbox/Examples/store-trip.gpx") }
 
     /// The `ifttt-connect` executable built next to the test bundle.
     static func executable() throws -> URL {
@@ -27,8 +23,7 @@ enum LocationTest {
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
             directory.deleteLastPathComponent()
         }
-        let fallback = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(".build/debug/ifttt-connect")
+        let fallback = SandboxTest.repository("Sandbox/.build/debug/ifttt-connect")
         return try #require(
             FileManager.default.isExecutableFile(atPath: fallback.path) ? fallback : nil,
             "build the package first: ifttt-connect was not found")

@@ -11,11 +11,7 @@ import FoundationXML
 /// `ifttt-connect button render` and the `/playground` pages, including a headless Chromium screenshot.
 @Suite("Button render CLI and playground")
 struct PlaygroundAndButtonCLITests {
-    static var fixture: URL {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<4 { url.deleteLastPathComponent() }  // -> repo
-        return url.appendingPathComponent("Tests/Fixtures/ios_fetch_connection_response.json")
-    }
+    static var fixture: URL { SandboxTest.repository("Tests/Fixtures/ios_fetch_connection_response.json") }
 
     /// Whether `svg` is well-formed XML with an `<svg>` root.
     static func isSVG(_ svg: String) -> Bool {

@@ -65,12 +65,16 @@ enum SandboxTest {
         return url
     }
 
+    /// The repository's root directory, for the committed files the tests read (fixtures, docs, examples,
+    /// snapshots): found from this file's path, `Sandbox/Tests/ConnectSandboxTests/SandboxTestSupport.swift`.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The file or directory at `path` (relative to the repository's root).
+    static func repository(_ path: String) -> URL { repositoryRoot.appendingPathComponent(path) }
+
     /// The repository's `docs/` directory.
-    static var docsDirectory: URL {
-        URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()  // Sandbox/Tests/ConnectSandboxTests/This.swift
-            .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("docs")
-    }
+    static var docsDirectory: URL { repository("docs") }
 }
 
 /// A response: status, headers, body.

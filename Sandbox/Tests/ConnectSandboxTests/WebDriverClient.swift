@@ -1,9 +1,10 @@
-import AsyncHTTPClient
 import Foundation
 import NIOConcurrencyHelpers
 import NIOCore
+import NIOHTTP1
+import NIOPosix
 
-/// A minimal W3C WebDriver client on AsyncHTTPClient, for driving headless Chromium through chromedriver.
+/// A minimal W3C WebDriver client on SwiftNIO's HTTP/1.1 codec, for driving headless Chromium through chromedriver.
 ///
 /// One chromedriver serves the whole test run: ``ChromeDriver/shared()`` starts it on a loopback port the
 /// system picks (read from its "started successfully on port N" line) and it is terminated when the process
@@ -270,15 +271,15 @@ struct WebDriverSession: Sendable {
 
     /// One WebDriver command; returns the response's `value`, throws on a WebDriver error.
     ///
-    /// Commands go through AsyncHTTPClient's shared client: its requests run on SwiftNIO's event loops and are
-    /// awaited without blocking a thread of the cooperative pool. (URLSession on Linux, libcurl through
-    /// FoundationNetworking, rejects chromedriver's responses with "Failed writing header".)
+    /// Commands go over SwiftNIO (``send(method:url:body:)``): awaited without blocking a thread of the
+    /// cooperative pool. (URLSession on Linux, libcurl through FoundationNetworking, rejects chromedriver's
+    /// responses with "Failed writing header": chromedriver writes its headers without a space after the colon.)
     @discardableResult
     static func call(_ base: URL, _ method: String, _ path: String, _ body: [String: Any]?) async throws -> (
         any Sendable
     )? {
         let payload = try body.map { try JSONSerialization.data(withJSONObject: $0) }
-        let (status, data) = try await send(method: method, url: base.absoluteString + path, body: payload)
+        let (status, data) = try await send(method: method, url: base.appendingPathComponent(path), body: payload)
         let object = try? JSONSerialization.jsonObject(with: data, options: [.fragmentsAllowed]) as? [String: Any]
         let value = object?["value"]
         if status >= 400 || object == nil {
@@ -293,18 +294,50 @@ struct WebDriverSession: Sendable {
     /// The largest response body read (a page source); chromedriver's answers are far smaller.
     static let maximumResponseBytes = 32 << 20
 
-    /// Sends one HTTP request to chromedriver; returns the status and the body.
-    private static func send(method: String, url: String, body: Data?) async throws -> (Int, Data) {
-        var request = HTTPClientRequest(url: url)
-        request.method = .init(rawValue: method)
-        if let body {
-            request.headers.add(name: "Content-Type", value: "application/json; charset=utf-8")
-            request.body = .bytes(ByteBuffer(bytes: body))
+    /// Sends one HTTP/1.1 request to chromedriver on a connection of its own (closed after the answer) and
+    /// returns the status and the body. The connection is closed after 30 s if no complete answer came.
+    private static func send(method: String, url: URL, body: Data?) async throws -> (Int, Data) {
+        guard let host = url.host, let port = url.port else {
+            throw ChromeDriver.Failure(description: "not a chromedriver URL: \(url)")
         }
         do {
-            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
-            let bytes = try await response.body.collect(upTo: maximumResponseBytes)
-            return (Int(response.status.code), Data(bytes.readableBytesView))
+            let (channel, exchange) = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+                .connect(host: host, port: port) { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHTTPClientHandlers()
+                        let exchange = try NIOAsyncChannel<HTTPClientResponsePart, HTTPClientRequestPart>(
+                            wrappingChannelSynchronously: channel)
+                        return (channel, exchange)
+                    }
+                }
+            let timeout = channel.eventLoop.scheduleTask(in: .seconds(30)) { channel.close(promise: nil) }
+            defer { timeout.cancel() }
+            return try await exchange.executeThenClose { inbound, outbound in
+                var head = HTTPRequestHead(version: .http1_1, method: HTTPMethod(rawValue: method), uri: url.path)
+                head.headers.add(name: "Host", value: "\(host):\(port)")
+                head.headers.add(name: "Connection", value: "close")
+                head.headers.add(name: "Content-Length", value: "\(body?.count ?? 0)")
+                if body != nil { head.headers.add(name: "Content-Type", value: "application/json; charset=utf-8") }
+                try await outbound.write(.head(head))
+                if let body { try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: body)))) }
+                try await outbound.write(.end(nil))
+                var status = 0
+                var data = Data()
+                for try await part in inbound {
+                    switch part {
+                    case .head(let response): status = Int(response.status.code)
+                    case .body(let bytes):
+                        data.append(contentsOf: bytes.readableBytesView)
+                        guard data.count <= maximumResponseBytes else {
+                            throw ChromeDriver.Failure(description: "an answer over \(maximumResponseBytes) bytes")
+                        }
+                    case .end: return (status, data)
+                    }
+                }
+                throw ChromeDriver.Failure(description: "the connection closed before the answer ended")
+            }
+        } catch let failure as ChromeDriver.Failure {
+            throw ChromeDriver.Failure(description: "\(method) \(url) failed: \(failure)")
         } catch {
             throw ChromeDriver.Failure(description: "\(method) \(url) failed: \(error)")
         }

@@ -181,6 +181,8 @@ public enum JSONValue: Sendable, Hashable {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
+            case "\u{8}": out += "\\b"  // the short escapes JSONSerialization writes too
+            case "\u{C}": out += "\\f"
             case _ where scalar.value < 0x20:
                 out +=
                     "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)

@@ -29,7 +29,7 @@ struct StepRoutes: SandboxRoutes {
                 DispatchRecord(
                     kind: "action_run", connectionId: call.connection.id, stepTypeId: call.step.typeId,
                     userId: call.user.id, userFeatureId: call.userFeatureId,
-                    body: ["fields": .object(call.fieldValues)]))
+                    body: ["fields": .object(call.fieldValues)]), now: env.store.clock.now)
             env.logger.info("Ran action \(call.step.typeId) of \(call.connection.id) for user \(call.user.id)")
             return JSONResponse.empty()
         }
@@ -37,7 +37,7 @@ struct StepRoutes: SandboxRoutes {
         router.post("/v2/connections/:connection_id/triggers/:type_id/test") { request, context in
             let call = try await StepCall(.trigger, request: request, context: context, env: env)
             let webhook: JSONValue = [
-                "sent_at": .number((Date().timeIntervalSince1970 * 1000).rounded()),
+                "sent_at": .number((env.store.clock.now.timeIntervalSince1970 * 1000).rounded()),
                 "type": "trigger_subscription",
                 "event": "fired",
                 "data": [
@@ -54,7 +54,7 @@ struct StepRoutes: SandboxRoutes {
             try await env.store.recordDispatch(
                 DispatchRecord(
                     kind: "trigger_test", connectionId: call.connection.id, stepTypeId: call.step.typeId,
-                    userId: call.user.id, userFeatureId: call.userFeatureId, body: webhook))
+                    userId: call.user.id, userFeatureId: call.userFeatureId, body: webhook), now: env.store.clock.now)
             env.logger.info("Tested trigger \(call.step.typeId) of \(call.connection.id) for user \(call.user.id)")
             return JSONResponse.empty()
         }

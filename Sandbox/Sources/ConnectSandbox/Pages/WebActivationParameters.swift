@@ -150,7 +150,7 @@ final class WebActivationSessions: Sendable {
     }
 
     /// Starts a flow in `browser` with the parameters of its activation URL.
-    func start(connectionId: String, parameters: WebActivationParameters, browser: String, now: Date = Date())
+    func start(connectionId: String, parameters: WebActivationParameters, browser: String, now: Date)
         -> Session
     {
         let session = Session(
@@ -167,13 +167,13 @@ final class WebActivationSessions: Sendable {
     }
 
     /// The live flow `id` of `connectionId`, started in `browser`.
-    func session(_ id: String?, connectionId: String, browser: String?, now: Date = Date()) -> Session? {
+    func session(_ id: String?, connectionId: String, browser: String?, now: Date) -> Session? {
         guard let id, !id.isEmpty else { return nil }
         return sessions.withLockedValue { $0[id] }.flatMap { Self.live($0, connectionId, browser, now) }
     }
 
     /// The live flow of `connectionId`, started in `browser`, whose partner sign-in `state` is `state`.
-    func session(partnerState state: String, connectionId: String, browser: String?, now: Date = Date()) -> Session? {
+    func session(partnerState state: String, connectionId: String, browser: String?, now: Date) -> Session? {
         guard !state.isEmpty else { return nil }
         return sessions.withLockedValue { table in table.values.first { $0.partnerState == state } }.flatMap {
             Self.live($0, connectionId, browser, now)

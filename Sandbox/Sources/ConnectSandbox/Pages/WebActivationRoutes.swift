@@ -36,6 +36,8 @@ struct WebActivationRoutes: SandboxRoutes {
     /// The partner's pushed authorization requests (shared with ``PartnerSignInRoutes``).
     var partnerRequests = PartnerAuthorizationRequests()
     let throttle = SignInThrottle()
+    /// Now, on the sandbox's clock.
+    var now: Date { env.store.clock.now }
 
     /// The cookie that binds flows to browsers.
     var browsers: BrowserBinding { BrowserBinding(urls: env.urls) }
@@ -49,7 +51,7 @@ struct WebActivationRoutes: SandboxRoutes {
             return try await page(context) { connection in
                 if let problem = try await problem(parameters, connection: connection) { return problem }
                 let (browser, setCookie) = browsers.browserOrNew(of: request)
-                let session = sessions.start(connectionId: connection.id, parameters: parameters, browser: browser)
+                let session = sessions.start(connectionId: connection.id, parameters: parameters, browser: browser, now: now)
                 let html =
                     parameters.createsAccount
                     ? WebActivationPages.createAccount(connection, parameters: parameters, session: session.id)
@@ -67,7 +69,7 @@ struct WebActivationRoutes: SandboxRoutes {
                 let identifier = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
                 // Throttled per account: the address and the login of one user share one count.
                 let account = try await env.store.signInUser(identifier: identifier)
-                guard throttle.allows(account: account?.id) else {
+                guard throttle.allows(account: account?.id, now: now) else {
                     env.logger.warning("Web activation of \(connection.id): sign-in throttled")
                     return WebActivationPages.response(
                         WebActivationPages.signIn(
@@ -78,7 +80,7 @@ struct WebActivationRoutes: SandboxRoutes {
                 guard
                     let user = SandboxStore.verified(account, stored: \.password, password: form["password"] ?? "")
                 else {
-                    throttle.recordFailure(account: account?.id)
+                    throttle.recordFailure(account: account?.id, now: now)
                     return WebActivationPages.response(
                         WebActivationPages.signIn(
                             connection, parameters: session.parameters, session: session.id,
@@ -131,7 +133,7 @@ struct WebActivationRoutes: SandboxRoutes {
                     return partnerSignInRedirect(connection, service: service, user: user, session: session)
                 }
                 switch try await env.store.redeemPartnerCode(
-                    serviceId: service.id, code: code, userId: user.id, binding: nil)
+                    serviceId: service.id, code: code, userId: user.id, binding: nil, now: now)
                 {
                 case .invalidCode:
                     env.logger.info(
@@ -152,7 +154,7 @@ struct WebActivationRoutes: SandboxRoutes {
                 guard
                     let session = sessions.session(
                         partnerState: request.query("state") ?? "", connectionId: connection.id,
-                        browser: browsers.browser(of: request)),
+                        browser: browsers.browser(of: request), now: now),
                     !session.partnerAuthorized, let userId = session.userId,
                     let user = try await env.store.user(id: userId)
                 else { return Self.expired }
@@ -163,7 +165,7 @@ struct WebActivationRoutes: SandboxRoutes {
                 let binding = PartnerCodeBinding(
                     redirectURI: Self.callbackPath(connection), proof: session.codeVerifier)
                 switch try await env.store.redeemPartnerCode(
-                    serviceId: service.id, code: code, userId: user.id, binding: binding)
+                    serviceId: service.id, code: code, userId: user.id, binding: binding, now: now)
                 {
                 case .invalidCode:
                     return WebActivationPages.error(
@@ -234,7 +236,7 @@ struct WebActivationRoutes: SandboxRoutes {
         -> WebActivationSessions.Session?
     {
         sessions.session(
-            form["activation_session"], connectionId: connection.id, browser: browsers.browser(of: request))
+            form["activation_session"], connectionId: connection.id, browser: browsers.browser(of: request), now: now)
     }
 
     /// IFTTT's redirect URI at the partner for `connection`.
@@ -319,7 +321,7 @@ struct WebActivationRoutes: SandboxRoutes {
             let requestURI = partnerRequests.push(
                 serviceId: service.id, redirectURI: Self.callbackPath(connection), state: session.partnerState,
                 codeChallenge: PKCE.challenge(session.codeVerifier),
-                iftttAccount: user.login == user.email ? user.email : "\(user.login) (\(user.email))")
+                iftttAccount: user.login == user.email ? user.email : "\(user.login) (\(user.email))", now: now)
         else { return WebActivationPages.error(.internalServerError, "Something went wrong in the sandbox.") }
         let query = [("client_id", PartnerSignInRoutes.clientId), ("request_uri", requestURI)]
             .map { "\($0.0)=\(WebActivationParameters.encode($0.1))" }.joined(separator: "&")

@@ -37,7 +37,7 @@ final class PartnerAuthorizationRequests: Sendable {
     /// Stores a request and returns its `request_uri`; `nil` when `redirectURI` is not IFTTT's registered one.
     func push(
         serviceId: String, redirectURI: String, state: String, codeChallenge: String, iftttAccount: String,
-        now: Date = Date()
+        now: Date
     ) -> String? {
         guard Self.isRegistered(redirectURI), !state.isEmpty, !codeChallenge.isEmpty else { return nil }
         let uri = Self.uriPrefix + WebActivationSessions.randomId()
@@ -55,7 +55,7 @@ final class PartnerAuthorizationRequests: Sendable {
     }
 
     /// The live request `uri` for `serviceId`.
-    func request(_ uri: String, serviceId: String, now: Date = Date()) -> Pushed? {
+    func request(_ uri: String, serviceId: String, now: Date) -> Pushed? {
         requests.withLockedValue { $0[uri] }.flatMap { $0.serviceId == serviceId && $0.expires > now ? $0 : nil }
     }
 

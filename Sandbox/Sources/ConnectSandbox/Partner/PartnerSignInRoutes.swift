@@ -19,6 +19,8 @@ struct PartnerSignInRoutes: SandboxRoutes {
     /// The requests IFTTT pushed (shared with ``WebActivationRoutes``).
     let requests: PartnerAuthorizationRequests
     let throttle = SignInThrottle()
+    /// Now, on the sandbox's clock.
+    var now: Date { env.store.clock.now }
 
     /// The OAuth client id of IFTTT at the partner.
     static let clientId = "ifttt"
@@ -52,19 +54,19 @@ struct PartnerSignInRoutes: SandboxRoutes {
             }
             let candidate = try await env.store.partnerSignInAccount(serviceId: service.id, login: login)
             let key = candidate.map { "\($0.serviceId):\($0.partnerUserId)" }
-            guard throttle.allows(account: key) else {
+            guard throttle.allows(account: key, now: now) else {
                 env.logger.warning("Partner sign-in of \(service.id): throttled")
                 return page(WebActivationRoutes.throttledMessage, .tooManyRequests)
             }
             guard let account = SandboxStore.verified(candidate, stored: \.password, password: form["password"] ?? "")
             else {
-                throttle.recordFailure(account: key)
+                throttle.recordFailure(account: key, now: now)
                 return page("The username or password is not correct.", .unauthorized)
             }
             if let key { throttle.reset(account: key) }
             let code = try await env.store.issuePartnerCode(
                 serviceId: service.id, partnerUserId: account.partnerUserId,
-                binding: PartnerCodeBinding(redirectURI: pushed.redirectURI, proof: pushed.codeChallenge))
+                binding: PartnerCodeBinding(redirectURI: pushed.redirectURI, proof: pushed.codeChallenge), now: now)
             requests.consume(uri)
             env.logger.info("Partner sign-in of \(service.id): \(account.partnerUserId) signed in; issued a code")
             return WebActivationPages.redirect(
@@ -78,7 +80,7 @@ struct PartnerSignInRoutes: SandboxRoutes {
         -> (String, PartnerAuthorizationRequests.Pushed)?
     {
         guard value("client_id") == Self.clientId, let uri = value("request_uri"),
-            let pushed = requests.request(uri, serviceId: serviceId)
+            let pushed = requests.request(uri, serviceId: serviceId, now: now)
         else { return nil }
         return (uri, pushed)
     }

@@ -32,7 +32,7 @@ final class SignInThrottle: Sendable {
     private let state = NIOLockedValueBox(State())
 
     /// Whether an attempt may go ahead now for `account` (the account's id; `nil` when the identifier names none).
-    func allows(account: String?, now: Date = Date()) -> Bool {
+    func allows(account: String?, now: Date) -> Bool {
         state.withLockedValue { state in
             Self.prune(&state, now: now)
             guard state.recent.count < Self.maximumSprayFailures else { return false }
@@ -42,7 +42,7 @@ final class SignInThrottle: Sendable {
     }
 
     /// Records a wrong password for `account` (`nil`: the identifier names no account).
-    func recordFailure(account: String?, now: Date = Date()) {
+    func recordFailure(account: String?, now: Date) {
         state.withLockedValue { state in
             Self.prune(&state, now: now)
             state.recent.append(now)

@@ -1,11 +1,10 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectTesting
 import NIOConcurrencyHelpers
 
 /// The sandbox's fault injection: a fixed latency and a failure rate for API requests.
 ///
-/// Each API request first waits ``latency`` milliseconds, then draws one number from a shared `SplitMix64` (only
+/// Each API request first waits ``latency`` milliseconds, then draws one number from a shared ``SeededRandom`` (only
 /// when the fail rate is above 0); if it is below ``failRate`` the request is answered with 503
 /// `service_unavailable`. With the same seed, the n-th API request always gets the same outcome.
 final class FaultInjector: Sendable {
@@ -14,7 +13,7 @@ final class FaultInjector: Sendable {
     let seed: UInt64
     /// The probability that `POST /v1/location_events` refuses an event (see ``rejectsLocationEvent(recordId:)``).
     let rejectLocationEvents: Double
-    private let generator: NIOLockedValueBox<SplitMix64>
+    private let generator: NIOLockedValueBox<SeededRandom>
 
     init(latency: Int, failRate: Double, seed: UInt64?, rejectLocationEvents: Double = 0) {
         self.latency = latency
@@ -22,7 +21,7 @@ final class FaultInjector: Sendable {
         self.rejectLocationEvents = rejectLocationEvents
         let seed = seed ?? UInt64.random(in: .min ... .max)
         self.seed = seed
-        self.generator = NIOLockedValueBox(SplitMix64(seed: seed))
+        self.generator = NIOLockedValueBox(SeededRandom(seed: seed))
     }
 
     /// Whether the next API request should fail. Draws from the generator only when the fail rate is above 0.
@@ -68,7 +67,7 @@ extension FaultInjector {
             hash ^= UInt64(byte)
             hash = hash &* 0x0000_0100_0000_01B3
         }
-        var generator = SplitMix64(seed: hash)
+        var generator = SeededRandom(seed: hash)
         return generator.nextUnitDouble() < rejectLocationEvents
     }
 }

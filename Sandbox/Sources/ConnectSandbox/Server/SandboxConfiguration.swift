@@ -1,4 +1,5 @@
 import Foundation
+import IFTTTConnectSDK
 import Logging
 
 /// Settings of one sandbox server: where it listens, where it keeps its state, what it seeds, and which faults it
@@ -41,6 +42,10 @@ public struct SandboxConfiguration: Sendable {
     /// nothing of it is recorded. The decision depends only on ``randomSeed`` and the record id, so a refused event
     /// is refused again when re-sent and a run is reproducible. Default 0 (`--reject-location-events`).
     public var rejectLocationEvents: Double = 0
+    /// The sandbox's one clock: every time it stamps or compares (tokens and records it writes, activation sessions,
+    /// authorization codes, sign-in throttling, received events) is read from it. Default the system's
+    /// (`SystemConnectClock`); tests inject a `ManualClock` from IFTTTConnectTesting.
+    public var clock: any ConnectClock = SystemConnectClock()
     /// How long a connection may take to deliver a complete request head (after it opens, and between the requests
     /// of a kept-alive connection) before the sandbox closes it, so slow clients cannot hold connections open.
     /// Default 10 seconds; must be positive.

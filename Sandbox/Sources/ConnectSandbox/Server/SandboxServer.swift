@@ -25,7 +25,7 @@ public enum SandboxServer {
     ) async throws -> some ApplicationProtocol {
         try configuration.validate()
         let logger = configuration.logger
-        let store = try SandboxStore(path: configuration.resolvedDatabasePath)
+        let store = try SandboxStore(path: configuration.resolvedDatabasePath, clock: configuration.clock)
         logger.info("Sandbox database: \(store.path)")
 
         if configuration.seedsDemoData, try await store.isEmpty() {

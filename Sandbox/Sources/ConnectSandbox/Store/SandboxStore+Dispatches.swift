@@ -37,7 +37,7 @@ extension SandboxStore {
     }
 
     /// Appends a dispatch.
-    func recordDispatch(_ record: DispatchRecord, now: Date = Date()) async throws {
+    func recordDispatch(_ record: DispatchRecord, now: Date) async throws {
         try await database.write { db in
             try db.execute(
                 sql: """

@@ -80,13 +80,13 @@ extension SandboxStore {
     /// Records `events` in one transaction, in order. An event whose record id is already stored is not recorded
     /// again; its delivery count goes up.
     func recordLocationEvents(_ events: [LocationEventRecord]) async throws -> LocationEventReceipt {
-        try await database.write { db in
+        let receivedAt = clock.now
+        return try await database.write { db in
             var receipt = LocationEventReceipt(recorded: 0, duplicates: 0)
             // One prepared statement for the whole batch; RETURNING gives the delivery count without a second read.
             // The event's JSON is rendered here, once (see locationEventJSONExpression), and kept up to date when a
             // re-sent event bumps its delivery count, so a page read only concatenates stored bytes.
             let insert = try db.cachedStatement(sql: Self.locationEventInsertSQL)
-            let receivedAt = Date()
             for event in events {
                 let deliveries =
                     try Int.fetchOne(

@@ -32,8 +32,8 @@ extension SandboxStore {
     static let issuedCodeLifetime: TimeInterval = 10 * 60
 
     /// Registers the partner sign-in migrations, in order.
-    static func registerPartnerSignInMigration(_ migrator: inout DatabaseMigrator) {
-        registerPartnerSignInTables(&migrator)
+    static func registerPartnerSignInMigration(_ migrator: inout DatabaseMigrator, now: Date) {
+        registerPartnerSignInTables(&migrator, now: now)
         // Codes issued by the partner's sign-in page are bound to their redirect URI and the flow's PKCE challenge;
         // seeded codes have neither.
         migrator.registerMigration("v-partner-code-binding") { db in
@@ -44,7 +44,7 @@ extension SandboxStore {
         }
     }
 
-    private static func registerPartnerSignInTables(_ migrator: inout DatabaseMigrator) {
+    private static func registerPartnerSignInTables(_ migrator: inout DatabaseMigrator, now: Date) {
         migrator.registerMigration("v-partner-sign-in") { db in
             try db.alter(table: "partner_accounts") { t in
                 t.add(column: "login", .text)
@@ -64,7 +64,7 @@ extension SandboxStore {
                     INSERT OR IGNORE INTO partner_oauth_codes (code, service_id, partner_user_id, expires_at)
                     SELECT oauth_code, service_id, partner_user_id, ? FROM partner_accounts WHERE oauth_code IS NOT NULL
                     """,
-                arguments: [Date().addingTimeInterval(seededCodeLifetime)])
+                arguments: [now.addingTimeInterval(seededCodeLifetime)])
             for row in try Row.fetchAll(db, sql: "SELECT id, password FROM users WHERE password IS NOT NULL") {
                 let password: String = row["password"]
                 if !PasswordHash.isHash(password) {
@@ -78,7 +78,7 @@ extension SandboxStore {
 
     /// Stores the partner account's sign-in (login, hashed password) and makes its seeded `oauth_code` a single-use
     /// code valid for ``seededCodeLifetime`` (a code already known keeps its state, so a used one stays used).
-    static func upsertPartnerSignIn(_ p: SeedData.PartnerAccount, in db: Database) throws {
+    static func upsertPartnerSignIn(_ p: SeedData.PartnerAccount, now: Date, in db: Database) throws {
         try db.execute(
             sql:
                 "UPDATE partner_accounts SET login = ?, password_hash = ? WHERE service_id = ? AND partner_user_id = ?",
@@ -89,7 +89,7 @@ extension SandboxStore {
                     INSERT OR IGNORE INTO partner_oauth_codes (code, service_id, partner_user_id, expires_at)
                     VALUES (?, ?, ?, ?)
                     """,
-                arguments: [code, p.serviceId, p.partnerUserId, Date().addingTimeInterval(seededCodeLifetime)])
+                arguments: [code, p.serviceId, p.partnerUserId, now.addingTimeInterval(seededCodeLifetime)])
         }
     }
 
@@ -145,7 +145,7 @@ extension SandboxStore {
     /// Issues a new single-use authorization code for the partner account, valid for ``issuedCodeLifetime`` and bound to
     /// `binding` (its redirect URI and the flow's PKCE challenge).
     func issuePartnerCode(
-        serviceId: String, partnerUserId: String, binding: PartnerCodeBinding, now: Date = Date()
+        serviceId: String, partnerUserId: String, binding: PartnerCodeBinding, now: Date
     ) async throws -> String {
         var generator = SystemRandomNumberGenerator()
         let code =
@@ -175,7 +175,7 @@ extension SandboxStore {
     ///   for its owner (`linkedToAnotherUser`).
     /// * Otherwise the code is used up and its partner account linked to `userId`.
     func redeemPartnerCode(
-        serviceId: String, code: String, userId: String, binding: PartnerCodeBinding?, now: Date = Date()
+        serviceId: String, code: String, userId: String, binding: PartnerCodeBinding?, now: Date
     ) async throws -> PartnerLinkResult {
         try await database.write { db in
             guard

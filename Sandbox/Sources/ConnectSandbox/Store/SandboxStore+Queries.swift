@@ -82,7 +82,8 @@ extension SandboxStore {
         var generator = SystemRandomNumberGenerator()
         let random = (0..<4).map { _ in String(generator.next() as UInt64, radix: 16) }.joined()
         let token = "sandbox-user-token-\(random)"
-        try await database.write { db in try Self.insertToken(token, userId: userId, in: db) }
+        let now = clock.now
+        try await database.write { db in try Self.insertToken(token, userId: userId, now: now, in: db) }
         return token
     }
 
@@ -113,10 +114,11 @@ extension SandboxStore {
     func setStatus(_ status: SeedData.UserConnectionStatus, userId: String, connectionId: String) async throws
         -> ConnectionSnapshot?
     {
-        try await database.write { db in
+        let now = clock.now
+        return try await database.write { db in
             try db.execute(
                 sql: "UPDATE user_connections SET status = ?, updated_at = ? WHERE user_id = ? AND connection_id = ?",
-                arguments: [status.rawValue, Date(), userId, connectionId])
+                arguments: [status.rawValue, now, userId, connectionId])
             guard db.changesCount > 0 else { return nil }
             return try Self.snapshot(connectionId: connectionId, userId: userId, in: db)
         }
@@ -136,7 +138,8 @@ extension SandboxStore {
         userId: String, connectionId: String,
         configure: @escaping @Sendable (SeedData.Connection, SeedData.UserConnection?) throws -> [SeedData.UserFeature]
     ) async throws -> ConnectionSnapshot {
-        try await database.write { db in
+        let now = clock.now
+        return try await database.write { db in
             guard let connection = try Self.fetchConnection(id: connectionId, in: db) else {
                 throw APIError.notFound("Connection \"\(connectionId)\" was not found.")
             }
@@ -146,7 +149,7 @@ extension SandboxStore {
                 SeedData.UserConnection(
                     userId: userId, connectionId: connectionId, status: .enabled, pending: false,
                     userFeatures: features),
-                in: db)
+                now: now, in: db)
             guard let snapshot = try Self.snapshot(connectionId: connectionId, userId: userId, in: db) else {
                 throw APIError.internalError()
             }

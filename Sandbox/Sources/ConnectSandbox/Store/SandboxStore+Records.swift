@@ -51,7 +51,7 @@ extension SandboxStore {
         _ = try s.upsertAndFetch(db, onConflict: ["id"])
     }
 
-    static func upsert(_ u: SeedData.User, in db: Database) throws {
+    static func upsert(_ u: SeedData.User, now: Date, in db: Database) throws {
         try db.execute(
             sql: """
                 INSERT INTO users (id, login, email, password) VALUES (?, ?, ?, ?)
@@ -60,20 +60,20 @@ extension SandboxStore {
                 """,
             arguments: [u.id, u.login, u.email, u.password.map(PasswordHash.storable)])
         for token in u.tokens {
-            try insertToken(token, userId: u.id, in: db)
+            try insertToken(token, userId: u.id, now: now, in: db)
         }
     }
 
-    static func insertToken(_ token: String, userId: String, in db: Database) throws {
+    static func insertToken(_ token: String, userId: String, now: Date, in db: Database) throws {
         try db.execute(
             sql: """
                 INSERT INTO user_tokens (token, user_id, created_at) VALUES (?, ?, ?)
                 ON CONFLICT(token) DO UPDATE SET user_id = excluded.user_id
                 """,
-            arguments: [token, userId, Date()])
+            arguments: [token, userId, now])
     }
 
-    static func upsert(_ p: SeedData.PartnerAccount, in db: Database) throws {
+    static func upsert(_ p: SeedData.PartnerAccount, now: Date, in db: Database) throws {
         try db.execute(
             sql: """
                 INSERT INTO partner_accounts (service_id, partner_user_id, access_token, oauth_code, user_id)
@@ -82,7 +82,7 @@ extension SandboxStore {
                     oauth_code = excluded.oauth_code, user_id = excluded.user_id
                 """,
             arguments: [p.serviceId, p.partnerUserId, p.accessToken, p.oauthCode, p.userId])
-        try upsertPartnerSignIn(p, in: db)
+        try upsertPartnerSignIn(p, now: now, in: db)
     }
 
     static func upsert(_ c: SeedData.Connection, in db: Database) throws {
@@ -108,7 +108,7 @@ extension SandboxStore {
             ])
     }
 
-    static func upsert(_ uc: SeedData.UserConnection, in db: Database) throws {
+    static func upsert(_ uc: SeedData.UserConnection, now: Date, in db: Database) throws {
         try db.execute(
             sql: """
                 INSERT INTO user_connections (user_id, connection_id, status, pending, user_features, updated_at)
@@ -119,7 +119,7 @@ extension SandboxStore {
                 """,
             arguments: [
                 uc.userId, uc.connectionId, uc.status.rawValue, uc.pending, try jsonText(uc.userFeatures),
-                Date(),
+                now,
             ])
     }
 

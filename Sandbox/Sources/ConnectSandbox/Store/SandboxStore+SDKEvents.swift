@@ -76,8 +76,9 @@ extension SandboxStore {
     /// Records the events of one request in one transaction.
     func recordSDKEvents(
         _ events: [IncomingSDKEvent], anonymousId: String, sdkVersion: String?, platform: String?,
-        receivedAt: Date = Date()
+        receivedAt: Date? = nil
     ) async throws {
+        let receivedAt = receivedAt ?? clock.now
         try await database.write { db in
             let batch = (try Int64.fetchOne(db, sql: "SELECT MAX(batch) FROM sdk_events") ?? 0) + 1
             for event in events {

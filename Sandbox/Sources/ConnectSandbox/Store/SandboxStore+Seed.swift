@@ -16,7 +16,8 @@ extension SandboxStore {
     public func load(_ seed: SeedData, source: String) async throws {
         try seed.validate(source: source)
         do {
-            try await database.write { db in try Self.apply(seed, source: source, in: db) }
+            let now = clock.now
+            try await database.write { db in try Self.apply(seed, source: source, now: now, in: db) }
         } catch let error as SandboxError {
             throw error
         } catch {
@@ -24,7 +25,7 @@ extension SandboxStore {
         }
     }
 
-    private static func apply(_ seed: SeedData, source: String, in db: Database) throws {
+    private static func apply(_ seed: SeedData, source: String, now: Date, in db: Database) throws {
         func fail(_ problem: String) -> SandboxError { .invalidSeedData(source: source, problem: problem) }
         func serviceExists(_ id: String) throws -> Bool {
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM services WHERE id = ?)", arguments: [id]) ?? false
@@ -53,7 +54,7 @@ extension SandboxStore {
             {
                 throw fail("user \"\(user.id)\" has the login of user \"\(other)\"")
             }
-            try upsert(user, in: db)
+            try upsert(user, now: now, in: db)
         }
 
         for (i, account) in seed.partnerAccounts.enumerated() {
@@ -63,7 +64,7 @@ extension SandboxStore {
             if let userId = account.userId, try fetchUser(id: userId, in: db) == nil {
                 throw fail("partner_accounts[\(i)] names unknown user \"\(userId)\"")
             }
-            try upsert(account, in: db)
+            try upsert(account, now: now, in: db)
         }
 
         for (i, connection) in seed.connections.enumerated() {
@@ -87,7 +88,8 @@ extension SandboxStore {
             if let problem = SeedData.problem(in: userConnection, of: connection) {
                 throw fail("user_connections[\(i)]: \(problem)")
             }
-            try upsert(UserConnectionConfigurator.completeSeed(userConnection, connection: connection), in: db)
+            try upsert(
+                UserConnectionConfigurator.completeSeed(userConnection, connection: connection), now: now, in: db)
         }
     }
 }

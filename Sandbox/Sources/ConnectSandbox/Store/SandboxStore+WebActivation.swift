@@ -12,7 +12,8 @@ extension SandboxStore {
     /// Returns `nil` when a user already has this address. The password is always hashed, whatever it looks like
     /// (a password shaped like a stored hash is a password, not a hash).
     func createUser(email: String, password: String) async throws -> SeedData.User? {
-        try await database.write { db in
+        let now = clock.now
+        return try await database.write { db in
             let exists =
                 try Bool.fetchOne(
                     db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email = ? COLLATE NOCASE)", arguments: [email])
@@ -40,13 +41,14 @@ extension SandboxStore {
     /// Turns the connection on for the user without configuring it (`skip_config=true`): the user connection is
     /// `enabled` and `pending` until `PUT .../user_connection` configures it. An existing configuration is kept.
     func enablePending(userId: String, connectionId: String) async throws {
+        let now = clock.now
         try await database.write { db in
             let existing = try Self.fetchUserConnection(userId: userId, connectionId: connectionId, in: db)
             try Self.upsert(
                 SeedData.UserConnection(
                     userId: userId, connectionId: connectionId, status: .enabled, pending: true,
                     userFeatures: existing?.userFeatures ?? []),
-                in: db)
+                now: now, in: db)
         }
     }
 }

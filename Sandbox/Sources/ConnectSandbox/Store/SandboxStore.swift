@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import IFTTTConnectSDK
 
 /// The sandbox's persistent state: an SQLite database (through GRDB) with services, users, user tokens, partner
 /// accounts, connections and user connections.
@@ -15,6 +16,8 @@ import GRDB
 public final class SandboxStore: Sendable {
     /// The database file, or ``SandboxConfiguration/inMemoryDatabasePath``.
     public let path: String
+    /// Where every time the store writes comes from (``SandboxConfiguration/clock``).
+    public let clock: any ConnectClock
     /// The database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
     let database: any DatabaseWriter
     /// Counts committed changes to the tables cached reads depend on.
@@ -26,11 +29,14 @@ public final class SandboxStore: Sendable {
 
     /// Opens (creating when needed) the database at `path` and migrates it to the current schema.
     ///
-    /// - Parameter path: A file path, or ``SandboxConfiguration/inMemoryDatabasePath`` for a private in-memory
-    ///   database. Missing parent directories are created.
+    /// - Parameters:
+    ///   - path: A file path, or ``SandboxConfiguration/inMemoryDatabasePath`` for a private in-memory database.
+    ///     Missing parent directories are created.
+    ///   - clock: The clock of every time the store writes; default the system's.
     /// - Throws: ``SandboxError/database(path:message:)`` when the file cannot be created, opened or migrated.
-    public init(path: String) throws(SandboxError) {
+    public init(path: String, clock: any ConnectClock = SystemConnectClock()) throws(SandboxError) {
         self.path = path
+        self.clock = clock
         locationEventReaders = LocationEventReaders(
             path: path == SandboxConfiguration.inMemoryDatabasePath ? nil : path)
         changes = SandboxStoreGeneration(
@@ -51,7 +57,7 @@ public final class SandboxStore: Sendable {
                 try Self.preparePrivateFile(path)
                 database = try DatabasePool(path: path, configuration: configuration)
             }
-            try Self.migrator.migrate(database)
+            try Self.migrator(now: clock.now).migrate(database)
             database.add(transactionObserver: changes, extent: .databaseLifetime)
         } catch {
             throw .database(path: path, message: Self.describe(error))
@@ -59,7 +65,7 @@ public final class SandboxStore: Sendable {
     }
 
     /// The named schema migrations, applied in order. Never edit a shipped migration; add a new one.
-    static var migrator: DatabaseMigrator {
+    static func migrator(now: Date) -> DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1-create-tables") { db in
             try db.create(table: "services") { t in
@@ -117,7 +123,7 @@ public final class SandboxStore: Sendable {
         registerSDKEventsMigration(&migrator)
         registerLocationEventMigrations(in: &migrator)
         registerLegacyAppletMigrations(&migrator)
-        registerPartnerSignInMigration(&migrator)
+        registerPartnerSignInMigration(&migrator, now: now)
         registerLocationEventJSONMigration(&migrator)
         registerRedirectAndQueryMigration(&migrator)
         registerProvisionalCodeMigration(&migrator)

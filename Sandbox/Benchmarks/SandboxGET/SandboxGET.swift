@@ -7,23 +7,30 @@ import BenchmarkSupport
 import ConnectSandbox
 import Foundation
 import Logging
+import NIOConcurrencyHelpers
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
 
 /// A sandbox running in this process until `stop()`.
-final class RunningSandbox: @unchecked Sendable {
-    // Written once by `start()` before any benchmark iteration reads it; the stop continuation is resumed once.
-    private(set) var baseURL: URL?
-    private var stopContinuation: CheckedContinuation<Void, Never>?
-    private var task: Task<Void, any Error>?
+final class RunningSandbox: Sendable {
+    private struct State {
+        var baseURL: URL?
+        var stopContinuation: CheckedContinuation<Void, Never>?
+        var task: Task<Void, any Error>?
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    /// The running sandbox's base URL; `nil` before `start()`.
+    var baseURL: URL? { state.withLockedValue { $0.baseURL } }
 
     /// Starts the sandbox and returns once it listens.
     func start() async throws {
         let (urls, announce) = AsyncStream.makeStream(of: URL.self)
         let (stops, stopAnnounce) = AsyncStream.makeStream(of: CheckedContinuation<Void, Never>.self)
-        task = Task {
+        let task = Task {
             var configuration = SandboxConfiguration(databasePath: SandboxConfiguration.inMemoryDatabasePath)
             configuration.logger.logLevel = .error
             try await SandboxServer.withRunning(configuration) { url in
@@ -36,16 +43,20 @@ final class RunningSandbox: @unchecked Sendable {
             }
         }
         var iterator = urls.makeAsyncIterator()
-        baseURL = await iterator.next()
+        let baseURL = await iterator.next()
         var stopIterator = stops.makeAsyncIterator()
-        stopContinuation = await stopIterator.next()
+        let stopContinuation = await stopIterator.next()
+        state.withLockedValue { $0 = State(baseURL: baseURL, stopContinuation: stopContinuation, task: task) }
         guard baseURL != nil else { throw SandboxDidNotStart() }
     }
 
     /// Shuts the sandbox down gracefully and waits for it.
     func stop() async {
-        stopContinuation?.resume()
-        stopContinuation = nil
+        let (continuation, task) = state.withLockedValue { state in
+            defer { state.stopContinuation = nil }
+            return (state.stopContinuation, state.task)
+        }
+        continuation?.resume()
         _ = try? await task?.value
     }
 }

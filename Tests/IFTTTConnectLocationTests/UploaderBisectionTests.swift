@@ -1,0 +1,38 @@
+import Foundation
+import IFTTTConnectCore
+@testable import IFTTTConnectLocation
+import Testing
+
+/// Answers 422 (IFTTT's error envelope) without naming a record to every batch that holds the refused event, 200 to the others, and keeps
+/// the size of every batch it was sent.
+final class RefusingTransport: HTTPTransport, Sendable {
+    private let refused: String
+    private let sizes = Locked<[Int]>([])
+
+    init(refusing recordId: UUID) { refused = recordId.uuidString }
+
+    var batchSizes: [Int] { sizes.withLock { $0 } }
+
+    func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
+        let body = String(decoding: request.body ?? Data(), as: UTF8.self)
+        sizes.withLock { $0.append(body.components(separatedBy: #""record_id""#).count - 1) }
+        guard body.contains(refused) else { return HTTPResponse(statusCode: 200) }
+        return HTTPResponse(statusCode: 422, body: Data(#"{"type":"error","code":"invalid_request","message":"one event is invalid"}"#.utf8))
+    }
+}
+
+extension UploaderTests {
+    /// A batch refused without naming its bad event is set aside until another batch is accepted (the server tells
+    /// events apart), then halved until the event is alone: one bad event among 64 costs 12 requests (two batches of
+    /// 50 and 14, each refused half, then the good halves on the way back), not one request per event.
+    @Test func aRefusedBatchIsHalvedUntilTheBadEventIsAlone() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, events) = try await filledStore(64)
+        let transport = RefusingTransport(refusing: events[0].recordId)
+        let report = await uploader(store, transport).uploadPending()
+        #expect(report.uploaded == 63)
+        #expect(report.rejected == 1)
+        #expect(transport.batchSizes == [50, 14, 25, 12, 6, 3, 1, 2, 3, 6, 13, 25])
+        #expect(try await store.pending(now: epoch).isEmpty)
+    }
+}

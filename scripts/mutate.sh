@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# Plants known bugs one at a time and checks that the tests catch each: every mutation below is a precise edit of
+# one line (a fixed string that must occur on exactly one line of its file, else the mutation is reported stale and
+# the script fails, so the list is kept up to date with the code), followed by an incremental build with the test
+# command's flags and a run of the tests that should catch it (a filtered subset of one package), both in one
+# `swift test` so that nothing else builds into the same scratch in between. The file is then restored, whatever
+# happens. Prints a table: mutation | caught by (the failing tests) | caught/missed.
+#
+# Usage: scripts/mutate.sh [--only NAME]... [--list] [--sandbox-scratch DIR] [--timeout SECONDS]
+#   --only NAME             plant only this mutation (repeatable)
+#   --list                  print the mutations and whether each still applies, plant nothing
+#   --sandbox-scratch DIR   build the sandbox in DIR (--scratch-path) instead of Sandbox/.build
+#   --timeout SECONDS       the longest build and test run of one mutation (default 600; a hang counts as caught)
+# Exits 0 when every mutation applied and was caught, 1 otherwise. Leaves the tree as it found it.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib/build-flags.sh
+
+only=() list=0 sandbox_scratch=() limit=600
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --only) only+=("${2:-}"); shift 2 ;;
+    --list) list=1; shift ;;
+    --sandbox-scratch) sandbox_scratch=(--scratch-path "${2:-}"); shift 2 ;;
+    --timeout) limit="${2:-}"; shift 2 ;;
+    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "mutate: unknown option $1 (see --help)" >&2; exit 64 ;;
+  esac
+done
+
+names=() packages=() files=() froms=() tos=() filters=()
+# mutation NAME PACKAGE(sdk|sandbox) FILE FROM TO FILTER: FROM becomes TO; FILTER selects the tests to run.
+mutation() {
+  names+=("$1"); packages+=("$2"); files+=("$3"); froms+=("$4"); tos+=("$5"); filters+=("$6")
+}
+
+mutation escape sdk Sources/IFTTTConnectCore/JSON/JSONValue.swift \
+  'if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 && $0 != 0x5C }) {' \
+  'if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 }) {' \
+  'JSONRoundTripTests|JSONValueCodableTests|FuzzCorpusTests'
+mutation xml-escape sdk Sources/IFTTTConnectCore/Button/ConnectButtonSVGRenderer.swift \
+  'case "<": out += "&lt;"' \
+  'case "<": out += "<"' \
+  'ButtonSnapshotTests|ButtonAppearanceTests'
+mutation crc-check sdk Sources/IFTTTConnectLocation/EventJournal.swift \
+  'if CRC32.checksum(payload) == checksum,' \
+  'if CRC32.checksum(payload) == checksum || length >= 0,' \
+  'EventStoreTests|EventJournalTests'
+mutation redaction sdk Sources/IFTTTConnectCore/Networking/ConnectionNetworkController+Redaction.swift \
+  'secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: "<redacted>") }' \
+  'secrets.reduce(text) { text, _ in text }' \
+  'NetworkControllerTests|ActivationFlowTests|CompatibilityTests'
+mutation state-check sdk Sources/IFTTTConnectCore/Activation/RedirectNonce.swift \
+  'return difference == 0' \
+  'return difference == 0 || !b.isEmpty' \
+  'ActivationRedirectForgeryTests|ActivationFlowTests|RedirectAuthorityTests'
+mutation nesting-limit sdk Sources/IFTTTConnectCore/JSON/JSONParser.swift \
+  'case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)' \
+  'case UInt8(ascii: "{"): return try parseObject(depth: depth)' \
+  'HostilePayloadTests|FuzzCorpusTests'
+mutation halving sdk Sources/IFTTTConnectLocation/LocationUploader.swift \
+  'let half = batch.count / 2' \
+  'let half = batch.count - 1' \
+  'UploaderTests|SynchronizerDeliveryTests'
+mutation backoff-cap sdk Sources/IFTTTConnectLocation/UploadScheduler.swift \
+  'let delay = min(configuration.maximumDelay, configuration.baseDelay * pow(2, exponent))' \
+  'let delay = configuration.baseDelay * pow(2, exponent)' \
+  'UploaderTests|UploadSchedulerTests|SyncEngineTests'
+mutation region-radius sdk Sources/IFTTTConnectLocation/Geofence.swift \
+  'return min(maximum, max(minimum, radius))' \
+  'return max(minimum, radius)' \
+  'GeofenceTests|GeofenceDerivationTests|RegionSelectorTests'
+mutation cache-invalidation sandbox Sandbox/Sources/ConnectSandbox/Store/SandboxStore+Caches.swift \
+  'if !Self.ignoredTables.contains(event.tableName) { state.withLockedValue { $0.dirty = true } }' \
+  'if !Self.ignoredTables.contains(event.tableName) { state.withLockedValue { $0.dirty = false } }' \
+  'SandboxPerformanceTests|SandboxConnectionTests|SandboxUserConnectionTests'
+mutation bearer-scheme sandbox Sandbox/Sources/ConnectSandbox/Security/Authentication.swift \
+  'guard parts.count == 2, parts[0].lowercased() == "bearer" else {' \
+  'guard parts.count == 2, !parts[0].isEmpty else {' \
+  'SandboxSafeguardTests|SandboxAccountTests|SandboxConnectionTests'
+mutation nosniff sandbox Sandbox/Sources/ConnectSandbox/Security/SecurityMiddleware.swift \
+  'headers[HeaderName("X-Content-Type-Options")!] = "nosniff"' \
+  'headers[HeaderName("X-Content-Type-Options")!] = "sniff"' \
+  'ActivationHardeningTests|WebActivationPageTests'
+mutation request-log-query sandbox Sandbox/Sources/ConnectSandbox/Server/ErrorEnvelopeMiddleware.swift \
+  'logger.info("\(request.method) \(request.uri.path) → \(response.status.code) (\(milliseconds) ms)")' \
+  'logger.info("\(request.method) \(request.uri) → \(response.status.code) (\(milliseconds) ms)")' \
+  'SandboxSafeguardTests|SecretRedactionTests'
+mutation fail-rate sandbox Sandbox/Sources/ConnectSandbox/Server/FaultInjection.swift \
+  'return draw < failRate' \
+  'return draw > failRate' \
+  'SandboxSafeguardTests|SandboxInfrastructureTests'
+
+# occurrences FILE FROM: on how many lines FROM occurs.
+occurrences() { grep -cF -- "$2" "$1" 2>/dev/null || true; }
+
+selected() {
+  [ ${#only[@]} -eq 0 ] && return 0
+  local name
+  for name in "${only[@]}"; do [ "$name" = "$1" ] && return 0; done
+  return 1
+}
+
+if [ "$list" -eq 1 ]; then
+  for i in "${!names[@]}"; do
+    n=$(occurrences "${files[$i]}" "${froms[$i]}")
+    state="applies"; [ "$n" = 1 ] || state="STALE (the line occurs $n times)"
+    printf '%-20s %-8s %-70s %s\n' "${names[$i]}" "${packages[$i]}" "${files[$i]}" "$state"
+  done
+  exit 0
+fi
+
+work="$(mktemp -d)"
+planted=""
+restore() {
+  if [ -n "$planted" ]; then cp "$work/original" "$planted"; planted=""; fi
+}
+trap 'restore; rm -rf "$work"' EXIT
+trap 'exit 130' INT TERM
+
+# test_names LOG: the failed tests of a Swift Testing or XCTest log, comma-separated; when none failed by name (the
+# test process crashed), the last test that started, marked "(crashed)".
+test_names() {
+  local names
+  names="$({ grep -E '^✘ Test [^ ]+ (.*)?failed after' "$1" | grep -v 'Test run with' | sed -E 's/^✘ Test ([^ ]+).*/\1/'
+    grep -E "^Test Case '.*' failed" "$1" | sed -E "s/^Test Case '(-\[)?([^' ]+ )?([^]']+)\]?' failed.*/\3/"
+  } | sort -u | head -6 | paste -sd, - | sed 's/,/, /g')"
+  if [ -z "$names" ]; then
+    names="$(grep -E ' [A-Za-z0-9_]+\([^)]*\) started\.$' "$1" | tail -1 | sed -E 's/.* ([A-Za-z0-9_]+\([^)]*\)) started\.$/\1 (crashed)/')"
+  fi
+  echo "$names"
+}
+
+rows=() caught=0 missed=0 stale=0 total=0
+for i in "${!names[@]}"; do
+  selected "${names[$i]}" || continue
+  total=$((total + 1))
+  name="${names[$i]}" file="${files[$i]}" from="${froms[$i]}" to="${tos[$i]}"
+  n=$(occurrences "$file" "$from")
+  if [ "$n" != 1 ]; then
+    stale=$((stale + 1))
+    rows+=("$name	$file	-	STALE: the line occurs $n times; update the mutation")
+    continue
+  fi
+  line=$(grep -nF -- "$from" "$file" | cut -d: -f1)
+  cp "$file" "$work/original"
+  planted="$file"
+  FROM="$from" TO="$to" awk '{ i = index($0, ENVIRON["FROM"])
+    if (i) $0 = substr($0, 1, i - 1) ENVIRON["TO"] substr($0, i + length(ENVIRON["FROM"])); print }' \
+    "$work/original" >"$file"
+  if [ "${packages[$i]}" = sdk ]; then package=(--package-path .); else package=(--package-path Sandbox "${sandbox_scratch[@]}"); fi
+  start=$SECONDS
+  echo "mutate: $name ($file:$line): building and running ${filters[$i]}" >&2
+  run_flags=()
+  for flag in "${test_build_flags[@]}"; do [ "$flag" = --build-tests ] || run_flags+=("$flag"); done
+  timeout "$limit" swift test "${package[@]}" "${run_flags[@]}" --filter "${filters[$i]}" >"$work/test.log" 2>&1
+  rc=$?
+  restore
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -qE '\.swift:[0-9]+:[0-9]+: (error|warning): ' "$work/test.log" \
+    && ! grep -qE "◇ Test|Test Suite '" "$work/test.log"; then
+    missed=$((missed + 1))
+    rows+=("$name\t$file:$line\t-\tNOT RUN: the mutant does not build (a mutation must compile without warnings)")
+    grep -E '\.swift:[0-9]+:[0-9]+: (error|warning): ' "$work/test.log" | head -5 >&2
+    continue
+  fi
+  failing="$(test_names "$work/test.log")"
+  ran=$(grep -cE '^(✔|✘) Test .*(passed|failed) after|^Test Case .*(passed|failed)' "$work/test.log")
+  if [ "$rc" -eq 124 ]; then
+    caught=$((caught + 1)); rows+=("$name\t$file:$line\t${failing:-(timed out after $limit s)}\tcaught ($((SECONDS - start)) s)")
+  elif [ "$rc" -ne 0 ]; then
+    caught=$((caught + 1)); rows+=("$name\t$file:$line\t${failing:-(exit $rc, no failed test named)}\tcaught ($((SECONDS - start)) s)")
+  elif [ "$ran" -eq 0 ]; then
+    missed=$((missed + 1)); rows+=("$name\t$file:$line\t-\tMISSED: the filter ${filters[$i]} ran no test")
+  else
+    missed=$((missed + 1)); rows+=("$name\t$file:$line\t-\tMISSED ($ran tests of ${filters[$i]} passed)")
+  fi
+done
+
+printf '\n%-20s | %-62s | %-60s | %s\n' mutation "file:line" "caught by" result
+for row in "${rows[@]}"; do
+  IFS=$'\t' read -r a b c d <<<"$(printf '%b' "$row")"
+  printf '%-20s | %-62s | %-60s | %s\n' "$a" "$b" "$c" "$d"
+done
+echo "mutate: $caught of $total mutations caught, $missed missed, $stale stale"
+[ "$missed" -eq 0 ] && [ "$stale" -eq 0 ]
