@@ -13,7 +13,8 @@ import Darwin
 /// secret-free URL to start from.
 ///
 /// It listens on 127.0.0.1 only, on a port the system picks. A `GET` of the redirect path is handed to a
-/// `ConnectionRedirectHandler`: when the flow accepts it, the browser gets a small "you can close this
+/// `ConnectionRedirectHandler` as written (its request target behind the receiver's own origin, never the `Host`
+/// header; non-ASCII is refused): when the flow accepts it, the browser gets a small "you can close this
 /// window" page and the receiver stops; a refused redirect gets 400 and the receiver keeps waiting (so a
 /// web page cannot end the flow by guessing). A redirect without `state` is answered once its verification
 /// ends. Every other path or method gets 404.
@@ -430,7 +431,7 @@ public final class LoopbackRedirectReceiver: BrowserLaunchPad, Sendable {
         client.phase = .verifying
         client.deadline = clock.nowMilliseconds + UInt64(Self.verificationTimeoutSeconds) * 1000
         let id = client.id
-        handler.submit(url) { [weak self] accepted in self?.post(verdict: accepted, for: id) }
+        handler.submit(text: "http://127.0.0.1:\(port)\(parts[1])") { [weak self] in self?.post(verdict: $0, for: id) }
     }
 
     /// Answers a launch URL: 303 to its activation URL for the user running this program, once; 403 for another

@@ -4,7 +4,8 @@ import IFTTTConnectDesktop
 import IFTTTConnectSDK
 
 /// `ifttt-connect connect CONNECTION_ID`: the real activation flow for a person, finished through the loopback
-/// redirect receiver.
+/// redirect receiver. The token it keeps is the one a voucher names (``Voucher``): a redirect to the loopback
+/// receiver can come from any program or web page and carry any IFTTT account's real token.
 struct ConnectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "connect",
@@ -13,10 +14,19 @@ struct ConnectCommand: AsyncParsableCommand {
             Prints a one-time launch URL of the loopback receiver, which leads to the activation URL, and opens it \
             where a desktop browser exists (the activation URL itself, with its state and code, never goes on a \
             command line); waits for IFTTT's redirect on the loopback port and prints the outcome. The user token is \
-            written to --token-file with mode 0600 and printed only with --show-token. Against the sandbox, sign in \
-            with a demo user (alice@example.com / alice-password) and give the code gx-oauth-code-alice in \
-            IFTTT_OAUTH_CODE or --code-file (codes are single-use); without a valid code the pages send you through \
-            Grocery Express's own sign-in (dave / gx-dave-password for an unlinked account). An address at \
+            written to --token-file with mode 0600 and printed only with --show-token.
+
+            The token kept is the one something vouches for, never a redirect's word alone (any program or web page \
+            can send this program's loopback URL another IFTTT account's real token): the partner backend, asked \
+            with the partner session of the user you act for (IFTTT_PARTNER_SESSION, --partner-session-file or \
+            --partner-session; at --partner-backend, by default the sandbox's Grocery Express backend under --api), \
+            or IFTTT's token exchange, with your service key, --user-id and the user's access token. --unvouched \
+            keeps the redirect's token once IFTTT confirms it: unsafe, for a sandbox only, and it warns.
+
+            Against the sandbox, sign in with a demo user (alice@example.com / alice-password, partner session \
+            gx-access-token-alice) and give the code gx-oauth-code-alice in IFTTT_OAUTH_CODE or --code-file (codes \
+            are single-use); without a valid code the pages send you through Grocery Express's own sign-in (dave / \
+            gx-dave-password, partner session gx-access-token-dave, for an unlinked account). An address at \
             fail.example makes account creation fail.
             """
     )
@@ -32,6 +42,57 @@ struct ConnectCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("code-file"), help: SecretInput.oauthCode.fileHelp)
     var codeFile: String?
+
+    @Option(
+        name: .customLong("partner-session"),
+        help: SecretInput.partnerSession.flagHelp(
+            "The session of the user you act for with the partner's backend, which vouches for their token.",
+            valueName: "session"))
+    var partnerSession: String?
+
+    @Option(name: .customLong("partner-session-file"), help: SecretInput.partnerSession.fileHelp)
+    var partnerSessionFile: String?
+
+    @Option(
+        name: .customLong("partner-backend"),
+        help: ArgumentHelp(
+            "The partner backend's user token endpoint: POST with the session as a bearer token, answers "
+                + "{\"user_token\": ...}; HTTPS, or HTTP on loopback (default: the sandbox's, "
+                + "<api>/partner/grocery_express/api/user_token).",
+            valueName: "url"))
+    var partnerBackend: String?
+
+    @Option(
+        name: .customLong("user-id"),
+        help: ArgumentHelp(
+            "With your service key and the user's access token: the user's id on your service; IFTTT's token "
+                + "exchange (POST /v2/user_token) vouches for their token.",
+            valueName: "id"))
+    var userId: String?
+
+    @Option(
+        name: .customLong("service-key"),
+        help: SecretInput.serviceKey.flagHelp("Your service key (with --user-id).", valueName: "key"))
+    var serviceKey: String?
+
+    @Option(name: .customLong("service-key-file"), help: SecretInput.serviceKey.fileHelp)
+    var serviceKeyFile: String?
+
+    @Option(
+        name: .customLong("access-token"),
+        help: SecretInput.accessToken.flagHelp(
+            "The OAuth access token IFTTT holds for the user (with --user-id).", valueName: "token"))
+    var accessToken: String?
+
+    @Option(name: .customLong("access-token-file"), help: SecretInput.accessToken.fileHelp)
+    var accessTokenFile: String?
+
+    @Flag(
+        name: .customLong("unvouched"),
+        help: ArgumentHelp(
+            "UNSAFE: without a voucher, keep the token a redirect carries once IFTTT confirms it; another IFTTT "
+                + "account's real token passes too. Warns when the flow starts and ends."))
+    var unvouched = false
 
     @Flag(name: .customLong("skip-config"), help: "Skip IFTTT's configuration page (skip_config=true).")
     var skipConfig = false
@@ -57,23 +118,116 @@ struct ConnectCommand: AsyncParsableCommand {
         return URL(fileURLWithPath: home).appendingPathComponent(".ifttt-connect/user-token").path
     }
 
-    /// What the options ask to activate, with the OAuth code of `--code` (``run()`` also reads `--code-file` and
-    /// `IFTTT_OAUTH_CODE`).
-    var request: Request {
-        Request(
-            connectionId: connectionId, email: email ?? "", oauthCode: code ?? "", skipConfiguration: skipConfig,
-            opensBrowser: !noBrowser)
-    }
+    /// The usage error of a command that names no voucher.
+    static let noVoucher = """
+        connect keeps only a user token something vouches for (a redirect to this program can carry any IFTTT \
+        account's real token): give the partner session of the user you act for (\(SecretInput.partnerSession.ways); \
+        the sandbox's are gx-access-token-alice, -bob and -dave), or --user-id with your service key \
+        (\(SecretInput.serviceKey.ways)) and the user's access token (\(SecretInput.accessToken.ways)), or, \
+        unsafe, --unvouched
+        """
 
     func validate() throws {
+        try validate(environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// Checks that exactly one voucher is chosen, each secret in one form, and that no secret would travel in the
+    /// clear (the files are read by ``run()``).
+    func validate(environment: [String: String]) throws {
         try SecretInput.oauthCode.checkExclusive(value: code, file: codeFile)
+        try SecretInput.partnerSession.checkExclusive(value: partnerSession, file: partnerSessionFile)
+        try SecretInput.serviceKey.checkExclusive(value: serviceKey, file: serviceKeyFile)
+        try SecretInput.accessToken.checkExclusive(value: accessToken, file: accessTokenFile)
+        let session = SecretInput.partnerSession.isGiven(
+            value: partnerSession, file: partnerSessionFile, environment: environment)
+        let exchange = userId != nil
+        if !exchange && [serviceKey, serviceKeyFile, accessToken, accessTokenFile].contains(where: { $0 != nil }) {
+            throw ValidationError(
+                "--service-key and --access-token vouch for the token only with --user-id (IFTTT's token exchange)")
+        }
+        if exchange {
+            guard SecretInput.serviceKey.isGiven(value: serviceKey, file: serviceKeyFile, environment: environment)
+            else {
+                throw ValidationError("--user-id needs your service key: \(SecretInput.serviceKey.ways)")
+            }
+            guard SecretInput.accessToken.isGiven(value: accessToken, file: accessTokenFile, environment: environment)
+            else {
+                throw ValidationError("--user-id needs the user's access token: \(SecretInput.accessToken.ways)")
+            }
+        }
+        if session && exchange {
+            throw ValidationError(
+                "give one voucher: the partner session (\(SecretInput.partnerSession.ways)) or --user-id with the "
+                    + "service key, not both")
+        }
+        if unvouched && (session || exchange) {
+            throw ValidationError("--unvouched gives up the voucher you gave; drop one of them")
+        }
+        if partnerBackend != nil && !session {
+            throw ValidationError(
+                "--partner-backend is asked with the user's partner session: \(SecretInput.partnerSession.ways)")
+        }
+        guard session || exchange || unvouched else { throw ValidationError(Self.noVoucher) }
+        if let partnerBackend {
+            guard let url = URL(string: partnerBackend), url.host != nil, Voucher.isSafe(url) else {
+                throw ValidationError(
+                    "--partner-backend must be an HTTPS URL, or HTTP to a loopback address (the session must not "
+                        + "travel in the clear), got '\(partnerBackend)'")
+            }
+        } else if session, let root = api.api.flatMap(URL.init(string:)),
+            !Voucher.isSafe(Voucher.sandboxPartnerBackend(root))
+        {
+            throw ValidationError(
+                "the partner session would travel in the clear to the partner backend under --api: give "
+                    + "--partner-backend with an HTTPS URL")
+        }
+        if exchange, let root = api.api.flatMap(URL.init(string:)), !Voucher.isSafe(root) {
+            throw ValidationError("the service key would travel in the clear: --api must be HTTPS or loopback HTTP")
+        }
+    }
+
+    /// What the options ask to activate, with every secret read from its flag (with a warning), file or
+    /// environment variable.
+    ///
+    /// - Throws: `ValidationError` for an unreadable or empty secret.
+    func resolvedRequest(
+        environment: [String: String] = ProcessInfo.processInfo.environment, warning: (String) -> Void = warn
+    ) throws -> Request {
+        func read(_ input: SecretInput, _ value: String?, _ file: String?) throws -> String? {
+            try input.resolve(value: value, file: file, environment: environment, warning: warning)
+        }
+        let voucher: Voucher
+        if let userId {
+            voucher = .serviceKey(
+                try read(.serviceKey, serviceKey, serviceKeyFile) ?? "", userId: userId,
+                accessToken: try read(.accessToken, accessToken, accessTokenFile) ?? "")
+        } else if let session = try read(.partnerSession, partnerSession, partnerSessionFile) {
+            voucher = .partnerSession(session, endpoint: partnerBackend.flatMap(URL.init(string:)))
+        } else {
+            voucher = .unvouched
+        }
+        return Request(
+            connectionId: connectionId, email: email ?? "",
+            oauthCode: try read(.oauthCode, code, codeFile) ?? "", voucher: voucher,
+            skipConfiguration: skipConfig, opensBrowser: !noBrowser)
     }
 
     func run() async throws {
-        var options = self.request
-        options.oauthCode = try SecretInput.oauthCode.resolve(value: code, file: codeFile) ?? ""
-        let request = options
-        let outcome = try await api.withAPI { url in await Self.activate(request, root: url) }
+        let request = try resolvedRequest()
+        if case .unvouched = request.voucher {
+            warn(
+                "warning: --unvouched: nothing vouches for the user token; while this flow waits, any program or web "
+                    + "page that reaches its loopback URL can hand it another IFTTT account's real token, which would "
+                    + "be saved as yours (give the partner session instead)")
+        }
+        let (outcome, voucher) = try await api.withAPI { url in
+            let voucher = request.voucher.summary(root: url)
+            say("Voucher: \(voucher)")
+            return (await Self.activate(request, root: url), voucher)
+        }
+        if case .unvouched = request.voucher {
+            warn("warning: --unvouched: the activation ended without a voucher; nothing says whose token it got")
+        }
         switch outcome {
         case .success(let activation):
             say(
@@ -85,7 +239,7 @@ struct ConnectCommand: AsyncParsableCommand {
                     at: directory, withIntermediateDirectories: true,
                     attributes: [.posixPermissions: 0o700])
                 try TokenFile.write(token, to: tokenFile)
-                say("user token written to \(tokenFile) (mode 0600)")
+                say("user token written to \(tokenFile) (mode 0600), voucher: \(voucher)")
                 if showToken { say(token) }
             } else {
                 say("IFTTT sent no user token")
@@ -101,22 +255,48 @@ struct ConnectCommand: AsyncParsableCommand {
         var connectionId: String
         var email: String
         var oauthCode: String
+        var voucher: Voucher
         var skipConfiguration: Bool
         var opensBrowser: Bool
     }
 
+    /// Why ``activate(_:root:opener:)`` did not activate.
+    enum Failure: Error, Sendable, Equatable, CustomStringConvertible {
+        /// The loopback receiver could not start.
+        case receiver(String)
+        /// The voucher cannot be used: its URL, or its first answer (a refused session or key).
+        case voucher(String)
+        /// The activation failed.
+        case activation(ConnectButtonControllerError)
+
+        var description: String {
+            switch self {
+            case .receiver(let reason): return "the loopback receiver did not start: \(reason)"
+            case .voucher(let reason): return reason
+            case .activation(let error): return "\(error)"
+            }
+        }
+    }
+
     /// Runs one activation against the API at `root` with a loopback receiver, which is also the browser's launch pad:
-    /// `opener` gets its secret-free launch URL, never the activation URL.
+    /// `opener` gets its secret-free launch URL, never the activation URL. The voucher is asked once first, so a
+    /// refused session or key fails before anything opens.
     @MainActor
     static func activate(_ request: Request, root: URL, opener: (any URLOpener)? = nil)
-        async -> Result<ConnectionActivation, ConnectButtonControllerError>
+        async -> Result<ConnectionActivation, Failure>
     {
+        let backend: PartnerBackend?
+        do {
+            backend = try request.voucher.partnerBackend(root: root)
+            _ = try await backend?.userToken()
+        } catch {
+            return .failure(.voucher("\(request.voucher.summary(root: root)) cannot vouch: \(error)"))
+        }
         let receiver: LoopbackRedirectReceiver
         do {
             receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
         } catch {
-            warn("error: \(error)")
-            return .failure(.unknownResponse)
+            return .failure(.receiver("\(error)"))
         }
         defer { receiver.stop() }
         let browser = opener ?? PrintingOpener(opensBrowser: request.opensBrowser)
@@ -125,18 +305,20 @@ struct ConnectCommand: AsyncParsableCommand {
         configuration.webAuthenticationSession = BrowserWebAuthenticationSession(opener: browser, launchPad: receiver)
         var connection = ConnectionConfiguration(
             connectionId: request.connectionId, suggestedUserEmail: request.email,
-            credentialProvider: ConnectionCredentials(oauthCode: request.oauthCode),
+            credentialProvider: ConnectionCredentials(oauthCode: request.oauthCode, partnerBackend: backend),
             redirectURL: receiver.redirectURL,
             skipConnectionConfiguration: request.skipConfiguration)
-        // No partner session to vouch for the token yet: the explicit, logged choice (see the Activation article).
-        connection.userTokenTrust = .unvouchedRedirectToken
+        if backend == nil {
+            // The explicit, documented choice of --unvouched; the SDK warns too (see the Activation article).
+            connection.userTokenTrust = .unvouchedRedirectToken
+        }
         let controller = ConnectButtonController(
             connectButton: HeadlessConnectButton(), connectionConfiguration: connection, delegate: nil,
             configuration: configuration)
         do {
             return .success(try await controller.connect(email: request.email))
         } catch {
-            return .failure(error)
+            return .failure(.activation(error))
         }
     }
 }

@@ -9,14 +9,17 @@ import FoundationXML
 
 extension DemoScript {
     /// Step 5: the SDK's controller runs the web activation headlessly; an opener plays the browser, filling and
-    /// posting the sandbox's forms with URLSession, and the redirect reaches the SDK's loopback receiver.
+    /// posting the sandbox's forms with URLSession, and the redirect reaches the SDK's loopback receiver. Each
+    /// activation is vouched for by the sandbox's Grocery Express backend, asked with the partner session of the
+    /// user it acts for, as `ifttt-connect connect` does: the token kept is the one that backend answers.
     func activationSteps(_ steps: DemoSteps) async {
         steps.section("5. Web activation (the SDK's controller, the sandbox's pages, a loopback redirect)")
         await steps.check("alice activates gx-store-visits in the web flow") {
             let driver = FormDrivingOpener(password: "alice-password")
             let request = ConnectCommand.Request(
-                connectionId: "gx-store-visits", email: "alice@example.com",
-                oauthCode: "gx-oauth-code-alice", skipConfiguration: false, opensBrowser: false)
+                connectionId: "gx-store-visits", email: "alice@example.com", oauthCode: "gx-oauth-code-alice",
+                voucher: .partnerSession("gx-access-token-alice", endpoint: nil), skipConfiguration: false,
+                opensBrowser: false)
             let result = await ConnectCommand.activate(request, root: root, opener: driver)
             let activation = try result.get()
             let pages = await driver.pages
@@ -24,18 +27,22 @@ extension DemoScript {
             let user = try await controller.fetchUser(credentialProvider: ConnectionCredentials(userToken: token))
             try expect(user.login == "alice", "the token should be alice's")
             return
-                "pages \(pages.joined(separator: " → ")); \(activation.connection.status), token for \(user.login ?? "-") (not printed)"
+                "pages \(pages.joined(separator: " → ")); \(activation.connection.status), token for \(user.login ?? "-") (not printed), "
+                + "vouched for by \(request.voucher.summary(root: root)) with alice's partner session"
         }
         await steps.check("an address at fail.example cannot get an account") {
             let driver = FormDrivingOpener(password: "any-password")
             let request = ConnectCommand.Request(
-                connectionId: "gx-arrive-store", email: "someone@fail.example",
-                oauthCode: "gx-oauth-code-dave", skipConfiguration: false, opensBrowser: false)
+                connectionId: "gx-arrive-store", email: "someone@fail.example", oauthCode: "gx-oauth-code-dave",
+                voucher: .partnerSession("gx-access-token-dave", endpoint: nil), skipConfiguration: false,
+                opensBrowser: false)
             let result = await ConnectCommand.activate(request, root: root, opener: driver)
-            guard case .failure(.iftttAccountCreationFailed) = result else {
+            guard case .failure(.activation(.iftttAccountCreationFailed)) = result else {
                 throw DemoFailure("expected iftttAccountCreationFailed, got \(result)")
             }
-            return "reported iftttAccountCreationFailed"
+            return
+                "reported iftttAccountCreationFailed (voucher: \(request.voucher.summary(root: root)) with dave's "
+                + "partner session)"
         }
     }
 }

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// A secret the CLI takes (a service key, a user or access token, an OAuth code), from an environment variable, a
+/// A secret the CLI takes (a service key, a user or access token, an OAuth code, a partner session), from an environment variable, a
 /// file or its flag, in that order of safety.
 ///
 /// A process's arguments can be read by every user of the machine (`ps`, `/proc/PID/cmdline`), so the flag works
@@ -24,6 +24,7 @@ struct SecretInput: Sendable {
     static let accessToken = SecretInput(flag: "--access-token", variable: "IFTTT_ACCESS_TOKEN")
     static let userToken = SecretInput(flag: "--token", variable: "IFTTT_USER_TOKEN")
     static let oauthCode = SecretInput(flag: "--code", variable: "IFTTT_OAUTH_CODE")
+    static let partnerSession = SecretInput(flag: "--partner-session", variable: "IFTTT_PARTNER_SESSION")
 
     /// The help of the flag: `what`, then where else it can come from.
     func flagHelp(_ what: String, valueName: String) -> ArgumentHelp {

@@ -157,6 +157,8 @@ struct CLISecretInputTests {
             ["connection", "show", "x", "--token", "t", "--token-file", "f"],
             ["applets", "list", "--service", "s", "--token", "t", "--token-file", "f"],
             ["connect", "c", "--code", "c", "--code-file", "f"],
+            ["connect", "c", "--partner-session", "s", "--partner-session-file", "f"],
+            ["connect", "c", "--user-id", "u", "--service-key", "k", "--service-key-file", "f"],
             ["location", "simulate", "--gpx", "g", "--connection", "c", "--token", "t", "--token-file", "f"],
         ] {
             do {
@@ -173,7 +175,8 @@ struct CLISecretInputTests {
         try await SandboxTest.withDemo { client in
             let request = ConnectCommand.Request(
                 connectionId: "gx-store-visits", email: "alice@example.com", oauthCode: "gx-oauth-code-alice",
-                skipConfiguration: true, opensBrowser: false)
+                voucher: .partnerSession("gx-access-token-alice", endpoint: nil), skipConfiguration: true,
+                opensBrowser: false)
             let opener = await RecordingDriver(FormDrivingOpener(password: "alice-password"))
             let result = await ConnectCommand.activate(request, root: client.base, opener: opener)
             #expect(try result.get().userToken != nil)
@@ -181,7 +184,7 @@ struct CLISecretInputTests {
             #expect(opened.count == 1)
             let launch = try #require(opened.first)
             #expect(launch.query == nil && launch.path.hasPrefix("/ifttt-launch/"), "\(launch)")
-            for secret in ["state", "gx-oauth-code-alice", "alice", "access/api"] {
+            for secret in ["state", "gx-oauth-code-alice", "alice", "access/api", "gx-access-token"] {
                 #expect(!launch.absoluteString.contains(secret), "\(launch)")
             }
         }

@@ -287,12 +287,23 @@ struct Harness {
     nonisolated func walkPages(
         email: String, password: String, partner: (login: String, password: String)? = nil
     ) async throws -> URL {
+        try await Self.walkPages(
+            from: activationURL, to: receiver.redirectURL, email: email, password: password, partner: partner)
+    }
+
+    /// Walks the sandbox's pages from `start` (an activation URL, or a launch URL that leads to one) as
+    /// ``walkPages(email:password:partner:)`` does, until the sandbox redirects to `redirectURL`.
+    nonisolated static func walkPages(
+        from start: URL, to redirectURL: URL, email: String, password: String,
+        partner: (login: String, password: String)? = nil
+    ) async throws -> URL {
+        let activationURL = start
         var (status, html, response) = try await Self.fetch(URLRequest(url: activationURL))
         for _ in 0..<8 {
             if (300..<400).contains(status) {
                 let location = try #require(response.value(forHTTPHeaderField: "Location"))
                 let target = try #require(URL(string: location, relativeTo: response.url ?? activationURL)?.absoluteURL)
-                if target.absoluteString.hasPrefix(receiver.redirectURL.absoluteString) { return target }
+                if target.absoluteString.hasPrefix(redirectURL.absoluteString) { return target }
                 (status, html, response) = try await Self.fetch(URLRequest(url: target))
                 continue
             }

@@ -374,15 +374,17 @@ struct WebActivationBrowserTests {
     @Test(arguments: RedirectStateMode.allCases)
     func theConnectCommandWithoutACodeCompletesThroughThePartnerSignIn(mode: RedirectStateMode) async throws {
         try await withSandbox(redirectState: mode) { url, network in
+            // Dave's partner session vouches: the new account links dave's Grocery Express account on the way.
             let parsed = try IFTTTConnectCommand.parseAsRoot([
-                "connect", "gx-weekly-deals", "--email", "new@example.com",
-                "--no-browser", "--api", url.absoluteString,
+                "connect", "gx-weekly-deals", "--email", "new@example.com", "--partner-session-file",
+                try CLISecretInputTests.secretFile("gx-access-token-dave"), "--no-browser", "--api", url.absoluteString,
             ])
             let command = try #require(parsed as? ConnectCommand)
-            #expect(command.request.oauthCode.isEmpty)
+            let request = try command.resolvedRequest(environment: [:])
+            #expect(request.oauthCode.isEmpty)
             let opener = await RecordingURLOpener()
             let activation = Task { @MainActor in
-                await ConnectCommand.activate(command.request, root: url, opener: opener)
+                await ConnectCommand.activate(request, root: url, opener: opener)
             }
             let activationURL = try await opener.next()
             let redirect = try await WebDriverSession.with { browser in
