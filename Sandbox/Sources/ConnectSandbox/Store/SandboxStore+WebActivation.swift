@@ -12,8 +12,7 @@ extension SandboxStore {
     /// Returns `nil` when a user already has this address. The password is always hashed, whatever it looks like
     /// (a password shaped like a stored hash is a password, not a hash).
     func createUser(email: String, password: String) async throws -> SeedData.User? {
-        let now = clock.now
-        return try await database.write { db in
+        try await database.write { db in
             let exists =
                 try Bool.fetchOne(
                     db, sql: "SELECT EXISTS (SELECT 1 FROM users WHERE email = ? COLLATE NOCASE)", arguments: [email])
