@@ -39,6 +39,12 @@ extension LoopbackRedirectReceiver {
             return false
         }
 
+        /// Whether an answer is being written.
+        var isWriting: Bool {
+            if case .writing = phase { return true }
+            return false
+        }
+
         /// What the per-peer limit counts this connection by.
         var peerKey: ConnectionAdmission.PeerKey { owner.map { .user($0) } ?? .address(peer.address) }
 

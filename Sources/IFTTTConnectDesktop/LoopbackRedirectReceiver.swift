@@ -253,7 +253,6 @@ public final class LoopbackRedirectReceiver: BrowserLaunchPad, Sendable {
                 defer { state.verdicts = [:] }
                 return (state.stopped, state.verdicts)
             }
-            if stop { return }
             for (id, accepted) in decided {
                 if accepted { finishing = true }
                 guard let client = clients.first(where: { $0.id == id }), case .verifying = client.phase else {
@@ -269,6 +268,14 @@ public final class LoopbackRedirectReceiver: BrowserLaunchPad, Sendable {
                     )
                 }
             }
+            if stop {
+                // Stopped: the answers already decided are still written (the browser that sent the redirect that
+                // finished the flow sees its outcome); every other connection is closed, and no new one is taken.
+                for client in clients where !client.isWriting { client.abort() }
+                clients.removeAll { $0.closed }
+                if clients.isEmpty { return }
+                finishing = true
+            }
             let now = clock.nowMilliseconds
             for client in clients where !client.closed && client.deadline <= now {
                 switch client.phase {
@@ -281,7 +288,9 @@ public final class LoopbackRedirectReceiver: BrowserLaunchPad, Sendable {
             }
             clients.removeAll { $0.closed }
             if finishing
-                && !clients.contains(where: { if case .writing(true) = $0.phase { return true } else { return false } })
+                && !clients.contains(where: {
+                    if case .writing(true) = $0.phase { return true } else { return stop && $0.isWriting }
+                })
             {
                 return
             }

@@ -45,7 +45,7 @@ struct LoopbackReceiverStallTests {
         }
         let elapsed = ContinuousClock.now - start
         #expect(response.hasPrefix("HTTP/1.1 200 OK"))
-        #expect(delivered.wait(timeout: .now()) == .success)
+        #expect(delivered.wait(timeout: .now() + 5) == .success)
         // Served behind the slow client, it would wait for that client's request deadline; its own check is a task
         // that a loaded test run may start late, so the bound is the deadline, not a guess at the machine's speed.
         #expect(elapsed < .seconds(LoopbackRedirectReceiver.requestTimeoutSeconds), "the real redirect took \(elapsed)")

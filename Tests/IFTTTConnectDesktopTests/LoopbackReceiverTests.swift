@@ -30,7 +30,8 @@ struct LoopbackReceiverTests {
                 configuration: .init(transport: api, anonymousId: "test", callbackQueue: nil)),
             connectionId: "c1", inviteCode: nil, userVerifier: nil, allowsUnvouchedToken: false)
         registry.register(
-            try #require(RedirectURLMatcher(redirectURL: receiver.redirectURL)), nonce: RedirectNonce(value: Self.state),
+            try #require(RedirectURLMatcher(redirectURL: receiver.redirectURL)),
+            nonce: RedirectNonce(value: Self.state),
             verifier: verifier
         ) { delivered.yield($0) }
         let base = "http://127.0.0.1:\(receiver.port)"
@@ -44,6 +45,32 @@ struct LoopbackReceiverTests {
         #expect(await received.next() == .complete(userToken: RedactedToken(value: Self.token)))
         for _ in 0..<1000 where !receiver.isFinished { await Task.yield() }
         receiver.stop()
+        #expect(receiver.isFinished)
+    }
+
+    /// A program stops its receiver as soon as its flow hears the redirect (`ifttt-connect connect` does); the
+    /// browser that sent the redirect still gets its 200 page, not an empty reply.
+    @Test func aReceiverStoppedWhenTheFlowHearsStillAnswersTheBrowser() async throws {
+        let registry = RedirectRegistry()
+        let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback", registry: registry)
+        let api = RecordingTransport { _ in
+            HTTPResponse(statusCode: 200, body: Data(#"{"id":"c1","user_status":"enabled"}"#.utf8))
+        }
+        let verifier = RedirectVerifier(
+            voucher: .startingToken(RedactedToken(value: Self.token)),
+            network: ConnectionNetworkController(
+                configuration: .init(transport: api, anonymousId: "test", callbackQueue: nil)),
+            connectionId: "c1", inviteCode: nil, userVerifier: nil, allowsUnvouchedToken: false)
+        registry.register(
+            try #require(RedirectURLMatcher(redirectURL: receiver.redirectURL)),
+            nonce: RedirectNonce(value: Self.state),
+            verifier: verifier
+        ) { _ in receiver.stop() }
+        let (status, page) = try await Self.get(
+            "http://127.0.0.1:\(receiver.port)/ifttt/callback?next_step=complete&user_token=\(Self.token)&state=\(Self.state)"
+        )
+        #expect(status == 200)
+        #expect(page.contains("close this window"))
         #expect(receiver.isFinished)
     }
 

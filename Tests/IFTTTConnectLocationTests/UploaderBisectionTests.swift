@@ -17,7 +17,9 @@ final class RefusingTransport: HTTPTransport, Sendable {
         let body = String(decoding: request.body ?? Data(), as: UTF8.self)
         sizes.withLock { $0.append(body.components(separatedBy: #""record_id""#).count - 1) }
         guard body.contains(refused) else { return HTTPResponse(statusCode: 200) }
-        return HTTPResponse(statusCode: 422, body: Data(#"{"type":"error","code":"invalid_request","message":"one event is invalid"}"#.utf8))
+        return HTTPResponse(
+            statusCode: 422,
+            body: Data(#"{"type":"error","code":"invalid_request","message":"one event is invalid"}"#.utf8))
     }
 }
 

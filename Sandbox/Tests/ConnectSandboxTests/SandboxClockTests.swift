@@ -17,7 +17,9 @@ struct SandboxClockTests {
             let response = try await client.request(
                 "POST", "v2/sdk/events", headers: SDKEventsTests.headers, body: body.serializedData())
             #expect(response.status == 204)
-            let list = try await client.get("sandbox/sdk_events", query: ["anonymous_id": "test-anon"]).json
+            let list = try await client.get(
+                "sandbox/sdk_events", query: ["anonymous_id": "test-anon"], serviceKey: SandboxTest.serviceKey
+            ).json
             #expect(list["data"]?.arrayValue?.first?["received_at"] == "2020-09-13T12:26:40Z")
         }
     }

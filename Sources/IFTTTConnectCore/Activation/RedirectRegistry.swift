@@ -285,8 +285,9 @@ package final class RedirectRegistry: Sendable {
 
     private func perform(_ actions: Actions) {
         for (verifier, reason) in actions.logs { verifier.log("a redirect was refused: \(reason)") }
-        for (deliver, outcome) in actions.deliveries { deliver(outcome) }
+        // Verdicts first: the receiver has its answer for the browser before the waiting flow can finish and stop it.
         for (verdict, accepted) in actions.verdicts { verdict(accepted) }
+        for (deliver, outcome) in actions.deliveries { deliver(outcome) }
         for (nonce, verifier) in actions.signalChecks { Task { await runSignalChecks(nonce, verifier) } }
         for (nonce, verifier) in actions.tokenChecks { Task { await runTokenChecks(nonce, verifier) } }
     }

@@ -43,7 +43,8 @@ struct ConnectURLRoutes: SandboxRoutes {
             }
             var oauthCode: String?
             if let code = query["code"], !code.isEmpty {
-                oauthCode = try await env.store.redeemProvisionalCode(code, serviceId: service.id, now: env.store.clock.now)
+                oauthCode = try await env.store.redeemProvisionalCode(
+                    code, serviceId: service.id, now: env.store.clock.now)
                 if oauthCode == nil { env.logger.info("Connect URL of \(id): the provisional code is not valid") }
             }
             var flow: [(String, String)] = [

@@ -38,7 +38,8 @@ struct ServiceRoutes: SandboxRoutes {
                 throw APIError.unprocessable(
                     "oauth_code is required.", details: [.init(parameter: "/oauth_code", message: "is required")])
             }
-            let code = try await env.store.issueProvisionalCode(serviceId: service.id, oauthCode: oauthCode, now: env.store.clock.now)
+            let code = try await env.store.issueProvisionalCode(
+                serviceId: service.id, oauthCode: oauthCode, now: env.store.clock.now)
             env.logger.info("Issued a provisional access code for service \(service.id)")
             return JSONResponse.make(["provisional_access_code": .string(code)], status: .created)
         }

@@ -51,7 +51,8 @@ struct WebActivationRoutes: SandboxRoutes {
             return try await page(context) { connection in
                 if let problem = try await problem(parameters, connection: connection) { return problem }
                 let (browser, setCookie) = browsers.browserOrNew(of: request)
-                let session = sessions.start(connectionId: connection.id, parameters: parameters, browser: browser, now: now)
+                let session = sessions.start(
+                    connectionId: connection.id, parameters: parameters, browser: browser, now: now)
                 let html =
                     parameters.createsAccount
                     ? WebActivationPages.createAccount(connection, parameters: parameters, session: session.id)
