@@ -11,8 +11,8 @@ import Foundation
 /// ```
 ///
 /// It is `Sendable` only when `State` is: the lock serializes access, and a `Sendable` state can be handed out
-/// of ``withLock(_:)`` without sharing anything unprotected. The compiler checks that for every user. For a
-/// state that is not `Sendable`, ``UncheckedLocked`` exists; each use of it says why it is safe.
+/// of ``withLock(_:)`` without sharing anything unprotected. The compiler checks that for every user; no state
+/// in the package needs an unchecked variant (the redirect registry's weak owners are `AnyObject & Sendable`).
 ///
 /// A closure passed to ``withLock(_:)`` must not block and must not call out to code that could take the same
 /// lock (locks here are not reentrant).
@@ -39,26 +39,3 @@ package final class Locked<State> {
 
 /// The lock serializes every access to the state, and the state is `Sendable`, so nothing unprotected is shared.
 extension Locked: @unchecked Sendable where State: Sendable {}
-
-/// A ``Locked`` for a state the compiler cannot prove `Sendable`: `Sendable` whatever `State` is.
-///
-/// Use it only where the state is safe to share for a reason the type system cannot see, and write that reason
-/// beside the declaration: every closure passed to ``withLock(_:)`` must keep the non-`Sendable` parts of the
-/// state inside (return only `Sendable` values), and must not block or take the same lock again.
-package final class UncheckedLocked<State>: @unchecked Sendable {
-    private let locked: Locked<State>
-
-    /// Creates the box holding `state`.
-    ///
-    /// - Parameter state: The initial value.
-    package init(_ state: State) { locked = Locked(state) }
-
-    /// Runs `body` with exclusive access to the state and returns what it returns.
-    ///
-    /// - Parameter body: Reads or changes the state; runs while the lock is held.
-    /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws (the lock is released first).
-    package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        try locked.withLock(body)
-    }
-}
