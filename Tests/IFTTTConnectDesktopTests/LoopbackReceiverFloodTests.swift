@@ -26,15 +26,7 @@ struct LoopbackReceiverFloodTests {
         let registry = RedirectRegistry()
         let receiver = try LoopbackRedirectReceiver(
             path: "/cb", registry: registry, ownerOf: owners, afterPoll: gate.hook)
-        // The flow's own user token vouches; the Connect API says the Connection is on for its user.
-        let api = RecordingTransport { _ in
-            HTTPResponse(statusCode: 200, body: Data(#"{"id":"c1","user_status":"enabled"}"#.utf8))
-        }
-        let verifier = RedirectVerifier(
-            voucher: .startingToken(RedactedToken(value: "tok")),
-            network: ConnectionNetworkController(
-                configuration: .init(transport: api, anonymousId: "test", callbackQueue: nil)),
-            connectionId: "c1", inviteCode: nil, userVerifier: nil, allowsUnvouchedToken: false)
+        let verifier = RedirectVerifier.vouching(for: "tok")
         registry.register(
             RedirectURLMatcher(redirectURL: receiver.redirectURL)!, nonce: RedirectNonce(value: state),
             verifier: verifier

@@ -20,15 +20,7 @@ struct LoopbackReceiverTests {
         defer { receiver.stop() }
         #expect(receiver.redirectURL.absoluteString == "http://127.0.0.1:\(receiver.port)/ifttt/callback")
         let (outcomes, delivered) = AsyncStream.makeStream(of: RedirectOutcome.self)
-        // The flow's own user token vouches; the Connect API says the Connection is on for its user.
-        let api = RecordingTransport { _ in
-            HTTPResponse(statusCode: 200, body: Data(#"{"id":"c1","user_status":"enabled"}"#.utf8))
-        }
-        let verifier = RedirectVerifier(
-            voucher: .startingToken(RedactedToken(value: Self.token)),
-            network: ConnectionNetworkController(
-                configuration: .init(transport: api, anonymousId: "test", callbackQueue: nil)),
-            connectionId: "c1", inviteCode: nil, userVerifier: nil, allowsUnvouchedToken: false)
+        let verifier = RedirectVerifier.vouching(for: Self.token)
         registry.register(
             try #require(RedirectURLMatcher(redirectURL: receiver.redirectURL)),
             nonce: RedirectNonce(value: Self.state),
@@ -53,14 +45,7 @@ struct LoopbackReceiverTests {
     @Test func aReceiverStoppedWhenTheFlowHearsStillAnswersTheBrowser() async throws {
         let registry = RedirectRegistry()
         let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback", registry: registry)
-        let api = RecordingTransport { _ in
-            HTTPResponse(statusCode: 200, body: Data(#"{"id":"c1","user_status":"enabled"}"#.utf8))
-        }
-        let verifier = RedirectVerifier(
-            voucher: .startingToken(RedactedToken(value: Self.token)),
-            network: ConnectionNetworkController(
-                configuration: .init(transport: api, anonymousId: "test", callbackQueue: nil)),
-            connectionId: "c1", inviteCode: nil, userVerifier: nil, allowsUnvouchedToken: false)
+        let verifier = RedirectVerifier.vouching(for: Self.token)
         registry.register(
             try #require(RedirectURLMatcher(redirectURL: receiver.redirectURL)),
             nonce: RedirectNonce(value: Self.state),

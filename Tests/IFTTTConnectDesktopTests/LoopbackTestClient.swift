@@ -1,5 +1,6 @@
 import Foundation
-import IFTTTConnectCore
+import IFTTTConnectTesting
+@testable import IFTTTConnectCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -186,5 +187,20 @@ final class DribblingClient: Sendable {
     func stop() {
         state.withLock { $0.stopped = true }
         client.shut()
+    }
+}
+
+extension RedirectVerifier {
+    /// A verifier for connection `c1` whose flow started with `token`: that token vouches for itself, and the Connect
+    /// API (a recording transport) says the Connection is on for its user.
+    static func vouching(for token: String) -> RedirectVerifier {
+        let api = RecordingTransport { _ in
+            HTTPResponse(statusCode: 200, body: Data(#"{"id":"c1","user_status":"enabled"}"#.utf8))
+        }
+        return RedirectVerifier(
+            voucher: .startingToken(RedactedToken(value: token)),
+            network: ConnectionNetworkController(
+                configuration: .init(transport: api, anonymousId: "test", callbackQueue: nil)),
+            connectionId: "c1", inviteCode: nil, userVerifier: nil, allowsUnvouchedToken: false)
     }
 }
