@@ -86,7 +86,7 @@ check_skipped() {
       [ "$rc" -eq 64 ] && echo "$out" | grep -q '^usage:' ;;
     scripts/demo.sh) bash -n "$program" && grep -q 'ifttt-connect demo' "$program" ;;
     scripts/check-apple.sh | scripts/check-ios-sdk.sh) "$program" --help >/dev/null ;;
-    ENABLE_IFTTT_BENCHMARKS=1) grep -q 'ordo-one/benchmark' Sandbox/Package.swift && [ -d Sandbox/Benchmarks ] ;;
+    swift) grep -q 'ordo-one/benchmark' Sandbox/Package.swift && [ -d Sandbox/Benchmarks ] ;;
     scripts/sandbox-bench.sh | scripts/instructions.sh | scripts/mutate.sh) bash -n "$program" && "$program" --help >/dev/null ;;
     ifttt-connect) local sub; sub="$(echo "$command" | cut -d' ' -f2)"; ifttt-connect "$sub" --help >/dev/null ;;
     *) return 1 ;;
