@@ -149,7 +149,7 @@ final class RunningCLI {
         let description: String
     }
 
-    private let process = Process()
+    private let process = TestProcess()
     private var chunks: AsyncStream<String>.Iterator
     private let exits: AsyncStream<Int32>
     private let errors: URL

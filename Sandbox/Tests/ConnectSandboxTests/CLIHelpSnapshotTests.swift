@@ -35,7 +35,7 @@ struct CLIHelpSnapshotTests {
 
     /// What `ifttt-connect <path> --help` prints, with the user's home directory written as `~`.
     static func help(_ path: [String]) throws -> String {
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = try LocationTest.executable()
         process.arguments = path + ["--help"]
         var environment = ProcessInfo.processInfo.environment

@@ -20,7 +20,7 @@ struct CLISecretInputTests {
     static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Run {
         let executable = try LocationTest.executable()
         return try await offCooperativePool {
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = executable
             process.arguments = arguments
             var base = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("IFTTT_") }

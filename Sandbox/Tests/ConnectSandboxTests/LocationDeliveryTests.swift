@@ -163,7 +163,7 @@ extension LocationDeliveryTests {
     /// uploads what it holds, and says why it records nothing new. Without `unshare` and mount rights (not root,
     /// macOS), the test says so and checks nothing.
     @Test func aStoreOnAReadOnlyMountUploadsWhatItHoldsAndSaysWhy() async throws {
-        let probe = Process()
+        let probe = TestProcess()
         probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
         probe.arguments = ["-m", "true"]
         probe.standardError = FileHandle.nullDevice

@@ -53,7 +53,7 @@ enum LocationTest {
 
 /// A child process whose standard output is read line by line; it can be killed with SIGKILL.
 final class ChildProcess {
-    private let process = Process()
+    private let process = TestProcess()
     private var iterator: AsyncStream<String>.Iterator
     private let exited: AsyncStream<Int32>
     /// Every line read so far.
@@ -114,7 +114,7 @@ final class ChildProcess {
     }
 
     /// Waits for the exit, reads the rest of the output, and returns the termination status.
-    func finish() async -> (status: Int32, reason: Process.TerminationReason) {
+    func finish() async -> (status: Int32, reason: TestProcess.TerminationReason) {
         while await nextLine() != nil {}
         var statuses = exited.makeAsyncIterator()
         let status = await statuses.next() ?? -1

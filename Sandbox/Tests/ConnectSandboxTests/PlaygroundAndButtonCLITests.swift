@@ -178,7 +178,7 @@ struct PlaygroundAndButtonCLITests {
         _ = FileManager.default.createFile(atPath: output.path, contents: nil)
         defer { try? FileManager.default.removeItem(at: output) }
         let status = try await offCooperativePool { () throws -> Int32 in
-            let process = Process()
+            let process = TestProcess()
             process.executableURL = URL(fileURLWithPath: tool)
             process.arguments = arguments
             process.standardOutput = try FileHandle(forWritingTo: output)

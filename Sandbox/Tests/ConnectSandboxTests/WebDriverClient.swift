@@ -41,7 +41,18 @@ actor ChromeDriver {
     /// Starts chromedriver once; concurrent callers await the same start, and a failed start is tried again.
     private func start() async throws -> URL {
         if let starting { return try await starting.value }
-        let task = Task { try await Self.launch() }
+        let task = Task {
+            // chromedriver picks its port itself with --port=0 and gives up ("IPv4 port not available") when the one
+            // it picked is taken, which a machine busy with other loopback servers sees now and then.
+            var attempt = 1
+            while true {
+                do {
+                    return try await Self.launch()
+                } catch let failure as Failure where failure.description.contains("port not available") && attempt < 3 {
+                    attempt += 1
+                }
+            }
+        }
         starting = task
         do {
             return try await task.value
@@ -55,7 +66,7 @@ actor ChromeDriver {
         guard let path = executable("chromedriver") else {
             throw Failure(description: "chromedriver is not installed")
         }
-        let process = Process()
+        let process = TestProcess()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = ["--port=0", "--log-level=SEVERE"]
         let output = Pipe()
@@ -84,9 +95,9 @@ actor ChromeDriver {
 
 /// Terminates the shared chromedriver when the test process exits.
 enum ChromeDriverCleanup {
-    private static let processes = NIOLockedValueBox<[Process]>([])
+    private static let processes = NIOLockedValueBox<[TestProcess]>([])
 
-    static func register(_ process: Process) {
+    static func register(_ process: TestProcess) {
         let first = processes.withLockedValue { processes in
             processes.append(process)
             return processes.count == 1
