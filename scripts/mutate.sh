@@ -39,8 +39,8 @@ mutation escape sdk Sources/IFTTTConnectCore/JSON/JSONValue.swift \
   'if s.utf8.allSatisfy({ $0 >= 0x20 && $0 != 0x22 }) {' \
   'JSONRoundTripTests|JSONValueCodableTests|FuzzCorpusTests'
 mutation xml-escape sdk Sources/IFTTTConnectCore/Button/ConnectButtonSVGRenderer.swift \
-  'case "<": out += "&lt;"' \
-  'case "<": out += "<"' \
+  'case "<": out.append(contentsOf: "&lt;".unicodeScalars)' \
+  'case "<": out.append(contentsOf: "<".unicodeScalars)' \
   'ButtonSnapshotTests|ButtonAppearanceTests'
 mutation crc-check sdk Sources/IFTTTConnectLocation/EventJournal.swift \
   'if CRC32.checksum(payload) == checksum,' \
@@ -58,7 +58,7 @@ mutation nesting-limit sdk Sources/IFTTTConnectCore/JSON/JSONParser.swift \
   'case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)' \
   'case UInt8(ascii: "{"): return try parseObject(depth: depth)' \
   'HostilePayloadTests|FuzzCorpusTests'
-mutation halving sdk Sources/IFTTTConnectLocation/LocationUploader.swift \
+mutation halving sdk Sources/IFTTTConnectLocation/RefusalTriage.swift \
   'let half = batch.count / 2' \
   'let half = batch.count - 1' \
   'UploaderTests|SynchronizerDeliveryTests'
