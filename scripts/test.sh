@@ -140,11 +140,17 @@ run_check() {
   fi
 }
 
-# The consumer check and the default tier's checks, one after the other.
-default_checks() {
-  local check
-  [ "$quick" -eq 1 ] || run_check consumer scripts/check-consumer.sh
-  while read -r check; do run_check "$(basename "$check" .sh)" "$check"; done < <(tier_checks default)
+# The consumer check and the default tier's checks of one lane, one after the other: lane 2 holds the checks whose
+# header has the line `# lane: 2`, lane 1 the others and the consumer check (checks that share a scratch directory,
+# such as the two that run check-apple.sh, stay in one lane).
+default_checks() {  # $1 = lane: 1 or 2
+  local check lane
+  if [ "$1" = 1 ] && [ "$quick" -eq 0 ]; then run_check consumer scripts/check-consumer.sh; fi
+  while read -r check; do
+    lane=1; grep -q '^# lane: 2$' "$check" && lane=2
+    [ "$lane" = "$1" ] && run_check "$(basename "$check" .sh)" "$check"
+  done < <(tier_checks default)
+  return 0
 }
 
 keep_logs=0
@@ -160,7 +166,7 @@ built_ok=1
 build_package "$root" sdk
 build_package "$root/Sandbox" sandbox
 
-# 2. The tests of both packages, and beside them, in a second lane, the consumer check and the default tier's checks
+# 2. The tests of both packages, and beside them, in two more lanes, the consumer check and the default tier's checks
 # (the tests spend much of their time waiting on servers, browsers and child processes; the checks fill it). The
 # tests hold SwiftPM's lock on .build while they run, so the checks are told that both builds are done
 # (IFTTT_TEST_BUILT=1) and only read them. The second lane's output is printed when the tests are done.
@@ -174,17 +180,20 @@ if [ "$full" -eq 0 ]; then
   export IFTTT_PAGING_EVENTS="${IFTTT_PAGING_EVENTS:-20000}"
 fi
 if [ "$verbose" -eq 0 ] && [ "$built_ok" -eq 1 ]; then
-  default_checks >"$logdir/checks.out" 2>&1 &
-  lane=$!
+  default_checks 1 >"$logdir/checks.out" 2>&1 &
+  lane1=$!
+  default_checks 2 >"$logdir/checks2.out" 2>&1 &
+  lane2=$!
   test_package "$root" sdk
   test_package "$root/Sandbox" sandbox
-  if kill -0 "$lane" 2>/dev/null; then echo "== (waiting for the checks)"; fi
-  wait "$lane"
-  cat "$logdir/checks.out"
+  if kill -0 "$lane1" 2>/dev/null || kill -0 "$lane2" 2>/dev/null; then echo "== (waiting for the checks)"; fi
+  wait "$lane1" "$lane2"
+  cat "$logdir/checks.out" "$logdir/checks2.out"
 else
   [ "$sdk_built" -eq 1 ] && test_package "$root" sdk
   [ "$sandbox_built" -eq 1 ] && test_package "$root/Sandbox" sandbox
-  default_checks
+  default_checks 1
+  default_checks 2
 fi
 
 # 3. The full tier's checks, one at a time (the load check measures throughput and needs the machine to itself).

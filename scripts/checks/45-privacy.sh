@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: 2
 # Privacy manifests against the code, as App Store Connect reads them (ITMS-91053): every library target's Swift
 # sources are scanned for Apple's required-reason APIs (scripts/privacy/required-reason-apis.tsv) and compared with
 # its Sources/<target>/PrivacyInfo.xcprivacy, which must also pass a schema check of Apple's keys, be in the target's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: 2
 # The example apps open and build in Xcode: each Examples/<app>/GroceryExpress.xcodeproj is what
 # scripts/xcode/generate.sh writes, parses as Xcode's project format, and holds together (every object reference
 # resolves to an object of the right kind, every file reference to a file on disk, the Sources phase compiles

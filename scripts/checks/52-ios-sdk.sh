@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: 2
 # The check against Apple's own iOS SDK (scripts/check-ios-sdk.sh: every product in Swift 6 and 5 modes, the example
 # apps, Tests/ClientCompat, the stubs against Apple's declarations, the availability table), when an SDK is at hand:
 # IOS_SDK, or the one scripts/check-ios-sdk.sh --theos-sdks MIRROR extracted into .build-ios-sdk. Without one it prints

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: 2
 # Conformance of the sandbox to its OpenAPI document (Sandbox/openapi.json, the Connect API as IFTTT documents it),
 # judged by schemathesis, a tool no one here wrote: it starts the debug-built `ifttt-connect sandbox --port 0` on a
 # fresh database, runs a bounded, seeded number of generated requests per operation with the demo's credentials,

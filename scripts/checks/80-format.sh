@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: 2
 # `swift format lint --strict` with the repository's .swift-format over every Swift file git tracks; any finding
 # fails the check. Fix the tree with `scripts/format.sh` (swift format format -i on the same files).
 set -uo pipefail

@@ -117,7 +117,9 @@ final class TestProcess: @unchecked Sendable {
         defer { for pointer in argv + envp { free(pointer) } }
         var pid: pid_t = 0
         let result = posix_spawn(&pid, path, &actions, &attributes, argv, envp)
-        guard result == 0 else { throw SpawnError(description: "posix_spawn \(path): \(String(cString: strerror(result)))") }
+        guard result == 0 else {
+            throw SpawnError(description: "posix_spawn \(path): \(String(cString: strerror(result)))")
+        }
         // The child has its own copies of the pipe ends it uses; ours would keep a reader from seeing the end.
         for end in parentCopies { try? end.close() }
         state.withLockedValue { $0.pid = pid }
