@@ -282,7 +282,11 @@ public final class ConnectButtonController {
         } onCancel: {
             Task { @MainActor [weak self] in self?.cancelActivation() }
         }
-        return try result.get()
+        // A switch, not `result.get()`: SDKs before Swift 6's standard library declare `get()` with untyped throws.
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw error
+        }
     }
 
     /// Turns the Connection off without UI and returns it.
@@ -296,7 +300,11 @@ public final class ConnectButtonController {
             deactivationWaiters.append(continuation)
             send(.toggle(makeAttempt()))
         }
-        return try result.get()
+        // A switch, not `result.get()`: SDKs before Swift 6's standard library declare `get()` with untyped throws.
+        switch result {
+        case .success(let value): return value
+        case .failure(let error): throw error
+        }
     }
 
     private func waitUntilLoaded() async throws(ConnectButtonControllerError) {
