@@ -32,7 +32,7 @@ struct SandboxClockTests {
         try await store.load(try SeedData.demo(), source: SeedData.demoSource)
         clock.advance(SandboxStore.seededCodeLifetime + (pastTheLifetime ? 1 : -1))
         let result = try await store.redeemPartnerCode(
-            serviceId: "grocery_express", code: "gx-oauth-code-bob", userId: "bob", binding: nil, now: clock.now)
+            serviceId: "grocery_express", code: "gx-oauth-code-bob", userId: "bob", binding: nil)
         if pastTheLifetime {
             #expect(result == .invalidCode)
         } else {

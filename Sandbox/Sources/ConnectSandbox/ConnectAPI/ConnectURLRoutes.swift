@@ -44,7 +44,7 @@ struct ConnectURLRoutes: SandboxRoutes {
             var oauthCode: String?
             if let code = query["code"], !code.isEmpty {
                 oauthCode = try await env.store.redeemProvisionalCode(
-                    code, serviceId: service.id, now: env.store.clock.now)
+                    code, serviceId: service.id)
                 if oauthCode == nil { env.logger.info("Connect URL of \(id): the provisional code is not valid") }
             }
             var flow: [(String, String)] = [

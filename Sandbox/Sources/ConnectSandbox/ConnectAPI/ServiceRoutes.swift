@@ -39,7 +39,7 @@ struct ServiceRoutes: SandboxRoutes {
                     "oauth_code is required.", details: [.init(parameter: "/oauth_code", message: "is required")])
             }
             let code = try await env.store.issueProvisionalCode(
-                serviceId: service.id, oauthCode: oauthCode, now: env.store.clock.now)
+                serviceId: service.id, oauthCode: oauthCode)
             env.logger.info("Issued a provisional access code for service \(service.id)")
             return JSONResponse.make(["provisional_access_code": .string(code)], status: .created)
         }

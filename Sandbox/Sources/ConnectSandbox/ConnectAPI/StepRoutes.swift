@@ -29,7 +29,7 @@ struct StepRoutes: SandboxRoutes {
                 DispatchRecord(
                     kind: "action_run", connectionId: call.connection.id, stepTypeId: call.step.typeId,
                     userId: call.user.id, userFeatureId: call.userFeatureId,
-                    body: ["fields": .object(call.fieldValues)]), now: env.store.clock.now)
+                    body: ["fields": .object(call.fieldValues)]))
             env.logger.info("Ran action \(call.step.typeId) of \(call.connection.id) for user \(call.user.id)")
             return JSONResponse.empty()
         }
@@ -54,7 +54,7 @@ struct StepRoutes: SandboxRoutes {
             try await env.store.recordDispatch(
                 DispatchRecord(
                     kind: "trigger_test", connectionId: call.connection.id, stepTypeId: call.step.typeId,
-                    userId: call.user.id, userFeatureId: call.userFeatureId, body: webhook), now: env.store.clock.now)
+                    userId: call.user.id, userFeatureId: call.userFeatureId, body: webhook))
             env.logger.info("Tested trigger \(call.step.typeId) of \(call.connection.id) for user \(call.user.id)")
             return JSONResponse.empty()
         }

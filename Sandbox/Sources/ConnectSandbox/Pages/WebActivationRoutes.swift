@@ -134,7 +134,7 @@ struct WebActivationRoutes: SandboxRoutes {
                     return partnerSignInRedirect(connection, service: service, user: user, session: session)
                 }
                 switch try await env.store.redeemPartnerCode(
-                    serviceId: service.id, code: code, userId: user.id, binding: nil, now: now)
+                    serviceId: service.id, code: code, userId: user.id, binding: nil)
                 {
                 case .invalidCode:
                     env.logger.info(
@@ -166,7 +166,7 @@ struct WebActivationRoutes: SandboxRoutes {
                 let binding = PartnerCodeBinding(
                     redirectURI: Self.callbackPath(connection), proof: session.codeVerifier)
                 switch try await env.store.redeemPartnerCode(
-                    serviceId: service.id, code: code, userId: user.id, binding: binding, now: now)
+                    serviceId: service.id, code: code, userId: user.id, binding: binding)
                 {
                 case .invalidCode:
                     return WebActivationPages.error(

@@ -66,7 +66,7 @@ struct PartnerSignInRoutes: SandboxRoutes {
             if let key { throttle.reset(account: key) }
             let code = try await env.store.issuePartnerCode(
                 serviceId: service.id, partnerUserId: account.partnerUserId,
-                binding: PartnerCodeBinding(redirectURI: pushed.redirectURI, proof: pushed.codeChallenge), now: now)
+                binding: PartnerCodeBinding(redirectURI: pushed.redirectURI, proof: pushed.codeChallenge))
             requests.consume(uri)
             env.logger.info("Partner sign-in of \(service.id): \(account.partnerUserId) signed in; issued a code")
             return WebActivationPages.redirect(

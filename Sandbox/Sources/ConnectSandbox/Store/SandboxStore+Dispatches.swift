@@ -36,8 +36,9 @@ extension SandboxStore {
         }
     }
 
-    /// Appends a dispatch.
-    func recordDispatch(_ record: DispatchRecord, now: Date) async throws {
+    /// Appends a dispatch, stamped on the store's clock.
+    func recordDispatch(_ record: DispatchRecord) async throws {
+        let now = clock.now
         try await database.write { db in
             try db.execute(
                 sql: """

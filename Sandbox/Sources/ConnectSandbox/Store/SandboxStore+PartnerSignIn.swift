@@ -145,8 +145,9 @@ extension SandboxStore {
     /// Issues a new single-use authorization code for the partner account, valid for ``issuedCodeLifetime`` and bound to
     /// `binding` (its redirect URI and the flow's PKCE challenge).
     func issuePartnerCode(
-        serviceId: String, partnerUserId: String, binding: PartnerCodeBinding, now: Date
+        serviceId: String, partnerUserId: String, binding: PartnerCodeBinding
     ) async throws -> String {
+        let now = clock.now
         var generator = SystemRandomNumberGenerator()
         let code =
             "\(serviceId)-code-" + PasswordHash.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
@@ -175,9 +176,10 @@ extension SandboxStore {
     ///   for its owner (`linkedToAnotherUser`).
     /// * Otherwise the code is used up and its partner account linked to `userId`.
     func redeemPartnerCode(
-        serviceId: String, code: String, userId: String, binding: PartnerCodeBinding?, now: Date
+        serviceId: String, code: String, userId: String, binding: PartnerCodeBinding?
     ) async throws -> PartnerLinkResult {
-        try await database.write { db in
+        let now = clock.now
+        return try await database.write { db in
             guard
                 let row = try Row.fetchOne(
                     db,

@@ -20,7 +20,8 @@ extension SandboxStore {
     }
 
     /// Stores `oauthCode` for `serviceId` and returns a new single-use provisional access code for it.
-    func issueProvisionalCode(serviceId: String, oauthCode: String, now: Date) async throws -> String {
+    func issueProvisionalCode(serviceId: String, oauthCode: String) async throws -> String {
+        let now = clock.now
         var generator = SystemRandomNumberGenerator()
         let code = PasswordHash.hex((0..<12).map { _ in UInt8.random(in: 0...255, using: &generator) })
         try await database.write { db in
@@ -34,8 +35,9 @@ extension SandboxStore {
 
     /// Uses up a provisional access code of `serviceId` and returns its OAuth code; `nil` (and nothing changes) for
     /// an unknown, expired or used code.
-    func redeemProvisionalCode(_ code: String, serviceId: String, now: Date) async throws -> String? {
-        try await database.write { db in
+    func redeemProvisionalCode(_ code: String, serviceId: String) async throws -> String? {
+        let now = clock.now
+        return try await database.write { db in
             guard
                 let oauthCode = try String.fetchOne(
                     db,
