@@ -142,83 +142,52 @@ struct CLIActivationTrustEndToEndTests {
     }
 }
 
-/// The built `ifttt-connect`, running in the background: its standard output is read as it comes (the launch URL
-/// it prints), its standard error goes to a file; ``finish()`` waits for it to exit.
+/// The built `ifttt-connect`, running in the background (a ``ChildProcess``): its standard output is read as it comes
+/// (the launch URL it prints), its standard error goes to a file; ``finish()`` waits for it to exit.
 final class RunningCLI {
     struct LaunchURLMissing: Error, CustomStringConvertible {
         let description: String
     }
 
-    private let process = TestProcess()
-    private var chunks: AsyncStream<String>.Iterator
-    private let exits: AsyncStream<Int32>
+    private let child: ChildProcess
     private let errors: URL
-    private var output = ""
 
     /// Starts `ifttt-connect arguments` with `environment` added to a copy of ours without any `IFTTT_` variable.
     init(_ arguments: [String], environment: [String: String] = [:]) throws {
-        process.executableURL = try LocationTest.executable()
-        process.arguments = arguments
         var base = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("IFTTT_") }
         base.merge(environment) { $1 }
-        process.environment = base
         errors = FileManager.default.temporaryDirectory.appendingPathComponent("cli-errors-\(UUID().uuidString)")
         _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-        process.standardError = try FileHandle(forWritingTo: errors)
-        process.standardInput = FileHandle.nullDevice
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
-        chunks = stream.makeAsyncIterator()
-        let (exits, exited) = AsyncStream.makeStream(of: Int32.self)
-        self.exits = exits
-        process.terminationHandler = { process in
-            exited.yield(process.terminationStatus)
-            exited.finish()
-        }
-        try process.run()
-        // A reader of its own: `availableData` blocks until output arrives, and is empty at the end.
-        let reader = pipe.fileHandleForReading
-        Thread {
-            while true {
-                let data = reader.availableData
-                if data.isEmpty { break }
-                continuation.yield(String(decoding: data, as: UTF8.self))
-            }
-            continuation.finish()
-        }.start()
+        child = try ChildProcess(
+            executable: try LocationTest.executable(), arguments: arguments, environment: base, errors: errors)
     }
 
-    var isRunning: Bool { process.isRunning }
+    var isRunning: Bool { child.isRunning }
 
     /// The launch URL the CLI printed (`http://127.0.0.1:PORT/ifttt-launch/ID`), once it waits for the redirect.
     func launchURL() async throws -> URL {
-        while !output.contains("Waiting for the redirect") {
-            guard let chunk = await chunks.next() else {
-                let errors = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
-                throw LaunchURLMissing(description: "ifttt-connect ended before it waited: \(output) \(errors)")
-            }
-            output += chunk
+        guard await child.waitFor(1, where: { $0.contains("Waiting for the redirect") }) else {
+            let errors = (try? String(contentsOf: errors, encoding: .utf8)) ?? ""
+            throw LaunchURLMissing(description: "ifttt-connect ended before it waited: \(child.lines) \(errors)")
         }
         guard
-            let line = output.split(separator: "\n").first(where: { $0.contains("/ifttt-launch/") }),
+            let line = child.lines.first(where: { $0.contains("/ifttt-launch/") }),
             let url = URL(string: line.trimmingCharacters(in: .whitespaces))
-        else { throw LaunchURLMissing(description: "no launch URL in: \(output)") }
+        else { throw LaunchURLMissing(description: "no launch URL in: \(child.lines)") }
         return url
     }
 
     /// Waits for the process to exit; returns its status and everything it printed.
     func finish() async throws -> CLISecretInputTests.Run {
-        while let chunk = await chunks.next() { output += chunk }
-        var status: Int32 = -1
-        for await exit in exits { status = exit }
+        let (status, _) = await child.finish()
         return CLISecretInputTests.Run(
-            status: status, output: output, errors: try String(contentsOf: errors, encoding: .utf8))
+            status: status, output: child.lines.joined(separator: "\n"),
+            errors: try String(contentsOf: errors, encoding: .utf8))
     }
 
     /// Ends the process if it still runs (a failed test), and removes the error file.
     func stop() {
-        if process.isRunning { process.terminate() }
+        child.terminate()
         try? FileManager.default.removeItem(at: errors)
     }
 }

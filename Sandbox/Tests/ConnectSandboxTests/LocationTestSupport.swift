@@ -59,12 +59,16 @@ final class ChildProcess {
     /// Every line read so far.
     private(set) var lines: [String] = []
 
-    init(executable: URL, arguments: [String]) throws {
+    /// Starts `executable` with `arguments`, in `environment` (`nil`: ours), its standard error going to the file
+    /// `errors` (`nil`: nowhere) and its standard input empty.
+    init(executable: URL, arguments: [String], environment: [String: String]? = nil, errors: URL? = nil) throws {
         process.executableURL = executable
         process.arguments = arguments
+        process.environment = environment
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardError = try errors.map { try FileHandle(forWritingTo: $0) } ?? FileHandle.nullDevice
+        process.standardInput = FileHandle.nullDevice
         let (lineStream, lineContinuation) = AsyncStream.makeStream(of: String.self)
         let (exitStream, exitContinuation) = AsyncStream.makeStream(of: Int32.self)
         iterator = lineStream.makeAsyncIterator()
@@ -87,6 +91,7 @@ final class ChildProcess {
                     buffer.removeSubrange(buffer.startIndex...newline)
                 }
             }
+            if !buffer.isEmpty { lineContinuation.yield(String(decoding: buffer, as: UTF8.self)) }
             lineContinuation.finish()
         }.start()
     }
@@ -107,6 +112,12 @@ final class ChildProcess {
         }
         return true
     }
+
+    /// Whether it still runs.
+    var isRunning: Bool { process.isRunning }
+
+    /// Sends SIGTERM if it still runs.
+    func terminate() { process.terminate() }
 
     /// Sends SIGKILL.
     func kill() {
