@@ -34,15 +34,11 @@ public actor LocationMonitoringSession {
     public static let defaultDwellTime: TimeInterval = 30
 
     private let monitor: any RegionMonitor
+    /// The store, once open (the shell's handle to it; whether it is open is the ledger's state).
     private var store: LocationEventStore?
     private let openStore: (@Sendable () async -> LocationEventStore?)?
-    private let dwellTime: TimeInterval
-    /// Presence and pending crossings per geofence: the store's copy, plus what it could not take yet.
-    private var tracks: [String: GeofenceTrack] = [:]
-    /// Geofences whose track changed since the store last took it (the store could not be opened or written).
-    private var unsavedTracks = Set<String>()
-    /// Every geofence given so far, by identifier (a pending crossing of one no longer monitored is still recorded).
-    private var knownGeofences: [String: Geofence] = [:]
+    /// Presence and pending crossings per geofence, and the append in flight: the crossings' one owner.
+    private var ledger: CrossingLedger
     private var latestEventTime: Date?
     private var releaseTask: (deadline: Date, task: Task<Void, Never>)?
     /// The most crossings one geofence keeps waiting while the store cannot take them; beyond, the oldest pair is
@@ -63,12 +59,12 @@ public actor LocationMonitoringSession {
     /// Crossings whose dwell time has passed but that the store could not take yet, oldest first.
     public var unstoredEvents: [RegionEvent] {
         let now = self.now
-        return pendingEvents { $0.isDue(at: now) }
+        return ledger.pendingEvents { $0.isDue(at: now) }
     }
     /// Crossings still within their dwell time, oldest first.
     public var heldCrossings: [RegionEvent] {
         let now = self.now
-        return pendingEvents { !$0.isDue(at: now) }
+        return ledger.pendingEvents { !$0.isDue(at: now) }
     }
     /// The radius limits geofences are monitored with: the configuration's, the maximum lowered to the platform's
     /// once ``start()`` ran.
@@ -104,7 +100,9 @@ public actor LocationMonitoringSession {
         self.monitor = monitor
         self.store = store
         self.openStore = openStore
-        self.dwellTime = max(0, dwellTime)
+        self.ledger = CrossingLedger(
+            storage: store != nil ? .open : openStore != nil ? .closed : .memoryOnly, dwellTime: dwellTime,
+            unstoredLimit: Self.unstoredLimit)
         self.clock = clock
         self.onEvent = onEvent
         self.onError = onError
@@ -160,21 +158,7 @@ public actor LocationMonitoringSession {
     public func start() async {
         guard !started else { return }
         started = true
-        if store == nil, let openStore { store = await openStore() }
-        tracks = await store?.tracks() ?? [:]
-        let limit = await monitor.maximumRegionCount
-        let maximumRadius = await monitor.maximumRadius
-        radiusLimits = RadiusLimits(minimum: radiusLimits.minimum, maximum: min(radiusLimits.maximum, maximumRadius))
-        let configuration = RegionSelector.Configuration(
-            regionLimit: min(selector.configuration.regionLimit, limit),
-            radiusLimits: radiusLimits)
-        selector = RegionSelector(
-            configuration: configuration, presence: selector.presence,
-            ownedIdentifiers: selector.ownedIdentifiers)
-        await monitor.setEventHandler { [weak self] event in await self?.handle(event) }
-        // Crossings whose dwell time passed while the app was not running are recorded first, with their own time.
-        await releaseHeldCrossings(now: clock.now)
-        await process(.monitoredRegionsObserved(await monitor.monitoredRegions()), at: clock.now)
+        await submit(.start)
     }
 
     /// Monitors the geofences of `connections` (enabled Connections, enabled user features only).
@@ -184,15 +168,7 @@ public actor LocationMonitoringSession {
 
     /// Monitors `geofences`; a radius beyond the platform's maximum is lowered to it.
     public func update(geofences: [Geofence]) async {
-        let maximum = radiusLimits.maximum
-        let fences = geofences.map { fence in
-            guard fence.radius > maximum else { return fence }
-            return Geofence(
-                triggerSubscriptionId: fence.triggerSubscriptionId, connectionId: fence.connectionId,
-                center: fence.center, radius: maximum, transitions: fence.transitions)
-        }
-        knownGeofences.merge(fences.map { ($0.identifier, $0) }) { _, new in new }
-        await process(.geofencesChanged(fences), at: clock.now)
+        await submit(.geofences(geofences))
     }
 
     /// Stops every region the SDK owns; the host app's regions stay. Recorded events stay in the store.
@@ -210,46 +186,144 @@ public actor LocationMonitoringSession {
         if latestEventTime.map({ $0 < time }) ?? true { latestEventTime = time }
         switch event {
         case .regionCrossed(let id, let transition, let at):
-            await process(.regionCrossed(identifier: id, transition), at: at)
+            await submit(.selector(.regionCrossed(identifier: id, transition), at))
         case .stateDetermined(let id, let inside, let at):
-            await process(.stateDetermined(identifier: id, inside: inside), at: at)
+            await submit(.selector(.stateDetermined(identifier: id, inside: inside), at))
         case .location(let fix):
-            await process(.location(fix), at: fix.timestamp)
+            await submit(.selector(.location(fix), fix.timestamp))
         case .monitoringFailed(let id, let at):
-            await process(.monitoringFailed(identifier: id), at: at)
+            await submit(.selector(.monitoringFailed(identifier: id), at))
         }
     }
 
-    private var queue: [(RegionSelector.Event, Date)] = []
-    private var processing = false
-
-    /// Runs events one at a time: an event that arrives while effects are being performed (the monitor may
-    /// answer during a call) waits until they are done, so the engine and the platform never disagree.
-    private func process(_ event: RegionSelector.Event, at time: Date) async {
-        queue.append((event, time))
-        guard !processing else { return }
-        processing = true
-        while !queue.isEmpty {
-            let (next, time) = queue.removeFirst()
-            let ownedBefore = selector.ownedIdentifiers
-            let effects = selector.handle(next, now: time)
-            let ownedAfter = selector.ownedIdentifiers
-            // Saved before a region starts and after it stops, so the file never misses a region the SDK holds.
-            if ownedAfter != ownedBefore { ownership?.save(ownedBefore.union(ownedAfter)) }
-            await apply(effects, at: time)
-            if ownedAfter != ownedBefore, !ownedAfter.isSuperset(of: ownedBefore) { ownership?.save(ownedAfter) }
-        }
-        processing = false
+    /// Forgets presence and pending crossings in memory (the store's copy goes with
+    /// ``LocationEventStore/removeAll()``), as deactivation does: the next state the platform reports counts as new.
+    public func forgetPresence() {
+        perform(ledger.handle(.forget))
     }
 
-    /// Performs the engine's effects, then turns presence changes into pending crossings.
+    /// Tries to open the store if it is not open, saves what it could not take, then records the crossings whose
+    /// dwell time has passed. Returns whether the store is open and nothing waits in memory.
+    @discardableResult
+    public func retryStorage() async -> Bool {
+        await submit(.retryStorage)
+        if ledger.storage == .memoryOnly { return unstoredEvents.isEmpty }
+        return ledger.storage == .open && ledger.unsaved.isEmpty && unstoredEvents.isEmpty
+    }
+
+    /// Records the pending crossings whose dwell time has passed at `now`, oldest first; a crossing the store
+    /// refuses stays pending (durably) and is tried again on the next event, run or ``retryStorage()``.
+    public func releaseHeldCrossings(now: Date) async {
+        await submit(.release(now))
+    }
+
+    // MARK: - The shell: one input at a time
+
+    /// What the session is asked to do. Each input runs to completion (its effects performed, their results fed
+    /// back to the ledger) before the next one starts, so no two transitions interleave across an `await`.
+    private enum Input: Sendable {
+        case start
+        case geofences([Geofence])
+        case selector(RegionSelector.Event, Date)
+        case release(Date)
+        case retryStorage
+    }
+
+    private var inputs: [Input] = []
+    private var draining = false
+    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// The session whose inputs the current task is draining: a monitor that answers inside one of the session's
+    /// own calls must not wait for the drain it is part of.
+    @TaskLocal private static var drainingSession: ObjectIdentifier?
+    /// Inputs handled since the session was created (for tests and monitoring).
+    private(set) var handledInputs = 0
+    /// Inputs accepted and not handled yet (for tests).
+    var waitingInputs: Int { inputs.count }
+
+    /// Queues `input`; the caller returns once it was handled (at once when the caller is the drain itself).
+    private func submit(_ input: Input) async {
+        inputs.append(input)
+        if draining {
+            if Self.drainingSession == ObjectIdentifier(self) { return }
+            await withCheckedContinuation { idleWaiters.append($0) }
+            return
+        }
+        draining = true
+        await Self.$drainingSession.withValue(ObjectIdentifier(self)) {
+            while !inputs.isEmpty {
+                await run(inputs.removeFirst())
+                handledInputs += 1
+            }
+        }
+        draining = false
+        let waiters = idleWaiters
+        idleWaiters = []
+        for waiter in waiters { waiter.resume() }
+    }
+
+    private func run(_ input: Input) async {
+        switch input {
+        case .start:
+            if store == nil, let openStore, ledger.storage == .closed {
+                store = await openStore()
+                await perform(.storeOpened(await store?.tracks()))
+            } else if let store {
+                await perform(.storeOpened(await store.tracks()))
+            }
+            let limit = await monitor.maximumRegionCount
+            let maximumRadius = await monitor.maximumRadius
+            radiusLimits = RadiusLimits(
+                minimum: radiusLimits.minimum, maximum: min(radiusLimits.maximum, maximumRadius))
+            let configuration = RegionSelector.Configuration(
+                regionLimit: min(selector.configuration.regionLimit, limit),
+                radiusLimits: radiusLimits)
+            selector = RegionSelector(
+                configuration: configuration, presence: selector.presence,
+                ownedIdentifiers: selector.ownedIdentifiers)
+            await monitor.setEventHandler { [weak self] event in await self?.handle(event) }
+            // Crossings whose dwell time passed while the app was not running are recorded first, with their
+            // own time.
+            await perform(.release(now: clock.now))
+            await process(.monitoredRegionsObserved(await monitor.monitoredRegions()), at: clock.now)
+
+        case .geofences(let geofences):
+            let maximum = radiusLimits.maximum
+            let fences = geofences.map { fence in
+                guard fence.radius > maximum else { return fence }
+                return Geofence(
+                    triggerSubscriptionId: fence.triggerSubscriptionId, connectionId: fence.connectionId,
+                    center: fence.center, radius: maximum, transitions: fence.transitions)
+            }
+            await perform(.geofencesKnown(fences))
+            await process(.geofencesChanged(fences), at: clock.now)
+
+        case .selector(let event, let time):
+            await process(event, at: time)
+
+        case .release(let now):
+            await perform(.release(now: now))
+
+        case .retryStorage:
+            if store == nil, let openStore, ledger.storage == .closed {
+                store = await openStore()
+                await perform(.storeOpened(await store?.tracks()))
+            }
+            await perform(.release(now: now))
+        }
+    }
+
+    /// Runs one engine event and performs its effects, then turns presence changes into pending crossings.
     ///
     /// A geofence's crossing and its new presence are saved in one journal record before anything depends on
-    /// them; the crossing is recorded (its event appended) once its dwell time has passed. A crossing that
-    /// reverses the geofence's last pending one within that time removes it, and neither is recorded.
-    private func apply(_ effects: [RegionSelector.Effect], at time: Date) async {
-        // What is due by now goes first, so crossings are recorded in the order they happened.
-        await releaseHeldCrossings(now: max(time, clock.now))
+    /// them; the crossing is recorded (its event appended) once its dwell time has passed. What is due by the
+    /// event's time is recorded first, so crossings are recorded in the order they happened.
+    private func process(_ event: RegionSelector.Event, at time: Date) async {
+        await perform(.release(now: max(time, clock.now)))
+        let ownedBefore = selector.ownedIdentifiers
+        let effects = selector.handle(event, now: time)
+        let ownedAfter = selector.ownedIdentifiers
+        // Saved before a region starts and after it stops, so the file never misses a region the SDK holds.
+        if ownedAfter != ownedBefore { ownership?.save(ownedBefore.union(ownedAfter)) }
         var recorded: [String: RegionSelector.Crossing] = [:]
         for effect in effects {
             switch effect {
@@ -265,110 +339,69 @@ public actor LocationMonitoringSession {
                 recorded[crossing.geofence.identifier] = crossing
             }
         }
-        var changed: [String: GeofenceTrack] = [:]
-        for (id, presence) in selector.presence.sorted(by: { $0.key < $1.key }) {
-            var track = tracks[id] ?? GeofenceTrack()
-            // The saved presence already says so (a relaunch inside, geofences turned off and on): nothing new.
-            guard track.presence != presence else { continue }
-            let old = track.presence
-            track.presence = presence
-            let crossing = recorded[id]
-            // A first "outside" without a crossing is the initial state; every other change is a crossing, also
-            // when the engine records none for it (a transition the trigger does not ask for, or an exit learnt
-            // from the state after a relaunch).
-            if crossing != nil || old != nil {
-                let transition: RegionTransition = presence == .inside ? .entry : .exit
-                let at = crossing?.occurredAt ?? time
-                if let last = track.pending.last, !last.isDue(at: at) {
-                    track.pending.removeLast()  // back within the dwell time: neither crossing counts
-                } else {
-                    let fence = crossing?.geofence ?? knownGeofences[id]
-                    let event = fence.flatMap {
-                        $0.records(transition)
-                            ? RegionEvent(
-                                transition: transition, occurredAt: at, triggerSubscriptionId: $0.triggerSubscriptionId)
-                            : nil
-                    }
-                    track.pending.append(
-                        PendingCrossing(
-                            transition: transition, occurredAt: at, deadline: at.addingTimeInterval(dwellTime),
-                            event: event))
-                    if track.pending.count > Self.unstoredLimit { dropOldestPair(of: &track, id: id) }
-                }
-            }
-            changed[id] = track
+        if ownedAfter != ownedBefore, !ownedAfter.isSuperset(of: ownedBefore) { ownership?.save(ownedAfter) }
+        await perform(.presenceChanged(selector.presence, crossings: recorded, at: time))
+        await perform(.release(now: max(time, clock.now)))
+    }
+
+    /// Feeds `event` to the ledger and performs the effects, feeding each result back before the next effect.
+    private func perform(_ event: CrossingLedger.Event) async {
+        var queue = ledger.handle(event)
+        while !queue.isEmpty {
+            let effect = queue.removeFirst()
+            guard let result = await result(of: effect) else { continue }
+            queue = ledger.handle(result) + queue
         }
-        guard !changed.isEmpty else { return }
-        tracks.merge(changed) { _, new in new }
-        await saveTracks(Set(changed.keys))
-        await releaseHeldCrossings(now: max(time, clock.now))
     }
 
-    /// Forgets presence and pending crossings in memory (the store's copy goes with
-    /// ``LocationEventStore/removeAll()``), as deactivation does: the next state the platform reports counts as new.
-    public func forgetPresence() {
-        tracks = [:]
-        unsavedTracks = []
-        releaseTask?.task.cancel()
-        releaseTask = nil
-    }
-
-    /// Tries to open the store if it is not open, saves what it could not take, then records the crossings whose
-    /// dwell time has passed. Returns whether the store is open and nothing waits in memory.
-    @discardableResult
-    public func retryStorage() async -> Bool {
-        if store == nil, let openStore {
-            store = await openStore()
-            if let store {
-                // Geofences the store knows and this session does not yet (another launch wrote them) are read;
-                // this session's own tracks are newer and are written over the store's.
-                let stored = await store.tracks()
-                for (id, track) in stored where tracks[id] == nil { tracks[id] = track }
-                unsavedTracks.formUnion(tracks.keys.filter { stored[$0] != tracks[$0] })
+    /// Performs effects that need no answer (``forgetPresence()`` has no store work to do).
+    private func perform(_ effects: [CrossingLedger.Effect]) {
+        for effect in effects {
+            switch effect {
+            case .record(let event): remember(event)
+            case .fail(let error): onError?(error)
+            case .scheduleRelease(let deadline): scheduleRelease(deadline)
+            case .openStore, .append, .save: break  // never produced by `.forget`
             }
         }
-        guard store != nil else { return openStore == nil && unstoredEvents.isEmpty }
-        if !unsavedTracks.isEmpty { await saveTracks(unsavedTracks) }
-        await releaseHeldCrossings(now: now)
-        return unsavedTracks.isEmpty && unstoredEvents.isEmpty
     }
 
-    /// Records the pending crossings whose dwell time has passed at `now`, oldest first; a crossing the store
-    /// refuses stays pending (durably) and is tried again on the next event, run or ``retryStorage()``.
-    public func releaseHeldCrossings(now: Date) async {
-        while let (id, crossing) = nextDue(at: now) {
-            if let event = crossing.event {
-                guard await commit(event) else { break }
+    /// Performs one effect; returns the event that reports its result, if it has one.
+    private func result(of effect: CrossingLedger.Effect) async -> CrossingLedger.Event? {
+        switch effect {
+        case .openStore:
+            if store == nil, let openStore { store = await openStore() }
+            return .storeOpened(await store?.tracks())
+        case .append(let event):
+            guard let store else {
+                return .appended(event.recordId, error: LocationError(.storage, "the event store is not open"))
             }
-            tracks[id]?.pending.removeFirst()
-            if crossing.event == nil { unsavedTracks.insert(id) }  // nothing else writes the track this time
+            do throws(LocationError) {
+                try await store.append(event)
+                return .appended(event.recordId, error: nil)
+            } catch {
+                return .appended(event.recordId, error: error)
+            }
+        case .save(let tracks):
+            guard let store else { return .saved(tracks, error: LocationError(.storage, "the event store is not open")) }
+            do throws(LocationError) {
+                try await store.saveTracks(tracks)
+                return .saved(tracks, error: nil)
+            } catch {
+                return .saved(tracks, error: error)
+            }
+        case .record, .fail, .scheduleRelease:
+            perform([effect])
+            return nil
         }
-        if !unsavedTracks.isEmpty, store != nil { await saveTracks(unsavedTracks) }
-        scheduleRelease()
-    }
-
-    /// The geofence and crossing due first at `now`: the oldest first crossing of a track that is due.
-    private func nextDue(at now: Date) -> (String, PendingCrossing)? {
-        var best: (String, PendingCrossing)?
-        for (id, track) in tracks {
-            guard let first = track.pending.first, first.isDue(at: now) else { continue }
-            if let current = best, (current.1.occurredAt, current.0) <= (first.occurredAt, id) { continue }
-            best = (id, first)
-        }
-        return best
-    }
-
-    private func pendingEvents(where include: (PendingCrossing) -> Bool) -> [RegionEvent] {
-        tracks.values.flatMap(\.pending).filter(include).compactMap(\.event).sorted { $0.occurredAt < $1.occurredAt }
     }
 
     /// The session's time: the latest event time or the clock, whichever is later (a replayed route's fixes carry
     /// their own times).
     private var now: Date { max(latestEventTime ?? .distantPast, clock.now) }
 
-    /// Releases what is due once the earliest deadline has passed, also when no further event arrives.
-    private func scheduleRelease() {
-        let deadline = tracks.values.compactMap { $0.pending.first?.deadline }.min()
+    /// Releases what is due once `deadline` has passed, also when no further event arrives.
+    private func scheduleRelease(_ deadline: Date?) {
         guard let deadline, deadline > now else {
             releaseTask?.task.cancel()
             releaseTask = nil
@@ -387,58 +420,6 @@ public actor LocationMonitoringSession {
                 await self.releaseHeldCrossings(now: self.now)
             }
         )
-    }
-
-    /// Writes the tracks of `ids` to the store in one record; keeps them marked unsaved when it cannot.
-    private func saveTracks(_ ids: Set<String>) async {
-        guard let store else {
-            unsavedTracks.formUnion(ids)
-            return
-        }
-        let changes = Dictionary(uniqueKeysWithValues: ids.map { ($0, tracks[$0] ?? GeofenceTrack()) })
-        do throws(LocationError) {
-            try await store.saveTracks(changes)
-            unsavedTracks.subtract(ids)
-        } catch {
-            unsavedTracks.formUnion(ids)
-            onError?(error)
-        }
-    }
-
-    /// Keeps a track within ``unstoredLimit`` by dropping its two oldest crossings (an entry and an exit).
-    private func dropOldestPair(of track: inout GeofenceTrack, id: String) {
-        let dropped = track.pending.prefix(2)
-        track.pending.removeFirst(min(2, track.pending.count))
-        onError?(
-            LocationError(
-                .storage,
-                "more than \(Self.unstoredLimit) crossings of \(id) wait for the store; the oldest two (\(dropped.compactMap(\.event?.recordId.uuidString).joined(separator: ", "))) were dropped"
-            ))
-    }
-
-    /// Stores `event` durably, then reports it. Returns whether it was stored (or the session keeps no store).
-    private func commit(_ event: RegionEvent) async -> Bool {
-        if store == nil, openStore == nil {
-            remember(event)  // a memory-only session: nothing to store
-            return true
-        }
-        if store == nil, let openStore {
-            store = await openStore()
-            if store == nil {
-                onError?(LocationError(.storage, "the event store cannot be opened; crossings wait in memory"))
-                return false
-            }
-            if !unsavedTracks.isEmpty { await saveTracks(unsavedTracks) }
-        }
-        guard let store else { return false }
-        do throws(LocationError) {
-            try await store.append(event)
-        } catch {
-            onError?(error)
-            return false
-        }
-        remember(event)
-        return true
     }
 
     private func remember(_ event: RegionEvent) {
