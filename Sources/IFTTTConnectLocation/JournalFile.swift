@@ -5,6 +5,17 @@ import Glibc
 import Darwin
 #endif
 
+/// The system call the journal writes its bytes with: `write(2)` by default; tests inject a failing one (a full
+/// disk) to prove what the store does when a write fails.
+struct JournalWrites: Sendable {
+    /// Writes up to `count` bytes to `descriptor` (open on `path`); returns the bytes written, or `-1` with `errno`
+    /// set.
+    var writeBytes: @Sendable (_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int, _ path: String) -> Int
+
+    /// The system's `write(2)`.
+    static let system = JournalWrites { descriptor, bytes, count, _ in write(descriptor, bytes, count) }
+}
+
 /// The journal's files: `events.journal` (append-only) and `events.lock` (for `flock`).
 final class JournalFile {
     let journalPath: String
@@ -17,9 +28,11 @@ final class JournalFile {
     /// there, so reading needs no lock.
     private var lockDescriptor: Int32
     private var appendDescriptor: Int32 = -1
+    private let writes: JournalWrites
 
     /// Opens the files; `readOnly` opens them for reading only, as a read-only file system forces.
-    init(directory: URL, readOnly: Bool = false) throws(LocationError) {
+    init(directory: URL, readOnly: Bool = false, writes: JournalWrites = .system) throws(LocationError) {
+        self.writes = writes
         directoryPath = directory.path
         journalPath = directory.appendingPathComponent("events.journal").path
         lockPath = directory.appendingPathComponent("events.lock").path
@@ -73,7 +86,7 @@ final class JournalFile {
         try refuseWrite()
         try withLock(LOCK_SH) { () throws(LocationError) in
             try openForAppendIfNeeded()
-            try Self.writeAll(appendDescriptor, record)
+            try writeAll(appendDescriptor, record, path: journalPath)
             try Self.sync(appendDescriptor)
         }
     }
@@ -108,7 +121,7 @@ final class JournalFile {
             guard fd >= 0 else { throw Self.posixError("cannot create the compacted journal") }
             do throws(LocationError) {
                 _ = fchmod(fd, 0o600)
-                try Self.writeAll(fd, output)
+                try writeAll(fd, output, path: temporary)
                 try Self.sync(fd)
                 close(fd)
             } catch {
@@ -165,16 +178,17 @@ final class JournalFile {
         return try body()
     }
 
-    private static func writeAll(_ fd: Int32, _ data: Data) throws(LocationError) {
+    private func writeAll(_ fd: Int32, _ data: Data, path: String) throws(LocationError) {
         var failure: LocationError?
+        let writeBytes = writes.writeBytes
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
             guard var pointer = raw.baseAddress else { return }
             var remaining = raw.count
             while remaining > 0 {
-                let written = write(fd, pointer, remaining)
+                let written = writeBytes(fd, pointer, remaining, path)
                 if written < 0 {
                     if errno == EINTR { continue }
-                    failure = posixError("cannot write the journal")
+                    failure = Self.posixError("cannot write the journal")
                     return
                 }
                 remaining -= written

@@ -100,15 +100,16 @@ public actor LocationEventStore {
         try self.init(directory: directory, policy: policy, readOnly: false, logHandler: logHandler)
     }
 
-    /// Opens the store; `readOnly` opens it for reading only whatever the file system allows (tests).
+    /// Opens the store; `readOnly` opens it for reading only whatever the file system allows, and `writes` is the
+    /// system call its bytes are written with (tests inject failures).
     init(
         directory: URL, policy: RetentionPolicy = RetentionPolicy(), readOnly: Bool,
-        logHandler: (@Sendable (String) -> Void)? = nil
+        logHandler: (@Sendable (String) -> Void)? = nil, writes: JournalWrites = .system
     ) throws(LocationError) {
         self.directory = directory
         self.policy = policy
         self.logHandler = logHandler
-        self.journal = try JournalFile(directory: directory, readOnly: readOnly)
+        self.journal = try JournalFile(directory: directory, readOnly: readOnly, writes: writes)
         self.readOnlyReason = journal.readOnlyReason
         if let reason = journal.readOnlyReason {
             logHandler?(
@@ -165,14 +166,13 @@ public actor LocationEventStore {
             }
         }
         if deadRecords > max(64, pendingIds.count) {
-            var pending: [RegionEvent] = []
-            try journal.rewrite { data throws(LocationError) in
-                let state = try Self.state(of: data, now: now, policy: policy)
-                adopt(state, compacted: true)
-                pending = state.pending
-                return output(of: state)
+            // Compaction is housekeeping: when the rewrite fails (a full disk), the journal is read as it is, and the
+            // dead-record count stays so that the next read tries again.
+            do throws(LocationError) {
+                return try compactAndRead(now: now).pending
+            } catch {
+                logHandler?("the event journal could not be compacted (\(error)); it was read as it is")
             }
-            return pending
         }
         let state = try Self.state(of: try journal.read(), now: now, policy: policy)
         adopt(state, compacted: false)
@@ -198,7 +198,10 @@ public actor LocationEventStore {
         for id in Set(recordIds) where pendingIds.remove(id) != nil { deadRecords += 1 }
         deadRecords += 1
         if !deferCompaction, deadRecords > max(64, pendingIds.count) {
-            _ = try compact(now: nil)
+            // The acknowledgement is written; compaction is housekeeping that a full disk may refuse.
+            do throws(LocationError) { _ = try compactAndRead(now: nil) } catch {
+                logHandler?("the event journal could not be compacted (\(error)); it is compacted later")
+            }
         }
     }
 
@@ -268,14 +271,21 @@ public actor LocationEventStore {
     /// - Throws: ``LocationError/Code/storage`` when the rewrite fails; the old journal is then intact.
     @discardableResult
     public func compact(now: Date?) throws(LocationError) -> Int {
-        var expired = 0
+        try compactAndRead(now: now).expired
+    }
+
+    /// Rewrites the journal with only its live records; the store adopts the new state (and resets its count of
+    /// dead records) only once the rewrite succeeded.
+    private func compactAndRead(now: Date?) throws(LocationError) -> JournalState {
+        var compacted: JournalState?
         try journal.rewrite { data throws(LocationError) in
             let state = try Self.state(of: data, now: now, policy: policy)
-            expired = state.expired
-            adopt(state, compacted: true)
+            compacted = state
             return output(of: state)
         }
-        return expired
+        guard let compacted else { throw LocationError(.storage, "the journal was not rewritten") }
+        adopt(compacted, compacted: true)
+        return compacted
     }
 
     /// Deletes every stored event, dead letter and saved presence (for deactivation by the user, never for a 401).

@@ -28,6 +28,8 @@ public actor LocationUploader {
     private let progressHandler: (@Sendable (Progress) async -> Void)?
     private let network: ConnectionNetworkController
     private var scheduler: UploadScheduler
+    /// Every piece of refusal state, kept across runs: refusals are judged over time, not per request.
+    private var triage: RefusalTriage
     private var isUploading = false
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
@@ -64,6 +66,7 @@ public actor LocationUploader {
         }
         self.scheduler = UploadScheduler(
             configuration: configuration.scheduler, state: saved ?? UploadScheduler.State())
+        self.triage = RefusalTriage(batchSize: configuration.scheduler.batchSize)
     }
 
     /// Creates an uploader whose clock reads `now` (the spelling before the `clock:` parameter
@@ -110,9 +113,10 @@ public actor LocationUploader {
     ///
     /// The journal is read once per call. A refused batch (400, 413, 422) goes to `RefusalTriage`: events the
     /// server singles out move to the store's dead-letter area with its reason and the rest is sent again at
-    /// once; a refusal that names nothing is isolated by halves only once the server accepted another batch of
-    /// the run; and when every request is refused alike (no error envelope, or nothing named and nothing
-    /// accepted), the events are kept and the uploader backs off as for any failure.
+    /// once; a refusal that names nothing is isolated by halves, and an event is dead-lettered only once isolated
+    /// (refused alone right after an acceptance that came after its first refusal); when requests are refused
+    /// alike (no error envelope, nothing accepted after a probe, or refusals in a row that start mid-run), the
+    /// events are kept and the uploader backs off as for any failure.
     public func uploadPending() async -> Report {
         guard !isUploading else { return Report(uploaded: 0, next: .busy) }
         isUploading = true
@@ -129,16 +133,18 @@ public actor LocationUploader {
             return Report(uploaded: 0, next: .retry(at: clock.now), error: error)
         }
         var run = Run(pending: all[...])
+        triage.beginRun(pending: all)
         while true {
-            switch scheduler.handle(.wake(pending: run.sendable), now: clock.now) {
+            switch scheduler.handle(.wake(pending: triage.queued + run.rest.count), now: clock.now) {
             case .idle, .notifyAuthenticationFailure:
-                guard let refusal = run.lastRefusal, !run.setAside.isEmpty else { return run.report(.done) }
+                guard let refusal = triage.lastRefusal, !triage.setAside.isEmpty else { return run.report(.done) }
+                if triage.probe() { continue }
                 // Every request of the run was refused alike: the server (or a proxy) fails, the events do not.
                 return backOff(
                     &run,
                     LocationError(
                         .uploadFailed,
-                        "the location API refused every request of this run alike (\(refusal.statusCode), no event named); \(run.setAside.joined().count) events are kept",
+                        "the location API refused every request of this run alike (\(refusal.statusCode), no event named); \(triage.setAside.joined().count) events are kept",
                         networkError: refusal.error),
                     retryAfter: nil)
             case .paused:
@@ -146,7 +152,7 @@ public actor LocationUploader {
             case .wait(let until):
                 return run.report(.retry(at: until))
             case .send(let count):
-                let batch = run.next(count)
+                let batch = triage.nextBatch() ?? run.next(count)
                 guard let token = await tokenProvider(), !token.isEmpty else {
                     return run.report(
                         .paused, LocationError(.missingCredentials, "no IFTTT user token; nothing was sent"))
@@ -171,7 +177,7 @@ public actor LocationUploader {
                 return run.report(.retry(at: clock.now), error)
             }
             run.uploaded += batch.count
-            run.accepted()
+            triage.accepted(batch)
             _ = scheduler.handle(.succeeded, now: clock.now)
             save()
             return nil
@@ -190,23 +196,19 @@ public actor LocationUploader {
             authenticationFailureHandler?()
             return run.report(.paused, failure)
         case .apiError(let status, let payload) where RefusalTriage.refusalStatuses.contains(status):
-            switch run.triage.decide(statusCode: status, payload: payload, batch: batch, now: clock.now) {
-            case .deadLetter(let letters, let rest):
-                if !rest.isEmpty { run.front.insert(rest, at: 0) }
+            switch triage.refused(batch, statusCode: status, payload: payload, error: error, now: clock.now) {
+            case .deadLetter(let letters):
                 do throws(LocationError) { try await deadLetter(letters) } catch {
                     return run.report(.retry(at: clock.now), error)
                 }
                 run.rejected += letters.count
                 return nil
-            case .split(let halves):
-                run.front.insert(contentsOf: halves, at: 0)
+            case .split:
                 return nil
             case .setAside:
                 await progressHandler?(.failed(batch, failure))
-                run.setAside.append(batch)
-                run.lastRefusal = (status, error)
                 return nil
-            case .serverFailure(let reason):
+            case .backOff(let reason):
                 await progressHandler?(.failed(batch, failure))
                 return backOff(
                     &run, LocationError(.uploadFailed, "\(reason); the events are kept", networkError: error),
@@ -253,35 +255,18 @@ public actor LocationUploader {
         await progressHandler?(.rejected(letters))
     }
 
-    /// One call's batches: isolated halves first, then the rest of the journal in order; batches refused alike
-    /// wait aside until the server accepts another one.
+    /// One call's progress through the journal; the batches being isolated or set aside belong to `RefusalTriage`.
     private struct Run {
         var rest: ArraySlice<RegionEvent>
-        var front: [[RegionEvent]] = []
-        var setAside: [[RegionEvent]] = []
-        var lastRefusal: (statusCode: Int, error: ConnectAPIError)?
-        var triage = RefusalTriage()
         var uploaded = 0
         var rejected = 0
 
         init(pending: ArraySlice<RegionEvent>) { rest = pending }
 
-        /// Events that may be sent now (the ones set aside wait for an accepted batch).
-        var sendable: Int { front.reduce(0) { $0 + $1.count } + rest.count }
-
         mutating func next(_ count: Int) -> [RegionEvent] {
-            if !front.isEmpty { return front.removeFirst() }
             let batch = Array(rest.prefix(count))
             rest = rest.dropFirst(batch.count)
             return batch
-        }
-
-        /// The server accepted a batch: it tells events apart, so the batches set aside are isolated by halves.
-        mutating func accepted() {
-            triage.noteAcceptance()
-            front += setAside.flatMap(RefusalTriage.halves(of:))
-            setAside = []
-            lastRefusal = nil
         }
 
         func report(_ next: Report.Next, _ error: LocationError? = nil) -> Report {
