@@ -96,7 +96,7 @@ extension SynchronizationFacadeTests {
         defer {
             InitializerOptions.standard = previous
             ConnectButtonController.synchronizer = shared
-            ConnectButtonController.outcomeObserver = nil
+            ConnectButtonController.stopObservingButtonOutcomes()
             h.cleanUp()
         }
         #expect(previous == InitializerOptions())

@@ -60,6 +60,10 @@ struct DerivationParityTests {
     static let rows: [Row] = [
         Row(name: "one enabled location trigger", payload: connection(), verdict: .same),
         Row(
+            name: "a Connection without its type key",
+            payload: connection().replacingOccurrences(of: #""type":"connection","#, with: ""),
+            verdict: .documented("A Connection whose `type` key is missing")),
+        Row(
             name: "two triggers in one feature",
             payload: connection(features: feature(triggers: trigger() + "," + trigger(#""t2""#, fields: otherPlace))),
             verdict: .same),

@@ -24,7 +24,7 @@ struct SynchronizationFacadeTests {
         let h = SyncHarness()
         defer {
             h.cleanUp()
-            ConnectButtonController.outcomeObserver = nil
+            ConnectButtonController.stopObservingButtonOutcomes()
         }
         h.api.setConnection("gx", triggers: [SynchronizerTests.home])
         let lines = Recorder<String>()
@@ -35,7 +35,7 @@ struct SynchronizationFacadeTests {
         ConnectButtonController.authenticationFailureHandler = { authFailures.increment() }
 
         ConnectButtonController.initialize(options: InitializerOptions(enableSDKBackgroundProcess: true))
-        #expect(ConnectButtonController.outcomeObserver != nil)
+        #expect(ConnectButtonOutcomes.shared.observerCount == 1)
         ConnectButtonController.setup(
             with: SynchronizerTests.credentials, lifecycleSynchronizationOptions: [.applicationDidEnterBackground])
         ConnectButtonController.activate(connections: ["gx"])
@@ -88,7 +88,7 @@ struct SynchronizationFacadeTests {
         let h = SyncHarness()
         defer {
             h.cleanUp()
-            ConnectButtonController.outcomeObserver = nil
+            ConnectButtonController.stopObservingButtonOutcomes()
         }
         h.api.setConnection("gx", triggers: [SynchronizerTests.home])
         ConnectButtonController.synchronizer = h.synchronizer
@@ -117,7 +117,7 @@ struct SynchronizationFacadeTests {
         #expect(successes.values.count == 1)
         #expect(fetches.values.count == 1)
         #expect(onMain.values == [true, true])
-        #expect(ConnectButtonController.outcomeObserver != nil)  // installed on the main queue
+        #expect(ConnectButtonOutcomes.shared.observerCount == 1)  // installed on the main queue
         #expect(h.scheduler.registrationCount == 1)  // setupSDKBackgroundProcess registered once
         // The lifecycle options given to activate apply: with `.none`, becoming active does not synchronize.
         let requests = h.api.requests.count

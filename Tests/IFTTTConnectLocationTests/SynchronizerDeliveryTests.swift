@@ -17,7 +17,7 @@ struct SynchronizerDeliveryTests {
 
     func listen(_ h: SyncHarness) -> Recorder<LocationEvent> {
         let reports = Recorder<LocationEvent>()
-        h.synchronizer.hooks.withLock { hooks in hooks.locationEvents = { $0.forEach(reports.append) } }
+        h.synchronizer.setLocationEventReportedClosure { $0.forEach(reports.append) }
         return reports
     }
 

@@ -36,7 +36,7 @@ struct SynchronizerTests {
         let h = SyncHarness()
         defer { h.cleanUp() }
         let reports = Recorder<LocationEvent>()
-        h.synchronizer.hooks.withLock { hooks in hooks.locationEvents = { $0.forEach(reports.append) } }
+        h.synchronizer.setLocationEventReportedClosure { $0.forEach(reports.append) }
         await activated(h)
         await h.move(37.70, -122.4194, after: 10)  // outside both
         await h.move(37.7749, -122.4194, after: 60)  // enter home
@@ -62,7 +62,7 @@ struct SynchronizerTests {
         let h = SyncHarness()
         defer { h.cleanUp() }
         let reports = Recorder<LocationEvent>()
-        h.synchronizer.hooks.withLock { hooks in hooks.locationEvents = { $0.forEach(reports.append) } }
+        h.synchronizer.setLocationEventReportedClosure { $0.forEach(reports.append) }
         await activated(h)
         h.api.uploadStatus = 500
         await h.move(37.70, -122.4194, after: 10)
@@ -181,7 +181,7 @@ struct SynchronizerTests {
         let h = SyncHarness()
         defer { h.cleanUp() }
         let failures = Counter()
-        h.synchronizer.hooks.withLock { $0.authenticationFailure = { failures.increment() } }
+        h.synchronizer.setAuthenticationFailureHandler { failures.increment() }
         await activated(h)
         h.api.uploadStatus = 401
         await h.move(37.70, -122.4194, after: 10)
@@ -206,7 +206,7 @@ struct SynchronizerTests {
         let h = SyncHarness()
         defer { h.cleanUp() }
         let failures = Counter()
-        h.synchronizer.hooks.withLock { $0.authenticationFailure = { failures.increment() } }
+        h.synchronizer.setAuthenticationFailureHandler { failures.increment() }
         await activated(h)
         h.api.fetchStatus = 401
         #expect(await h.synchronizer.synchronize(source: .forceUpdate) == .failed)
@@ -286,10 +286,8 @@ struct SynchronizerTests {
         defer { h.cleanUp() }
         let launches = Counter()
         let expirations = Counter()
-        h.synchronizer.hooks.withLock {
-            $0.backgroundLaunch = { launches.increment() }
-            $0.backgroundExpiration = { expirations.increment() }
-        }
+        h.synchronizer.setBackgroundProcessHandlers(
+            launch: { launches.increment() }, expiration: { expirations.increment() })
         h.synchronizer.initialize(options: InitializerOptions(enableSDKBackgroundProcess: true))
         h.synchronizer.initialize(options: InitializerOptions(enableSDKBackgroundProcess: true))  // W-13d
         #expect(h.scheduler.registrationCount == 1)

@@ -43,6 +43,9 @@ extension ConnectButtonController {
         /// The per-endpoint analytics uploaders used when ``analyticsUploader`` is `nil`;
         /// ``AnalyticsUploaderRegistry/shared`` (process-wide, see there) unless a test injects its own.
         var analyticsUploaders: AnalyticsUploaderRegistry = .shared
+        /// Where the controller reports its outcomes (for the location synchronizer);
+        /// ``ConnectButtonOutcomes/shared`` unless a test injects its own.
+        package var outcomes: ConnectButtonOutcomes = .shared
 
         /// Creates a configuration; every parameter has a default.
         ///

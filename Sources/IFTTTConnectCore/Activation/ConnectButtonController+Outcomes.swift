@@ -11,19 +11,50 @@ package enum ConnectButtonOutcome: Sendable {
     case deactivated(Connection, credentials: ConnectionCredentials)
 }
 
-extension ConnectButtonController {
-    /// Receives every controller's outcomes, after the delegate. Set by the location synchronizer when it is
-    /// initialized; `nil` (the default) costs nothing.
-    ///
-    /// It is one process-wide hook, not a dependency injected into each controller, on purpose: the 2.8 API that
-    /// installs it, the static `ConnectButtonController.initialize(options:)` / `activate(connections:)` of
-    /// IFTTTConnectLocation, has no controller instance to inject into, and apps create their buttons'
-    /// controllers themselves, without the location module's knowledge. It is read and written on the main actor
-    /// only (where controllers report outcomes), so it needs no lock.
-    package static var outcomeObserver: (@MainActor (ConnectButtonOutcome) -> Void)?
+/// Where Connect Button controllers report their outcomes, and who listens: the owner of the observers.
+///
+/// A controller is given one in its ``ConnectButtonController/Configuration`` (`outcomes`, by default
+/// ``shared``), and the location module's static API subscribes to the same one, so the two modules share an
+/// object passed to each, not a static variable one of them writes. Tests pass their own. The process-wide
+/// ``shared`` exists because the 2.8 API that subscribes, the static `ConnectButtonController.initialize(options:)`
+/// of IFTTTConnectLocation, has no controller instance to inject into, and apps create their buttons'
+/// controllers themselves (as ``RedirectRegistry/shared`` does for redirects).
+package final class ConnectButtonOutcomes: Sendable {
+    /// The channel controllers use unless their configuration names another.
+    package static let shared = ConnectButtonOutcomes()
 
-    /// Forwards an outcome to ``outcomeObserver``.
-    static func reportOutcome(_ outcome: ConnectButtonOutcome) {
-        outcomeObserver?(outcome)
+    private let observers = Locked<[UUID: @MainActor @Sendable (ConnectButtonOutcome) -> Void]>([:])
+
+    /// Creates a channel without observers.
+    package init() {}
+
+    /// Adds `observer`; it receives every outcome reported from now on, on the main actor. Returns the token
+    /// that ``removeObserver(_:)`` takes.
+    @discardableResult
+    package func addObserver(_ observer: @escaping @MainActor @Sendable (ConnectButtonOutcome) -> Void) -> UUID {
+        let token = UUID()
+        observers.withLock { $0[token] = observer }
+        return token
+    }
+
+    /// Removes the observer added with `token`.
+    package func removeObserver(_ token: UUID) {
+        observers.withLock { $0[token] = nil }
+    }
+
+    /// How many observers listen.
+    package var observerCount: Int { observers.withLock { $0.count } }
+
+    /// Hands `outcome` to every observer.
+    @MainActor
+    func report(_ outcome: ConnectButtonOutcome) {
+        for observer in observers.withLock({ Array($0.values) }) { observer(outcome) }
+    }
+}
+
+extension ConnectButtonController {
+    /// Forwards an outcome to the observers of the configuration's ``ConnectButtonOutcomes``, after the delegate.
+    func reportOutcome(_ outcome: ConnectButtonOutcome) {
+        configuration.outcomes.report(outcome)
     }
 }

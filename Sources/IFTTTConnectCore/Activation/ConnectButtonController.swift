@@ -327,7 +327,7 @@ public final class ConnectButtonController {
         let effects = flow.handle(event, now: now)
         connection = flow.connection
         if case .connectionLoaded(_, .success(let loaded)) = event {
-            Self.reportOutcome(.connectionShown(loaded, credentials: credentials))
+            reportOutcome(.connectionShown(loaded, credentials: credentials))
         }
         if effects.isEmpty && lastShown != nil { return }
         log("\(event.logName) -> \(flow.visibleStep)")
@@ -407,7 +407,7 @@ public final class ConnectButtonController {
                 if awaitsUnvouchedToken {
                     warn("this activation finished with a user token no partner backend vouched for")
                 }
-                Self.reportOutcome(.activated(activation, credentials: credentials))
+                reportOutcome(.activated(activation, credentials: credentials))
             }
             awaitsUnvouchedToken = false
             let waiters = activationWaiters
@@ -417,7 +417,7 @@ public final class ConnectButtonController {
             log("deactivation finished: \(result.logText)")
             delegate?.connectButtonController(self, didFinishDeactivationWithResult: result)
             if case .success(let connection) = result {
-                Self.reportOutcome(.deactivated(connection, credentials: credentials))
+                reportOutcome(.deactivated(connection, credentials: credentials))
             }
             let waiters = deactivationWaiters
             deactivationWaiters = []

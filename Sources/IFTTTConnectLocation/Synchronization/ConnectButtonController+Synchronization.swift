@@ -132,10 +132,7 @@ extension ConnectButtonController {
         let expiration = expirationHandler.map { handler in
             HostCallback<Void>({ _ in handler() }, on: backgroundProcessQueue)
         }
-        synchronizer.hooks.withLock {
-            $0.backgroundLaunch = launch?.voidClosure
-            $0.backgroundExpiration = expiration?.voidClosure
-        }
+        synchronizer.setBackgroundProcessHandlers(launch: launch?.voidClosure, expiration: expiration?.voidClosure)
     }
 
     /// Turns monitoring of one Connection's geofences on or off. The switch is saved at once, survives
@@ -169,7 +166,7 @@ extension ConnectButtonController {
     /// - Parameter closure: the receiver, or `nil`.
     public nonisolated static func setLocationEventReportedClosure(_ closure: (([LocationEvent]) -> Void)?) {
         let callback = closure.map { HostCallback($0, on: .main) }
-        synchronizer.hooks.withLock { $0.locationEvents = callback?.closure }
+        synchronizer.setLocationEventReportedClosure(callback?.closure)
     }
 
     /// Whether synchronization logs. Default `false`; when `false`, neither `NSLog` nor the custom handler runs.
@@ -213,19 +210,24 @@ extension ConnectButtonController {
         set {
             let callback = newValue.map { handler in HostCallback<Void>({ _ in handler() }, on: .main) }
             facade.withLock { $0.authenticationFailureHandler = callback }
-            synchronizer.hooks.withLock { $0.authenticationFailure = callback?.voidClosure }
+            synchronizer.setAuthenticationFailureHandler(callback?.voidClosure)
         }
     }
 
     // MARK: - Threading
 
-    /// Installs the Connect Button outcome observer and the lifecycle observation on the main thread: at once
-    /// when called there, soon after otherwise.
+    /// Subscribes the shared synchronizer to Connect Button outcomes, and installs the lifecycle observation on
+    /// the main thread: at once when called there, soon after otherwise.
     private nonisolated static func observeOnMainThread() {
-        let install: @MainActor @Sendable () -> Void = {
-            outcomeObserver = { outcome in
+        // Controllers report to the outcome channel their configuration names (by default the shared one); the
+        // static API listens there once, however often `initialize` runs.
+        facade.withLock { state in
+            guard state.outcomeSubscription == nil else { return }
+            state.outcomeSubscription = ConnectButtonOutcomes.shared.addObserver { outcome in
                 ConnectButtonController.synchronizer.submit { await $0.handle(outcome) }
             }
+        }
+        let install: @MainActor @Sendable () -> Void = {
             if lifecycleObservation == nil { lifecycleObservation = makeLifecycleObservation() }
         }
         if isOnMainQueue() {
@@ -233,6 +235,16 @@ extension ConnectButtonController {
         } else {
             DispatchQueue.main.async { MainActor.assumeIsolated(install) }
         }
+    }
+
+    /// Ends the static API's subscription to Connect Button outcomes (tests that replaced the synchronizer).
+    static func stopObservingButtonOutcomes() {
+        let token = facade.withLock { state -> UUID? in
+            let token = state.outcomeSubscription
+            state.outcomeSubscription = nil
+            return token
+        }
+        if let token { ConnectButtonOutcomes.shared.removeObserver(token) }
     }
 
     @MainActor private static var lifecycleObservation: AnyObject?
@@ -243,6 +255,8 @@ private struct FacadeState: Sendable {
     var synchronizer: Synchronizer?
     var legacyLoggingHandler: HostCallback<String>?
     var authenticationFailureHandler: HostCallback<Void>?
+    /// The subscription to ``ConnectButtonOutcomes/shared``, once `initialize` ran.
+    var outcomeSubscription: UUID?
 }
 
 private let facade = Locked(FacadeState())

@@ -39,7 +39,8 @@ public actor Synchronizer {
     public nonisolated let logger = SynchronizationLogger()
     /// The per-Connection geofence switch.
     public nonisolated let geofenceToggles: GeofenceToggleStore
-    nonisolated let hooks = Locked(Hooks())
+    /// Written only through the setters below (the static API's and tests'), read by this file.
+    private nonisolated let hooks = Locked(Hooks())
     private nonisolated let backgroundRegistration = OnceFlag()
     private nonisolated let commands: AsyncStream<@Sendable (isolated Synchronizer) async -> Void>.Continuation
 
@@ -313,6 +314,21 @@ public actor Synchronizer {
     /// on the synchronizer's executor.
     public nonisolated func setLocationEventReportedClosure(_ closure: LocationEventsClosure?) {
         hooks.withLock { $0.locationEvents = closure }
+    }
+
+    /// Sets the closure called when IFTTT rejects the saved credentials (401).
+    nonisolated func setAuthenticationFailureHandler(_ handler: (@Sendable () -> Void)?) {
+        hooks.withLock { $0.authenticationFailure = handler }
+    }
+
+    /// Sets the closures called when the SDK's background task launches and when it expires.
+    nonisolated func setBackgroundProcessHandlers(
+        launch: (@Sendable () -> Void)?, expiration: (@Sendable () -> Void)?
+    ) {
+        hooks.withLock {
+            $0.backgroundLaunch = launch
+            $0.backgroundExpiration = expiration
+        }
     }
 
     /// Why the event store cannot be opened or written (``LocationError/Code/readOnly``: it is uploaded but takes no
