@@ -383,7 +383,9 @@ public actor LocationMonitoringSession {
                 return .appended(event.recordId, error: error)
             }
         case .save(let tracks):
-            guard let store else { return .saved(tracks, error: LocationError(.storage, "the event store is not open")) }
+            guard let store else {
+                return .saved(tracks, error: LocationError(.storage, "the event store is not open"))
+            }
             do throws(LocationError) {
                 try await store.saveTracks(tracks)
                 return .saved(tracks, error: nil)

@@ -137,7 +137,9 @@ struct CrossingInterleavingTests {
                 world.feed(.release(now: epoch + 200))  // the exit's dwell time has passed
                 world.answer()
                 schedules += 1
-                let recorded = world.reported.map { "\($0.transition.rawValue)@\(Int($0.occurredAt.timeIntervalSince(epoch)))" }
+                let recorded = world.reported.map {
+                    "\($0.transition.rawValue)@\(Int($0.occurredAt.timeIntervalSince(epoch)))"
+                }
                 let stored = world.journal.map(\.recordId)
                 if recorded != ["entry@100", "exit@140"] || stored != world.reported.map(\.recordId)
                     || !world.violations.isEmpty || !(world.ledger.tracks[Self.id]?.pending.isEmpty ?? true)
@@ -186,7 +188,8 @@ struct LocationSessionStressTests {
         directory: URL, clock: ManualClock
     ) async throws -> (LocationMonitoringSession, LocationEventStore, [RegionEvent]) {
         let store = try LocationEventStore(directory: directory, policy: .init(maximumPendingCount: 2))
-        let fillers = (0..<2).map { _ in RegionEvent(transition: .entry, occurredAt: epoch, triggerSubscriptionId: "x") }
+        let fillers = (0..<2).map { _ in RegionEvent(transition: .entry, occurredAt: epoch, triggerSubscriptionId: "x")
+        }
         for filler in fillers { try await store.append(filler) }
         do {
             let monitor = SimulatedRegionMonitor()
@@ -257,7 +260,10 @@ struct LocationSessionStressTests {
             await session.update(geofences: fences)
             // A walk through the geofences (one fix every 4 to 12 s), while releases come from everywhere.
             let steps = (1...12).map { step -> (TimeInterval, Double) in
-                (Double(step) * Double.random(in: 4..<12, using: &rng), 37.69 + Double.random(in: 0..<0.08, using: &rng))
+                (
+                    Double(step) * Double.random(in: 4..<12, using: &rng),
+                    37.69 + Double.random(in: 0..<0.08, using: &rng)
+                )
             }
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -279,7 +285,8 @@ struct LocationSessionStressTests {
             #expect(stored.map(\.recordId) == recorded.map(\.recordId), "round \(round)")
             // Per geofence the recorded crossings alternate, starting with an entry.
             for fence in fences {
-                let kinds = recorded.filter { $0.triggerSubscriptionId == fence.triggerSubscriptionId }.map(\.transition)
+                let kinds = recorded.filter { $0.triggerSubscriptionId == fence.triggerSubscriptionId }.map(
+                    \.transition)
                 let alternating = kinds.enumerated().allSatisfy { $0.element == ($0.offset % 2 == 0 ? .entry : .exit) }
                 #expect(alternating, "round \(round) \(fence.triggerSubscriptionId): \(kinds)")
             }
