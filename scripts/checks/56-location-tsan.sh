@@ -29,5 +29,5 @@ if grep -q "WARNING: ThreadSanitizer" "$log"; then
     exit 1
 fi
 done_at=$(date +%s)
-summary=$(grep -E "Test run with [0-9]+ tests" "$log" | tail -1)
+summary=$(grep -oE "Test run with [0-9]+ tests" "$log" | tail -1)
 echo "location-tsan: ${summary:-tests passed} under ThreadSanitizer, no race (build $((built - start)) s, tests $((done_at - built)) s)"
