@@ -31,6 +31,9 @@ struct Entry {
 struct Parameter {
     let label: String
     let defaulted: Bool
+    /// Of a collection's element type (`label#:` in the table): a string literal of several characters cannot be
+    /// its argument (a string's elements are characters).
+    var element = false
 }
 
 struct Table {
@@ -53,7 +56,12 @@ struct Table {
                 let base = String(key[..<open])
                 let inner = key[key.index(after: open)..<key.index(before: key.endIndex)]
                 let parameters = inner.split(separator: ":", omittingEmptySubsequences: false).dropLast().map {
-                    Parameter(label: String($0.hasSuffix("=") ? $0.dropLast() : $0), defaulted: $0.hasSuffix("="))
+                    piece in
+                    let element = piece.hasSuffix("#")
+                    let rest = element ? piece.dropLast() : piece
+                    return Parameter(
+                        label: String(rest.hasSuffix("=") ? rest.dropLast() : rest), defaulted: rest.hasSuffix("="),
+                        element: element)
                 }
                 functions[base, default: []].append((parameters, entry))
             } else {
@@ -122,6 +130,8 @@ struct Token {
     let kind: Kind
     let text: String
     let line: Int
+    /// On a `.stringEnd`: how many characters the literal holds, when it has no interpolation.
+    var literalLength: Int? = nil
 }
 
 /// Swift tokens without comments and string contents (the code of string interpolations is kept).
@@ -132,7 +142,7 @@ func tokenize(_ lines: [String]) -> [Token] {
     var line = 1
     // Each open string: its closing quote count, raw-hash count and whether it is multi-line; plus the paren depth
     // inside each open interpolation.
-    var strings: [(quotes: Int, hashes: Int)] = []
+    var strings: [(quotes: Int, hashes: Int, start: Int, interpolated: Bool)] = []
     var interpolationDepths: [Int] = []
     func at(_ offset: Int) -> Character? { index + offset < characters.count ? characters[index + offset] : nil }
 
@@ -149,6 +159,7 @@ func tokenize(_ lines: [String]) -> [Token] {
                     if at(1 + hashes) == "(" {
                         index += 2 + hashes
                         interpolationDepths.append(0)
+                        strings[strings.count - 1].interpolated = true
                         return
                     }
                     index += 2 + hashes
@@ -162,9 +173,29 @@ func tokenize(_ lines: [String]) -> [Token] {
                     var hashes = 0
                     while at(quotes + hashes) == "#" && hashes < string.hashes { hashes += 1 }
                     if hashes == string.hashes {
+                        let content = characters[string.start..<index]
                         index += quotes + hashes
                         strings.removeLast()
-                        tokens.append(Token(kind: .stringEnd, text: "\"", line: line))
+                        var length: Int?
+                        if !string.interpolated {
+                            // Each escape (`\n`, `\u{..}`, `\"`) is one character.
+                            var count = 0
+                            var cursor = content.startIndex
+                            while cursor < content.endIndex {
+                                if content[cursor] == "\\", string.hashes == 0 {
+                                    cursor = content.index(after: cursor)
+                                    if cursor < content.endIndex, content[cursor] == "u",
+                                        let close = content[cursor...].firstIndex(of: "}")
+                                    {
+                                        cursor = close
+                                    }
+                                }
+                                count += 1
+                                cursor = content.index(after: min(cursor, content.index(before: content.endIndex)))
+                            }
+                            length = count
+                        }
+                        tokens.append(Token(kind: .stringEnd, text: "\"", line: line, literalLength: length))
                         return
                     }
                 }
@@ -207,7 +238,7 @@ func tokenize(_ lines: [String]) -> [Token] {
             if at(hashes) == "\"" {
                 let quotes = at(hashes + 1) == "\"" && at(hashes + 2) == "\"" ? 3 : 1
                 index += hashes + quotes
-                strings.append((quotes, hashes))
+                strings.append((quotes, hashes, index, false))
                 tokens.append(Token(kind: .punctuation, text: "\"", line: line))
             } else {
                 // `#available`, `#selector`, ...: one identifier token with its `#`.
@@ -331,13 +362,39 @@ func callLabels(_ tokens: [Token], open: Int) -> [String] {
     return labels
 }
 
+/// For each argument of the call whose `(` is at `open`: whether it is a string literal of several characters.
+func multiCharacterStrings(_ tokens: [Token], open: Int) -> [Bool] {
+    let close = matching(tokens, from: open)
+    if close == open + 1 { return [] }
+    var flags: [Bool] = []
+    var depth = 0
+    var argumentStart = open + 1
+    var index = open + 1
+    while index <= close {
+        let text = tokens[index].text
+        if "([{".contains(text) { depth += 1 }
+        if ")]}".contains(text) { depth -= 1 }
+        if (text == "," && depth == 0) || index == close {
+            var value = Array(tokens[argumentStart..<index].filter { $0.kind != .newline })
+            if value.count > 2, value[0].kind == .identifier, value[1].text == ":" { value.removeFirst(2) }
+            flags.append(value.count == 2 && value[0].text == "\"" && (value[1].literalLength ?? 0) > 1)
+            argumentStart = index + 1
+        }
+        index += 1
+    }
+    return flags
+}
+
 /// Whether a call with argument `labels` and `trailing` trailing closures can call `signature`: the labels name its
-/// parameters in order, the parameters left out have defaults, and trailing closures take the last ones.
-func fits(_ labels: [String], trailing: Int, _ signature: [Parameter]) -> Bool {
+/// parameters in order, the parameters left out have defaults, and trailing closures take the last ones. An argument
+/// that is a string literal of several characters (`strings`, parallel to `labels`) does not fit a parameter of the
+/// element type.
+func fits(_ labels: [String], trailing: Int, _ signature: [Parameter], strings: [Bool] = []) -> Bool {
     var next = 0
     var closures = trailing
     for (offset, parameter) in signature.enumerated() {
         if next < labels.count, labels[next] == parameter.label {
+            if parameter.element, next < strings.count, strings[next] { return false }
             next += 1
         } else if next == labels.count, closures > 0, signature.count - offset <= closures {
             closures -= 1
@@ -589,6 +646,7 @@ func scan(file: String, tokens: [Token], table: Table, own: Declarations, deploy
         // Calls: functions, methods and initializers (`Type(...)`).
         if isCall || isClosureCall, !own.names.contains(name), let signatures = table.functions[name] {
             let labels = isCall ? callLabels(tokens, open: index + 1) : []
+            let strings = isCall ? multiCharacterStrings(tokens, open: index + 1) : []
             var trailing = isClosureCall ? 1 : 0
             if isCall {
                 let close = matching(tokens, from: index + 1)
@@ -597,7 +655,7 @@ func scan(file: String, tokens: [Token], table: Table, own: Declarations, deploy
                 }
             }
             let ours = (own.functions[name] ?? []).contains { fits(labels, trailing: trailing, $0) }
-            let candidates = signatures.filter { fits(labels, trailing: trailing, $0.parameters) }
+            let candidates = signatures.filter { fits(labels, trailing: trailing, $0.parameters, strings: strings) }
             if !ours, !candidates.isEmpty, candidates.allSatisfy({ $0.entry.version > deployment }),
                 let newest = candidates.min(by: { $0.entry.version < $1.entry.version })
             {
@@ -608,6 +666,90 @@ func scan(file: String, tokens: [Token], table: Table, own: Declarations, deploy
         // Member properties and enum cases (`.components`, `.iso8601`), not calls.
         if isMember, !isCall, !isClosureCall, !own.names.contains(name), let entry = table.properties[name] {
             report("." + name, entry, at: token)
+        }
+        index += 1
+    }
+    return findings
+}
+
+// MARK: - Typed-throws function types in stored properties
+
+/// A stored property whose type holds a typed-throws function type (`() throws(E) -> T`): the metadata of its type
+/// (wanted by the enclosing type's metadata accessor, by `Mirror` and by `dump`) comes from the Swift runtime's
+/// `swift_getExtendedFunctionTypeMetadata`, which iOS has only from 18; the compiler calls it without a null check.
+/// Reported unless an `@available(iOS 18, ...)` covers the property or its type. Local variables and parameters are
+/// not reported: their function values need no type metadata.
+struct TypedThrowsStorage {
+    let file: String
+    let line: Int
+    let name: String
+}
+
+func typedThrowsStorage(file: String, tokens: [Token]) -> [TypedThrowsStorage] {
+    // The braces open around the current token: whether each is a type's body, and the @available version over it.
+    var braces: [(isType: Bool, version: Version)] = []
+    var pendingType = false
+    var pendingAvailability: Version = .zero
+    var findings: [TypedThrowsStorage] = []
+    var index = 0
+    let iOS18 = Version(major: 18, minor: 0)
+    while index < tokens.count {
+        let token = tokens[index]
+        if token.text == "available", index > 0, tokens[index - 1].text == "@", index + 1 < tokens.count,
+            tokens[index + 1].text == "("
+        {
+            let close = matching(tokens, from: index + 1)
+            pendingAvailability = max(pendingAvailability, iosVersion(in: Array(tokens[(index + 2)..<close])) ?? .zero)
+            index = close + 1
+            continue
+        }
+        switch token.text {
+        case "struct", "class", "enum", "actor", "extension":
+            if index + 1 < tokens.count, tokens[index + 1].kind == .identifier,
+                index == 0 || tokens[index - 1].text != "."
+            {
+                pendingType = true
+            }
+        case "func", "init", "subscript", "deinit":
+            pendingType = false
+        case "{":
+            let outer = braces.last?.version ?? .zero
+            braces.append((pendingType, max(outer, pendingType ? pendingAvailability : .zero)))
+            pendingType = false
+            pendingAvailability = .zero
+        case "}":
+            _ = braces.popLast()
+        case "let", "var":
+            guard braces.last?.isType == true, index + 2 < tokens.count, tokens[index + 1].kind == .identifier,
+                tokens[index + 2].text == ":"
+            else { break }
+            // The type annotation: to `=`, to a `{` (a computed property or observers), or to the line's end, at
+            // bracket depth 0.
+            var cursor = index + 3
+            var depth = 0
+            var typedThrows = false
+            var computed = false
+            while cursor < tokens.count {
+                let text = tokens[cursor].text
+                if "([<".contains(text) { depth += 1 }
+                if ")]>".contains(text) { depth = max(0, depth - 1) }
+                if depth == 0 && (text == "=" || tokens[cursor].kind == .newline) { break }
+                if depth == 0 && text == "{" {
+                    // `{ get }` in a protocol or `{ ... }`: not stored, unless it only has observers.
+                    let body = tokens[(cursor + 1)..<min(tokens.count, cursor + 3)].map(\.text)
+                    computed = !(body.contains("didSet") || body.contains("willSet"))
+                    break
+                }
+                if text == "throws", cursor + 1 < tokens.count, tokens[cursor + 1].text == "(" { typedThrows = true }
+                cursor += 1
+            }
+            let version = max(braces.last?.version ?? .zero, pendingAvailability)
+            if typedThrows, !computed, version < iOS18 {
+                findings.append(TypedThrowsStorage(file: file, line: token.line, name: tokens[index + 1].text))
+            }
+            pendingAvailability = .zero
+        default:
+            break
         }
         index += 1
     }
@@ -675,6 +817,14 @@ enum AvailabilityCheckTool {
         for file in files {
             findings += scan(file: file.path, tokens: file.tokens, table: table, own: own, deployment: file.deployment)
         }
+        var storage: [TypedThrowsStorage] = []
+        for file in files { storage += typedThrowsStorage(file: file.path, tokens: file.tokens) }
+        for finding in storage {
+            print(
+                "\(finding.file):\(finding.line): stored property '\(finding.name)' has a typed-throws function type:"
+                    + " its metadata needs swift_getExtendedFunctionTypeMetadata (iOS 18 and later), which the"
+                    + " compiler calls unguarded below iOS 18; store a function returning Result instead")
+        }
         for finding in findings {
             let guardText =
                 finding.guardVersion > finding.deployment
@@ -688,6 +838,7 @@ enum AvailabilityCheckTool {
             "availability: \(files.count) files, \(findings.count) unguarded uses of API newer than their iOS target"
             + " (table: \(table.types.count) types, \(table.properties.count) members, \(table.functions.count) function names)"
         print(summary)
-        exit(findings.isEmpty ? 0 : 1)
+        print("availability: \(storage.count) stored properties of a typed-throws function type (iOS 18 metadata)")
+        exit(findings.isEmpty && storage.isEmpty ? 0 : 1)
     }
 }

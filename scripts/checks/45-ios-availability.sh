@@ -6,6 +6,8 @@
 # sources and Tests/ClientCompat are read for the package's deployment target, each example app for the iOS version
 # its README asks for. The check first checks itself: in a temporary copy of Sources/, AnalyticsUploader's Duration
 # form without its `@available` must be reported, and so must a planted `Duration` parameter; guarded uses must not.
+# It also reports a stored property of a typed-throws function type (its metadata needs iOS 18: see
+# scripts/apple/AvailabilityCheck.swift), and checks that the RecordingTransport.answer of before its fix is caught.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 table=scripts/apple/ios-availability.tsv
@@ -60,6 +62,22 @@ if [ $? -ne 1 ] || ! grep -q "Planted.swift:14: 'Duration' needs iOS 16.0" "$wor
   cat "$work/planted-3.out"; echo "availability: self-test FAILED: a planted unguarded Duration was not reported"; exit 1
 fi
 
+# ... and a stored property of a typed-throws function type (the RecordingTransport.answer of before the fix, whose
+# metadata needs swift_getExtendedFunctionTypeMetadata, iOS 18) must be reported.
+transport="$work/Sources/IFTTTConnectTesting/RecordingTransport.swift"
+sed -i 's/^    private let answer: @Sendable (HTTPRequest) -> Result<HTTPResponse, ConnectAPIError>$/    private let answer: @Sendable (HTTPRequest) throws(ConnectAPIError) -> HTTPResponse/' "$transport"
+if ! grep -q 'private let answer: @Sendable (HTTPRequest) throws(ConnectAPIError)' "$transport"; then
+  echo "availability: self-test could not plant the typed-throws RecordingTransport.answer (its declaration changed)"
+  exit 1
+fi
+"$tool" --table "$table" "$work/Sources=$deployment" >"$work/planted-4.out" 2>&1
+if [ $? -ne 1 ] || ! grep -q "RecordingTransport.swift:[0-9]*: stored property 'answer' has a typed-throws function type" \
+    "$work/planted-4.out"; then
+  cat "$work/planted-4.out"
+  echo "availability: self-test FAILED: a stored typed-throws function type (RecordingTransport.answer) was not reported"
+  exit 1
+fi
+
 # 2. The real sources.
 roots=("Sources=$deployment" "Tests/ClientCompat=$deployment")
 for app in Examples/*/; do
@@ -72,5 +90,5 @@ done
 status=$?
 if [ $status -ne 0 ]; then cat "$work/scan.out"; exit 1; fi
 echo "availability: self-test: a Duration without @available (AnalyticsUploader, a planted parameter) is reported," \
-  "guarded ones are not"
-tail -1 "$work/scan.out"
+  "guarded ones are not; a stored typed-throws function type (RecordingTransport.answer before its fix) is reported"
+tail -2 "$work/scan.out"
