@@ -23,11 +23,14 @@ struct ResourceBundleTests {
         let frameworkBundle = try #require(Bundle(url: framework))
         let found = try #require(ConnectResources.resourceBundle(in: [frameworkBundle]))
         #expect(found.bundleURL.lastPathComponent == "IFTTTConnectCore.bundle")
-        #expect(FileManager.default.fileExists(atPath: found.bundleURL.appendingPathComponent("en.lproj/Localizable.strings").path))
+        #expect(
+            FileManager.default.fileExists(
+                atPath: found.bundleURL.appendingPathComponent("en.lproj/Localizable.strings").path))
     }
 
     @Test func withoutAResourceBundleNothingIsFound() throws {
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("no-resource-bundle-\(UUID().uuidString)")
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "no-resource-bundle-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         let bundle = try #require(Bundle(url: root))

@@ -25,7 +25,8 @@ enum ConnectResources {
     /// The first `IFTTTConnectCore.bundle` found directly inside one of `candidates` (a framework, then the app).
     static func resourceBundle(in candidates: [Bundle]) -> Bundle? {
         for candidate in candidates {
-            if let url = candidate.url(forResource: bundleName, withExtension: "bundle"), let bundle = Bundle(url: url) {
+            if let url = candidate.url(forResource: bundleName, withExtension: "bundle"), let bundle = Bundle(url: url)
+            {
                 return bundle
             }
             // Bundle(url:)'s resource lookup wants an Info.plist on some platforms: look at the folder as well.
