@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=("$@")
-[ ${#packages[@]} -gt 0 ] || packages=(libsqlite3-dev chromium chromium-driver librsvg2-bin imagemagick fonts-dejavu-core wrk curl)
+[ ${#packages[@]} -gt 0 ] || packages=(libsqlite3-dev chromium chromium-driver librsvg2-bin imagemagick fonts-dejavu-core wrk curl ruby)
 
 missing=()
 for p in "${packages[@]}"; do

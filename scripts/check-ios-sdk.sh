@@ -1,10 +1,18 @@
 #!/usr/bin/env bash
-# Type-checks the SDK against Apple's own iOS SDK, as an iOS developer's Xcode would compile the package: target
-# arm64-apple-ios13.0 (the package's deployment target), every product in the package's language mode (Swift 6) and
-# in Swift 5 mode, the example apps (for the iOS version each README names), the 2.8-style client files of
-# Tests/ClientCompat, and any files you name. Then, from the SDK's symbol graphs, it compares every declaration of
-# the stubs in Tests/AppleStubs with Apple's (a stub may be stricter, never more permissive; a planted Sendable
-# CLRegion must be caught first) and checks that scripts/apple/ios-availability.tsv is this SDK's.
+# Compiles and links the SDK against Apple's own iOS SDK, as an iOS developer's Xcode would build the package: target
+# arm64-apple-ios13.0 (the package's deployment target), every product type-checked in the package's language mode
+# (Swift 6) and in Swift 5 mode, the example apps (for the iOS version each README names), the 2.8-style client files
+# of Tests/ClientCompat, and any files you name. Then the link stage (section 5b): every product compiled to an arm64
+# object and linked with ld64.lld (Debian's lld-19, installed here with apt-get when missing) into one dylib against
+# the SDK's .tbd stubs, each example app compiled and linked with them into an executable, and every symbol each
+# image imports looked up in the .tbd stubs of the older iOS SDKs 13.7, 14.5 and 15.6 of the theos/sdks mirror: a
+# strong import an older iOS lacks (a crash at launch) or a Swift runtime function it lacks (called without a check,
+# like swift_getExtendedFunctionTypeMetadata) fails. A compiler warning of an API Apple disabled
+# (scripts/apple/disabled-apis.tsv: openURL, UIWebView) fails its unit. Then, from the SDK's symbol graphs, it compares
+# every declaration of the stubs in Tests/AppleStubs with Apple's, and Apple's protocol requirements and `required`
+# initializers of the stubbed types with the stubs' (a stub may be stricter, never more permissive; a planted Sendable
+# CLRegion and a stub protocol without presentationAnchor(for:) must be caught first), and checks that
+# scripts/apple/ios-availability.tsv, ios-names.txt and ios-obligations.tsv are this SDK's.
 #
 #   scripts/check-ios-sdk.sh [--sdk PATH]                   everything above (0 errors, bar the artifacts listed below)
 #   scripts/check-ios-sdk.sh --theos-sdks MIRROR            the same, with the SDK extracted from a theos/sdks clone
@@ -12,7 +20,15 @@
 #   scripts/check-ios-sdk.sh --grocery-express PATH         also IFTTT's 2.8 example app, unchanged, from a checkout
 #                                                           or git mirror of IFTTT/ConnectSDK-iOS (Swift 5: 0 errors;
 #                                                           the Swift 6 errors are counted and listed)
-#   scripts/check-ios-sdk.sh --update-availability          rewrite scripts/apple/ios-availability.tsv from the SDK
+#   scripts/check-ios-sdk.sh --update-availability          rewrite scripts/apple/ios-availability.tsv, ios-names.txt
+#                                                           and ios-obligations.tsv from the SDK
+#   scripts/check-ios-sdk.sh --no-link                      everything but the link stage
+#   scripts/check-ios-sdk.sh --link-only                    only the objects, the link and the older-iOS symbol check
+#   scripts/check-ios-sdk.sh --planted                      plants the known defects one at a time in a copy of the
+#                                                           files (split(separator: ", ") in the core, iOS 17's
+#                                                           .containerRelativeFrame in the SwiftUI example, openURL(_:)
+#                                                           in the URL opener, RecordingTransport's typed-throws
+#                                                           property) and fails unless this check catches each
 #   scripts/check-ios-sdk.sh --stubs                        only compare Tests/AppleStubs with the SDK's declarations
 #   scripts/check-ios-sdk.sh --flags                        set the SDK up, then print the swiftc flags that compile
 #                                                           against it (-sdk, -resource-dir: one per line) and exit
@@ -25,14 +41,23 @@
 # exits 3. The first run builds the module cache and extracts symbol graphs (several minutes); later runs reuse them.
 #
 # Apple's iOS SDK is not in this repository and never may be: get it from the public theos/sdks repository
-# (`git clone --bare https://github.com/theos/sdks`, 161 MB; iPhoneOS16.5.sdk is its newest iOS SDK) and pass the
-# clone with --theos-sdks. The extraction skips blobs a partial clone lacks (Foundation.tbd is not needed here).
+# (`git clone --bare https://github.com/theos/sdks`, 161 MB; iPhoneOS16.5.sdk is its newest iOS SDK; in a session
+# with the search tools, `fetch github:theos/sdks` brings a snapshot to /work/.mirror/theos+sdks/repo) and pass the
+# clone with --theos-sdks (or THEOS_SDKS). The extraction skips blobs a partial clone lacks. The link stage reads the
+# older SDKs' .tbd files from the same clone (cached as symbol lists in the cache); without the clone it checks
+# against the lists cached earlier, or says it skipped. The mirror's 16.5 lacks Foundation.tbd (over its file size
+# limit): the link takes 15.6's Foundation.tbd and libswiftFoundation.tbd instead, from a second system root.
 #
 # How: swiftc -typecheck -target arm64-apple-ios13.0 -sdk SDK -resource-dir DIR, where DIR holds only the Linux
 # toolchain's `shims` and `clang` folders and the Dispatch and os API notes an Xcode toolchain ships (written below
 # from their facts: without them the toolchain's own Dispatch module map collides with the SDK's). SwiftUI's
 # interface has one os_log call with an interpolated message this compiler refuses: the script patches that call in
-# its own view of the SDK (a tree of links into the SDK, with that one file copied), never in the SDK itself.
+# its own view of the SDK (a tree of links into the SDK, with the patched files copied), never in the SDK itself. The
+# view also declares what Xcode 16's standard library and SDKs have and this SDK (Swift 5.8) lacks: typed-throws
+# Result.get(), `_willThrowTyped` (swift-frontend 6.3 crashes emitting a typed `throw` without it), Swift 6's
+# checked-continuation intrinsics (it crashes emitting an `await` of an Objective-C completion-handler method without
+# them), MainActor.assumeIsolated, AsyncStream.makeStream, Sendable DispatchQueue/DispatchSemaphore and constant
+# UIAccessibilityTraits; each is emitted into the client, so it imports no symbol.
 # Each product is compiled in dependency order, first as an interface-only module (so later products and the apps
 # can import it even when it has errors), then type-checked whole. The SDK carries Swift 5.8's standard library, so
 # a few errors are artifacts that Xcode 16 (which this package's tools version 6.0 needs) does not have: they are
@@ -53,6 +78,9 @@ grocery=""
 update_availability=0
 stubs_only=0
 flags_only=0
+no_link=0
+link_only=0
+planted_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --sdk) sdk="$2"; shift 2 ;;
@@ -68,6 +96,9 @@ while [ $# -gt 0 ]; do
     --update-availability) update_availability=1; shift ;;
     --stubs) stubs_only=1; shift ;;
     --flags) flags_only=1; shift ;;
+    --no-link) no_link=1; shift ;;
+    --link-only) link_only=1; shift ;;
+    --planted) planted_only=1; link_only=1; shift ;;
     -h|--help) sed -n '2,/^set -uo pipefail/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "check-ios-sdk: unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -351,35 +382,111 @@ ln -sfn "$toolchain_lib/clang" "$resources/clang"
 dispatch_notes | apinotes_yaml Dispatch >"$resources/apinotes/Dispatch.apinotes"
 os_notes | apinotes_yaml os >"$resources/apinotes/os.apinotes"
 
-# This script's view of the SDK: links to every entry of the SDK, except along the path to SwiftUI's interface,
-# which is a patched copy. $1 = SDK, $2 = view, $3 = the file's path inside the SDK.
-link_tree() {
-  local source="$1" view="$2" path="$3" first entry
-  first="${path%%/*}"
-  mkdir -p "$view"
-  for entry in "$source"/* "$source"/.[!.]*; do
-    [ -e "$entry" ] || [ -L "$entry" ] || continue
-    [ "$(basename "$entry")" = "$first" ] && continue
-    ln -sfn "$entry" "$view/$(basename "$entry")"
+# This script's view of the SDK: a tree of links into the SDK, where each file it patches is a copy (the folders on
+# its path are folders of links). Nothing in the SDK itself is changed. $1 = the view, $2 = a path inside it.
+own_copy() {
+  local dir="$1" path="$2" part target entry
+  local IFS=/
+  for part in $path; do
+    if [ -L "$dir/$part" ]; then
+      target="$(readlink "$dir/$part")"
+      rm "$dir/$part"
+      if [ -d "$target" ]; then
+        mkdir "$dir/$part"
+        for entry in "$target"/* "$target"/.[!.]*; do
+          [ -e "$entry" ] || [ -L "$entry" ] || continue
+          ln -s "$entry" "$dir/$part/${entry##*/}"
+        done
+      else
+        cp "$target" "$dir/$part"; chmod u+w "$dir/$part"
+      fi
+    fi
+    dir="$dir/$part"
   done
-  if [ "$path" = "$first" ]; then cp "$source/$first" "$view/$first"; chmod u+w "$view/$first"
-  else link_tree "$source/$first" "$view/$first" "${path#*/}"; fi
 }
+swift_lib="usr/lib/swift"
 swiftui_interface="System/Library/Frameworks/SwiftUI.framework/Modules/SwiftUI.swiftmodule/arm64-apple-ios.swiftinterface"
-# The view is keyed by the SDK and the patch (bump `patch_version` when the patch changes), not by this whole script:
+swift_interface="$swift_lib/Swift.swiftmodule/arm64-apple-ios.swiftinterface"
+concurrency_interface="$swift_lib/_Concurrency.swiftmodule/arm64-apple-ios.swiftinterface"
+dispatch_interface="$swift_lib/Dispatch.swiftmodule/arm64-apple-ios.swiftinterface"
+traits_header="System/Library/Frameworks/UIKit.framework/Headers/UIAccessibilityConstants.h"
+# The view is keyed by the SDK and the patches (bump `patch_version` when they change), not by this whole script:
 # a new view path would make the compiler rebuild its module cache (minutes).
-patch_version=1
+patch_version=3
 view_key="$(printf '%s\n' "$sdk" "$patch_version" | sha256sum | cut -c1-12)"
 view="$cache/sdk-view/$view_key/$sdk_name"
 if [ ! -f "$view/.ready" ]; then
   rm -rf "$cache/sdk-view"
-  link_tree "$sdk" "$view" "$swiftui_interface"
-  # `Environment.wrappedValue` logs a fault with `\(Value.self)` interpolated into an os_log StaticString message,
-  # which this compiler refuses; the message loses the type name, nothing else changes.
+  mkdir -p "$view"
+  for entry in "$sdk"/* "$sdk"/.[!.]*; do
+    [ -e "$entry" ] || [ -L "$entry" ] || continue
+    ln -s "$entry" "$view/${entry##*/}"
+  done
+  for path in "$swiftui_interface" "$swift_interface" "$concurrency_interface" "$dispatch_interface" "$traits_header"; do
+    own_copy "$view" "$path"
+  done
+  # 1. `Environment.wrappedValue` logs a fault with `\(Value.self)` interpolated into an os_log StaticString message,
+  #    which this compiler refuses; the message loses the type name, nothing else changes.
   sed -i 's/Accessing Environment<\\(Value\.self)>'"'"'s value outside of/Accessing Environment'"'"'s value outside of/' \
     "$view/$swiftui_interface"
-  if grep -q 'Accessing Environment<\\(Value.self)>' "$view/$swiftui_interface"; then
-    echo "check-ios-sdk: the SwiftUI interface patch did not apply" >&2; exit 1
+  # 2. What Xcode 16's standard library (Swift 6) has and this SDK's Swift 5.8 lacks, declared as Swift 6 declares it
+  #    (emitted into the client, so no symbol of a newer runtime is imported): Result.get() rethrowing its Failure type
+  #    (typed throws), and `_willThrowTyped`, the hook a typed `throw` calls (without it swift-frontend 6.3 crashes
+  #    when it emits code for a typed throw). Swift 6's hook also calls swift_willThrowTypedImpl behind
+  #    `#available(iOS 18)`; this one does nothing.
+  awk '
+    /^  @inlinable public func get\(\) throws -> Success \{$/ { print "  @_alwaysEmitIntoClient public func get() throws(Failure) -> Success {"; patched++; next }
+    { print }
+    END { print "@_alwaysEmitIntoClient public func _willThrowTyped<E>(_ error: E) where E : Swift.Error {}" }
+  ' "$view/$swift_interface" >"$view/$swift_interface.new" && mv "$view/$swift_interface.new" "$view/$swift_interface"
+  # 3. Swift 5.9's MainActor.assumeIsolated and AsyncStream.makeStream(of:bufferingPolicy:), which Xcode 15 and later
+  #    emit into the client for every iOS (so they import nothing newer), declared as Swift 5.9 declares them; and
+  #    Swift 6's checked-continuation intrinsics, which swift-frontend 6.3 calls when it emits an `await` of an
+  #    Objective-C completion-handler method (UIApplication.open(_:options:)) and crashes without.
+  cat >>"$view/$concurrency_interface" <<'SWIFT'
+extension _Concurrency.MainActor {
+  @_alwaysEmitIntoClient public static func assumeIsolated<T>(_ operation: @_Concurrency.MainActor () throws -> T, file: Swift.StaticString = #fileID, line: Swift.UInt = #line) rethrows -> T {
+    typealias YesActor = @_Concurrency.MainActor () throws -> T
+    typealias NoActor = () throws -> T
+    return try withoutActuallyEscaping(operation) { (_ fn: @escaping YesActor) throws -> T in
+      let rawFn = unsafeBitCast(fn, to: NoActor.self)
+      return try rawFn()
+    }
+  }
+}
+@usableFromInline @_alwaysEmitIntoClient internal func _createCheckedContinuation<T>(_ continuation: __owned _Concurrency.UnsafeContinuation<T, Swift.Never>) -> _Concurrency.CheckedContinuation<T, Swift.Never> {
+  return _Concurrency.CheckedContinuation(continuation: continuation)
+}
+@usableFromInline @_alwaysEmitIntoClient internal func _createCheckedThrowingContinuation<T>(_ continuation: __owned _Concurrency.UnsafeContinuation<T, Swift.Error>) -> _Concurrency.CheckedContinuation<T, Swift.Error> {
+  return _Concurrency.CheckedContinuation(continuation: continuation)
+}
+@usableFromInline @_alwaysEmitIntoClient internal func _resumeCheckedContinuation<T>(_ continuation: _Concurrency.CheckedContinuation<T, Swift.Never>, _ value: __owned T) {
+  continuation.resume(returning: value)
+}
+@usableFromInline @_alwaysEmitIntoClient internal func _resumeCheckedThrowingContinuation<T>(_ continuation: _Concurrency.CheckedContinuation<T, Swift.Error>, _ value: __owned T) {
+  continuation.resume(returning: value)
+}
+@usableFromInline @_alwaysEmitIntoClient internal func _resumeCheckedThrowingContinuationWithError<T>(_ continuation: _Concurrency.CheckedContinuation<T, Swift.Error>, _ error: __owned Swift.Error) {
+  continuation.resume(throwing: error)
+}
+extension _Concurrency.AsyncStream {
+  @_alwaysEmitIntoClient public static func makeStream(of elementType: Element.Type = Element.self, bufferingPolicy limit: _Concurrency.AsyncStream<Element>.Continuation.BufferingPolicy = .unbounded) -> (stream: _Concurrency.AsyncStream<Element>, continuation: _Concurrency.AsyncStream<Element>.Continuation) {
+    var continuation: _Concurrency.AsyncStream<Element>.Continuation!
+    let stream = _Concurrency.AsyncStream<Element>(bufferingPolicy: limit) { continuation = $0 }
+    return (stream: stream, continuation: continuation!)
+  }
+}
+SWIFT
+  # 4. Concurrency annotations of Xcode 16's SDKs: DispatchQueue and DispatchSemaphore are Sendable, and UIKit's
+  #    accessibility traits are constants (`UIKIT_EXTERN UIAccessibilityTraits const ...`).
+  printf '%s\n' 'extension Dispatch.DispatchQueue : @unchecked Swift.Sendable {}' \
+    'extension Dispatch.DispatchSemaphore : @unchecked Swift.Sendable {}' >>"$view/$dispatch_interface"
+  sed -i 's/^UIKIT_EXTERN UIAccessibilityTraits UIAccessibilityTrait/UIKIT_EXTERN UIAccessibilityTraits const UIAccessibilityTrait/' \
+    "$view/$traits_header"
+  if grep -q 'Accessing Environment<\\(Value.self)>' "$view/$swiftui_interface" \
+      || ! grep -q 'func get() throws(Failure) -> Success' "$view/$swift_interface" \
+      || ! grep -q 'UIAccessibilityTraits const UIAccessibilityTraitButton' "$view/$traits_header"; then
+    echo "check-ios-sdk: a patch of the SDK view did not apply" >&2; exit 1
   fi
   touch "$view/.ready"
 fi
@@ -404,22 +511,8 @@ if [ "$flags_only" -eq 1 ]; then printf '%s\n' -sdk "$view" -resource-dir "$reso
 # ignored an error (the compiler's follow-on diagnostic of the same expression).
 ignore_rules() {
   cat <<'EOF_RULES'
-# Swift 5.9 API, back-deployed to iOS 13 by Xcode 15 and later; this SDK's standard library is Swift 5.8's.
-* | Sources/IFTTTConnectCore/Activation/(AppleAdapters|ConnectButtonController\+Platform)\.swift|Sources/IFTTTConnectCore/Button/Apple/ConnectButton\+UIKit\.swift|Sources/IFTTTConnectLocation/Synchronization/(ConnectButtonController\+Synchronization|MainActorRegionMonitor|PlatformAdapters)\.swift | type 'MainActor' has no member 'assumeIsolated' | MainActor.assumeIsolated is Swift 5.9 API (iOS 13 and later with Xcode 15+); this SDK has Swift 5.8's standard library
-* | Sources/IFTTTConnectLocation/CoreLocationRegionMonitor\.swift|Sources/IFTTTConnectLocation/Synchronization/Synchronizer\.swift|Sources/IFTTTConnectTesting/ActivationDoubles\.swift | type 'AsyncStream<Element>' has no member 'makeStream' | AsyncStream.makeStream(of:) is Swift 5.9 API (iOS 13 and later with Xcode 15+); this SDK has Swift 5.8's standard library
-* | Sources/IFTTTConnectLocation/CoreLocationRegionMonitor\.swift|Sources/IFTTTConnectLocation/Synchronization/Synchronizer\.swift|Sources/IFTTTConnectTesting/ActivationDoubles\.swift | generic parameter 'Element' could not be inferred (same line) | the compiler's follow-on error of the missing AsyncStream.makeStream on the same line
-# Typed throws (Swift 6): Xcode 16's standard library declares Result.get() and the checked continuations with typed throws.
-* | Sources/IFTTTConnectCore/Activation/ConnectButtonController\+Async\.swift | thrown expression type 'any Error' cannot be converted to error type 'ConnectButtonControllerError' | Result.get() rethrows its Failure type (typed throws) in Swift 6's standard library, untyped in this SDK's Swift 5.8
-* | Sources/IFTTTConnectCore/JSON/JSONParser\.swift | thrown expression type 'any Error' cannot be converted to error type 'ConnectDecodingError' | Result.get() rethrows its Failure type (typed throws) in Swift 6's standard library, untyped in this SDK's Swift 5.8
-* | Sources/IFTTTConnectLocation/Synchronization/ConnectionsRegistry\.swift | thrown expression type 'any Error' cannot be converted to error type 'LocationError' | Result.get() rethrows its Failure type (typed throws) in Swift 6's standard library, untyped in this SDK's Swift 5.8
-# Concurrency annotations Apple added to its SDKs after this one (Swift 6 mode only; Swift 5 mode warns).
-6 | Sources/IFTTTConnectCore/Button/Apple/AboutViewController\.swift | reference to static property 'link' is not concurrency-safe because it involves shared mutable state | UIAccessibilityTraits constants are non-const globals in this SDK's UIAccessibilityConstants.h (imported as `static var`); the SDKs of Xcode 16, which apple.yml builds with, make them constants
-6 | Sources/IFTTTConnectCore/Button/Apple/ConnectButton\+UIKit\.swift | reference to static property 'button' is not concurrency-safe because it involves shared mutable state | UIAccessibilityTraits constants are non-const globals in this SDK's UIAccessibilityConstants.h (imported as `static var`); the SDKs of Xcode 16, which apple.yml builds with, make them constants
-6 | Sources/IFTTTConnectCore/Networking/ConnectionNetworkController\+Configuration\.swift | stored property 'callbackQueue' of 'Sendable'-conforming struct 'Configuration' contains non-Sendable type 'DispatchQueue' | DispatchQueue is Sendable in the SDKs of Xcode 16, not yet in this one
-6 | Sources/IFTTTSDK/IFTTTAPIManager\.swift | stored property 'callbackQueue' of 'Sendable'-conforming struct 'State' contains non-Sendable type 'DispatchQueue' | DispatchQueue is Sendable in the SDKs of Xcode 16, not yet in this one
-6 | Sources/IFTTTSDK/IFTTTAPIManager\.swift | capture of 'queue' with non-Sendable type 'DispatchQueue?' in a '@Sendable' closure [#SendableClosureCaptures] | DispatchQueue is Sendable in the SDKs of Xcode 16, not yet in this one
-6 | Sources/IFTTTConnectLocation/Synchronization/HostCallback\.swift | let 'backgroundProcessQueue' is not concurrency-safe because non-'Sendable' type 'DispatchQueue' may have shared mutable state [#MutableGlobalVariable] | DispatchQueue is Sendable in the SDKs of Xcode 16, not yet in this one
-6 | Sources/IFTTTConnectDesktop/LoopbackRedirectReceiver\.swift | stored property 'done' of 'Sendable'-conforming class 'LoopbackRedirectReceiver' has non-Sendable type 'DispatchSemaphore' | DispatchSemaphore is Sendable in the SDKs of Xcode 16, not yet in this one
+# The errors this SDK's age used to cause (Swift 5.9 and 6 standard library API, concurrency annotations of Xcode 16's
+# SDKs) are gone: the script's view of the SDK declares those as Xcode 16 has them (section 2), so no rule is needed.
 # Swift 5 mode of the products: the package is built in Swift 6 mode only (swiftLanguageModes: [.v6]).
 5 | Sources/IFTTTConnectCore/Activation/WebAuthenticationSession\.swift | call to main actor-isolated initializer 'init()' in a synchronous nonisolated context [#ActorIsolatedCall] | BrowserWebAuthenticationSession.init(opener:)'s main-actor default argument is accepted in Swift 6 mode (isolated default values, SE-0411), the package's only mode; Swift 5 mode refuses it
 EOF_RULES
@@ -479,12 +572,22 @@ report() {   # $1 = label, $2 = Swift version, $3 = log; prints the unit's line,
   local out counts errors ignored warnings
   out="$(classify "$2" "$1" <"$3")"
   counts="$(echo "$out" | tail -1)"; read -r errors ignored warnings <<<"$counts"
+  # A deprecation warning of an API Apple disabled (scripts/apple/disabled-apis.tsv) fails the unit.
+  local pattern what source disabled=""
+  while IFS=$'\t' read -r pattern what source; do
+    case "$pattern" in '#'*|'') continue ;; esac
+    if grep -E ': warning: ' "$3" | grep -qE "$pattern"; then
+      disabled+="$(grep -E ': warning: ' "$3" | grep -E "$pattern" | sort -u | head -5 | sed "s|$root/||; s/^/    disabled API: /")"$'\n'"      $what (source: $source)"$'\n'
+      errors=$((errors + 1))
+    fi
+  done <"$root/scripts/apple/disabled-apis.tsv"
   printf 'ios-sdk: %-58s %s errors' "$1 (Swift $2)" "$errors"
   [ "$ignored" -gt 0 ] && printf ', %s ignored' "$ignored"
   [ "$warnings" -gt 0 ] && printf ', %s warnings' "$warnings"
   printf ' (%s s)\n' "$((SECONDS - unit_start))"
   unit_start=$SECONDS
   echo "$out" | sed '$d' | head -80
+  [ -n "$disabled" ] && printf '%s' "$disabled"
   if grep -qE '(Segmentation fault|Stack dump|PLEASE submit a bug report)' "$3"; then
     echo "    the compiler crashed:"; grep -m5 -E 'error|Segmentation|Stack dump' "$3" | sed 's/^/    /'; errors=1
   fi
@@ -522,6 +625,7 @@ compile_products() {
     swiftc -emit-module -wmo "${flags[@]}" -Xfrontend -experimental-skip-non-inlinable-function-bodies \
       -Xfrontend -experimental-allow-module-with-compiler-errors -emit-module-path "$out/$product.swiftmodule" \
       "${files[@]}" >"$work/emit-$product-$version.log" 2>&1
+    [ "$link_only" -eq 1 ] && continue
     swiftc -typecheck -wmo "${flags[@]}" "${files[@]}" >"$work/$product-$version.log" 2>&1
     report "$product" "$version" "$work/$product-$version.log"
   done
@@ -538,6 +642,280 @@ typecheck_app() {
   report "$label" "$version" "$work/app.log"
 }
 
+# ---------------------------------------------------------------------------------------------------------------------
+# 5b. Objects and the link, as Xcode builds an app: every product compiled to an arm64 object (Swift 6 mode, the
+#     package's), linked with ld64.lld (Debian's lld-19; the Swift toolchain's own ld64.lld refuses iOS) into one
+#     dylib against the SDK's .tbd stubs, and each example app compiled and linked with the products into an
+#     executable. A symbol no library of the SDK exports fails the link when it is imported strongly; a weak import of
+#     one (API newer than this SDK, behind #available) is allowed. Then every imported symbol of each image is looked
+#     up in the .tbd stubs of the older iOS SDKs of the theos/sdks mirror (13.7, 14.5, 15.6, those at or above the
+#     image's deployment target): a strong import an older iOS lacks is a crash at launch there and fails; a weak one
+#     is allowed only for API, which the compiler imports weakly only behind #available, never for a Swift runtime
+#     entry point (`_swift_*` of libswiftCore, such as swift_getExtendedFunctionTypeMetadata), which the compiler
+#     calls without a check (a null call on the older iOS).
+older_ios=(13.7 14.5 15.6)
+ld64=""
+ensure_lld() {
+  ld64="$(command -v ld64.lld-19 || true)"
+  if [ -z "$ld64" ] && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    echo "ios-sdk: installing Debian's lld-19 (ld64.lld-19) for the link stage" >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lld-19 >"$work/apt.log" 2>&1 \
+      || { apt-get update -qq >>"$work/apt.log" 2>&1 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq lld-19 >>"$work/apt.log" 2>&1; }
+    ld64="$(command -v ld64.lld-19 || true)"
+  fi
+  [ -n "$ld64" ]
+}
+nm_tool="$(dirname "$(readlink -f "$(command -v swiftc)")")/llvm-nm"
+[ -x "$nm_tool" ] || nm_tool="$(command -v llvm-nm-19 || command -v llvm-nm || true)"
+
+# The symbols every .tbd of an SDK exports for arm64 (one a line, sorted), cached per SDK: $1 = SDK name
+# (iPhoneOS13.7.sdk), $2 = a folder holding it, or empty to read it from the theos/sdks mirror. Prints the list's path.
+sdk_exports() {
+  local name="$1" folder="$2" list="$cache/exports/$1.txt" gitdir tmp
+  if [ ! -s "$list" ]; then
+    mkdir -p "$cache/exports"
+    if [ -n "$folder" ]; then
+      find -L "$folder" -name '*.tbd' -print0 | xargs -0 awk -f "$root/scripts/apple/tbd-exports.awk" | LC_ALL=C sort -u >"$list.tmp"
+    else
+      [ -n "$theos" ] || return 1
+      gitdir="$(git -C "$(absolute "$theos")" rev-parse --git-dir 2>/dev/null)" || return 1
+      case "$gitdir" in /*) ;; *) gitdir="$(absolute "$theos")/$gitdir" ;; esac
+      git --git-dir="$gitdir" rev-parse -q --verify "HEAD:$name" >/dev/null || return 1
+      # The public libraries' stubs (an app links no private framework), streamed blob by blob: a blob the mirror
+      # lacks (a file over its size limit) is skipped and named.
+      git --git-dir="$gitdir" ls-tree -r HEAD -- "$name/System/Library/Frameworks" "$name/usr/lib" \
+        | awk -F'\t' '$2 ~ /\.tbd$/ { split($1, f, " "); if (f[1] == "100644") print f[3] }' \
+        | git --git-dir="$gitdir" cat-file --batch 2>/dev/null \
+        | tee >(awk '$2 == "missing" { print "ios-sdk: symbols: a stub of '"$name"' is absent from the mirror: " $1 }' >&2) \
+        | awk -f "$root/scripts/apple/tbd-exports.awk" | LC_ALL=C sort -u >"$list.tmp" || { rm -f "$list.tmp"; return 1; }
+      # The 16.5 SDK of the mirror lacks Foundation.tbd (over its size limit); the link falls back to an older one's.
+      mkdir -p "$cache/exports/$name.Foundation.framework"
+      git --git-dir="$gitdir" cat-file -p "HEAD:$name/System/Library/Frameworks/Foundation.framework/Foundation.tbd" \
+        >"$cache/exports/$name.Foundation.framework/Foundation.tbd" 2>/dev/null \
+        && git --git-dir="$gitdir" cat-file -p "HEAD:$name/usr/lib/swift/libswiftFoundation.tbd" \
+          >"$cache/exports/$name.Foundation.framework/libswiftFoundation.tbd" 2>/dev/null \
+        || rm -rf "$cache/exports/$name.Foundation.framework"
+    fi
+    [ -s "$list.tmp" ] && mv "$list.tmp" "$list" || { rm -f "$list.tmp"; return 1; }
+  fi
+  echo "$list"
+}
+
+# Compiles one module to an object: $1 = module, $2 = iOS version, $3 = label, the rest = files. Reports like the
+# type-checks (same ignore rules; the patched SDK view leaves none of them to ignore).
+emit_object() {
+  local module="$1" ios="$2" label="$3"; shift 3
+  local flags=("${apple[@]}")
+  flags[1]="arm64-apple-ios$ios"
+  swiftc -c -wmo -parse-as-library -swift-version "$package_mode" -module-name "$module" -package-name ifttt_connect_sdk \
+    -D SWIFT_PACKAGE -Onone -runtime-compatibility-version none -I "$objects_modules" "${flags[@]}" "$@" \
+    -o "$objects/$module.o" >"$work/object-$module.log" 2>&1
+  report "$label" "$package_mode" "$work/object-$module.log"
+  [ -s "$objects/$module.o" ]
+}
+
+# What Xcode's toolchain links statically into every app, which no SDK stub lists: compiler-rt's
+# __isPlatformVersionAtLeast (what `#available` calls) and the Swift back-deployment libraries
+# (libswiftCompatibility56.a and kin: `*BackDeploy*` entry points, which call the OS's function where it has one).
+toolchain_static='^(___isPlatformVersionAtLeast|___isOSVersionAtLeast|_swift_.*BackDeploy.*)$'
+toolchain_symbols=()
+# Links objects ($4...) into $1 (kind $2: dylib or executable) for iOS $3. A strong undefined symbol fails; weak ones
+# absent from this SDK are allowed (-U). Prints one line and returns non-zero on failure.
+link_image() {
+  local out="$1" kind="$2" ios="$3"; shift 3
+  local base=(-arch arm64 -platform_version ios "$ios" "$sdk_version" "${link_roots[@]}" -L/usr/lib/swift -L/usr/lib
+    -F/System/Library/Frameworks -lSystem -lobjc -dead_strip_dylibs -o "$out")
+  [ "$kind" = dylib ] && base+=(-dylib -install_name "@rpath/$(basename "$out")")
+  [ "$kind" = executable ] && base+=(-execute -e _main)
+  local undefined weak strong=() allowed=() symbol
+  toolchain_symbols=()
+  "$ld64" "${base[@]}" "$@" >"$work/link.log" 2>&1 && { echo "0 weak imports of API newer than $sdk_name allowed"; return 0; }
+  mapfile -t undefined < <(sed -n 's/.*undefined symbol: \(.*\)$/\1/p' "$work/link.log" | sort -u)
+  [ "${#undefined[@]}" -gt 0 ] || { echo "link failed:"; head -20 "$work/link.log"; return 1; }
+  weak="$("$nm_tool" -m "$@" 2>/dev/null | sed -n 's/^ *(undefined) weak external \([^ ]*\).*/\1/p' | sort -u)"
+  for symbol in "${undefined[@]}"; do
+    if grep -qxF -- "$symbol" <<<"$weak"; then allowed+=(-U "$symbol")
+    elif [[ "$symbol" =~ $toolchain_static ]]; then allowed+=(-U "$symbol"); toolchain_symbols+=("$symbol")
+    else strong+=("$symbol"); fi
+  done
+  if [ "${#strong[@]}" -gt 0 ]; then
+    echo "${#strong[@]} strong imports no library of $sdk_name exports:"
+    for symbol in "${strong[@]}"; do
+      echo "    $symbol  ($(swift demangle --compact "$symbol" 2>/dev/null | head -c 160))"
+      grep -F -- "$symbol" "$work/link.log" | grep -m3 'referenced by' | sed 's/^/      /'
+    done
+    return 1
+  fi
+  "$ld64" "${base[@]}" "${allowed[@]}" "$@" >"$work/link.log" 2>&1 || { echo "link failed:"; head -20 "$work/link.log"; return 1; }
+  local newer=()
+  for symbol in "${allowed[@]}"; do
+    [ "$symbol" = -U ] && continue
+    [[ "$symbol" =~ $toolchain_static ]] || newer+=("$symbol")
+  done
+  echo "${#newer[@]} weak imports of API newer than $sdk_name allowed${newer[*]:+ (${newer[*]})}; ${#toolchain_symbols[@]} symbols of the toolchain's static libraries: ${toolchain_symbols[*]}"
+}
+
+# Looks every symbol image $1 imports up in the older SDKs at or above iOS $2. Prints a line per SDK; failures fail.
+check_imports() {
+  local image="$1" ios="$2" label="$3" imports older list concurrency checked strong_missing weak_missing runtime
+  imports="$work/imports-$(basename "$image").txt"
+  # `(undefined) [weak] external SYMBOL (from LIBRARY)`
+  # (a symbol the link allowed undefined with -U shows `(dynamically looked up)` instead of its library)
+  "$nm_tool" -m "$image" | sed 's/(dynamically looked up)/(from no library of the SDK)/' \
+    | sed -n 's/^ *(undefined) \(weak \)\{0,1\}external \([^ ]*\) (from \([^)]*\)).*/\2\t\1\t\3/p' \
+    | sed 's/\tweak \t/\tweak\t/; s/\t\t/\tstrong\t/' | sort -u >"$imports"
+  echo "ios-sdk: link: $label imports $(wc -l <"$imports") symbols ($(awk -F'\t' '$2 == "weak"' "$imports" | wc -l) weak)"
+  # Runtime functions the compiler reaches only through a stub it emits into the image, which tests the weak import
+  # for null and falls back (`__swift_coroFrameAllocStub` calls swift_coroFrameAlloc where the OS has it, else malloc).
+  "$nm_tool" -m "$image" | sed -n 's/.* ___\(swift_[A-Za-z0-9_]*\)Stub$/_\1/p' | sort -u >"$work/guarded"
+  local compared=0
+  for older in "${older_ios[@]}"; do
+    if [ "$(printf '%s\n%s\n' "$ios" "$older" | sort -V | head -1)" != "$ios" ]; then continue; fi  # older < ios
+    compared=$((compared + 1))
+    list="$(sdk_exports "iPhoneOS$older.sdk" "")" || { echo "ios-sdk: symbols: $label vs iOS $older: skipped (no theos/sdks mirror: --theos-sdks or THEOS_SDKS)"; continue; }
+    # Below iOS 15 the app embeds the back-deployed Swift concurrency library; 15.6's stands in for it.
+    concurrency=/dev/null
+    if [ "${older%%.*}" -lt 15 ]; then concurrency="$(sdk_exports iPhoneOS15.6.sdk "")" || concurrency=/dev/null; fi
+    awk -F'\t' -v older="$older" -v label="$label" -v toolchain="$toolchain_static" '
+      FILENAME == ARGV[1] { have[$0] = 1; next }
+      FILENAME == ARGV[2] { back[$0] = 1; next }
+      FILENAME == ARGV[3] { stubbed[$0] = 1; next }
+      {
+        checked++
+        symbol = $1; kind = $2; library = $3
+        if (symbol in have) next
+        if (symbol ~ toolchain) next   # linked statically from the toolchain into the app
+        if (library == "libswift_Concurrency" && symbol in back) next
+        if (kind == "strong") { strong++; print "    strong import missing on iOS " older ": " symbol " (from " library ")" }
+        else if (symbol ~ /^_swift_/ && (symbol in stubbed)) { guarded++; print "    Swift runtime function missing on iOS " older ", reached only through the compiler'\''s null-checking stub: " symbol }
+        else if (symbol ~ /^_swift_/ && (library == "libswiftCore" || library == "no library of the SDK")) { runtime++; print "    Swift runtime function missing on iOS " older ", imported weakly and called without a check: " symbol }
+        else weak++
+      }
+      END { printf "ios-sdk: symbols: %s vs iOS %s: %d checked, %d strong missing, %d runtime functions missing, %d weak missing (API behind #available)\n", label, older, checked, strong, runtime, weak > "/dev/stderr"
+            exit (strong + runtime) > 0 }' "$list" "$concurrency" "$work/guarded" "$imports" 2>"$work/summary" >"$work/missing" || { status=1; }
+    cat "$work/summary" "$work/missing" | head -40
+  done
+  [ "$compared" -gt 0 ] || echo "ios-sdk: symbols: $label: no older SDK of the mirror is at or above iOS $ios; its imports were checked against $sdk_name by the link"
+}
+
+# Plants each known defect in a copy of the one unit it lives in, builds that unit as the full run does, and requires
+# the failure the full run would report. $1 = what, $2 = unit (a product or an example app folder), $3 = file, $4 = sed,
+# $5 = stage (typecheck or link), $6 = an extended regular expression the output must match.
+planted_defect() {
+  local what="$1" unit="$2" file="$3" expression="$4" stage="$5" expected="$6" copy="$work/planted-$RANDOM" out files
+  mkdir -p "$copy"
+  cp -r "$unit" "$copy/"
+  local planted="$copy/$(basename "$unit")/${file#"$unit"/}"
+  sed -i "$expression" "$planted"
+  if cmp -s "$file" "$planted"; then echo "ios-sdk: planted: could not plant $what (its line changed)"; status=1; return; fi
+  mapfile -t files < <(find "$copy/$(basename "$unit")" -name '*.swift' ! -name Package.swift | sort)
+  out="$work/planted-out-$RANDOM"
+  local saved_status=$status
+  if [ "$stage" = typecheck ] && [ "${unit#Sources/}" != "$unit" ]; then
+    local product="${unit#Sources/}"
+    [ -d "$unit/Resources" ] && files+=("$work/resource_bundle_accessor.swift")
+    swiftc -typecheck -wmo -parse-as-library -swift-version "$package_mode" -module-name "$product" \
+      -package-name ifttt_connect_sdk -D SWIFT_PACKAGE -I "$work/modules-$package_mode" "${apple[@]}" "${files[@]}" \
+      >"$out.log" 2>&1
+    report "planted: $what" "$package_mode" "$out.log" >"$out" 2>&1
+  elif [ "$stage" = typecheck ]; then
+    local ios
+    ios="$(grep -oE 'iOS [0-9]+(\.[0-9]+)? or later' "$unit/README.md" | head -1 | grep -oE '[0-9.]+')"
+    case "$ios" in *.*) ;; *) ios="$ios.0" ;; esac
+    typecheck_app "$package_mode" "planted: $what" "$ios" "${files[@]}" >"$out" 2>&1
+  else
+    local product="${unit#Sources/}"
+    objects="$work/planted-objects"; objects_modules="$work/modules-$package_mode"; mkdir -p "$objects"
+    emit_object "$product" "$deployment" "planted: $what" "${files[@]}" >"$out" 2>&1
+    { link_image "$work/planted.dylib" dylib "$deployment" "$objects/$product.o" "$work/objects/IFTTTConnectCore.o" \
+        && check_imports "$work/planted.dylib" "$deployment" "planted $product"; } >>"$out" 2>&1
+  fi
+  status=$saved_status
+  if grep -qE "$expected" "$out"; then
+    echo "ios-sdk: planted: $what: caught by the $stage stage: $(grep -m1 -E "$expected" "$out" | sed 's/^ *//' | cut -c1-200)"
+  else
+    echo "ios-sdk: planted: $what: NOT caught"; sed 's/^/    /' "$out" | head -20; status=1
+  fi
+}
+
+planted_defects() {
+  link_stage
+  local link_status=$status
+  planted_defect 'split(separator: ", ") in the core' Sources/IFTTTConnectCore \
+    Sources/IFTTTConnectCore/Activation/AppleAdapters.swift \
+    's|^    public func canOpen(_ url: URL) -> Bool {$|    func plantedSplit(_ header: String) -> [Substring] { header.split(separator: ", ") }\n&|' \
+    typecheck "error: .*split.* is only available in iOS 16"
+  planted_defect '.containerRelativeFrame in the SwiftUI example' Examples/GroceryExpress-SwiftUI \
+    Examples/GroceryExpress-SwiftUI/GroceryExpress/SettingsScreen.swift \
+    's|^        .navigationTitle("Settings")$|        .containerRelativeFrame(.horizontal)\n&|' \
+    typecheck "error: .*containerRelativeFrame"
+  planted_defect 'UIApplication.shared.openURL(_:) in the URL opener' Sources/IFTTTConnectCore \
+    Sources/IFTTTConnectCore/Activation/AppleAdapters.swift \
+    's|^        await UIApplication.shared.open(url, options: \[:\])$|        UIApplication.shared.openURL(url)|' \
+    typecheck "disabled API: .*openURL"
+  planted_defect "RecordingTransport's typed-throws stored property" Sources/IFTTTConnectTesting \
+    Sources/IFTTTConnectTesting/RecordingTransport.swift \
+    's|^    private let answer: @Sendable (HTTPRequest) -> Result<HTTPResponse, ConnectAPIError>$|    private let answer: @Sendable (HTTPRequest) throws(ConnectAPIError) -> HTTPResponse|; s|^        self.answer = { request in$|        self.answer = answer; _ = { (request: HTTPRequest) -> Result<HTTPResponse, ConnectAPIError> in|; s|^        switch answer(request) {$|        return try answer(request); switch Result<HTTPResponse, ConnectAPIError>.failure(.timedOut) {|' \
+    link "Swift runtime function missing on iOS 13.7, imported weakly and called without a check: _swift_getExtendedFunctionTypeMetadata"
+  [ "$link_status" -eq 0 ] || status=1
+}
+
+link_stage() {
+  objects="$work/objects"; objects_modules="$work/modules-$package_mode"; mkdir -p "$objects"
+  if ! ensure_lld; then echo "ios-sdk: link: no ld64.lld-19 (apt-get install lld-19); the link stage is skipped"; status=1; return; fi
+  [ -x "$nm_tool" ] || { echo "ios-sdk: link: no llvm-nm"; status=1; return; }
+  sdk_version="$(sed -n 's/.*"Version" *: *"\([0-9.]*\)".*/\1/p' "$sdk/SDKSettings.json" | head -1)"
+  # The mirror's 16.5 SDK lacks Foundation.tbd (over the mirror's file size limit): the newest older SDK's stands in,
+  # from a second system root the linker searches after the SDK (the SDK view itself stays as the module cache knows
+  # it).
+  local foundation="System/Library/Frameworks/Foundation.framework" fallback="$cache/link-fallback-root"
+  # Its Swift overlay (libswiftFoundation), which 16.5 folds into Foundation.tbd, comes from the same SDK: that root is
+  # searched first and holds only those two stubs.
+  link_roots=(-syslibroot "$view")
+  if [ ! -e "$view/$foundation/Foundation.tbd" ]; then
+    for older in 15.6 14.5 13.7; do
+      sdk_exports "iPhoneOS$older.sdk" "" >/dev/null 2>&1 || continue
+      if [ -f "$cache/exports/iPhoneOS$older.sdk.Foundation.framework/Foundation.tbd" ]; then
+        mkdir -p "$fallback/$foundation" "$fallback/usr/lib/swift"
+        cp "$cache/exports/iPhoneOS$older.sdk.Foundation.framework/Foundation.tbd" "$fallback/$foundation/Foundation.tbd"
+        cp "$cache/exports/iPhoneOS$older.sdk.Foundation.framework/libswiftFoundation.tbd" "$fallback/usr/lib/swift/"
+        link_roots=(-syslibroot "$fallback" -syslibroot "$view")
+        echo "ios-sdk: link: $sdk_name has no Foundation.tbd; iPhoneOS$older.sdk's stands in"
+        break
+      fi
+    done
+  fi
+  local product files ok=1 count
+  for product in "${products[@]}"; do
+    mapfile -t files < <(find "Sources/$product" -name '*.swift' | sort)
+    if find "Sources/$product" -maxdepth 1 -name Resources -type d | grep -q .; then files+=("$work/resource_bundle_accessor.swift"); fi
+    emit_object "$product" "$deployment" "object: $product" "${files[@]}" || ok=0
+  done
+  [ "$ok" -eq 1 ] || { echo "ios-sdk: link: skipped, a product did not compile to an object"; status=1; return; }
+  local product_objects=()
+  for product in "${products[@]}"; do product_objects+=("$objects/$product.o"); done
+  if count="$(link_image "$work/IFTTTConnect.dylib" dylib "$deployment" "${product_objects[@]}")"; then
+    echo "ios-sdk: link: the ${#products[@]} products -> arm64 dylib for iOS $deployment: linked ($count)"
+    check_imports "$work/IFTTTConnect.dylib" "$deployment" "products"
+  else
+    echo "ios-sdk: link: the ${#products[@]} products FAILED: $count"; status=1
+  fi
+  local app ios name
+  for app in Examples/*/; do
+    app="${app%/}"; name="$(basename "$app")"
+    mapfile -t files < <(find "$app" -name '*.swift' ! -name Package.swift | sort)
+    [ "${#files[@]}" -gt 0 ] || continue
+    ios="$(grep -oE 'iOS [0-9]+(\.[0-9]+)? or later' "$app/README.md" 2>/dev/null | head -1 | grep -oE '[0-9.]+')"
+    case "$ios" in *.*) ;; *) ios="$ios.0" ;; esac
+    emit_object "App_${name//-/_}" "$ios" "object: $app (iOS $ios)" "${files[@]}" || { status=1; continue; }
+    if count="$(link_image "$work/$name" executable "$ios" "$objects/App_${name//-/_}.o" "${product_objects[@]}")"; then
+      echo "ios-sdk: link: $app -> arm64 executable for iOS $ios: linked ($count)"
+      check_imports "$work/$name" "$ios" "$app"
+    else
+      echo "ios-sdk: link: $app FAILED: $count"; status=1
+    fi
+  done
+}
 start=$SECONDS
 type_checks=1
 [ "$stubs_only" -eq 1 ] || [ "$update_availability" -eq 1 ] && type_checks=0
@@ -549,6 +927,8 @@ if [ "$client_mode" -eq 1 ]; then
   done
   exit $status
 fi
+if [ "$planted_only" -eq 1 ]; then planted_defects; exit $status; fi
+if [ "$link_only" -eq 1 ]; then link_stage; echo "ios-sdk: link stage checked against $sdk_name in $((SECONDS - start)) s"; exit $status; fi
 [ "$package_mode" = 5 ] || compile_products 5
 
 # ---------------------------------------------------------------------------------------------------------------------
@@ -566,6 +946,8 @@ for app in Examples/*/; do
 done
 mapfile -t files < <(find Tests/ClientCompat -name '*.swift' | sort)
 for version in 6 5; do typecheck_app "$version" "Tests/ClientCompat (${#files[@]} files)" "$deployment" "${files[@]}"; done
+
+[ "$no_link" -eq 1 ] || link_stage
 
 # IFTTT's own 2.8 example app, unchanged: Swift 5 mode must have no error; Swift 6 mode's errors are the app's own
 # (2.8 predates Swift 6's data-race checking), counted and listed, not failed.
@@ -633,7 +1015,7 @@ stub_graphs() {
   done
 }
 
-if [ "$client_mode" -eq 0 ] && [ "$update_availability" -eq 0 ]; then
+if [ "$client_mode" -eq 0 ]; then
   sdk_graphs "${stub_modules[@]}" ObjectiveC
   mkdir -p "$work/sdk-stub-graphs"
   for module in "${stub_modules[@]}" ObjectiveC; do cp -rs "$graphs/$module" "$work/sdk-stub-graphs/"; done
@@ -653,10 +1035,40 @@ if [ "$client_mode" -eq 0 ] && [ "$update_availability" -eq 0 ]; then
   else
     echo "ios-sdk: stub self-test: a planted Sendable CLRegion is reported"
   fi
+  # Self-test: a stub protocol without one of Apple's requirements (ASWebAuthenticationPresentationContextProviding
+  # without presentationAnchor(for:)) must be caught.
+  mkdir -p "$work/planted-requirement"
+  cp Tests/AppleStubs/*.swift "$work/planted-requirement/"
+  sed -i '/^    func presentationAnchor(for session: ASWebAuthenticationSession) -> ASPresentationAnchor$/d' \
+    "$work/planted-requirement/AuthenticationServices.swift"
+  if grep -q 'func presentationAnchor(for' "$work/planted-requirement/AuthenticationServices.swift"; then
+    echo "ios-sdk: stub self-test: could not remove presentationAnchor(for:) (its declaration changed)"; status=1
+  elif stub_graphs "$work/planted-requirement" "$work/planted-req" \
+      && "$symbols_tool" stubs --sdk "$work/sdk-stub-graphs" --stubs "$work/planted-req/graphs" AuthenticationServices \
+        >"$work/planted-req.out" 2>&1; then
+    echo "ios-sdk: stub self-test FAILED: a stub protocol without presentationAnchor(for:) was not reported"; status=1
+  elif ! grep -q "ASWebAuthenticationPresentationContextProviding: lacks Apple's requirement presentationAnchor(for:)" \
+      "$work/planted-req.out"; then
+    echo "ios-sdk: stub self-test FAILED:"; cat "$work/planted-req.out"; status=1
+  else
+    echo "ios-sdk: stub self-test: a stub protocol without Apple's requirement presentationAnchor(for:) is reported"
+  fi
+  obligations_table="$root/scripts/apple/ios-obligations.tsv"
   if stub_graphs Tests/AppleStubs "$work/stubs"; then
-    "$symbols_tool" stubs --sdk "$work/sdk-stub-graphs" --stubs "$work/stubs/graphs" "${stub_modules[@]}" \
-      >"$work/stubs.out" 2>&1 || status=1
-    sed 's/^stubs:/ios-sdk: stubs:/' "$work/stubs.out"
+    "$symbols_tool" stubs --sdk "$work/sdk-stub-graphs" --stubs "$work/stubs/graphs" --sdk-name "$sdk_name" \
+      --obligations-out "$work/ios-obligations.tsv" "${stub_modules[@]}" >"$work/stubs.out" 2>&1 || status=1
+    sed 's/^stubs:/ios-sdk: stubs:/; /^apple-symbols: .* obligations written/d' "$work/stubs.out"
+    # The requirements table the Linux stub check (scripts/checks/50-apple.sh) reads must be this SDK's.
+    if [ "$update_availability" -eq 1 ]; then
+      cp "$work/ios-obligations.tsv" "$obligations_table"
+      echo "ios-sdk: wrote ${obligations_table#"$root/"} ($(grep -vc '^#' "$obligations_table") entries)"
+    elif cmp -s "$work/ios-obligations.tsv" "$obligations_table"; then
+      echo "ios-sdk: ${obligations_table#"$root/"} is this SDK's ($(grep -vc '^#' "$obligations_table") entries)"
+    else
+      echo "ios-sdk: ${obligations_table#"$root/"} differs from what $sdk_name says; rewrite it with --update-availability:"
+      diff "$obligations_table" "$work/ios-obligations.tsv" | head -20
+      status=1
+    fi
   else
     status=1
   fi
@@ -665,16 +1077,20 @@ fi
 if [ "$client_mode" -eq 0 ] && [ "$stubs_only" -eq 0 ]; then
   sdk_graphs "${availability_modules[@]}"
   mapfile -t graph_files < <(for module in "${availability_modules[@]}"; do find "$graphs/$module" -name '*.symbols.json'; done | sort)
+  names_table="$root/scripts/apple/ios-names.txt"
   if "$symbols_tool" availability --deployment "$deployment" --sdk "$sdk_name" --out "$work/ios-availability.tsv" \
-      "${graph_files[@]}" >"$work/availability.log" 2>&1; then
+      --names-out "$work/ios-names.txt" "${graph_files[@]}" >"$work/availability.log" 2>&1; then
     if [ "$update_availability" -eq 1 ]; then
       cp "$work/ios-availability.tsv" "$table"
+      cp "$work/ios-names.txt" "$names_table"
       echo "ios-sdk: wrote ${table#"$root/"} ($(grep -vc '^#' "$table") entries from $sdk_name for iOS $deployment)"
-    elif cmp -s "$work/ios-availability.tsv" "$table"; then
-      echo "ios-sdk: ${table#"$root/"} is this SDK's ($(grep -vc '^#' "$table") entries for iOS $deployment)"
+      echo "ios-sdk: wrote ${names_table#"$root/"} ($(grep -vc '^#' "$names_table") names)"
+    elif cmp -s "$work/ios-availability.tsv" "$table" && cmp -s "$work/ios-names.txt" "$names_table"; then
+      echo "ios-sdk: ${table#"$root/"} and ${names_table#"$root/"} are this SDK's ($(grep -vc '^#' "$table") entries for iOS $deployment, $(grep -vc '^#' "$names_table") names)"
     else
-      echo "ios-sdk: ${table#"$root/"} differs from what $sdk_name says; rewrite it with --update-availability:"
+      echo "ios-sdk: ${table#"$root/"} or ${names_table#"$root/"} differs from what $sdk_name says; rewrite them with --update-availability:"
       diff "$table" "$work/ios-availability.tsv" | head -20
+      diff "$names_table" "$work/ios-names.txt" | head -10
       status=1
     fi
   else

@@ -12,11 +12,22 @@ import IFTTTConnectCore
 /// ```
 public final class RecordingTransport: HTTPTransport, Sendable {
     private let recorded = Locked<[HTTPRequest]>([])
-    private let answer: @Sendable (HTTPRequest) throws(ConnectAPIError) -> HTTPResponse
+    // The answer is kept as a function returning a `Result`, not as the typed-throws function it is given: a stored
+    // property of a typed-throws function type makes this class's metadata accessor call the Swift runtime's
+    // `swift_getExtendedFunctionTypeMetadata`, which iOS has only from 18, unguarded (reflecting a transport with
+    // `dump` or `Mirror` on iOS 13-17 would jump to address 0). scripts/checks/45-ios-availability.sh keeps
+    // such properties out of the products; scripts/check-ios-sdk.sh checks the symbol in their objects.
+    private let answer: @Sendable (HTTPRequest) -> Result<HTTPResponse, ConnectAPIError>
 
     /// Creates a transport that answers each request with `answer`, which may throw a transport error.
     public init(answer: @escaping @Sendable (HTTPRequest) throws(ConnectAPIError) -> HTTPResponse) {
-        self.answer = answer
+        self.answer = { request in
+            do throws(ConnectAPIError) {
+                return .success(try answer(request))
+            } catch {
+                return .failure(error)
+            }
+        }
     }
 
     /// Creates a transport that answers every request with `status` and `body`.
@@ -30,7 +41,11 @@ public final class RecordingTransport: HTTPTransport, Sendable {
     /// Records `request` and answers it.
     public func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
         recorded.withLock { $0.append(request) }
-        return try answer(request)
+        // A switch rather than `Result.get()`, which rethrows its Failure type only in Swift 6's standard library.
+        switch answer(request) {
+        case .success(let response): return response
+        case .failure(let error): throw error
+        }
     }
 }
 

@@ -332,6 +332,9 @@ open class UIImage: NSObject, @unchecked Sendable {
     public init?(systemName name: String) { super.init() }
     /// https://developer.apple.com/documentation/uikit/uiimage/init(data:)
     public init?(data: Data) { super.init() }
+    /// https://developer.apple.com/documentation/uikit/uiimage/init(imageliteralresourcename:) (`required`: a
+    /// subclass must implement it, as on iOS)
+    public required convenience init(imageLiteralResourceName name: String) { self.init(data: Data())! }
     /// https://developer.apple.com/documentation/uikit/uiimage/draw(in:)
     open func draw(in rect: CGRect) {}
 }

@@ -31,6 +31,9 @@ struct Entry {
 struct Parameter {
     let label: String
     let defaulted: Bool
+    /// Of a collection's element type (`label#:` in the table): a string literal of several characters cannot be
+    /// its argument (a string's elements are characters).
+    var element = false
 }
 
 struct Table {
@@ -53,7 +56,12 @@ struct Table {
                 let base = String(key[..<open])
                 let inner = key[key.index(after: open)..<key.index(before: key.endIndex)]
                 let parameters = inner.split(separator: ":", omittingEmptySubsequences: false).dropLast().map {
-                    Parameter(label: String($0.hasSuffix("=") ? $0.dropLast() : $0), defaulted: $0.hasSuffix("="))
+                    piece in
+                    let element = piece.hasSuffix("#")
+                    let rest = element ? piece.dropLast() : piece
+                    return Parameter(
+                        label: String(rest.hasSuffix("=") ? rest.dropLast() : rest), defaulted: rest.hasSuffix("="),
+                        element: element)
                 }
                 functions[base, default: []].append((parameters, entry))
             } else {
@@ -78,8 +86,34 @@ let iosBuild = BuildConditions(
     canImport: { iosModules.contains($0) ? .yes : linuxOnlyModules.contains($0) ? .no : .unknown },
     flag: { falseFlags.contains($0) ? .no : .unknown })
 
+/// A Linux build, as `#if` sees it: what compiles there is proven to resolve by the Linux build itself.
+let linuxBuild = BuildConditions(
+    os: { $0 == "Linux" ? .yes : .no },
+    canImport: {
+        ["Foundation", "Dispatch", "Glibc", "FoundationNetworking"].contains($0)
+            ? .yes : iosModules.contains($0) ? .no : .unknown
+    },
+    flag: { falseFlags.contains($0) ? .no : .unknown })
+
+/// The lines (1-based) that an iOS build compiles and a Linux build does not: Apple-only code, whose names only the
+/// SDK (or its names list) can resolve. A file that imports an Apple-only module outside any `#if` is Apple-only whole.
+func appleOnlyLines(of text: String) -> Set<Int> {
+    let ios = iosView(of: text)
+    let linux = iosView(of: text, build: linuxBuild)
+    let appleOnlyModules = iosModules.subtracting(["Foundation", "Dispatch"])
+    let wholeFile = linux.contains { line in
+        let words = line.split(separator: " ")
+        return words.count >= 2 && words[0] == "import" && appleOnlyModules.contains(String(words[1]))
+    }
+    var lines = Set<Int>()
+    for (index, line) in ios.enumerated() where !line.trimmingCharacters(in: .whitespaces).isEmpty {
+        if wholeFile || linux[index].trimmingCharacters(in: .whitespaces).isEmpty { lines.insert(index + 1) }
+    }
+    return lines
+}
+
 /// Blanks every line an iOS build does not compile (keeping line numbers), and the directive lines themselves.
-func iosView(of text: String) -> [String] {
+func iosView(of text: String, build: BuildConditions = iosBuild) -> [String] {
     struct Block {
         var parentActive: Bool
         var taken: Truth  // whether an earlier branch was certainly taken
@@ -91,11 +125,11 @@ func iosView(of text: String) -> [String] {
         let trimmed = line.trimmingCharacters(in: .whitespaces)
         let active = stack.last?.active ?? true
         if trimmed.hasPrefix("#if ") {
-            let truth = iosBuild.evaluate(String(trimmed.dropFirst(4)))
+            let truth = build.evaluate(String(trimmed.dropFirst(4)))
             stack.append(Block(parentActive: active, taken: truth, active: active && truth != .no))
             lines.append("")
         } else if trimmed.hasPrefix("#elseif "), var block = stack.popLast() {
-            let truth = iosBuild.evaluate(String(trimmed.dropFirst(8)))
+            let truth = build.evaluate(String(trimmed.dropFirst(8)))
             block.active = block.parentActive && block.taken != .yes && truth != .no
             block.taken = block.taken || truth
             stack.append(block)
@@ -122,6 +156,42 @@ struct Token {
     let kind: Kind
     let text: String
     let line: Int
+    /// On a `.stringEnd`: how many characters the literal holds, when it has no interpolation.
+    var literalLength: Int? = nil
+}
+
+/// A string literal's text with its escapes (`\r`, `\n`, `\u{..}`, ...) decoded, so that `count` counts its Characters
+/// as Swift does (`"\r\n"` is one Character).
+func unescaped(_ content: ArraySlice<Character>, raw: Bool) -> String {
+    if raw { return String(content) }
+    var result = ""
+    var index = content.startIndex
+    while index < content.endIndex {
+        let character = content[index]
+        index = content.index(after: index)
+        guard character == "\\", index < content.endIndex else {
+            result.append(character)
+            continue
+        }
+        let escape = content[index]
+        index = content.index(after: index)
+        switch escape {
+        case "n": result.append("\n")
+        case "r": result.append("\r")
+        case "t": result.append("\t")
+        case "0": result.append("\0")
+        case "u":
+            if let close = content[index...].firstIndex(of: "}") {
+                let hex = String(content[content.index(after: index)..<close])
+                if let value = UInt32(hex, radix: 16), let scalar = Unicode.Scalar(value) {
+                    result.unicodeScalars.append(scalar)
+                }
+                index = content.index(after: close)
+            }
+        default: result.append(escape)
+        }
+    }
+    return result
 }
 
 /// Swift tokens without comments and string contents (the code of string interpolations is kept).
@@ -132,7 +202,7 @@ func tokenize(_ lines: [String]) -> [Token] {
     var line = 1
     // Each open string: its closing quote count, raw-hash count and whether it is multi-line; plus the paren depth
     // inside each open interpolation.
-    var strings: [(quotes: Int, hashes: Int)] = []
+    var strings: [(quotes: Int, hashes: Int, start: Int, interpolated: Bool)] = []
     var interpolationDepths: [Int] = []
     func at(_ offset: Int) -> Character? { index + offset < characters.count ? characters[index + offset] : nil }
 
@@ -149,6 +219,7 @@ func tokenize(_ lines: [String]) -> [Token] {
                     if at(1 + hashes) == "(" {
                         index += 2 + hashes
                         interpolationDepths.append(0)
+                        strings[strings.count - 1].interpolated = true
                         return
                     }
                     index += 2 + hashes
@@ -162,9 +233,14 @@ func tokenize(_ lines: [String]) -> [Token] {
                     var hashes = 0
                     while at(quotes + hashes) == "#" && hashes < string.hashes { hashes += 1 }
                     if hashes == string.hashes {
+                        let content = characters[string.start..<index]
                         index += quotes + hashes
                         strings.removeLast()
-                        tokens.append(Token(kind: .stringEnd, text: "\"", line: line))
+                        var length: Int?
+                        if !string.interpolated {
+                            length = unescaped(content, raw: string.hashes > 0).count
+                        }
+                        tokens.append(Token(kind: .stringEnd, text: "\"", line: line, literalLength: length))
                         return
                     }
                 }
@@ -207,7 +283,7 @@ func tokenize(_ lines: [String]) -> [Token] {
             if at(hashes) == "\"" {
                 let quotes = at(hashes + 1) == "\"" && at(hashes + 2) == "\"" ? 3 : 1
                 index += hashes + quotes
-                strings.append((quotes, hashes))
+                strings.append((quotes, hashes, index, false))
                 tokens.append(Token(kind: .punctuation, text: "\"", line: line))
             } else {
                 // `#available`, `#selector`, ...: one identifier token with its `#`.
@@ -331,13 +407,39 @@ func callLabels(_ tokens: [Token], open: Int) -> [String] {
     return labels
 }
 
+/// For each argument of the call whose `(` is at `open`: whether it is a string literal of several characters.
+func multiCharacterStrings(_ tokens: [Token], open: Int) -> [Bool] {
+    let close = matching(tokens, from: open)
+    if close == open + 1 { return [] }
+    var flags: [Bool] = []
+    var depth = 0
+    var argumentStart = open + 1
+    var index = open + 1
+    while index <= close {
+        let text = tokens[index].text
+        if "([{".contains(text) { depth += 1 }
+        if ")]}".contains(text) { depth -= 1 }
+        if (text == "," && depth == 0) || index == close {
+            var value = Array(tokens[argumentStart..<index].filter { $0.kind != .newline })
+            if value.count > 2, value[0].kind == .identifier, value[1].text == ":" { value.removeFirst(2) }
+            flags.append(value.count == 2 && value[0].text == "\"" && (value[1].literalLength ?? 0) > 1)
+            argumentStart = index + 1
+        }
+        index += 1
+    }
+    return flags
+}
+
 /// Whether a call with argument `labels` and `trailing` trailing closures can call `signature`: the labels name its
-/// parameters in order, the parameters left out have defaults, and trailing closures take the last ones.
-func fits(_ labels: [String], trailing: Int, _ signature: [Parameter]) -> Bool {
+/// parameters in order, the parameters left out have defaults, and trailing closures take the last ones. An argument
+/// that is a string literal of several characters (`strings`, parallel to `labels`) does not fit a parameter of the
+/// element type.
+func fits(_ labels: [String], trailing: Int, _ signature: [Parameter], strings: [Bool] = []) -> Bool {
     var next = 0
     var closures = trailing
     for (offset, parameter) in signature.enumerated() {
         if next < labels.count, labels[next] == parameter.label {
+            if parameter.element, next < strings.count, strings[next] { return false }
             next += 1
         } else if next == labels.count, closures > 0, signature.count - offset <= closures {
             closures -= 1
@@ -408,8 +510,14 @@ struct Declarations {
                             availableTypes[next.text] = version
                         }
                         typeStack.append((next.text, depth + 1))
+                        if index + 2 < tokens.count, tokens[index + 2].text == "<" {
+                            collectGenericParameters(tokens, open: index + 2)
+                        }
                     }
                 case "func":
+                    if next.kind == .identifier, index + 2 < tokens.count, tokens[index + 2].text == "<" {
+                        collectGenericParameters(tokens, open: index + 2)
+                    }
                     if next.kind == .identifier, index + 2 < tokens.count {
                         var open = index + 2
                         if tokens[open].text == "<" { open = matching(tokens, from: open) + 1 }
@@ -439,6 +547,25 @@ struct Declarations {
                 pendingAvailability = nil
             }
             index += 1
+        }
+    }
+
+    /// `<T: Equatable, Content>`: T and Content are names this code declares.
+    mutating func collectGenericParameters(_ tokens: [Token], open: Int) {
+        let close = matching(tokens, from: open)
+        var expectName = true
+        var depth = 0
+        for token in tokens[(open + 1)..<max(open + 1, close)] {
+            if "(<[".contains(token.text) { depth += 1 }
+            if ")>]".contains(token.text) { depth -= 1 }
+            if depth == 0, token.text == "," {
+                expectName = true
+                continue
+            }
+            if expectName, depth == 0, token.kind == .identifier, token.text != "each" {
+                names.insert(token.text)
+                expectName = false
+            }
         }
     }
 
@@ -571,7 +698,10 @@ func scan(file: String, tokens: [Token], table: Table, own: Declarations, deploy
         let qualifier = isMember && index >= 2 && tokens[index - 2].kind == .identifier ? tokens[index - 2].text : nil
         let isCall = index + 1 < tokens.count && tokens[index + 1].text == "("
         // `.task { ... }`: a member called with a trailing closure only.
-        let isClosureCall = isMember && !isCall && index + 1 < tokens.count && tokens[index + 1].text == "{"
+        // (In the condition of an `if`, `guard` or `while`, that `{` opens the statement's body: not a call.)
+        let isClosureCall =
+            isMember && !isCall && index + 1 < tokens.count && tokens[index + 1].text == "{"
+            && !inStatementCondition(tokens, index)
         let isLabel = index + 1 < tokens.count && tokens[index + 1].text == ":" && !isCall
         if isLabel && parenDepth > 0 {
             index += 1
@@ -587,8 +717,15 @@ func scan(file: String, tokens: [Token], table: Table, own: Declarations, deploy
             report(qualifier + "." + name, entry, at: token)
         }
         // Calls: functions, methods and initializers (`Type(...)`).
-        if isCall || isClosureCall, !own.names.contains(name), let signatures = table.functions[name] {
+        // A call on a value (`header.split(...)`) is not one of this code's enum cases or types of that name.
+        let receiverIsValue =
+            isMember && index >= 2
+            && (tokens[index - 2].text == ")" || tokens[index - 2].text == "]"
+                || (tokens[index - 2].kind == .identifier && tokens[index - 2].text.first?.isLowercase == true))
+        if isCall || isClosureCall, receiverIsValue || !own.names.contains(name), let signatures = table.functions[name]
+        {
             let labels = isCall ? callLabels(tokens, open: index + 1) : []
+            let strings = isCall ? multiCharacterStrings(tokens, open: index + 1) : []
             var trailing = isClosureCall ? 1 : 0
             if isCall {
                 let close = matching(tokens, from: index + 1)
@@ -597,7 +734,7 @@ func scan(file: String, tokens: [Token], table: Table, own: Declarations, deploy
                 }
             }
             let ours = (own.functions[name] ?? []).contains { fits(labels, trailing: trailing, $0) }
-            let candidates = signatures.filter { fits(labels, trailing: trailing, $0.parameters) }
+            let candidates = signatures.filter { fits(labels, trailing: trailing, $0.parameters, strings: strings) }
             if !ours, !candidates.isEmpty, candidates.allSatisfy({ $0.entry.version > deployment }),
                 let newest = candidates.min(by: { $0.entry.version < $1.entry.version })
             {
@@ -614,6 +751,139 @@ func scan(file: String, tokens: [Token], table: Table, own: Declarations, deploy
     return findings
 }
 
+// MARK: - Names of Apple-only code that nothing resolves
+
+struct Unresolved {
+    let file: String
+    let line: Int
+    let name: String
+}
+
+let swiftWords: Set<String> = [
+    "self", "Self", "super", "init", "Type", "Protocol", "some", "any", "true", "false", "nil", "Any", "AnyObject",
+    "if", "else", "guard", "return", "let", "var", "func", "in", "for", "while", "switch", "case", "default", "try",
+    "await", "async", "throws", "throw", "rethrows", "do", "catch", "where", "is", "as", "inout", "import", "struct",
+    "class", "enum", "protocol", "extension", "actor", "typealias", "static", "public", "private", "fileprivate",
+    "internal", "open", "final", "override", "weak", "unowned", "lazy", "mutating", "nonmutating", "convenience",
+    "required", "defer", "repeat", "break", "continue", "fallthrough", "get", "set", "willSet", "didSet", "subscript",
+    "deinit", "associatedtype", "package", "nonisolated", "isolated", "sending", "consuming", "borrowing", "each",
+]
+
+/// In Apple-only lines (`lines`), every member name (`.name`) and every capitalized name (a type) must be this code's
+/// own, the table's, or one of the SDK's names; anything else is API the table's SDK does not know (newer than it, so
+/// unguarded for all this check can tell) and is reported rather than passed.
+func unresolvedNames(file: String, tokens: [Token], lines: Set<Int>, known: Set<String>) -> [Unresolved] {
+    var result: [Unresolved] = []
+    for (index, token) in tokens.enumerated() where token.kind == .identifier && lines.contains(token.line) {
+        let name = token.text
+        if name.hasPrefix("#") || name.hasPrefix("$") || swiftWords.contains(name) || known.contains(name) { continue }
+        // CoreFoundation's C names (CFDictionary, CFTypeRef) are outside the list of the SDK's Swift modules; the Linux
+        // stub check (scripts/check-apple.sh) type-checks them against the stubs' declarations.
+        if name.hasPrefix("CF"), name.count > 2, name.dropFirst(2).first?.isUppercase == true { continue }
+        let previous = index > 0 ? tokens[index - 1] : nil
+        if let previous,
+            declarationKeywords.contains(previous.text) || previous.text == "import" || previous.text == "@"
+        {
+            continue
+        }
+        let isMember = previous?.text == "."
+        if isMember {
+            // `1.5`, `.0` are numbers; `\.name` key paths and `.name` members both count.
+            if index >= 2, tokens[index - 2].kind == .number { continue }
+        } else {
+            guard let first = name.first, first.isUppercase else { continue }
+            // A label (`Name:` in a call) is not a use.
+            if index + 1 < tokens.count, tokens[index + 1].text == ":" { continue }
+        }
+        result.append(Unresolved(file: file, line: token.line, name: name))
+    }
+    return result
+}
+
+// MARK: - Typed-throws function types in stored properties
+
+/// A stored property whose type holds a typed-throws function type (`() throws(E) -> T`): the metadata of its type
+/// (wanted by the enclosing type's metadata accessor, by `Mirror` and by `dump`) comes from the Swift runtime's
+/// `swift_getExtendedFunctionTypeMetadata`, which iOS has only from 18; the compiler calls it without a null check.
+/// Reported unless an `@available(iOS 18, ...)` covers the property or its type. Local variables and parameters are
+/// not reported: their function values need no type metadata.
+struct TypedThrowsStorage {
+    let file: String
+    let line: Int
+    let name: String
+}
+
+func typedThrowsStorage(file: String, tokens: [Token]) -> [TypedThrowsStorage] {
+    // The braces open around the current token: whether each is a type's body, and the @available version over it.
+    var braces: [(isType: Bool, version: Version)] = []
+    var pendingType = false
+    var pendingAvailability: Version = .zero
+    var findings: [TypedThrowsStorage] = []
+    var index = 0
+    let iOS18 = Version(major: 18, minor: 0)
+    while index < tokens.count {
+        let token = tokens[index]
+        if token.text == "available", index > 0, tokens[index - 1].text == "@", index + 1 < tokens.count,
+            tokens[index + 1].text == "("
+        {
+            let close = matching(tokens, from: index + 1)
+            pendingAvailability = max(pendingAvailability, iosVersion(in: Array(tokens[(index + 2)..<close])) ?? .zero)
+            index = close + 1
+            continue
+        }
+        switch token.text {
+        case "struct", "class", "enum", "actor", "extension":
+            if index + 1 < tokens.count, tokens[index + 1].kind == .identifier,
+                index == 0 || tokens[index - 1].text != "."
+            {
+                pendingType = true
+            }
+        case "func", "init", "subscript", "deinit":
+            pendingType = false
+        case "{":
+            let outer = braces.last?.version ?? .zero
+            braces.append((pendingType, max(outer, pendingType ? pendingAvailability : .zero)))
+            pendingType = false
+            pendingAvailability = .zero
+        case "}":
+            _ = braces.popLast()
+        case "let", "var":
+            guard braces.last?.isType == true, index + 2 < tokens.count, tokens[index + 1].kind == .identifier,
+                tokens[index + 2].text == ":"
+            else { break }
+            // The type annotation: to `=`, to a `{` (a computed property or observers), or to the line's end, at
+            // bracket depth 0.
+            var cursor = index + 3
+            var depth = 0
+            var typedThrows = false
+            var computed = false
+            while cursor < tokens.count {
+                let text = tokens[cursor].text
+                if "([<".contains(text) { depth += 1 }
+                if ")]>".contains(text) { depth = max(0, depth - 1) }
+                if depth == 0 && (text == "=" || tokens[cursor].kind == .newline) { break }
+                if depth == 0 && text == "{" {
+                    // `{ get }` in a protocol or `{ ... }`: not stored, unless it only has observers.
+                    let body = tokens[(cursor + 1)..<min(tokens.count, cursor + 3)].map(\.text)
+                    computed = !(body.contains("didSet") || body.contains("willSet"))
+                    break
+                }
+                if text == "throws", cursor + 1 < tokens.count, tokens[cursor + 1].text == "(" { typedThrows = true }
+                cursor += 1
+            }
+            let version = max(braces.last?.version ?? .zero, pendingAvailability)
+            if typedThrows, !computed, version < iOS18 {
+                findings.append(TypedThrowsStorage(file: file, line: token.line, name: tokens[index + 1].text))
+            }
+            pendingAvailability = .zero
+        default:
+            break
+        }
+        index += 1
+    }
+    return findings
+}
+
 // MARK: - Main
 
 @main
@@ -621,11 +891,17 @@ enum AvailabilityCheckTool {
     static func main() {
         var arguments = Array(CommandLine.arguments.dropFirst())
         var tablePath: String?
+        var namesPath: String?
+        var disabledPath: String?
         var roots: [(String, Version)] = []
         while !arguments.isEmpty {
             let argument = arguments.removeFirst()
             if argument == "--table", !arguments.isEmpty {
                 tablePath = arguments.removeFirst()
+            } else if argument == "--disabled", !arguments.isEmpty {
+                disabledPath = arguments.removeFirst()
+            } else if argument == "--names", !arguments.isEmpty {
+                namesPath = arguments.removeFirst()
             } else if let equals = argument.lastIndex(of: "="),
                 let version = Version(String(argument[argument.index(after: equals)...]))
             {
@@ -646,7 +922,7 @@ enum AvailabilityCheckTool {
             FileHandle.standardError.write(Data("availability: cannot read \(tablePath): \(error)\n".utf8))
             exit(2)
         }
-        var files: [(path: String, tokens: [Token], deployment: Version)] = []
+        var files: [(path: String, tokens: [Token], deployment: Version, appleOnly: Set<Int>)] = []
         for (root, version) in roots {
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: root, isDirectory: &isDirectory) else {
@@ -666,7 +942,7 @@ enum AvailabilityCheckTool {
             }
             for path in paths.sorted() {
                 guard let text = try? String(contentsOfFile: path, encoding: .utf8) else { continue }
-                files.append((path, tokenize(iosView(of: text)), version))
+                files.append((path, tokenize(iosView(of: text)), version, appleOnlyLines(of: text)))
             }
         }
         var own = Declarations()
@@ -674,6 +950,79 @@ enum AvailabilityCheckTool {
         var findings: [Finding] = []
         for file in files {
             findings += scan(file: file.path, tokens: file.tokens, table: table, own: own, deployment: file.deployment)
+        }
+        var unresolved: [Unresolved] = []
+        if let namesPath {
+            guard let text = try? String(contentsOfFile: namesPath, encoding: .utf8) else {
+                FileHandle.standardError.write(Data("availability: cannot read \(namesPath)\n".utf8))
+                exit(2)
+            }
+            var known = Set(text.split(separator: "\n").filter { !$0.hasPrefix("#") }.map(String.init))
+            known.formUnion(own.names)
+            known.formUnion(own.functions.keys)
+            known.formUnion(table.types.keys.flatMap { $0.split(separator: ".").map(String.init) })
+            known.formUnion(table.properties.keys)
+            known.formUnion(table.functions.keys)
+            known.formUnion(iosModules)
+            // The generic parameters of Apple's types, which an extension names (`where Wrapped == ...`).
+            known.formUnion([
+                "Wrapped", "Element", "Key", "Value", "Success", "Failure", "Content", "Body", "Output",
+                "Input", "Label", "Root", "Subject", "Configuration", "Coordinator", "Context",
+            ])
+            known.formUnion([
+                "IFTTTConnectCore", "IFTTTConnectLocation", "IFTTTConnectSDK", "IFTTTSDK",
+                "IFTTTConnectService", "IFTTTConnectTesting", "IFTTTConnectDesktop",
+            ])
+            for file in files {
+                unresolved += unresolvedNames(file: file.path, tokens: file.tokens, lines: file.appleOnly, known: known)
+            }
+        }
+        for finding in unresolved {
+            print(
+                "\(finding.file):\(finding.line): '\(finding.name)' is neither this code's nor a name of the SDK the"
+                    + " table comes from (\(namesPath ?? "")): API newer than that SDK cannot be checked here;"
+                    + " check it with scripts/check-ios-sdk.sh against an SDK that has it, or fix the name")
+        }
+        // API Apple disabled (scripts/apple/disabled-apis.tsv): a call of `.member(labels:)` or a use of `Type`.
+        var disabled: [(file: String, line: Int, name: String, what: String)] = []
+        if let disabledPath, let text = try? String(contentsOfFile: disabledPath, encoding: .utf8) {
+            var members: [String: (labels: [String], what: String)] = [:]
+            var types: [String: String] = [:]
+            for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+                let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+                guard columns.count >= 4 else { continue }
+                let name = columns[3]
+                if name.hasPrefix("."), let open = name.firstIndex(of: "(") {
+                    let labels = name[name.index(after: open)..<name.index(before: name.endIndex)]
+                        .split(separator: ":", omittingEmptySubsequences: false).dropLast().map(String.init)
+                    members[String(name[name.index(after: name.startIndex)..<open])] = (labels, columns[1])
+                } else {
+                    types[name] = columns[1]
+                }
+            }
+            for file in files {
+                for (index, token) in file.tokens.enumerated() where token.kind == .identifier {
+                    let isMember = index > 0 && file.tokens[index - 1].text == "."
+                    if let entry = members[token.text], isMember, index + 1 < file.tokens.count,
+                        file.tokens[index + 1].text == "(", callLabels(file.tokens, open: index + 1) == entry.labels
+                    {
+                        disabled.append((file.path, token.line, token.text, entry.what))
+                    } else if let what = types[token.text], !isMember, !own.names.contains(token.text) {
+                        disabled.append((file.path, token.line, token.text, what))
+                    }
+                }
+            }
+        }
+        for finding in disabled {
+            print("\(finding.file):\(finding.line): '\(finding.name)' is an API Apple disabled: \(finding.what)")
+        }
+        var storage: [TypedThrowsStorage] = []
+        for file in files { storage += typedThrowsStorage(file: file.path, tokens: file.tokens) }
+        for finding in storage {
+            print(
+                "\(finding.file):\(finding.line): stored property '\(finding.name)' has a typed-throws function type:"
+                    + " its metadata needs swift_getExtendedFunctionTypeMetadata (iOS 18 and later), which the"
+                    + " compiler calls unguarded below iOS 18; store a function returning Result instead")
         }
         for finding in findings {
             let guardText =
@@ -688,6 +1037,14 @@ enum AvailabilityCheckTool {
             "availability: \(files.count) files, \(findings.count) unguarded uses of API newer than their iOS target"
             + " (table: \(table.types.count) types, \(table.properties.count) members, \(table.functions.count) function names)"
         print(summary)
-        exit(findings.isEmpty ? 0 : 1)
+        print("availability: \(storage.count) stored properties of a typed-throws function type (iOS 18 metadata)")
+        if namesPath != nil {
+            let lines = files.reduce(0) { $0 + $1.appleOnly.count }
+            print(
+                "availability: \(unresolved.count) names of Apple-only code (\(lines) lines) that neither this code nor the SDK declares"
+            )
+        }
+        if disabledPath != nil { print("availability: \(disabled.count) uses of API Apple disabled") }
+        exit(findings.isEmpty && storage.isEmpty && unresolved.isEmpty && disabled.isEmpty ? 0 : 1)
     }
 }

@@ -6,6 +6,14 @@
 # sources and Tests/ClientCompat are read for the package's deployment target, each example app for the iOS version
 # its README asks for. The check first checks itself: in a temporary copy of Sources/, AnalyticsUploader's Duration
 # form without its `@available` must be reported, and so must a planted `Duration` parameter; guarded uses must not.
+# It also reports a stored property of a typed-throws function type (its metadata needs iOS 18: see
+# scripts/apple/AvailabilityCheck.swift), and checks that the RecordingTransport.answer of before its fix is caught.
+# In Apple-only code (what iOS compiles and Linux does not), every member and type name must be this code's, the
+# table's, or one of the SDK's names (scripts/apple/ios-names.txt): a name none of them knows (API newer than the
+# table's SDK, like iOS 17's containerRelativeFrame) fails rather than passes. Calls of API Apple disabled
+# (scripts/apple/disabled-apis.tsv: UIApplication.openURL(_:), UIWebView) fail. Each of these is planted and must fail:
+# split(separator: ", ") (iOS 16) in the core, .containerRelativeFrame in the SwiftUI example, openURL(_:) in the
+# URL opener.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 table=scripts/apple/ios-availability.tsv
@@ -60,6 +68,52 @@ if [ $? -ne 1 ] || ! grep -q "Planted.swift:14: 'Duration' needs iOS 16.0" "$wor
   cat "$work/planted-3.out"; echo "availability: self-test FAILED: a planted unguarded Duration was not reported"; exit 1
 fi
 
+# ... and a stored property of a typed-throws function type (the RecordingTransport.answer of before the fix, whose
+# metadata needs swift_getExtendedFunctionTypeMetadata, iOS 18) must be reported.
+transport="$work/Sources/IFTTTConnectTesting/RecordingTransport.swift"
+sed -i 's/^    private let answer: @Sendable (HTTPRequest) -> Result<HTTPResponse, ConnectAPIError>$/    private let answer: @Sendable (HTTPRequest) throws(ConnectAPIError) -> HTTPResponse/' "$transport"
+if ! grep -q 'private let answer: @Sendable (HTTPRequest) throws(ConnectAPIError)' "$transport"; then
+  echo "availability: self-test could not plant the typed-throws RecordingTransport.answer (its declaration changed)"
+  exit 1
+fi
+"$tool" --table "$table" "$work/Sources=$deployment" >"$work/planted-4.out" 2>&1
+if [ $? -ne 1 ] || ! grep -q "RecordingTransport.swift:[0-9]*: stored property 'answer' has a typed-throws function type" \
+    "$work/planted-4.out"; then
+  cat "$work/planted-4.out"
+  echo "availability: self-test FAILED: a stored typed-throws function type (RecordingTransport.answer) was not reported"
+  exit 1
+fi
+
+# The three misses of the stand-in before it learnt them, planted one at a time, each in its own copy: each must fail.
+names=scripts/apple/ios-names.txt
+disabled=scripts/apple/disabled-apis.tsv
+[ -f "$names" ] || { echo "availability: no $names (scripts/check-ios-sdk.sh --update-availability writes it)"; exit 1; }
+checked=(--table "$table" --names "$names" --disabled "$disabled")
+plant() {   # $1 = what, $2 = file to change (in a fresh copy of the repository's sources), $3 = sed, $4 = expected line
+  rm -rf "$work/plant"; mkdir -p "$work/plant"
+  cp -r Sources "$work/plant/Sources"; cp -r Examples "$work/plant/Examples"
+  local file="$work/plant/$2"
+  sed -i "$3" "$file"
+  if cmp -s "$2" "$file"; then echo "availability: self-test could not plant $1 (its line changed)"; exit 1; fi
+  "$tool" "${checked[@]}" "$work/plant/Sources=$deployment" "$work/plant/Examples/GroceryExpress-SwiftUI=16.0" \
+    "$work/plant/Examples/GroceryExpress-UIKit=15.0" >"$work/plant.out" 2>&1
+  if [ $? -ne 1 ] || ! grep -qE "$4" "$work/plant.out"; then
+    cat "$work/plant.out"; echo "availability: self-test FAILED: $1 was not reported"; exit 1
+  fi
+}
+# (a) `header.split(separator: ", ")`: the iOS 16 overload, with the same labels as Swift 5's split(separator:).
+plant "split(separator: \", \") in the core" Sources/IFTTTConnectCore/Activation/AppleAdapters.swift \
+  's|^    public func canOpen(_ url: URL) -> Bool {$|    func plantedSplit(_ header: String) -> [Substring] { header.split(separator: ", ") }\n&|' \
+  "AppleAdapters.swift:[0-9]+: 'split\(separator:\)' needs iOS 16.0"
+# (b) `.containerRelativeFrame` (iOS 17, newer than the table's SDK) in the SwiftUI example.
+plant ".containerRelativeFrame in the SwiftUI example" Examples/GroceryExpress-SwiftUI/GroceryExpress/SettingsScreen.swift \
+  's|^        .navigationTitle("Settings")$|        .containerRelativeFrame(.horizontal)\n&|' \
+  "SettingsScreen.swift:[0-9]+: 'containerRelativeFrame' is neither this code's nor a name of the SDK"
+# (c) `UIApplication.shared.openURL(_:)` in the URL opener: deprecated, and disabled for apps built with the iOS 18 SDK.
+plant "UIApplication.shared.openURL(_:) in the URL opener" Sources/IFTTTConnectCore/Activation/AppleAdapters.swift \
+  's|^        await UIApplication.shared.open(url, options: \[:\])$|        UIApplication.shared.openURL(url)|' \
+  "AppleAdapters.swift:[0-9]+: 'openURL' is an API Apple disabled"
+
 # 2. The real sources.
 roots=("Sources=$deployment" "Tests/ClientCompat=$deployment")
 for app in Examples/*/; do
@@ -68,9 +122,11 @@ for app in Examples/*/; do
   [ -n "$ios" ] || { echo "availability: $app/README.md names no 'iOS NN or later'"; exit 1; }
   roots+=("$app=$ios")
 done
-"$tool" --table "$table" "${roots[@]}" >"$work/scan.out" 2>&1
+"$tool" "${checked[@]}" "${roots[@]}" >"$work/scan.out" 2>&1
 status=$?
 if [ $status -ne 0 ]; then cat "$work/scan.out"; exit 1; fi
 echo "availability: self-test: a Duration without @available (AnalyticsUploader, a planted parameter) is reported," \
-  "guarded ones are not"
-tail -1 "$work/scan.out"
+  "guarded ones are not; a stored typed-throws function type (RecordingTransport.answer before its fix) is reported"
+echo "availability: self-test: split(separator: \", \") in the core, .containerRelativeFrame in the SwiftUI example and" \
+  "UIApplication.shared.openURL(_:) in the URL opener are each reported"
+tail -4 "$work/scan.out"

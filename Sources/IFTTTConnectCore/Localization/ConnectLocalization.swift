@@ -241,7 +241,7 @@ final class LocalizationTables: Sendable {
     /// Finds `<name>.lproj/Localizable.strings` in the resource bundle. SwiftPM lower-cases `.lproj` folder
     /// names on Linux, so the lower-cased spelling is tried too.
     static func url(for name: String) -> URL? {
-        let bundle = Bundle.module
+        let bundle = ConnectResources.bundle
         for folder in [name, name.lowercased()] {
             if let base = bundle.resourceURL {
                 let url = base.appendingPathComponent("\(folder).lproj", isDirectory: true)
