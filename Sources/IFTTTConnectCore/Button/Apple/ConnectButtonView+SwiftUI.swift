@@ -1,5 +1,8 @@
 #if canImport(SwiftUI)
 import SwiftUI
+#if canImport(UIKit)
+import UIKit
+#endif
 
 /// The Connect Button as a SwiftUI view. It draws the same ``ConnectButtonAppearance`` as the UIKit
 /// ``ConnectButton`` and the SVG renderer, for the width it is given and the environment's colour scheme,
