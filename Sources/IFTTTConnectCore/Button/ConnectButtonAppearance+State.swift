@@ -29,8 +29,9 @@ extension ConnectButtonAppearance {
         showsFooter: Bool = true,
         textSize: ConnectTextSize = .large,
         layoutDirection: ConnectLayoutDirection = .leftToRight,
-        icon loadedIcon: ConnectButtonIconImage? = nil
+        icon: ConnectButtonIconImage? = nil
     ) {
+        let loadedIcon = icon
         let scheme = style.resolved(for: hostAppearance)
         let geometry = ConnectButtonGeometry(width: width)
         let service = connection?.connectingService
