@@ -29,4 +29,6 @@ public final class CGContext {
     public func translateBy(x tx: CGFloat, y ty: CGFloat) {}
     /// https://developer.apple.com/documentation/coregraphics/cgcontext/setshadow(offset:blur:color:)
     public func setShadow(offset: CGSize, blur: CGFloat, color: CGColor?) {}
+    /// https://developer.apple.com/documentation/coregraphics/cgcontext/setalpha(_:)
+    public func setAlpha(_ alpha: CGFloat) {}
 }

@@ -215,6 +215,8 @@ public struct LocalizedStringKey: ExpressibleByStringInterpolation, Equatable, S
 public struct Image: View, Sendable {
     /// https://developer.apple.com/documentation/swiftui/image/init(systemname:)
     nonisolated public init(systemName: String) {}
+    /// https://developer.apple.com/documentation/swiftui/image/init(uiimage:)
+    nonisolated public init(uiImage: UIImage) {}
     nonisolated public var body: Never { fatalError() }
     /// https://developer.apple.com/documentation/swiftui/image/resizable(capinsets:resizingmode:)
     nonisolated public func resizable() -> Image { self }
@@ -506,6 +508,26 @@ public struct StateObject<ObjectType>: DynamicProperty where ObjectType: Observa
 public struct EnvironmentValues {
     /// https://developer.apple.com/documentation/swiftui/environmentvalues/colorscheme
     public var colorScheme: ColorScheme { .light }
+    /// https://developer.apple.com/documentation/swiftui/environmentvalues/locale
+    public var locale: Locale { Locale(identifier: "en_US") }
+    /// https://developer.apple.com/documentation/swiftui/environmentvalues/sizecategory
+    public var sizeCategory: ContentSizeCategory { .large }
+    /// https://developer.apple.com/documentation/swiftui/environmentvalues/layoutdirection
+    public var layoutDirection: LayoutDirection {
+        get { .leftToRight }
+        set {}
+    }
+}
+
+/// https://developer.apple.com/documentation/swiftui/contentsizecategory
+public enum ContentSizeCategory: Hashable, Sendable, CaseIterable {
+    case extraSmall, small, medium, large, extraLarge, extraExtraLarge, extraExtraExtraLarge, accessibilityMedium,
+        accessibilityLarge, accessibilityExtraLarge, accessibilityExtraExtraLarge, accessibilityExtraExtraExtraLarge
+}
+
+/// https://developer.apple.com/documentation/swiftui/layoutdirection
+public enum LayoutDirection: Hashable, Sendable, CaseIterable {
+    case leftToRight, rightToLeft
 }
 
 /// https://developer.apple.com/documentation/swiftui/environment
@@ -611,6 +633,12 @@ extension View {
     nonisolated public func onTapGesture(count: Int = 1, perform action: @escaping () -> Void) -> some View {
         modified()
     }
+    /// https://developer.apple.com/documentation/swiftui/view/opacity(_:)
+    nonisolated public func opacity(_ opacity: Double) -> some View { modified() }
+    /// https://developer.apple.com/documentation/swiftui/view/environment(_:_:)
+    nonisolated public func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V)
+        -> some View
+    { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/onappear(perform:)
     nonisolated public func onAppear(perform action: (() -> Void)? = nil) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/onopenurl(perform:) (iOS 14+)

@@ -84,6 +84,35 @@ open class UITraitCollection: NSObject {
     open class var current: UITraitCollection { UITraitCollection() }
     /// https://developer.apple.com/documentation/uikit/uitraitcollection/displayscale
     open var displayScale: CGFloat { 0 }
+    /// https://developer.apple.com/documentation/uikit/uitraitcollection/preferredcontentsizecategory (iOS 10+)
+    open var preferredContentSizeCategory: UIContentSizeCategory { .large }
+}
+
+/// https://developer.apple.com/documentation/uikit/uicontentsizecategory (iOS 7+)
+public struct UIContentSizeCategory: RawRepresentable, Hashable, Sendable {
+    public var rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let unspecified = UIContentSizeCategory(rawValue: "_UICTContentSizeCategoryUnspecified")
+    public static let extraSmall = UIContentSizeCategory(rawValue: "UICTContentSizeCategoryXS")
+    public static let small = UIContentSizeCategory(rawValue: "UICTContentSizeCategoryS")
+    public static let medium = UIContentSizeCategory(rawValue: "UICTContentSizeCategoryM")
+    public static let large = UIContentSizeCategory(rawValue: "UICTContentSizeCategoryL")
+    public static let extraLarge = UIContentSizeCategory(rawValue: "UICTContentSizeCategoryXL")
+    public static let extraExtraLarge = UIContentSizeCategory(rawValue: "UICTContentSizeCategoryXXL")
+    public static let extraExtraExtraLarge = UIContentSizeCategory(rawValue: "UICTContentSizeCategoryXXXL")
+    public static let accessibilityMedium = UIContentSizeCategory(rawValue: "UICTContentSizeCategoryAccessibilityM")
+    public static let accessibilityLarge = UIContentSizeCategory(rawValue: "UICTContentSizeCategoryAccessibilityL")
+    public static let accessibilityExtraLarge = UIContentSizeCategory(
+        rawValue: "UICTContentSizeCategoryAccessibilityXL")
+    public static let accessibilityExtraExtraLarge = UIContentSizeCategory(
+        rawValue: "UICTContentSizeCategoryAccessibilityXXL")
+    public static let accessibilityExtraExtraExtraLarge = UIContentSizeCategory(
+        rawValue: "UICTContentSizeCategoryAccessibilityXXXL")
+}
+
+/// https://developer.apple.com/documentation/uikit/uiuserinterfacelayoutdirection
+public enum UIUserInterfaceLayoutDirection: Int, Sendable {
+    case leftToRight, rightToLeft
 }
 
 /// https://developer.apple.com/documentation/uikit/nslayoutanchor
@@ -177,6 +206,8 @@ open class UIView: UIResponder {
     open var window: UIWindow? { nil }
     /// https://developer.apple.com/documentation/uikit/uiview/traitcollection
     open var traitCollection: UITraitCollection { UITraitCollection() }
+    /// https://developer.apple.com/documentation/uikit/uiview/effectiveuserinterfacelayoutdirection (iOS 10+)
+    open var effectiveUserInterfaceLayoutDirection: UIUserInterfaceLayoutDirection { .leftToRight }
     /// https://developer.apple.com/documentation/uikit/uiview/intrinsiccontentsize
     open var intrinsicContentSize: CGSize { .zero }
     /// https://developer.apple.com/documentation/uikit/uiview/safearealayoutguide (iOS 11+)
@@ -323,7 +354,19 @@ open class UIFont: NSObject, @unchecked Sendable {
         public static let body = TextStyle(rawValue: "UICTFontTextStyleBody")
         /// https://developer.apple.com/documentation/uikit/uifont/textstyle/headline
         public static let headline = TextStyle(rawValue: "UICTFontTextStyleHeadline")
+        /// https://developer.apple.com/documentation/uikit/uifont/textstyle/title2
+        public static let title2 = TextStyle(rawValue: "UICTFontTextStyleTitle2")
     }
+}
+
+/// https://developer.apple.com/documentation/uikit/uifontmetrics (iOS 11+)
+open class UIFontMetrics: NSObject, @unchecked Sendable {
+    /// https://developer.apple.com/documentation/uikit/uifontmetrics/init(fortextstyle:)
+    public init(forTextStyle textStyle: UIFont.TextStyle) { super.init() }
+    /// https://developer.apple.com/documentation/uikit/uifontmetrics/scaledfont(for:)
+    open func scaledFont(for font: UIFont) -> UIFont { font }
+    /// https://developer.apple.com/documentation/uikit/uifontmetrics/scaledvalue(for:)
+    open func scaledValue(for value: CGFloat) -> CGFloat { value }
 }
 
 /// https://developer.apple.com/documentation/uikit/uiimage
@@ -546,6 +589,9 @@ open class UILabel: UIView {
     open var numberOfLines: Int = 1
     /// https://developer.apple.com/documentation/uikit/uilabel/textalignment
     open var textAlignment: NSTextAlignment = .natural
+    /// https://developer.apple.com/documentation/uikit/uicontentsizecategoryadjusting/adjustsfontforcontentsizecategory
+    /// (iOS 10+)
+    open var adjustsFontForContentSizeCategory: Bool = false
 }
 
 /// https://developer.apple.com/documentation/uikit/uiimageview
@@ -646,6 +692,10 @@ open class UITextField: UIControl {
     open var text: String?
     /// https://developer.apple.com/documentation/uikit/uitextfield/placeholder
     open var placeholder: String?
+    /// https://developer.apple.com/documentation/uikit/uitextfield/attributedplaceholder (iOS 6+)
+    open var attributedPlaceholder: NSAttributedString?
+    /// https://developer.apple.com/documentation/uikit/uitextfield/textalignment
+    open var textAlignment: NSTextAlignment = .natural
     /// https://developer.apple.com/documentation/uikit/uitextfield/textcolor
     open var textColor: UIColor?
     /// https://developer.apple.com/documentation/uikit/uitextfield/font

@@ -62,8 +62,8 @@ struct ButtonAppearanceTests {
             #expect(make(state).backgroundColor == ConnectColor(hex: "#2F6FDE"), "\(state)")
         }
         #expect(make(.connecting).label?.color == .white)
-        #expect(
-            make(.connecting, connection: ButtonFixtures.lightBrand).label?.color == ConnectButtonPalette.almostBlack)
+        // Black or white by contrast (issue 26 item 7): black on the light brand colour.
+        #expect(make(.connecting, connection: ButtonFixtures.lightBrand).label?.color == .black)
         #expect(
             make(.connecting, connection: ButtonFixtures.noBrand).backgroundColor == ConnectButtonPalette.almostBlack)
         #expect(make(.enterEmail(email: "", isInvalid: false)).backgroundColor == ConnectButtonPalette.lightGrey)
@@ -91,9 +91,13 @@ struct ButtonAppearanceTests {
             #expect(make(state).knob == nil, "\(state)")
         }
         #expect(make(.connect).knob?.icon == .monogram("S", color: .white))
-        #expect(
-            make(.connect, connection: ButtonFixtures.withIcon).knob?.icon
-                == .image(URL(string: "https://assets.example.com/sunny/monochrome.png")!))
+        // The icon URL alone shows the monogram (while it loads); the loaded image replaces it.
+        let withIcon = make(.connect, connection: ButtonFixtures.withIcon).knob
+        #expect(withIcon?.icon == .monogram("S", color: .white))
+        #expect(withIcon?.iconURL == URL(string: "https://assets.example.com/sunny/monochrome.png"))
+        let loaded = ConnectButtonAppearance(
+            state: .connect, connection: ButtonFixtures.withIcon, icon: ButtonSnapshotTests.sunIcon)
+        #expect(loaded.knob?.icon == .image(ButtonSnapshotTests.sunIcon))
     }
 
     @Test func progressBarsFollowTheControllerTimings() {

@@ -3,6 +3,7 @@ import Foundation
 import FoundationXML
 #endif
 import Testing
+import TestSupport
 @testable import IFTTTConnectCore
 
 @Suite("Connect Button SVG snapshots")
@@ -12,14 +13,22 @@ struct ButtonSnapshotTests {
     static func appearance(
         _ state: ConnectButtonVisualState, _ scheme: ConnectButtonColorScheme,
         connection: Connection? = ButtonFixtures.standard, locale: String = "en-US",
-        style: ConnectButtonStyle? = nil, width: Double = 360
+        style: ConnectButtonStyle? = nil, width: Double = 360, textSize: ConnectTextSize = .large,
+        direction: ConnectLayoutDirection = .leftToRight, icon: ConnectButtonIconImage? = nil
     ) -> ConnectButtonAppearance {
         ConnectButtonAppearance(
             state: state, connection: state == .loading ? nil : connection,
             localization: ConnectLocalization(identifier: locale),
             style: style ?? (scheme == .light ? .light : .dark), hostAppearance: scheme,
-            width: width, progress: 0.45)
+            width: width, progress: 0.45, textSize: textSize, layoutDirection: direction, icon: icon)
     }
+
+    /// A loaded icon for ``ButtonFixtures/withIcon``: a white sun, as SVG bytes.
+    static let sunIcon = ConnectButtonIconImage(
+        url: URL(string: "https://assets.example.com/sunny/monochrome.png")!,
+        data: Data(
+            ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="7" fill="#fff"/></svg>"##
+                .utf8))!
 
     @Test(arguments: ConnectButtonVisualState.allExamples, ConnectButtonColorScheme.allCases)
     func everyStateInLightAndDark(_ state: ConnectButtonVisualState, _ scheme: ConnectButtonColorScheme) {
@@ -34,12 +43,22 @@ struct ButtonSnapshotTests {
         #expect(light.backgroundColor == ConnectButtonPalette.almostBlack)
     }
 
-    @Test func knobWithAnIconReferencesTheImage() {
+    /// The loaded icon is embedded (a viewer fetches nothing); until it loads, the monogram.
+    @Test func knobWithAnIconEmbedsTheLoadedImage() {
         let svg = ConnectButtonSVGRenderer.render(
-            Self.appearance(.connected, .light, connection: ButtonFixtures.withIcon))
+            Self.appearance(.connected, .light, connection: ButtonFixtures.withIcon, icon: Self.sunIcon))
         SnapshotAssertion.assertMatches(svg, named: "connected-icon-light.svg", in: Self.suite)
-        #expect(svg.contains("xlink:href=\"https://assets.example.com/sunny/monochrome.png\""))
-        #expect(!svg.contains("class=\"monogram\""))
+        #expect(svg.contains("xlink:href=\"data:image/svg+xml;base64,"))
+        #expect(!svg.contains("class=\"monogram\"") && !svg.contains("assets.example.com"))
+        let loading = ConnectButtonSVGRenderer.render(
+            Self.appearance(.connected, .light, connection: ButtonFixtures.withIcon))
+        #expect(loading.contains("class=\"monogram\"") && !loading.contains("<image"))
+    }
+
+    /// The gallery in docs/ is what the code draws now (regenerate it with `scripts/button-gallery.sh`).
+    @Test func theGalleryInTheDocsIsCurrent() throws {
+        let committed = try String(contentsOf: Repository.url("docs/button-gallery.svg"), encoding: .utf8)
+        #expect(committed == ButtonGallery.svg(), "docs/button-gallery.svg is stale: run scripts/button-gallery.sh")
     }
 
     @Test(arguments: ["de", "ja", "pt-BR", "ru"])
@@ -111,15 +130,16 @@ struct ButtonSnapshotTests {
         #expect(!svg.contains("javascript:") && !svg.contains("<image"))
     }
 
-    /// Writes the gallery SVG when `BUTTON_GALLERY=<path>` is set; `docs/button-gallery.png` is made from it with
-    /// `rsvg-convert`.
+    /// Writes the gallery SVG when `BUTTON_GALLERY=<path>` is set (`scripts/button-gallery.sh` does, and makes
+    /// `docs/button-gallery.png` from it with `rsvg-convert`).
     @Test func writesTheGalleryWhenAsked() throws {
         guard let path = ProcessInfo.processInfo.environment["BUTTON_GALLERY"] else { return }
         try ButtonGallery.svg().write(to: URL(fileURLWithPath: path), atomically: true, encoding: .utf8)
     }
 }
 
-/// Every state in light and dark, side by side, with captions.
+/// Every state in light and dark, side by side, with captions; then two locales, right to left, the largest
+/// text size and a loaded icon.
 enum ButtonGallery {
     /// The `height` attribute of a rendered SVG.
     static func height(of svg: String) -> Double {
@@ -142,6 +162,41 @@ enum ButtonGallery {
             (
                 "connect (de, 280)", ButtonSnapshotTests.appearance(.connect, .light, locale: "de", width: 280),
                 ButtonSnapshotTests.appearance(.connected, .dark, locale: "de", width: 280)
+            ))
+        for state in [
+            ConnectButtonVisualState.connect, .enterEmail(email: "", isInvalid: false), .verifying, .connected,
+        ] {
+            rows.append(
+                (
+                    "\(state.name) (es-419)", ButtonSnapshotTests.appearance(state, .light, locale: "es-419"),
+                    ButtonSnapshotTests.appearance(state, .dark, locale: "es-419")
+                ))
+        }
+        for state in [
+            ConnectButtonVisualState.connect, .enterEmail(email: "jane@example.com", isInvalid: false), .verifying,
+            .connected,
+        ] {
+            rows.append(
+                (
+                    "\(state.name) (RTL)", ButtonSnapshotTests.appearance(state, .light, direction: .rightToLeft),
+                    ButtonSnapshotTests.appearance(state, .dark, direction: .rightToLeft)
+                ))
+        }
+        for state in [ConnectButtonVisualState.connect, .creatingAccount(email: "jane@example.com")] {
+            rows.append(
+                (
+                    "\(state.name) (AX5)",
+                    ButtonSnapshotTests.appearance(state, .light, textSize: .accessibilityExtraExtraExtraLarge),
+                    ButtonSnapshotTests.appearance(state, .dark, textSize: .accessibilityExtraExtraExtraLarge)
+                ))
+        }
+        rows.append(
+            (
+                "loaded icon",
+                ButtonSnapshotTests.appearance(
+                    .connect, .light, connection: ButtonFixtures.withIcon, icon: ButtonSnapshotTests.sunIcon),
+                ButtonSnapshotTests.appearance(
+                    .connected, .dark, connection: ButtonFixtures.withIcon, icon: ButtonSnapshotTests.sunIcon)
             ))
         rows.append(
             (

@@ -10,13 +10,17 @@ struct ButtonCommand: AsyncParsableCommand {
         subcommands: [Render.self]
     )
 
-    /// `ifttt-connect button render --connection ID|--file FILE --state STATE [--style] [--locale] [--width]`.
+    /// `ifttt-connect button render --connection ID|--file FILE --state STATE [--style] [--locale] [--width]
+    /// [--text-size] [--layout-direction]`.
     struct Render: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Render the Connect Button of a Connection in one state as SVG on standard output.",
             discussion: """
                 The Connection comes from the API (--connection ID, see --api) or from a file holding the JSON of \
                 GET /v2/connections/{id} (--file FILE). States: \(Render.stateNames.joined(separator: ", ")).
+                With --connection the connecting service's icon is loaded through the SDK (as the app would) and \
+                embedded; with --file, or when it does not load, the knob shows the service's monogram.
+                Text sizes: \(ConnectTextSize.allCases.map(\.rawValue).joined(separator: ", ")).
                 """
         )
 
@@ -38,6 +42,15 @@ struct ButtonCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("The width available in points (default 360).", valueName: "width"))
         var width: Double = ConnectButtonGeometry.maximumWidth
 
+        @Option(
+            help: ArgumentHelp(
+                "The text size (Dynamic Type), as UIKit's content size category names (default large).",
+                valueName: "category"))
+        var textSize: String = ConnectTextSize.large.rawValue
+
+        @Option(help: ArgumentHelp("ltr or rtl (default ltr).", valueName: "direction"))
+        var layoutDirection: String = ConnectLayoutDirection.leftToRight.rawValue
+
         @OptionGroup var api: APIOptions
 
         /// The state names `--state` accepts, in flow order.
@@ -58,19 +71,30 @@ struct ButtonCommand: AsyncParsableCommand {
                 throw ValidationError("--width must be a positive number, got \(width)")
             }
             guard !locale.isEmpty else { throw ValidationError("--locale must not be empty") }
+            guard ConnectTextSize(rawValue: textSize) != nil else {
+                throw ValidationError(
+                    "--text-size must be one of \(ConnectTextSize.allCases.map(\.rawValue).joined(separator: ", ")), "
+                        + "got '\(textSize)'")
+            }
+            guard ConnectLayoutDirection(rawValue: layoutDirection) != nil else {
+                throw ValidationError("--layout-direction must be ltr or rtl, got '\(layoutDirection)'")
+            }
         }
 
-        /// The SVG of `connection` as the options ask.
-        func svg(for connection: Connection) -> String {
+        /// The SVG of `connection` as the options ask, with the service icon when one was loaded.
+        func svg(for connection: Connection, icon: ConnectButtonIconImage? = nil) -> String {
             let visual = ConnectButtonVisualState.allExamples.first { $0.name == state } ?? .connect
             let appearance = ConnectButtonAppearance(
                 state: visual, connection: connection, localization: ConnectLocalization(identifier: locale),
-                style: ConnectButtonStyle(rawValue: style) ?? .light, width: width)
+                style: ConnectButtonStyle(rawValue: style) ?? .light, width: width,
+                textSize: ConnectTextSize(rawValue: textSize) ?? .large,
+                layoutDirection: ConnectLayoutDirection(rawValue: layoutDirection) ?? .leftToRight, icon: icon)
             return ConnectButtonSVGRenderer.render(appearance)
         }
 
-        /// Loads the Connection from `--file` or the API.
-        func loadConnection() async throws -> Connection {
+        /// Loads the Connection from `--file` or the API; from the API also the connecting service's icon, through
+        /// the SDK's icon loader (no disk cache), while the sandbox runs.
+        func loadConnectionAndIcon() async throws -> (Connection, ConnectButtonIconImage?) {
             if let file {
                 let data: Data
                 do {
@@ -80,32 +104,47 @@ struct ButtonCommand: AsyncParsableCommand {
                     throw ExitCode(1)
                 }
                 do throws(ConnectDecodingError) {
-                    return try Connection.decode(from: data)
+                    return (try Connection.decode(from: data), nil)
                 } catch {
                     warn("error: \(file) is not a Connection: \(error)")
                     throw ExitCode(1)
                 }
             }
             let id = connection ?? ""
-            let result: Result<Connection, ConnectAPIError> = try await api.withAPI { url in
+            let result: Result<(Connection, ConnectButtonIconImage?), ConnectAPIError> = try await api.withAPI { url in
                 do throws(ConnectAPIError) {
-                    return .success(
-                        try await ConnectionNetworkController(configuration: .sandbox(url))
-                            .fetchConnection(for: id, credentialProvider: ConnectionCredentials()))
+                    let transport = URLSessionTransport()
+                    let connection = try await ConnectionNetworkController(
+                        configuration: .sandbox(url, transport: transport)
+                    ).fetchConnection(for: id, credentialProvider: ConnectionCredentials())
+                    var icon: ConnectButtonIconImage?
+                    if let iconURL = connection.connectingService.monochromeIconURL {
+                        switch await ServiceIconLoader(transport: transport, cacheDirectory: nil).icon(for: iconURL) {
+                        case .success(let loaded): icon = loaded
+                        case .failure(let error): warn("note: the service icon did not load (\(error)); monogram")
+                        }
+                    }
+                    return .success((connection, icon))
                 } catch {
                     return .failure(error)
                 }
             }
             switch result {
-            case .success(let connection): return connection
+            case .success(let loaded): return loaded
             case .failure(let error):
                 warn("error: \(error)")
                 throw ExitCode(1)
             }
         }
 
+        /// Loads the Connection from `--file` or the API (without its icon).
+        func loadConnection() async throws -> Connection {
+            try await loadConnectionAndIcon().0
+        }
+
         func run() async throws {
-            say(svg(for: try await loadConnection()))
+            let (connection, icon) = try await loadConnectionAndIcon()
+            say(svg(for: connection, icon: icon))
         }
     }
 }

@@ -37,6 +37,10 @@ extension ConnectButtonController {
         /// the uploader was made with its own ``AnalyticsSwitch``.
         public var analyticsUploader: AnalyticsUploader?
 
+        /// Loads and caches the connecting service's icon for the knob. `nil` (the default) means a loader that
+        /// sends through ``networkController``'s transport and caches in memory and in the user's caches folder.
+        public var iconLoader: ServiceIconLoader?
+
         /// Where the controller waits for its redirect; ``RedirectRegistry/shared`` (process-wide, see there)
         /// unless a test injects its own.
         var registry: RedirectRegistry = .shared

@@ -32,7 +32,8 @@ public final class ConnectButtonController {
     #endif
     /// The configuration given at creation.
     public let connectionConfiguration: ConnectionConfiguration
-    /// The locale sent to IFTTT (`locale=`).
+    /// The locale sent to IFTTT (`locale=`); it also decides the language of the button, the email step, the
+    /// footer and the About page.
     public let locale: Locale
     /// The dependencies and options.
     public let configuration: Configuration
@@ -77,6 +78,16 @@ public final class ConnectButtonController {
     /// Whether the redirect now awaited may finish with a token nothing vouched for (the app chose
     /// ``UserTokenTrust/unvouchedRedirectToken``): the finished activation is then reported with a warning.
     private var awaitsUnvouchedToken = false
+    /// The icon URL whose loading started, so that it starts once per URL.
+    private var requestedIconURL: URL?
+    /// The connecting service's icon, once loaded.
+    private var loadedIcon: ConnectButtonIconImage?
+    /// The icon load in flight or finished last (tests await it).
+    private(set) var iconTask: Task<Void, Never>?
+    /// The email last confirmed in the email step (shown in the "creating account" footer).
+    private var confirmedEmail: String?
+    /// Loads the service icon (the configuration's, or one on the network controller's transport).
+    private let iconLoader: ServiceIconLoader
 
     /// The locale the controller uses by default: the first preferred language, else the current locale.
     ///
@@ -126,6 +137,9 @@ public final class ConnectButtonController {
         self.origin = configuration.clock.nowMilliseconds
         self.matcher = RedirectURLMatcher(redirectURL: connectionConfiguration.redirectURL)
         self.opener = configuration.urlOpener ?? Self.platformURLOpener()
+        self.iconLoader =
+            configuration.iconLoader
+            ?? ServiceIconLoader(transport: configuration.networkController.configuration.transport)
         let urls = ActivationURLBuilder(
             connectionId: connectionConfiguration.connectionId, redirectURL: connectionConfiguration.redirectURL,
             skipConfiguration: connectionConfiguration.skipConnectionConfiguration,
@@ -154,6 +168,7 @@ public final class ConnectButtonController {
     ///
     /// - Parameter email: The text in the email field.
     public func confirmEmail(_ email: String) {
+        confirmedEmail = email
         send(.emailConfirmed(email))
     }
 
@@ -277,7 +292,10 @@ public final class ConnectButtonController {
             await withCheckedContinuation { continuation in
                 activationWaiters.append(continuation)
                 send(.toggle(attempt))
-                if case .enterEmail = flow.step { send(.emailConfirmed(address)) }
+                if case .enterEmail = flow.step {
+                    confirmedEmail = address
+                    send(.emailConfirmed(address))
+                }
             }
         } onCancel: {
             Task { @MainActor [weak self] in self?.cancelActivation() }
@@ -335,7 +353,9 @@ public final class ConnectButtonController {
             lastShown = flow.visibleStep
             presenter.show(
                 flow.visibleStep, connection: connection, suggestedEmail: connectionConfiguration.suggestedUserEmail)
+            presentAppearance()
         }
+        loadIconIfNeeded()
         switch flow.step {
         case .loading, .waitingToRetry: break
         default:
@@ -450,6 +470,53 @@ public final class ConnectButtonController {
             }
         } catch {
             return .failure(.networkError(error))
+        }
+    }
+
+    // MARK: - Appearance
+
+    /// The language of everything the button shows: the controller's locale.
+    public var localization: ConnectLocalization { ConnectLocalization(locale: locale) }
+
+    /// The appearance of the step shown now, for the presenter's environment.
+    public var appearance: ConnectButtonAppearance {
+        ConnectButtonAppearance(
+            state: ConnectButtonVisualState(
+                step: flow.visibleStep, email: confirmedEmail ?? connectionConfiguration.suggestedUserEmail),
+            connection: connection, localization: localization, environment: presenter.appearanceEnvironment,
+            icon: loadedIcon)
+    }
+
+    private func presentAppearance() {
+        presenter.show(appearance)
+    }
+
+    /// Starts loading the connecting service's icon once per URL; the knob shows the monogram meanwhile and
+    /// keeps it when loading fails.
+    private func loadIconIfNeeded() {
+        guard let url = connection?.connectingService.monochromeIconURL, url.isWebURL, url != requestedIconURL
+        else { return }
+        requestedIconURL = url
+        let loader = iconLoader
+        if let cached = loader.cachedIcon(for: url) {
+            loadedIcon = cached
+            presentAppearance()
+            return
+        }
+        iconTask = Task { [weak self] in
+            let result = await loader.icon(for: url)
+            self?.iconLoaded(result, for: url)
+        }
+    }
+
+    private func iconLoaded(_ result: Result<ConnectButtonIconImage, ServiceIconError>, for url: URL) {
+        guard url == requestedIconURL else { return }
+        switch result {
+        case .success(let icon):
+            loadedIcon = icon
+            presentAppearance()
+        case .failure(let error):
+            log("the service icon did not load (\(error)); the knob keeps the monogram")
         }
     }
 

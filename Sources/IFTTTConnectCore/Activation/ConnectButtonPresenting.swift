@@ -13,6 +13,11 @@ public enum ConnectButtonAction: Sendable, Hashable {
 /// Whatever shows the Connect Button on the platform. ``ConnectButtonController`` tells it what to show and
 /// receives the user's actions through ``actionHandler``; it never depends on a UI framework.
 ///
+/// After each step, and when the service icon has loaded, the controller also hands the presenter the whole
+/// ``ConnectButtonAppearance`` (texts in the controller's locale, colours, icon, progress, knob, sizes, layout
+/// direction), computed for the ``appearanceEnvironment`` the presenter reports. Both have default
+/// implementations, so a presenter written for 2.8 compiles and works unchanged.
+///
 /// ``HeadlessConnectButton`` shows nothing, for command-line programs and tests.
 @MainActor
 public protocol ConnectButtonPresenting: AnyObject {
@@ -25,6 +30,24 @@ public protocol ConnectButtonPresenting: AnyObject {
     ///   - connection: The Connection, once loaded.
     ///   - suggestedEmail: The email to pre-fill in ``ConnectButtonStep/enterEmail(invalid:)``.
     func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String)
+    /// What the host decides about the look (style, light or dark mode, width, text size, layout direction);
+    /// the controller computes the appearance for it. Default: a default ``ConnectButtonEnvironment``.
+    var appearanceEnvironment: ConnectButtonEnvironment { get }
+    /// Draws `appearance`: everything the button shows now. Called after ``show(_:connection:suggestedEmail:)``
+    /// and whenever the appearance changes without a new step (the service icon loaded). Default: nothing.
+    ///
+    /// - Parameter appearance: What to draw.
+    func show(_ appearance: ConnectButtonAppearance)
+}
+
+extension ConnectButtonPresenting {
+    /// The default environment: the light style in light mode, 360 pt, the default text size, left to right.
+    public var appearanceEnvironment: ConnectButtonEnvironment { ConnectButtonEnvironment() }
+
+    /// Ignores the appearance (a 2.8 presenter draws from the step alone).
+    ///
+    /// - Parameter appearance: Ignored.
+    public func show(_ appearance: ConnectButtonAppearance) {}
 }
 
 /// A Connect Button with no UI: it remembers what it was told to show, and ``perform(_:)`` acts as the user.
@@ -36,9 +59,25 @@ public final class HeadlessConnectButton: ConnectButtonPresenting {
     public private(set) var step: ConnectButtonStep = .loading
     /// Every step shown, in order (repeated steps once).
     public private(set) var history: [ConnectButtonStep] = []
+    /// The last appearance the controller handed over: exactly what the UIKit button would draw.
+    public private(set) var appearance: ConnectButtonAppearance?
+    /// Every appearance handed over, in order (repeated ones once).
+    public private(set) var appearances: [ConnectButtonAppearance] = []
+    /// The host environment this button reports to the controller.
+    public var appearanceEnvironment: ConnectButtonEnvironment
+    /// Callers of ``appearance(where:)`` waiting for a matching appearance.
+    private var waiters:
+        [(
+            condition: (ConnectButtonAppearance) -> Bool,
+            continuation: CheckedContinuation<ConnectButtonAppearance, Never>
+        )] = []
 
     /// Creates a headless button.
-    public init() {}
+    ///
+    /// - Parameter environment: The host environment to report; default the standard one.
+    public init(environment: ConnectButtonEnvironment = ConnectButtonEnvironment()) {
+        appearanceEnvironment = environment
+    }
 
     /// Records `step`.
     ///
@@ -49,6 +88,29 @@ public final class HeadlessConnectButton: ConnectButtonPresenting {
     public func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String) {
         if history.last != step { history.append(step) }
         self.step = step
+    }
+
+    /// Records `appearance`.
+    ///
+    /// - Parameter appearance: What the button would draw.
+    public func show(_ appearance: ConnectButtonAppearance) {
+        if appearances.last != appearance { appearances.append(appearance) }
+        self.appearance = appearance
+        let ready = waiters.filter { $0.condition(appearance) }
+        waiters.removeAll { $0.condition(appearance) }
+        for waiter in ready { waiter.continuation.resume(returning: appearance) }
+    }
+
+    /// Waits until the button shows an appearance for which `condition` holds, such as a loaded service icon;
+    /// returns the current one at once when it already does.
+    ///
+    /// - Parameter condition: What to wait for.
+    /// - Returns: The first appearance that satisfies `condition`.
+    public func appearance(where condition: @escaping (ConnectButtonAppearance) -> Bool) async
+        -> ConnectButtonAppearance
+    {
+        if let appearance, condition(appearance) { return appearance }
+        return await withCheckedContinuation { waiters.append((condition, $0)) }
     }
 
     /// Acts as the user.

@@ -40,16 +40,23 @@ public enum ConnectButtonPalette {
     public static let almostBlack = ConnectColor(red: 0x22, green: 0x22, blue: 0x22)
     /// The background of the email step, and the progress bar without a service in the dark style: `#CCCCCC`.
     public static let lightGrey = ConnectColor(red: 0xCC, green: 0xCC, blue: 0xCC)
-    /// Email text and placeholder: `#666666`.
+    /// The email field's typed text: `#333333` (2.8's `#666666` on the `#CCCCCC` pill was 3.58:1, below WCAG AA).
+    public static let emailText = ConnectColor(red: 0x33, green: 0x33, blue: 0x33)
+    /// The email field's placeholder: `#505050` (5.0:1 on `#CCCCCC`).
+    public static let emailPlaceholder = ConnectColor(red: 0x50, green: 0x50, blue: 0x50)
+    /// Footer text on light hosts: `#6E6E6E` (5.1:1 on white; 2.8's `#999999` was 2.85:1).
+    public static let footerOnLight = ConnectColor(red: 0x6E, green: 0x6E, blue: 0x6E)
+    /// 2.8's email text and placeholder, and the About page's icons and legal text: `#666666`.
     public static let mediumGrey = ConnectColor(red: 0x66, green: 0x66, blue: 0x66)
     /// The progress bar without a service in the light style: `#414141`.
     public static let grey = ConnectColor(red: 0x41, green: 0x41, blue: 0x41)
     /// The knob when the service has no brand colour: `#0099FF`.
     public static let blue = ConnectColor(red: 0x00, green: 0x99, blue: 0xFF)
-    /// Footer text in every style: `#999999`.
+    /// Footer text on dark hosts (7.4:1 on black); 2.8 used it on every host: `#999999`.
     public static let footer = ConnectColor(red: 0x99, green: 0x99, blue: 0x99)
-    /// Footer error text on light hosts: `#FF3B30`.
-    public static let errorLight = ConnectColor(red: 0xFF, green: 0x3B, blue: 0x30)
+    /// Footer error text on light hosts: `#D70015`, the system red's high-contrast variant (5.4:1 on white;
+    /// the system red `#FF3B30` was 3.55:1).
+    public static let errorLight = ConnectColor(red: 0xD7, green: 0x00, blue: 0x15)
     /// Footer error text on dark hosts: `#FF453A`.
     public static let errorDark = ConnectColor(red: 0xFF, green: 0x45, blue: 0x3A)
 }

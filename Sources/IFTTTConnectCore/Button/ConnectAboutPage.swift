@@ -65,6 +65,8 @@ public struct ConnectAboutPage: Sendable, Hashable {
     public var legal: StyledText
     /// The close button's accessibility label.
     public var closeAccessibilityLabel: String
+    /// The App Store button's accessibility label ("Download on the App Store" in the page's language).
+    public var appStoreAccessibilityLabel: String
     /// The localization of the texts.
     public var localization: String
 
@@ -97,6 +99,7 @@ public struct ConnectAboutPage: Sendable, Hashable {
         }
         legal = Self.legalText(l10n.string(.aboutLegal), link: l10n.string(.aboutLegalLink))
         closeAccessibilityLabel = l10n.string(.aboutClose)
+        appStoreAccessibilityLabel = l10n.string(.aboutAppStore)
         localization = l10n.localization
     }
 

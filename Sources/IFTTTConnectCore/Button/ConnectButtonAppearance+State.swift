@@ -14,6 +14,10 @@ extension ConnectButtonAppearance {
     ///   - progress: The progress bar's current fraction, for a moment inside an animated state; `nil` draws
     ///     the state's start.
     ///   - showsFooter: `false` hides the footer (the original's `appShouldHideConnectButtonFooter`).
+    ///   - textSize: The user's text size; texts scale as `UIFontMetrics` scales 2.8's text styles.
+    ///   - layoutDirection: Right to left mirrors the layout: the knob starts on the right.
+    ///   - icon: The connecting service's icon once loaded (ignored unless it is the service's icon URL); until
+    ///     then the knob shows the monogram.
     public init(
         state: ConnectButtonVisualState,
         connection: Connection?,
@@ -22,44 +26,61 @@ extension ConnectButtonAppearance {
         hostAppearance: ConnectButtonColorScheme = .light,
         width: Double = ConnectButtonGeometry.maximumWidth,
         progress: Double? = nil,
-        showsFooter: Bool = true
+        showsFooter: Bool = true,
+        textSize: ConnectTextSize = .large,
+        layoutDirection: ConnectLayoutDirection = .leftToRight,
+        icon: ConnectButtonIconImage? = nil
     ) {
+        let loadedIcon = icon
         let scheme = style.resolved(for: hostAppearance)
         let geometry = ConnectButtonGeometry(width: width)
         let service = connection?.connectingService
         let brand = service?.brandColorValue
         let l10n = localization
+        let rtl = layoutDirection == .rightToLeft
         let styleBackground = scheme.pillColor
         let brandBackground = brand ?? styleBackground
-        let textOnBrand = brand.map(Self.textColor(on:)) ?? scheme.labelColor
+        // Black or white, whichever contrasts more: white on a light brand colour was 2.14:1 in 2.8 (orange).
+        let textOnBrand = brand.map { ConnectColor.textColor(onAll: [$0]) } ?? scheme.labelColor
+        // The pill's texts grow up to the largest non-accessibility size; beyond it the Large Content Viewer.
+        let pillTextSize = min(textSize.index, ConnectButtonGeometry.largestPillTextSize.index)
+        let cappedSize = ConnectTextSize.allCases[pillTextSize]
+        let labelFontSize = ConnectTextStyle.headline.scaled(ConnectButtonGeometry.labelFontSize, for: cappedSize)
 
         func label(_ key: ConnectStringKey, _ insets: Insets = .standard, color: ConnectColor? = nil, _ args: String...)
             -> Label
         {
             Label(
                 text: ConnectLocalization.format(l10n.string(key), args), color: color ?? scheme.labelColor,
-                insets: insets)
+                insets: rtl ? Insets(left: insets.right, right: insets.left) : insets, fontSize: labelFontSize)
         }
         func progressBar(from start: Double, to target: Double, duration: Double, branded: Bool) -> Progress {
-            let color = branded && brand != nil ? brandBackground.contrasting() : scheme.neutralProgressColor
+            let color =
+                branded && brand != nil
+                ? brandBackground.contrasting().ensuringContrast(4.5, with: textOnBrand)
+                : scheme.neutralProgressColor
             let fraction = min(1, max(0, progress ?? start))
             return Progress(fraction: fraction, target: target, duration: duration, color: color)
         }
         func knob(at position: Double, on track: ConnectColor) -> Knob {
             let base = brand ?? ConnectButtonPalette.blue
             let color = abs(base.brightness - track.brightness) < 0.2 ? base.contrasting(brightening: 0.25) : base
-            let frame = geometry.knobFrame(position: position)
+            let frame = geometry.knobFrame(position: position, direction: layoutDirection)
             let size = ConnectButtonGeometry.iconSize
+            let letter = service.map(Self.monogram(of:)) ?? ""
+            let letterColor = ConnectColor.textColor(onAll: [color])
+            let url = service?.monochromeIconURL.flatMap { $0.isWebURL ? $0 : nil }
             let icon: Icon
-            if let url = service?.monochromeIconURL, url.isWebURL {
-                icon = .image(url)
-            } else if let first = service?.shortName.first(where: { !$0.isWhitespace }) {
-                icon = .monogram(String(first).uppercased(), color: Self.textColor(on: color))
+            if let loadedIcon, let url, loadedIcon.url == url {
+                icon = .image(loadedIcon)
+            } else if service != nil {
+                icon = .monogram(letter, color: letterColor)
             } else {
                 icon = .none
             }
             return Knob(
-                position: position, frame: frame, color: color, icon: icon,
+                position: position, frame: frame, color: color, icon: icon, iconURL: url, monogram: letter,
+                monogramColor: letterColor,
                 iconFrame: ConnectButtonRect(
                     x: frame.midX - size / 2, y: frame.midY - size / 2, width: size, height: size),
                 shadowOpacity: 0.25)
@@ -103,15 +124,17 @@ extension ConnectButtonAppearance {
             let confirm = geometry.knobFrame(position: 1, scale: grown)
             let confirmColor = brand ?? ConnectButtonPalette.blue
             let fieldX = ConnectButtonGeometry.standardLabelInset
+            let field = ConnectButtonRect(
+                x: fieldX, y: ConnectButtonGeometry.knobInset,
+                width: max(0, confirm.x - fieldX - 8),
+                height: ConnectButtonGeometry.height - 2 * ConnectButtonGeometry.knobInset)
             emailValue = EmailField(
                 text: email, placeholder: l10n.string(.emailPlaceholder),
-                frame: ConnectButtonRect(
-                    x: fieldX, y: ConnectButtonGeometry.knobInset,
-                    width: max(0, confirm.x - fieldX - 8),
-                    height: ConnectButtonGeometry.height - 2 * ConnectButtonGeometry.knobInset),
-                textColor: ConnectButtonPalette.mediumGrey, fontSize: ConnectButtonGeometry.emailFontSize,
-                confirmFrame: confirm, confirmColor: confirmColor,
-                confirmGlyphColor: Self.textColor(on: confirmColor),
+                frame: rtl ? geometry.mirrored(field) : field,
+                textColor: ConnectButtonPalette.emailText, placeholderColor: ConnectButtonPalette.emailPlaceholder,
+                fontSize: ConnectTextStyle.subheadline.scaled(ConnectButtonGeometry.emailFontSize, for: cappedSize),
+                confirmFrame: rtl ? geometry.mirrored(confirm) : confirm, confirmColor: confirmColor,
+                confirmGlyphColor: ConnectColor.textColor(onAll: [confirmColor]),
                 confirmAccessibilityLabel: l10n.string(.emailConfirm))
             footerKind = invalid ? .emailInvalid : .enterEmail
             footerAction = invalid ? nil : .showAbout
@@ -175,14 +198,20 @@ extension ConnectButtonAppearance {
         self.progress = progressValue
         self.emailField = emailValue
         self.checkmark = checkmarkValue
+        let footerSize = ConnectTextStyle.footnote.scaled(ConnectButtonGeometry.footerFontSize, for: textSize)
+        var footerFrame = geometry.footerFrame
+        footerFrame.height = ConnectButtonGeometry.footerLineHeight(fontSize: footerSize)
         self.footer =
             showsFooter
             ? Footer(
                 kind: footerKind, text: Self.footerText(footerKind, state: state, localization: l10n, scheme: scheme),
-                frame: geometry.footerFrame, fontSize: ConnectButtonGeometry.footerFontSize, action: footerAction)
+                frame: footerFrame, fontSize: footerSize, action: footerAction)
             : nil
         self.transition = transition
         self.isInteractive = interactive
+        self.textSize = textSize
+        self.layoutDirection = layoutDirection
+        self.usesLargeContentViewer = textSize.index > pillTextSize
         switch state {
         case .enterEmail(let email, _):
             self.accessibilityLabel = email.isEmpty ? l10n.string(.emailPlaceholder) : email
@@ -191,6 +220,26 @@ extension ConnectButtonAppearance {
         default:
             self.accessibilityLabel = labelValue?.text ?? ""
         }
+    }
+
+    /// Creates the appearance for what a presenter reports about its host (``ConnectButtonEnvironment``).
+    ///
+    /// - Parameters:
+    ///   - state: The visual state.
+    ///   - connection: The Connection, or `nil` while loading.
+    ///   - localization: The language of every text (the controller's locale).
+    ///   - environment: Style, light or dark mode, width, text size, layout direction and footer.
+    ///   - icon: The connecting service's icon once loaded.
+    ///   - progress: The progress bar's fraction for a moment inside an animated state.
+    public init(
+        state: ConnectButtonVisualState, connection: Connection?, localization: ConnectLocalization,
+        environment: ConnectButtonEnvironment, icon: ConnectButtonIconImage? = nil, progress: Double? = nil
+    ) {
+        self.init(
+            state: state, connection: connection, localization: localization, style: environment.style,
+            hostAppearance: environment.hostAppearance, width: environment.width, progress: progress,
+            showsFooter: environment.showsFooter, textSize: environment.textSize,
+            layoutDirection: environment.layoutDirection, icon: icon)
     }
 
     /// Creates the appearance for a `Locale` (see ``ConnectLocalization`` for the fallbacks).
@@ -204,9 +253,12 @@ extension ConnectButtonAppearance {
             style: style, hostAppearance: hostAppearance, width: width)
     }
 
-    /// White text on dark fills, near-black text on light ones (relative luminance above 0.5).
-    static func textColor(on fill: ConnectColor) -> ConnectColor {
-        fill.relativeLuminance > 0.5 ? ConnectButtonPalette.almostBlack : .white
+    /// The letter on the knob: the first letter of the short name, else of the name, else of the id.
+    static func monogram(of service: Connection.Service) -> String {
+        for text in [service.shortName, service.name, service.id] {
+            if let first = text.first(where: { $0.isLetter || $0.isNumber }) { return String(first).uppercased() }
+        }
+        return "?"
     }
 
     /// The footer's styled text. The email step shows its "learn more" link once (the original repeated it).
@@ -214,7 +266,7 @@ extension ConnectButtonAppearance {
         _ kind: Footer.Kind, state: ConnectButtonVisualState, localization l10n: ConnectLocalization,
         scheme: ConnectButtonColorScheme
     ) -> StyledText {
-        let grey = ConnectButtonPalette.footer
+        let grey = scheme.footerColor
         switch kind {
         case .worksWithIFTTT:
             return .wordmarked(l10n.string(.footerWorksWith), color: grey)

@@ -1,8 +1,16 @@
 import Foundation
 
-/// Everything a renderer needs to draw the Connect Button in one visual state: texts, colours, positions,
-/// progress, footer and the transition into the state. A pure value; UIKit, SwiftUI and SVG renderers all
-/// draw the same appearance.
+/// Everything a renderer needs to draw the Connect Button in one visual state: texts in the user's language,
+/// colours chosen for contrast, the service icon or its monogram, positions, progress, text sizes, the layout
+/// direction, the footer and the transition into the state. A pure value; UIKit, SwiftUI and the SVG renderer
+/// only map it to pixels, and ``ConnectButtonController`` hands it to its presenter
+/// (`show(_:)` of ``ConnectButtonPresenting``), so ``HeadlessConnectButton`` records exactly
+/// what UIKit draws.
+///
+/// Motion and accessibility build on it: a frame of an animation is this value with ``Knob/position`` (see
+/// ``moveKnob(to:)``), ``Progress/fraction``, ``Label/opacity`` and ``animationProgress`` set for one moment;
+/// assistive technologies read ``accessibilityLabel``, and ``usesLargeContentViewer`` says when the pill's
+/// text stopped growing with the user's text size.
 ///
 /// ```swift
 /// let appearance = ConnectButtonAppearance(state: .connect, connection: connection,
@@ -43,6 +51,16 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
     public var accessibilityLabel: String
     /// Whether taps and drags act in this state.
     public var isInteractive: Bool
+    /// The user's text size the fonts were scaled for.
+    public var textSize: ConnectTextSize
+    /// The layout direction; frames are already mirrored for ``ConnectLayoutDirection/rightToLeft``.
+    public var layoutDirection: ConnectLayoutDirection
+    /// Whether the pill's texts were capped below the user's text size (the accessibility sizes): the pill keeps
+    /// its height, so a platform shows its label in the Large Content Viewer instead of clipping it.
+    public var usesLargeContentViewer: Bool
+    /// How far the animation into this state has run, 0 to 1; 1 (at rest) unless a motion timeline computed this
+    /// appearance for one frame.
+    public var animationProgress: Double = 1
 
     /// The label on the pill.
     public struct Label: Sendable, Hashable {
@@ -58,6 +76,8 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         public var minimumScaleFactor: Double
         /// A repeating fade, while loading.
         public var pulse: Pulse?
+        /// The label's opacity, 1 at rest (animation frames cross-fade labels with it).
+        public var opacity: Double = 1
 
         /// Creates a label.
         public init(
@@ -113,7 +133,7 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
 
     /// The round knob the user slides.
     public struct Knob: Sendable, Hashable {
-        /// 0 on the left (off), 1 on the right (on).
+        /// 0 at the leading end (off: left, or right in right-to-left layouts), 1 at the trailing end (on).
         public var position: Double
         /// Its frame on the pill.
         public var frame: ConnectButtonRect
@@ -121,23 +141,29 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         public var color: ConnectColor
         /// What is drawn on it.
         public var icon: Icon
+        /// The service icon's URL while it loads, or `nil` when the service has none.
+        public var iconURL: URL?
+        /// The letter drawn when no image can be shown (also when a platform cannot decode ``Icon/image(_:)``).
+        public var monogram: String
+        /// The monogram's colour, chosen for contrast with ``color``.
+        public var monogramColor: ConnectColor
         /// The icon's frame (half the knob, centred).
         public var iconFrame: ConnectButtonRect
         /// The drop shadow's opacity (black, radius 6, offset 0/3).
         public var shadowOpacity: Double
     }
 
-    /// The picture on the knob.
+    /// The picture on the knob: never empty while there is a service.
     public enum Icon: Sendable, Hashable {
-        /// The service's white-on-transparent icon.
-        case image(URL)
-        /// The first letter of the service's name, when it has no icon.
+        /// The service's white-on-transparent icon, loaded.
+        case image(ConnectButtonIconImage)
+        /// The first letter of the service's name: while its icon loads, when loading failed, or when it has none.
         case monogram(String, color: ConnectColor)
-        /// Nothing.
+        /// Nothing: there is no service (an Interface Builder preview).
         case none
     }
 
-    /// The bar that fills the pill from the left.
+    /// The bar that fills the pill from its leading end (the right in right-to-left layouts).
     public struct Progress: Sendable, Hashable {
         /// The filled fraction to draw now, 0 to 1.
         public var fraction: Double
@@ -157,11 +183,13 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         public var placeholder: String
         /// The field's frame.
         public var frame: ConnectButtonRect
-        /// Text and placeholder colour.
+        /// The typed text's colour.
         public var textColor: ConnectColor
+        /// The placeholder's colour (opaque, chosen for contrast).
+        public var placeholderColor: ConnectColor
         /// The font size.
         public var fontSize: Double
-        /// The confirm button: the knob grown by 72/64, its left end squared.
+        /// The confirm button: the knob grown by 72/64, its end towards the field squared.
         public var confirmFrame: ConnectButtonRect
         /// The confirm button's colour.
         public var confirmColor: ConnectColor
@@ -209,7 +237,7 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         public var kind: Kind
         /// The styled text.
         public var text: StyledText
-        /// Its frame below the pill.
+        /// Its first line's frame below the pill (longer footers wrap onto more lines of this height).
         public var frame: ConnectButtonRect
         /// The font size.
         public var fontSize: Double
@@ -242,5 +270,20 @@ public struct ConnectButtonAppearance: Sendable, Hashable {
         /// The default change: 0.4 s, ease-in-out, label fading in from half way.
         public static let standard = Transition(
             duration: 0.4, curve: .easeInOut, labelFadeInStart: 0.5, hold: nil, next: nil)
+    }
+
+    /// Moves the knob to `position` (0 leading, 1 trailing), as an animation frame does; its frame and icon frame
+    /// follow, mirrored in right-to-left layouts.
+    ///
+    /// - Parameter position: The new position, clamped to 0...1.
+    public mutating func moveKnob(to position: Double) {
+        guard var knob else { return }
+        let frame = geometry.knobFrame(position: position, direction: layoutDirection)
+        let size = knob.iconFrame.width
+        knob.position = min(1, max(0, position))
+        knob.frame = frame
+        knob.iconFrame = ConnectButtonRect(
+            x: frame.midX - size / 2, y: frame.midY - size / 2, width: size, height: size)
+        self.knob = knob
     }
 }

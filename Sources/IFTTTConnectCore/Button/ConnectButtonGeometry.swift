@@ -60,6 +60,15 @@ public struct ConnectButtonGeometry: Sendable, Hashable {
     public static let labelFontSize = 22.0
     /// The email field's font size.
     public static let emailFontSize = 18.0
+    /// The largest text size the pill's texts grow to: the pill keeps its height, so at the accessibility sizes
+    /// its label stays at this size and the platform's Large Content Viewer shows it instead.
+    public static let largestPillTextSize = ConnectTextSize.extraExtraExtraLarge
+
+    /// The height of one footer line for a font of `fontSize` points (1.1 × its 1.4 line height, as 2.8's
+    /// footer container).
+    public static func footerLineHeight(fontSize: Double) -> Double {
+        (fontSize * 1.4 * 1.1).rounded()
+    }
 
     /// The pill's width: the requested width clamped to ``minimumWidth``...``maximumWidth``.
     public let width: Double
@@ -72,12 +81,21 @@ public struct ConnectButtonGeometry: Sendable, Hashable {
     /// The pill.
     public var pillFrame: ConnectButtonRect { ConnectButtonRect(x: 0, y: 0, width: width, height: Self.height) }
 
-    /// The knob at `position` (0 = left, 1 = right) scaled by `scale` around its centre.
-    public func knobFrame(position: Double, scale: Double = 1) -> ConnectButtonRect {
+    /// The knob at `position` (0 = leading end, 1 = trailing end) scaled by `scale` around its centre; in a
+    /// right-to-left layout the leading end is on the right.
+    public func knobFrame(
+        position: Double, scale: Double = 1, direction: ConnectLayoutDirection = .leftToRight
+    ) -> ConnectButtonRect {
         let travel = width - 2 * Self.knobInset - Self.knobDiameter
         let centreX = Self.knobInset + Self.knobDiameter / 2 + travel * min(1, max(0, position))
         let size = Self.knobDiameter * scale
-        return ConnectButtonRect(x: centreX - size / 2, y: Self.height / 2 - size / 2, width: size, height: size)
+        let frame = ConnectButtonRect(x: centreX - size / 2, y: Self.height / 2 - size / 2, width: size, height: size)
+        return direction == .rightToLeft ? mirrored(frame) : frame
+    }
+
+    /// `rect` mirrored across the pill's vertical centre line (for right-to-left layouts).
+    public func mirrored(_ rect: ConnectButtonRect) -> ConnectButtonRect {
+        ConnectButtonRect(x: width - rect.x - rect.width, y: rect.y, width: rect.width, height: rect.height)
     }
 
     /// The footer line, below the pill.

@@ -76,14 +76,16 @@ public enum ConnectButtonSVGRenderer {
         svg += "  <g transform=\"translate(\(n(pad)) \(n(pad)))\">\n"
         svg +=
             "    <rect class=\"pill\" x=\"0\" y=\"0\" width=\"\(n(g.width))\" height=\"\(n(h))\" rx=\"\(n(h / 2))\" fill=\"\(appearance.backgroundColor.hex)\"/>\n"
+        let rtl = appearance.layoutDirection == .rightToLeft
         if let progress = appearance.progress, progress.fraction > 0 {
+            let filled = g.width * progress.fraction
             svg +=
-                "    <rect class=\"progress\" x=\"0\" y=\"0\" width=\"\(n(g.width * progress.fraction))\" height=\"\(n(h))\""
+                "    <rect class=\"progress\" x=\"\(n(rtl ? g.width - filled : 0))\" y=\"0\" width=\"\(n(filled))\" height=\"\(n(h))\""
             svg += " fill=\"\(progress.color.hex)\" clip-path=\"url(#\(id)-pill)\"/>\n"
         }
         if let label = appearance.label { svg += labelSVG(label, width: g.width) }
         if let knob = appearance.knob { svg += knobSVG(knob, id: id) }
-        if let field = appearance.emailField { svg += emailSVG(field) }
+        if let field = appearance.emailField { svg += emailSVG(field, rightToLeft: rtl) }
         if let checkmark = appearance.checkmark { svg += checkmarkSVG(checkmark) }
         if let footer = appearance.footer, let layout { svg += footerSVG(footer, layout: layout) }
         svg += "  </g>\n</svg>\n"
@@ -102,6 +104,7 @@ public enum ConnectButtonSVGRenderer {
         var s =
             "    <text class=\"label\" x=\"\(n(x))\" y=\"\(n(y))\" text-anchor=\"middle\" font-family=\"\(fontFamily)\""
         s += " font-size=\"\(n(fit.size))\" font-weight=\"700\" fill=\"\(label.color.hex)\""
+        if label.opacity < 1 { s += " opacity=\"\(n(label.opacity))\"" }
         if fit.compress { s += " textLength=\"\(n(available))\" lengthAdjust=\"spacingAndGlyphs\"" }
         s += ">\(escape(label.text))"
         if let pulse = label.pulse {
@@ -118,42 +121,47 @@ public enum ConnectButtonSVGRenderer {
         s += " filter=\"url(#\(id)-shadow)\"/>\n"
         let i = knob.iconFrame
         switch knob.icon {
-        case .image(let url) where url.isWebURL:
+        case .image(let image):
+            // The loaded bytes, embedded: the SVG shows what the SDK loaded, and a viewer fetches nothing.
             s +=
                 "    <image class=\"icon\" x=\"\(n(i.x))\" y=\"\(n(i.y))\" width=\"\(n(i.width))\" height=\"\(n(i.height))\""
-            s += " xlink:href=\"\(escape(url.absoluteString))\" preserveAspectRatio=\"xMidYMid meet\"/>\n"
+            s += " xlink:href=\"\(image.dataURL)\" preserveAspectRatio=\"xMidYMid meet\"/>\n"
         case .monogram(let letter, let color):
             let size = i.height * 0.85
             s +=
                 "    <text class=\"monogram\" x=\"\(n(i.midX))\" y=\"\(n(i.midY + size * 0.35))\" text-anchor=\"middle\""
             s +=
                 " font-family=\"\(fontFamily)\" font-size=\"\(n(size))\" font-weight=\"700\" fill=\"\(color.hex)\">\(escape(letter))</text>\n"
-        case .image, .none:
+        case .none:
             break
         }
         return s
     }
 
-    static func emailSVG(_ field: ConnectButtonAppearance.EmailField) -> String {
+    static func emailSVG(_ field: ConnectButtonAppearance.EmailField, rightToLeft rtl: Bool = false) -> String {
         let isPlaceholder = field.text.isEmpty
         let text = isPlaceholder ? field.placeholder : field.text
         let fit = fitting(
             text, fontSize: field.fontSize, minimumScale: 0.7, available: field.frame.width, weight: .semibold)
-        var s = "    <text class=\"email\" x=\"\(n(field.frame.x))\" y=\"\(n(field.frame.midY + fit.size * 0.35))\""
-        s +=
-            " font-family=\"\(fontFamily)\" font-size=\"\(n(fit.size))\" font-weight=\"600\" fill=\"\(field.textColor.hex)\""
-        if isPlaceholder { s += " fill-opacity=\"0.7\"" }
+        let color = isPlaceholder ? field.placeholderColor : field.textColor
+        var s = "    <text class=\"email\" x=\"\(n(rtl ? field.frame.maxX : field.frame.x))\""
+        s += " y=\"\(n(field.frame.midY + fit.size * 0.35))\"\(rtl ? " text-anchor=\"end\"" : "")"
+        s += " font-family=\"\(fontFamily)\" font-size=\"\(n(fit.size))\" font-weight=\"600\" fill=\"\(color.hex)\""
         if fit.compress { s += " textLength=\"\(n(field.frame.width))\" lengthAdjust=\"spacingAndGlyphs\"" }
         s += ">\(escape(text))</text>\n"
         let c = field.confirmFrame
         let r = c.height / 2
-        s +=
-            "    <path class=\"confirm\" d=\"M\(n(c.x)) \(n(c.y))H\(n(c.maxX - r))A\(n(r)) \(n(r)) 0 0 1 \(n(c.maxX - r)) \(n(c.maxY))H\(n(c.x))Z\""
-        s += " fill=\"\(field.confirmColor.hex)\"/>\n"
+        // Square towards the field, round at the pill's end: mirrored in right-to-left layouts.
+        let shape =
+            rtl
+            ? "M\(n(c.maxX)) \(n(c.y))H\(n(c.x + r))A\(n(r)) \(n(r)) 0 0 0 \(n(c.x + r)) \(n(c.maxY))H\(n(c.maxX))Z"
+            : "M\(n(c.x)) \(n(c.y))H\(n(c.maxX - r))A\(n(r)) \(n(r)) 0 0 1 \(n(c.maxX - r)) \(n(c.maxY))H\(n(c.x))Z"
+        s += "    <path class=\"confirm\" d=\"\(shape)\" fill=\"\(field.confirmColor.hex)\"/>\n"
         let cx = c.midX
         let cy = c.midY
+        let d = rtl ? -1.0 : 1.0
         s +=
-            "    <path class=\"confirm-arrow\" d=\"M\(n(cx - 10)) \(n(cy))H\(n(cx + 10))M\(n(cx + 3)) \(n(cy - 7))L\(n(cx + 10)) \(n(cy))L\(n(cx + 3)) \(n(cy + 7))\""
+            "    <path class=\"confirm-arrow\" d=\"M\(n(cx - 10 * d)) \(n(cy))H\(n(cx + 10 * d))M\(n(cx + 3 * d)) \(n(cy - 7))L\(n(cx + 10 * d)) \(n(cy))L\(n(cx + 3 * d)) \(n(cy + 7))\""
         s +=
             " fill=\"none\" stroke=\"\(field.confirmGlyphColor.hex)\" stroke-width=\"3\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
         return s
@@ -215,12 +223,39 @@ public enum ConnectButtonSVGRenderer {
             lines.map { line in estimatedWidth(line.map(\.text).joined(), fontSize: footer.fontSize, weight: .semibold)
             }.max() ?? 0
         guard widest > available else { return FooterLayout(lines: lines, fontSize: footer.fontSize, compress: false) }
+        if footer.fontSize > ConnectButtonGeometry.footerFontSize {
+            // Dynamic Type made the footer larger: it wraps onto as many lines as it needs instead of shrinking.
+            return FooterLayout(
+                lines: greedyLines(words, available: available, fontSize: footer.fontSize),
+                fontSize: footer.fontSize, compress: false)
+        }
         let scale = available / widest
         if scale >= 0.8 {
             return FooterLayout(
                 lines: lines, fontSize: (footer.fontSize * scale * 10).rounded(.down) / 10, compress: false)
         }
         return FooterLayout(lines: lines, fontSize: footer.fontSize * 0.8, compress: true)
+    }
+
+    /// `words` filled into lines no wider than `available` (a word wider than a line gets a line of its own).
+    static func greedyLines(_ words: [StyledText.Run], available: Double, fontSize: Double) -> [[StyledText.Run]] {
+        var lines: [[StyledText.Run]] = []
+        var line: [StyledText.Run] = []
+        var width = 0.0
+        for word in words {
+            let w = estimatedWidth(word.text, fontSize: fontSize, weight: .semibold)
+            let trimmedWidth = estimatedWidth(
+                word.text.trimmingCharacters(in: .whitespaces), fontSize: fontSize, weight: .semibold)
+            if !line.isEmpty && width + trimmedWidth > available {
+                lines.append(trimmed(line))
+                line = []
+                width = 0
+            }
+            line.append(word)
+            width += w
+        }
+        if !line.isEmpty { lines.append(trimmed(line)) }
+        return lines.filter { !$0.isEmpty }
     }
 
     /// Merges neighbouring runs of the same look and drops the trailing space.
@@ -257,7 +292,11 @@ public enum ConnectButtonSVGRenderer {
             s +=
                 "    <text class=\"footer\" x=\"\(n(f.midX))\" y=\"\(n(y))\" text-anchor=\"middle\" xml:space=\"preserve\""
             s += " font-family=\"\(fontFamily)\" font-size=\"\(n(layout.fontSize))\" font-weight=\"600\""
-            if layout.compress { s += " textLength=\"\(n(f.width))\" lengthAdjust=\"spacingAndGlyphs\"" }
+            let lineWidth = estimatedWidth(line.map(\.text).joined(), fontSize: layout.fontSize, weight: .semibold)
+            if layout.compress || lineWidth > f.width {
+                // A word wider than the line (an email address at the largest text sizes) is squeezed, not cut.
+                s += " textLength=\"\(n(f.width))\" lengthAdjust=\"spacingAndGlyphs\""
+            }
             s += ">"
             for run in line {
                 s += "<tspan fill=\"\(run.color.hex)\""

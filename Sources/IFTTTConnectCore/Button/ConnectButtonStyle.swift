@@ -36,6 +36,10 @@ public enum ConnectButtonColorScheme: String, Sendable, Hashable, CaseIterable {
     public var neutralProgressColor: ConnectColor {
         self == .light ? ConnectButtonPalette.grey : ConnectButtonPalette.lightGrey
     }
+    /// The footer's text colour on this host's background (WCAG AA).
+    public var footerColor: ConnectColor {
+        self == .light ? ConnectButtonPalette.footerOnLight : ConnectButtonPalette.footer
+    }
     /// The footer's error colour.
     public var errorColor: ConnectColor {
         self == .light ? ConnectButtonPalette.errorLight : ConnectButtonPalette.errorDark

@@ -3,7 +3,7 @@ import Foundation
 /// What the Connect Button shows: one case per visual state of the button, independent of how the
 /// activation flow got there.
 ///
-/// ``ConnectButtonAppearance/init(state:connection:localization:style:hostAppearance:width:progress:showsFooter:)``
+/// ``ConnectButtonAppearance``'s initializer
 /// turns a state into everything a renderer draws.
 public enum ConnectButtonVisualState: Sendable, Hashable {
     /// The Connection is loading; the label pulses.

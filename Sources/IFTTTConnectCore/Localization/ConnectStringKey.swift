@@ -60,6 +60,8 @@ public enum ConnectStringKey: String, Sendable, Hashable, CaseIterable {
     case aboutLegalLink = "about.legal.link"
     /// Accessibility label of the About page's close button.
     case aboutClose = "about.close"
+    /// Accessibility label of the About page's button that opens the IFTTT app on the App Store.
+    case aboutAppStore = "about.app_store"
 
     /// How many arguments the string takes (`%@` or `%1$@`, `%2$@`).
     public var argumentCount: Int {

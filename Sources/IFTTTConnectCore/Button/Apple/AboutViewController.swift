@@ -2,7 +2,8 @@
 import UIKit
 
 /// The About page, presented when the button's footer is tapped: IFTTT's benefits for this Connection, a
-/// Manage button or an App Store link, and the legal line. It draws a ``ConnectAboutPage``; opening URLs is
+/// Manage button or an App Store link, and the legal line, in the page's language and scaled with the user's
+/// text size as 2.8 scaled it (`UIFontMetrics` for the title 2, headline and body styles). It draws a ``ConnectAboutPage``; opening URLs is
 /// left to the closures so the host decides how (the original tried universal links, then Safari).
 ///
 /// ```swift
@@ -84,7 +85,8 @@ public final class AboutViewController: UIViewController {
 
         let title = TappableLabel()
         title.numberOfLines = 0
-        title.attributedText = NSAttributedString(page.title, size: 28)
+        title.attributedText = NSAttributedString(
+            page.title, size: UIFontMetrics(forTextStyle: .title2).scaledValue(for: 28))
         title.isUserInteractionEnabled = true
         title.onTap = { [weak self] in
             guard let self else { return }
@@ -101,8 +103,8 @@ public final class AboutViewController: UIViewController {
             let manage = ActionButton(type: .system)
             manage.setTitle(titleText, for: .normal)
             manage.setTitleColor(.white, for: .normal)
-            manage.titleLabel?.font =
-                UIFont(name: "AvenirNext-DemiBold", size: 20) ?? .systemFont(ofSize: 20, weight: .semibold)
+            manage.titleLabel?.font = Self.font("AvenirNext-DemiBold", 20, .semibold, style: .headline)
+            manage.titleLabel?.adjustsFontForContentSizeCategory = true
             manage.backgroundColor = UIColor.white.withAlphaComponent(0.14)
             manage.layer.cornerRadius = 28
             manage.heightAnchor.constraint(equalToConstant: 56).isActive = true
@@ -112,7 +114,7 @@ public final class AboutViewController: UIViewController {
             let store = ActionButton(type: .system)
             store.setImage(UIImage(systemName: "arrow.down.app"), for: .normal)
             store.tintColor = .white
-            store.accessibilityLabel = "App Store"
+            store.accessibilityLabel = page.appStoreAccessibilityLabel
             store.onTap = { [weak self] in self?.onShowAppStore?(id) }
             stack.addArrangedSubview(store)
         case .none:
@@ -121,18 +123,28 @@ public final class AboutViewController: UIViewController {
 
         let legal = TappableLabel()
         legal.numberOfLines = 0
-        legal.attributedText = NSAttributedString(page.legal, size: 16)
+        legal.attributedText = NSAttributedString(
+            page.legal, size: UIFontMetrics(forTextStyle: .body).scaledValue(for: 16))
         legal.accessibilityTraits = .link
         legal.isUserInteractionEnabled = true
         legal.onTap = { [weak self] in self?.onOpenURL?(ConnectAboutPage.termsURL) }
         stack.addArrangedSubview(legal)
     }
 
+    /// Avenir Next at `size`, scaled for the user's text size as `style` scales (2.8's `Font` did the same).
+    private static func font(_ name: String, _ size: CGFloat, _ weight: UIFont.Weight, style: UIFont.TextStyle)
+        -> UIFont
+    {
+        let base = UIFont(name: name, size: size) ?? .systemFont(ofSize: size, weight: weight)
+        return UIFontMetrics(forTextStyle: style).scaledFont(for: base)
+    }
+
     private func serviceLabel(_ badge: ConnectAboutPage.ServiceBadge) -> UIView {
         let label = TappableLabel()
         label.text = badge.name
         label.textColor = .white
-        label.font = UIFont(name: "AvenirNext-DemiBold", size: 16) ?? .systemFont(ofSize: 16, weight: .semibold)
+        label.font = Self.font("AvenirNext-DemiBold", 16, .semibold, style: .body)
+        label.adjustsFontForContentSizeCategory = true
         label.accessibilityTraits = .link
         label.isUserInteractionEnabled = badge.url != nil
         if let url = badge.url {
@@ -163,7 +175,8 @@ public final class AboutViewController: UIViewController {
         text.numberOfLines = 0
         text.text = benefit.text
         text.textColor = .white
-        text.font = UIFont(name: "AvenirNext-DemiBold", size: 16) ?? .systemFont(ofSize: 16, weight: .semibold)
+        text.font = Self.font("AvenirNext-DemiBold", 16, .semibold, style: .body)
+        text.adjustsFontForContentSizeCategory = true
         let row = UIStackView(arrangedSubviews: [icon, text])
         row.spacing = 24
         row.alignment = .center

@@ -3,8 +3,9 @@ import UIKit
 
 /// The Connect Button as a UIKit view, as in ConnectSDK-iOS 2.8: add it in a storyboard (`@IBDesignable`) or with
 /// `ConnectButton()`, and give it to a ``ConnectButtonController``, which drives it through
-/// ``ConnectButtonPresenting``. It draws the ``ConnectButtonAppearance`` of its ``visualState`` for its width and
-/// the current light or dark mode.
+/// ``ConnectButtonPresenting``. It draws the ``ConnectButtonAppearance`` of its ``visualState`` for its width,
+/// light or dark mode, text size (`preferredContentSizeCategory`) and layout direction; a controller sets its
+/// ``localization`` from its locale and hands it the loaded service icon.
 ///
 /// ```swift
 /// let connectButton = ConnectButton()
@@ -26,12 +27,18 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     open var visualState: ConnectButtonVisualState = .loading { didSet { refresh() } }
     /// The Connection whose service brands the button.
     open var connection: Connection? { didSet { refresh() } }
-    /// The language of the texts.
-    open var localization: ConnectLocalization = .english { didSet { refresh() } }
+    /// The language of the texts: the device's preferred language until a ``ConnectButtonController`` sets its
+    /// own locale's.
+    open var localization = ConnectLocalization(locale: ConnectButtonController.determineLocale()) {
+        didSet { refresh() }
+    }
     /// Whether the footer is shown.
     @IBInspectable open var showsFooter: Bool = true { didSet { refresh() } }
-    /// The service icon, once the host or the controller has loaded ``ConnectButtonAppearance/Icon/image(_:)``.
+    /// The service icon, once the host or the controller has loaded ``ConnectButtonAppearance/Icon/image(_:)``;
+    /// without it the knob shows the service's monogram.
     open var iconImage: UIImage? { didSet { setNeedsDisplay() } }
+    /// The loaded icon the appearance shows (set by the controller through `show(_:)`).
+    private var loadedIcon: ConnectButtonIconImage?
     /// Called when the pill is tapped in an interactive state.
     open var onTap: (() -> Void)?
     /// Called when the footer is tapped and it has an action. When it is `nil`, the "about" footer presents the
@@ -95,6 +102,31 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
         visualState = ConnectButtonVisualState(step: step, email: typed.isEmpty ? suggestedEmail : typed)
     }
 
+    /// The host environment: the style, light or dark mode, width, text size and layout direction of this view.
+    public var appearanceEnvironment: ConnectButtonEnvironment {
+        ConnectButtonEnvironment(
+            style: style, hostAppearance: hostAppearance,
+            width: bounds.width > 0 ? Double(bounds.width) : ConnectButtonGeometry.maximumWidth,
+            textSize: ConnectTextSize(traitCollection.preferredContentSizeCategory),
+            layoutDirection: effectiveUserInterfaceLayoutDirection == .rightToLeft ? .rightToLeft : .leftToRight,
+            showsFooter: showsFooter)
+    }
+
+    /// Draws the appearance the controller computed: its language and loaded icon stay for later redraws (a new
+    /// width, light or dark mode, text size).
+    ///
+    /// - Parameter appearance: What to draw.
+    public func show(_ appearance: ConnectButtonAppearance) {
+        if localization.localization != appearance.localization {
+            localization = ConnectLocalization(identifier: appearance.localization)
+        }
+        if case .image(let icon) = appearance.knob?.icon, icon != loadedIcon {
+            loadedIcon = icon
+            iconImage = UIImage(data: icon.data)
+        }
+        visualState = appearance.state
+    }
+
     /// Interface Builder shows the connect state with a placeholder service name.
     open override func prepareForInterfaceBuilder() {
         super.prepareForInterfaceBuilder()
@@ -102,12 +134,20 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
         MainActor.assumeIsolated { visualState = .connect }
     }
 
-    /// The pill plus the footer; as wide as the pill can be.
+    /// The pill plus the footer, which grows with the text size; as wide as the pill can be.
     open override var intrinsicContentSize: CGSize {
-        CGSize(
-            width: ConnectButtonGeometry.maximumWidth,
-            height: appearance.geometry.totalHeight(hasFooter: appearance.footer != nil)
-                + ConnectButtonGeometry.footerHeight)
+        var height = CGFloat(ConnectButtonGeometry.height)
+        if let footer = appearance.footer {
+            height = CGFloat(footer.frame.y) + footerSize(footer).height + CGFloat(footer.frame.height)
+        }
+        return CGSize(width: ConnectButtonGeometry.maximumWidth, height: height)
+    }
+
+    private func footerSize(_ footer: ConnectButtonAppearance.Footer) -> CGSize {
+        NSAttributedString(footer.text, size: CGFloat(footer.fontSize)).boundingRect(
+            with: CGSize(width: CGFloat(footer.frame.width), height: .greatestFiniteMagnitude),
+            options: [.usesLineFragmentOrigin], context: nil
+        ).size
     }
 
     /// Recomputes the appearance for the new width.
@@ -136,10 +176,8 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
 
     private func refresh() {
         appearance = ConnectButtonAppearance(
-            state: visualState, connection: connection, localization: localization, style: style,
-            hostAppearance: hostAppearance,
-            width: bounds.width > 0 ? Double(bounds.width) : ConnectButtonGeometry.maximumWidth,
-            showsFooter: showsFooter)
+            state: visualState, connection: connection, localization: localization,
+            environment: appearanceEnvironment, icon: loadedIcon)
         accessibilityLabel = appearance.accessibilityLabel
         if let field = appearance.emailField {
             emailField.isHidden = false
@@ -148,6 +186,9 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
             }
             emailField.placeholder = field.placeholder
             emailField.textColor = UIColor(field.textColor)
+            emailField.attributedPlaceholder = NSAttributedString(
+                string: field.placeholder, attributes: [.foregroundColor: UIColor(field.placeholderColor)])
+            emailField.textAlignment = appearance.layoutDirection == .rightToLeft ? .right : .left
             emailField.font =
                 UIFont(name: "AvenirNext-DemiBold", size: CGFloat(field.fontSize))
                 ?? .systemFont(ofSize: CGFloat(field.fontSize), weight: .semibold)
@@ -248,7 +289,9 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
             context.saveGState()
             pillPath.addClip()
             UIColor(progress.color).setFill()
-            UIRectFill(CGRect(x: 0, y: 0, width: pill.width * CGFloat(progress.fraction), height: pill.height))
+            let filled = pill.width * CGFloat(progress.fraction)
+            let x = a.layoutDirection == .rightToLeft ? pill.width - filled : 0
+            UIRectFill(CGRect(x: x, y: 0, width: filled, height: pill.height))
             context.restoreGState()
         }
 
@@ -256,9 +299,12 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
             let box = CGRect(
                 x: CGFloat(label.insets.left), y: 0,
                 width: pill.width - CGFloat(label.insets.left + label.insets.right), height: pill.height)
+            context.saveGState()
+            context.setAlpha(CGFloat(label.opacity))
             drawCentered(
                 label.text, in: box, color: label.color, fontName: "AvenirNext-Bold", size: CGFloat(label.fontSize),
                 weight: .bold, minimumScale: CGFloat(label.minimumScaleFactor))
+            context.restoreGState()
         }
 
         if let knob = a.knob {
@@ -272,7 +318,14 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
             let iconRect = CGRect(knob.iconFrame)
             switch knob.icon {
             case .image:
-                iconImage?.draw(in: iconRect)
+                if let iconImage {
+                    iconImage.draw(in: iconRect)
+                } else {
+                    // Bytes UIKit cannot decode (an SVG before iOS 16): the monogram, never an empty knob.
+                    drawCentered(
+                        knob.monogram, in: iconRect, color: knob.monogramColor, fontName: "AvenirNext-Bold",
+                        size: iconRect.height * 0.85, weight: .bold, minimumScale: 0.5)
+                }
             case .monogram(let letter, let color):
                 drawCentered(
                     letter, in: iconRect, color: color, fontName: "AvenirNext-Bold", size: iconRect.height * 0.85,
@@ -284,22 +337,34 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
 
         if let field = a.emailField {
             let c = CGRect(field.confirmFrame)
+            let rtl = a.layoutDirection == .rightToLeft
             let path = UIBezierPath()
-            path.move(to: CGPoint(x: c.minX, y: c.minY))
-            path.addLine(to: CGPoint(x: c.maxX - c.height / 2, y: c.minY))
-            path.addArc(
-                withCenter: CGPoint(x: c.maxX - c.height / 2, y: c.midY), radius: c.height / 2,
-                startAngle: -.pi / 2, endAngle: .pi / 2, clockwise: true)
-            path.addLine(to: CGPoint(x: c.minX, y: c.maxY))
+            // Square towards the field, round at the pill's end (the left in right-to-left layouts).
+            if rtl {
+                path.move(to: CGPoint(x: c.maxX, y: c.minY))
+                path.addLine(to: CGPoint(x: c.minX + c.height / 2, y: c.minY))
+                path.addArc(
+                    withCenter: CGPoint(x: c.minX + c.height / 2, y: c.midY), radius: c.height / 2,
+                    startAngle: -.pi / 2, endAngle: .pi / 2, clockwise: false)
+                path.addLine(to: CGPoint(x: c.maxX, y: c.maxY))
+            } else {
+                path.move(to: CGPoint(x: c.minX, y: c.minY))
+                path.addLine(to: CGPoint(x: c.maxX - c.height / 2, y: c.minY))
+                path.addArc(
+                    withCenter: CGPoint(x: c.maxX - c.height / 2, y: c.midY), radius: c.height / 2,
+                    startAngle: -.pi / 2, endAngle: .pi / 2, clockwise: true)
+                path.addLine(to: CGPoint(x: c.minX, y: c.maxY))
+            }
             path.close()
             UIColor(field.confirmColor).setFill()
             path.fill()
+            let d: CGFloat = rtl ? -1 : 1
             let arrow = UIBezierPath()
-            arrow.move(to: CGPoint(x: c.midX - 10, y: c.midY))
-            arrow.addLine(to: CGPoint(x: c.midX + 10, y: c.midY))
-            arrow.move(to: CGPoint(x: c.midX + 3, y: c.midY - 7))
-            arrow.addLine(to: CGPoint(x: c.midX + 10, y: c.midY))
-            arrow.addLine(to: CGPoint(x: c.midX + 3, y: c.midY + 7))
+            arrow.move(to: CGPoint(x: c.midX - 10 * d, y: c.midY))
+            arrow.addLine(to: CGPoint(x: c.midX + 10 * d, y: c.midY))
+            arrow.move(to: CGPoint(x: c.midX + 3 * d, y: c.midY - 7))
+            arrow.addLine(to: CGPoint(x: c.midX + 10 * d, y: c.midY))
+            arrow.addLine(to: CGPoint(x: c.midX + 3 * d, y: c.midY + 7))
             arrow.lineWidth = 3
             arrow.lineCapStyle = .round
             arrow.lineJoinStyle = .round
@@ -326,10 +391,7 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
         if let footer = a.footer {
             let text = NSAttributedString(footer.text, size: CGFloat(footer.fontSize))
             let box = CGRect(footer.frame)
-            let size = text.boundingRect(
-                with: CGSize(width: box.width, height: .greatestFiniteMagnitude),
-                options: [.usesLineFragmentOrigin], context: nil
-            ).size
+            let size = footerSize(footer)
             text.draw(
                 with: CGRect(x: box.minX, y: box.minY, width: box.width, height: ceil(size.height)),
                 options: [.usesLineFragmentOrigin], context: nil)
@@ -383,6 +445,26 @@ extension ConnectButton: UIGestureRecognizerDelegate {
         shouldRecognizeSimultaneouslyWith otherGestureRecognizer: UIGestureRecognizer
     ) -> Bool {
         gestureRecognizer.view === self
+    }
+}
+
+extension ConnectTextSize {
+    /// The text size of a UIKit content size category (unknown ones read as the default, large).
+    init(_ category: UIContentSizeCategory) {
+        switch category {
+        case .extraSmall: self = .extraSmall
+        case .small: self = .small
+        case .medium: self = .medium
+        case .extraLarge: self = .extraLarge
+        case .extraExtraLarge: self = .extraExtraLarge
+        case .extraExtraExtraLarge: self = .extraExtraExtraLarge
+        case .accessibilityMedium: self = .accessibilityMedium
+        case .accessibilityLarge: self = .accessibilityLarge
+        case .accessibilityExtraLarge: self = .accessibilityExtraLarge
+        case .accessibilityExtraExtraLarge: self = .accessibilityExtraExtraLarge
+        case .accessibilityExtraExtraExtraLarge: self = .accessibilityExtraExtraExtraLarge
+        default: self = .large
+        }
     }
 }
 

@@ -1,8 +1,14 @@
 #if canImport(SwiftUI)
 import SwiftUI
+#if canImport(UIKit)
+import UIKit
+#endif
 
 /// The Connect Button as a SwiftUI view. It draws the same ``ConnectButtonAppearance`` as the UIKit
-/// ``ConnectButton`` and the SVG renderer, for the width it is given and the environment's colour scheme.
+/// ``ConnectButton`` and the SVG renderer, for the width it is given and the environment's colour scheme,
+/// locale (unless ``localization`` is given), size category and layout direction. The service icon comes
+/// from ``icon`` (a ``ConnectButtonController``'s ``ConnectButtonController/appearance`` has it once loaded, or a
+/// ``ServiceIconLoader``); until then the knob shows the monogram. No `AsyncImage`, which needs iOS 15.
 ///
 /// ```swift
 /// ConnectButtonView(state: .connect, connection: connection, style: .dynamic,
@@ -14,8 +20,10 @@ public struct ConnectButtonView: View {
     public var state: ConnectButtonVisualState
     /// The Connection whose service brands the button.
     public var connection: Connection?
-    /// The language of the texts.
-    public var localization: ConnectLocalization
+    /// The language of the texts; `nil` follows the environment's locale.
+    public var localization: ConnectLocalization?
+    /// The connecting service's icon, once loaded; `nil` shows the monogram.
+    public var icon: ConnectButtonIconImage?
     /// The colours to use.
     public var style: ConnectButtonStyle
     /// Whether the footer is shown.
@@ -28,18 +36,23 @@ public struct ConnectButtonView: View {
     public var onEmailConfirm: (String) -> Void
 
     @Environment(\.colorScheme) private var colorScheme
+    @Environment(\.locale) private var locale
+    @Environment(\.sizeCategory) private var sizeCategory
+    @Environment(\.layoutDirection) private var layoutDirection
     @State private var typedEmail: String?
 
     /// Creates the view.
     public init(
-        state: ConnectButtonVisualState, connection: Connection?, localization: ConnectLocalization = .english,
-        style: ConnectButtonStyle = .light, showsFooter: Bool = true, onTap: @escaping () -> Void = {},
+        state: ConnectButtonVisualState, connection: Connection?, localization: ConnectLocalization? = nil,
+        style: ConnectButtonStyle = .light, showsFooter: Bool = true, icon: ConnectButtonIconImage? = nil,
+        onTap: @escaping () -> Void = {},
         onFooterTap: @escaping (ConnectButtonAppearance.Footer.Action) -> Void = { _ in },
         onEmailConfirm: @escaping (String) -> Void = { _ in }
     ) {
         self.state = state
         self.connection = connection
         self.localization = localization
+        self.icon = icon
         self.style = style
         self.showsFooter = showsFooter
         self.onTap = onTap
@@ -52,12 +65,20 @@ public struct ConnectButtonView: View {
         GeometryReader { proxy in
             content(
                 ConnectButtonAppearance(
-                    state: state, connection: connection, localization: localization, style: style,
-                    hostAppearance: colorScheme == .dark ? .dark : .light, width: Double(proxy.size.width),
-                    showsFooter: showsFooter)
+                    state: state, connection: connection,
+                    localization: localization ?? ConnectLocalization(locale: locale),
+                    environment: ConnectButtonEnvironment(
+                        style: style, hostAppearance: colorScheme == .dark ? .dark : .light,
+                        width: Double(proxy.size.width), textSize: ConnectTextSize(sizeCategory),
+                        layoutDirection: layoutDirection == .rightToLeft ? .rightToLeft : .leftToRight,
+                        showsFooter: showsFooter),
+                    icon: icon)
             )
             .frame(width: proxy.size.width, alignment: .top)
+            // The frames are already mirrored for right to left; SwiftUI must not mirror them again.
+            .environment(\.layoutDirection, .leftToRight)
         }
+
         .frame(
             height: CGFloat(
                 ConnectButtonGeometry(width: 360).totalHeight(hasFooter: showsFooter)
@@ -72,7 +93,10 @@ public struct ConnectButtonView: View {
                 ZStack(alignment: .topLeading) {
                     SwiftUI.Color(a.backgroundColor)
                     if let progress = a.progress {
-                        SwiftUI.Color(progress.color).frame(width: width * CGFloat(progress.fraction))
+                        SwiftUI.Color(progress.color)
+                            .frame(width: width * CGFloat(progress.fraction))
+                            .offset(
+                                x: a.layoutDirection == .rightToLeft ? width * CGFloat(1 - progress.fraction) : 0)
                     }
                 }
                 .frame(width: width, height: height)
@@ -86,6 +110,7 @@ public struct ConnectButtonView: View {
                         .minimumScaleFactor(CGFloat(label.minimumScaleFactor))
                         .frame(width: width - CGFloat(label.insets.left + label.insets.right), height: height)
                         .offset(x: CGFloat(label.insets.left))
+                        .opacity(label.opacity)
                 }
                 if let knob = a.knob { knobView(knob) }
                 if let field = a.emailField { emailView(field) }
@@ -124,15 +149,8 @@ public struct ConnectButtonView: View {
                 .fill(SwiftUI.Color(knob.color))
                 .shadow(color: SwiftUI.Color.black.opacity(knob.shadowOpacity), radius: 3, x: 0, y: 3)
             switch knob.icon {
-            case .image(let url):
-                if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *) {
-                    AsyncImage(url: url) { image in
-                        image.resizable().scaledToFit()
-                    } placeholder: {
-                        SwiftUI.Color.clear
-                    }
-                    .frame(width: CGFloat(knob.iconFrame.width), height: CGFloat(knob.iconFrame.height))
-                }
+            case .image(let icon):
+                iconView(icon, knob: knob)
             case .monogram(let letter, let color):
                 Text(verbatim: letter)
                     .font(.custom("AvenirNext-Bold", size: CGFloat(knob.iconFrame.height * 0.85)))
@@ -145,6 +163,27 @@ public struct ConnectButtonView: View {
         .offset(x: CGFloat(f.x), y: CGFloat(f.y))
     }
 
+    @ViewBuilder
+    private func iconView(_ icon: ConnectButtonIconImage, knob: ConnectButtonAppearance.Knob) -> some View {
+        #if canImport(UIKit)
+        if let image = UIImage(data: icon.data) {
+            Image(uiImage: image).resizable().scaledToFit()
+                .frame(width: CGFloat(knob.iconFrame.width), height: CGFloat(knob.iconFrame.height))
+        } else {
+            monogramView(knob)
+        }
+        #else
+        monogramView(knob)
+        #endif
+    }
+
+    /// The monogram, for bytes the platform cannot decode: never an empty knob.
+    private func monogramView(_ knob: ConnectButtonAppearance.Knob) -> some View {
+        Text(verbatim: knob.monogram)
+            .font(.custom("AvenirNext-Bold", size: CGFloat(knob.iconFrame.height * 0.85)))
+            .foregroundColor(SwiftUI.Color(knob.monogramColor))
+    }
+
     private func emailView(_ field: ConnectButtonAppearance.EmailField) -> some View {
         // A key path, not Binding(get:set:), whose closures are plain in iOS 16's SDK and `@isolated(any) @Sendable`
         // in Xcode 16's: no closure form compiles without diagnostics against both.
@@ -154,12 +193,14 @@ public struct ConnectButtonView: View {
             TextField(field.placeholder, text: binding, onCommit: { onEmailConfirm(binding.wrappedValue) })
                 .font(.custom("AvenirNext-DemiBold", size: CGFloat(field.fontSize)))
                 .foregroundColor(SwiftUI.Color(field.textColor))
+                .multilineTextAlignment(field.confirmFrame.x < field.frame.x ? .trailing : .leading)
                 .frame(width: CGFloat(field.frame.width), height: CGFloat(field.frame.height))
                 .offset(x: CGFloat(field.frame.x), y: CGFloat(field.frame.y))
             Button(action: { onEmailConfirm(binding.wrappedValue) }) {
                 ZStack {
-                    ConfirmShape().fill(SwiftUI.Color(field.confirmColor))
-                    Text(verbatim: "→")
+                    ConfirmShape(roundOnLeft: field.confirmFrame.x < field.frame.x)
+                        .fill(SwiftUI.Color(field.confirmColor))
+                    Text(verbatim: field.confirmFrame.x < field.frame.x ? "←" : "→")
                         .font(.system(size: 24, weight: .bold))
                         .foregroundColor(SwiftUI.Color(field.confirmGlyphColor))
                 }
@@ -183,12 +224,24 @@ public struct ConnectButtonView: View {
     }
 }
 
-/// The confirm button: square on the left, round on the right.
+/// The confirm button: square towards the field, round at the pill's end (the left in right-to-left layouts).
 @available(iOS 14.0, macOS 12.0, tvOS 14.0, watchOS 7.0, *)
 private struct ConfirmShape: Shape {
+    var roundOnLeft = false
+
     func path(in rect: CGRect) -> Path {
         var path = Path()
         let r = rect.height / 2
+        if roundOnLeft {
+            path.move(to: CGPoint(x: rect.maxX, y: rect.minY))
+            path.addLine(to: CGPoint(x: rect.minX + r, y: rect.minY))
+            path.addArc(
+                center: CGPoint(x: rect.minX + r, y: rect.midY), radius: r,
+                startAngle: .degrees(-90), endAngle: .degrees(90), clockwise: true)
+            path.addLine(to: CGPoint(x: rect.maxX, y: rect.maxY))
+            path.closeSubpath()
+            return path
+        }
         path.move(to: CGPoint(x: rect.minX, y: rect.minY))
         path.addLine(to: CGPoint(x: rect.maxX - r, y: rect.minY))
         path.addArc(
@@ -219,6 +272,27 @@ extension SwiftUI.Color {
         self.init(
             .sRGB, red: Double(color.red) / 255, green: Double(color.green) / 255, blue: Double(color.blue) / 255,
             opacity: 1)
+    }
+}
+
+@available(iOS 14.0, macOS 12.0, tvOS 14.0, watchOS 7.0, *)
+extension ConnectTextSize {
+    /// The text size of a SwiftUI size category.
+    init(_ category: ContentSizeCategory) {
+        switch category {
+        case .extraSmall: self = .extraSmall
+        case .small: self = .small
+        case .medium: self = .medium
+        case .extraLarge: self = .extraLarge
+        case .extraExtraLarge: self = .extraExtraLarge
+        case .extraExtraExtraLarge: self = .extraExtraExtraLarge
+        case .accessibilityMedium: self = .accessibilityMedium
+        case .accessibilityLarge: self = .accessibilityLarge
+        case .accessibilityExtraLarge: self = .accessibilityExtraLarge
+        case .accessibilityExtraExtraLarge: self = .accessibilityExtraExtraLarge
+        case .accessibilityExtraExtraExtraLarge: self = .accessibilityExtraExtraExtraLarge
+        default: self = .large
+        }
     }
 }
 

@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import IFTTTConnectCore
+
+/// WCAG AA for every text run the button draws (issue 26 item 7), computed from the appearance model.
+@Suite("Connect Button contrast")
+struct ButtonContrastTests {
+    /// Brand colours a service may have: the sandbox seed's, the test fixtures', and hard cases (light, mid-grey,
+    /// saturated, nearly the pill's colour).
+    static let brandPalette: [String?] = [
+        nil, "#1BAF5D", "#1D7CF2", "#EE4433", "#0099FF", "#FF9900", "#FFA500", "#FFE14D", "#1A1A1A", "#222222",
+        "#FFFFFF", "#777777", "#808080", "#0000FF", "#00FF00", "#FF00FF", "#00FFFF", "#2F6FDE", "#1D9A6C", "#E1306C",
+    ]
+
+    static func connection(brand: String?) -> Connection {
+        ButtonFixtures.connection(
+            connecting: Connection.Service(
+                id: "svc", name: "Sample Service", shortName: "Sample", isPrimary: false,
+                brandColor: brand.flatMap { ConnectColor(hex: $0) }))
+    }
+
+    /// Every run of every state, both styles (light and dark), every brand colour of the palette.
+    static func allRuns() -> [(String, ConnectButtonAppearance.TextRun)] {
+        var runs: [(String, ConnectButtonAppearance.TextRun)] = []
+        for brand in brandPalette {
+            let connection = connection(brand: brand)
+            for style in [ConnectButtonStyle.light, .dark] {
+                for state in ConnectButtonVisualState.allExamples {
+                    let appearance = ConnectButtonAppearance(
+                        state: state, connection: state == .loading ? nil : connection, style: style,
+                        hostAppearance: style == .light ? .light : .dark)
+                    for run in appearance.textRuns {
+                        runs.append(("\(brand ?? "no brand") \(style) \(state.name) \(run.role)", run))
+                    }
+                }
+            }
+        }
+        return runs
+    }
+
+    @Test func everyTextRunMeetsAA() {
+        let runs = Self.allRuns()
+        let failing = runs.filter { !$0.1.meetsAA }
+        print("contrast: \(failing.count) of \(runs.count) text runs below WCAG AA")
+        for (name, run) in failing.prefix(20) {
+            Issue.record(
+                "\(name): \(run.color.hex) on \(run.backgrounds.map(\.hex)) is \(run.contrast) < \(run.requiredContrast)"
+            )
+        }
+        #expect(failing.isEmpty)
+    }
+}
