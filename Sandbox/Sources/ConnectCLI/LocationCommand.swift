@@ -133,6 +133,10 @@ struct LocationJournalStressCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The API root to upload to; without it nothing is uploaded.", valueName: "url"))
     var api: String?
 
+    func validate() throws {
+        try SecretInput.userToken.refuse(token)
+    }
+
     func run() async throws {
         let store = try LocationEventStore(directory: URL(fileURLWithPath: self.store, isDirectory: true))
         let token =

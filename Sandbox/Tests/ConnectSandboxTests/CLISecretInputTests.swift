@@ -171,7 +171,7 @@ struct CLISecretInputTests {
             ["connect", "c", "--partner-session", "s"],
             ["connect", "c", "--user-id", "u", "--service-key", "k", "--access-token-file", "f"],
             ["location", "simulate", "--gpx", "g", "--connection", "c", "--token", "t"],
-            ["location", "journal-stress", "--token", "t"],
+            ["location", "journal-stress", "--store", "s", "--token", "t"],
         ] {
             do {
                 let command = try IFTTTConnectCommand.parseAsRoot(arguments)
