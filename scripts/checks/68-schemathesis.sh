@@ -95,7 +95,7 @@ start=$SECONDS
 # From the scratch directory, so that nothing schemathesis writes lands in the repository.
 (cd "$work" && "$venv/bin/schemathesis" --config-file "$work/schemathesis.toml" run "$url/openapi.json" --url "$url" \
   --max-examples "$examples" --seed "$seed" --generation-database none --workers 1 \
-  --phases examples,coverage,fuzzing \
+  --phases examples,coverage,fuzzing,stateful \
   --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance \
   --request-timeout 10 --no-color --output-truncate true \
   --report junit,ndjson --report-dir "$work/report") >"$work/run.log" 2>&1

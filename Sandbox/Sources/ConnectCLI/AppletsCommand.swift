@@ -16,7 +16,7 @@ struct AppletsCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("The service slug, e.g. grocery_express.", valueName: "slug"))
         var service: String
 
-        @Option(help: SecretInput.userToken.flagHelp("An IFTTT user token.", valueName: "token"))
+        @Option(help: SecretInput.removedFlagHelp)
         var token: String?
 
         @Option(name: .customLong("token-file"), help: SecretInput.userToken.fileHelp)
@@ -30,14 +30,14 @@ struct AppletsCommand: AsyncParsableCommand {
         @OptionGroup var api: APIOptions
 
         func validate() throws {
-            try SecretInput.userToken.checkExclusive(value: token, file: tokenFile)
+            try SecretInput.userToken.refuse(token)
         }
 
         /// Runs `body` with a manager configured for the API root, the service, the token and the invite code.
         func withManager<T: Sendable>(_ body: @escaping @Sendable (IFTTTAPIManager) async throws(ConnectAPIError) -> T)
             async throws -> T
         {
-            let token = try SecretInput.userToken.resolve(value: self.token, file: tokenFile)
+            let token = try SecretInput.userToken.resolve(file: tokenFile)
             let (service, inviteCode) = (self.service, self.inviteCode)
             let result: Result<T, ConnectAPIError> = try await api.withAPI { url in
                 let manager = IFTTTAPIManager(baseURL: url, anonymousId: "ifttt-connect-cli", callbackQueue: nil)

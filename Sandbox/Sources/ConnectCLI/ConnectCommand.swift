@@ -18,10 +18,12 @@ struct ConnectCommand: AsyncParsableCommand {
 
             The token kept is the one something vouches for, never a redirect's word alone (any program or web page \
             can send this program's loopback URL another IFTTT account's real token): the partner backend, asked \
-            with the partner session of the user you act for (IFTTT_PARTNER_SESSION, --partner-session-file or \
-            --partner-session; at --partner-backend, by default the sandbox's Grocery Express backend under --api), \
+            with the partner session of the user you act for (IFTTT_PARTNER_SESSION or --partner-session-file; at \
+            --partner-backend, by default the sandbox's Grocery Express backend under --api), \
             or IFTTT's token exchange, with your service key, --user-id and the user's access token. --unvouched \
-            keeps the redirect's token once IFTTT confirms it: unsafe, for a sandbox only, and it warns.
+            keeps the redirect's token once IFTTT confirms it: unsafe, for a sandbox only, and it warns. Secrets \
+            come from environment variables or files only (a command line is readable by every local user): \
+            --code, --partner-session, --service-key and --access-token are refused with a usage error.
 
             Against the sandbox, sign in with a demo user (alice@example.com / alice-password, partner session \
             gx-access-token-alice) and give the code gx-oauth-code-alice in IFTTT_OAUTH_CODE or --code-file (codes \
@@ -37,7 +39,7 @@ struct ConnectCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The user's email address.", valueName: "email"))
     var email: String?
 
-    @Option(help: SecretInput.oauthCode.flagHelp("The partner OAuth code to send (code=).", valueName: "code"))
+    @Option(help: SecretInput.removedFlagHelp)
     var code: String?
 
     @Option(name: .customLong("code-file"), help: SecretInput.oauthCode.fileHelp)
@@ -45,9 +47,7 @@ struct ConnectCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("partner-session"),
-        help: SecretInput.partnerSession.flagHelp(
-            "The session of the user you act for with the partner's backend, which vouches for their token.",
-            valueName: "session"))
+        help: SecretInput.removedFlagHelp)
     var partnerSession: String?
 
     @Option(name: .customLong("partner-session-file"), help: SecretInput.partnerSession.fileHelp)
@@ -72,7 +72,7 @@ struct ConnectCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("service-key"),
-        help: SecretInput.serviceKey.flagHelp("Your service key (with --user-id).", valueName: "key"))
+        help: SecretInput.removedFlagHelp)
     var serviceKey: String?
 
     @Option(name: .customLong("service-key-file"), help: SecretInput.serviceKey.fileHelp)
@@ -80,8 +80,7 @@ struct ConnectCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("access-token"),
-        help: SecretInput.accessToken.flagHelp(
-            "The OAuth access token IFTTT holds for the user (with --user-id).", valueName: "token"))
+        help: SecretInput.removedFlagHelp)
     var accessToken: String?
 
     @Option(name: .customLong("access-token-file"), help: SecretInput.accessToken.fileHelp)
@@ -134,23 +133,23 @@ struct ConnectCommand: AsyncParsableCommand {
     /// Checks that exactly one voucher is chosen, each secret in one form, and that no secret would travel in the
     /// clear (the files are read by ``run()``).
     func validate(environment: [String: String]) throws {
-        try SecretInput.oauthCode.checkExclusive(value: code, file: codeFile)
-        try SecretInput.partnerSession.checkExclusive(value: partnerSession, file: partnerSessionFile)
-        try SecretInput.serviceKey.checkExclusive(value: serviceKey, file: serviceKeyFile)
-        try SecretInput.accessToken.checkExclusive(value: accessToken, file: accessTokenFile)
-        let session = SecretInput.partnerSession.isGiven(
-            value: partnerSession, file: partnerSessionFile, environment: environment)
+        try SecretInput.oauthCode.refuse(code)
+        try SecretInput.partnerSession.refuse(partnerSession)
+        try SecretInput.serviceKey.refuse(serviceKey)
+        try SecretInput.accessToken.refuse(accessToken)
+        let session = SecretInput.partnerSession.isGiven(file: partnerSessionFile, environment: environment)
         let exchange = userId != nil
-        if !exchange && [serviceKey, serviceKeyFile, accessToken, accessTokenFile].contains(where: { $0 != nil }) {
+        if !exchange && [serviceKeyFile, accessTokenFile].contains(where: { $0 != nil }) {
             throw ValidationError(
-                "--service-key and --access-token vouch for the token only with --user-id (IFTTT's token exchange)")
+                "--service-key-file and --access-token-file vouch for the token only with --user-id (IFTTT's token exchange)"
+            )
         }
         if exchange {
-            guard SecretInput.serviceKey.isGiven(value: serviceKey, file: serviceKeyFile, environment: environment)
+            guard SecretInput.serviceKey.isGiven(file: serviceKeyFile, environment: environment)
             else {
                 throw ValidationError("--user-id needs your service key: \(SecretInput.serviceKey.ways)")
             }
-            guard SecretInput.accessToken.isGiven(value: accessToken, file: accessTokenFile, environment: environment)
+            guard SecretInput.accessToken.isGiven(file: accessTokenFile, environment: environment)
             else {
                 throw ValidationError("--user-id needs the user's access token: \(SecretInput.accessToken.ways)")
             }
@@ -186,29 +185,28 @@ struct ConnectCommand: AsyncParsableCommand {
         }
     }
 
-    /// What the options ask to activate, with every secret read from its flag (with a warning), file or
-    /// environment variable.
+    /// What the options ask to activate, with every secret read from its file or environment variable.
     ///
     /// - Throws: `ValidationError` for an unreadable or empty secret.
     func resolvedRequest(
         environment: [String: String] = ProcessInfo.processInfo.environment, warning: (String) -> Void = warn
     ) throws -> Request {
-        func read(_ input: SecretInput, _ value: String?, _ file: String?) throws -> String? {
-            try input.resolve(value: value, file: file, environment: environment, warning: warning)
+        func read(_ input: SecretInput, _ file: String?) throws -> String? {
+            try input.resolve(file: file, environment: environment, warning: warning)
         }
         let voucher: Voucher
         if let userId {
             voucher = .serviceKey(
-                try read(.serviceKey, serviceKey, serviceKeyFile) ?? "", userId: userId,
-                accessToken: try read(.accessToken, accessToken, accessTokenFile) ?? "")
-        } else if let session = try read(.partnerSession, partnerSession, partnerSessionFile) {
+                try read(.serviceKey, serviceKeyFile) ?? "", userId: userId,
+                accessToken: try read(.accessToken, accessTokenFile) ?? "")
+        } else if let session = try read(.partnerSession, partnerSessionFile) {
             voucher = .partnerSession(session, endpoint: partnerBackend.flatMap(URL.init(string:)))
         } else {
             voucher = .unvouched
         }
         return Request(
             connectionId: connectionId, email: email ?? "",
-            oauthCode: try read(.oauthCode, code, codeFile) ?? "", voucher: voucher,
+            oauthCode: try read(.oauthCode, codeFile) ?? "", voucher: voucher,
             skipConfiguration: skipConfig, opensBrowser: !noBrowser)
     }
 

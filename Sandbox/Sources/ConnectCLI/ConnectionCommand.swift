@@ -22,7 +22,7 @@ struct ConnectionCommand: AsyncParsableCommand {
 
         @OptionGroup var api: APIOptions
 
-        @Option(help: SecretInput.userToken.flagHelp("An IFTTT user token.", valueName: "token"))
+        @Option(help: SecretInput.removedFlagHelp)
         var token: String?
 
         @Option(name: .customLong("token-file"), help: SecretInput.userToken.fileHelp)
@@ -34,12 +34,12 @@ struct ConnectionCommand: AsyncParsableCommand {
         var inviteCode: String?
 
         func validate() throws {
-            try SecretInput.userToken.checkExclusive(value: token, file: tokenFile)
+            try SecretInput.userToken.refuse(token)
         }
 
         func run() async throws {
             let credentials = ConnectionCredentials(
-                userToken: try SecretInput.userToken.resolve(value: token, file: tokenFile), inviteCode: inviteCode)
+                userToken: try SecretInput.userToken.resolve(file: tokenFile), inviteCode: inviteCode)
             let id = self.id
             let result: Result<Connection, ConnectAPIError> = try await api.withAPI { url in
                 let controller = ConnectionNetworkController(configuration: .sandbox(url))

@@ -39,8 +39,7 @@ struct LocationSimulateCommand: AsyncParsableCommand {
     var connection: [String]
 
     @Option(
-        help: SecretInput.userToken.flagHelp(
-            "The IFTTT user token (default: the sandbox's alice). Never printed.", valueName: "token"))
+        help: SecretInput.removedFlagHelp)
     var token: String?
 
     @Option(name: .customLong("token-file"), help: SecretInput.userToken.fileHelp)
@@ -59,7 +58,7 @@ struct LocationSimulateCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard !connection.isEmpty else { throw ValidationError("at least one --connection is required") }
-        try SecretInput.userToken.checkExclusive(value: token, file: tokenFile)
+        try SecretInput.userToken.refuse(token)
         guard dwell >= 0, dwell <= 86_400 else { throw ValidationError("--dwell must be between 0 and 86400 seconds") }
     }
 
@@ -78,7 +77,7 @@ struct LocationSimulateCommand: AsyncParsableCommand {
             "ifttt-connect-trip-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         let token =
-            try SecretInput.userToken.resolve(value: self.token, file: tokenFile) ?? "sandbox-user-token-alice"
+            try SecretInput.userToken.resolve(file: tokenFile) ?? "sandbox-user-token-alice"
         let (connection, json, dwell) = (connection, json, dwell)
         do {
             let outcome = try await api.withAPI { root in
@@ -125,7 +124,7 @@ struct LocationJournalStressCommand: AsyncParsableCommand {
     var subscription: String = "alice-arrive-trigger-1"
 
     @Option(
-        help: SecretInput.userToken.flagHelp("The IFTTT user token for uploads. Never printed.", valueName: "token"))
+        help: SecretInput.removedFlagHelp)
     var token: String?
 
     @Option(name: .customLong("token-file"), help: SecretInput.userToken.fileHelp)
@@ -134,10 +133,14 @@ struct LocationJournalStressCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The API root to upload to; without it nothing is uploaded.", valueName: "url"))
     var api: String?
 
+    func validate() throws {
+        try SecretInput.userToken.refuse(token)
+    }
+
     func run() async throws {
         let store = try LocationEventStore(directory: URL(fileURLWithPath: self.store, isDirectory: true))
         let token =
-            try SecretInput.userToken.resolve(value: self.token, file: tokenFile) ?? "sandbox-user-token-alice"
+            try SecretInput.userToken.resolve(file: tokenFile) ?? "sandbox-user-token-alice"
         let uploader = api.flatMap({ URL(string: $0) }).map { root in
             LocationUploader(store: store, configuration: .init(network: .sandbox(root)), tokenProvider: { token })
         }

@@ -13,7 +13,11 @@ struct SandboxCommand: AsyncParsableCommand {
             """
     )
 
-    @Option(help: "The loopback address to bind.")
+    @Option(
+        help: ArgumentHelp(
+            "The address to bind: loopback (a name must resolve to loopback only), or 0.0.0.0 or a LAN address so a "
+                + "phone on your network can reach this test server (it warns and prints the URL to type).",
+            valueName: "address"))
     var host = "127.0.0.1"
 
     @Option(help: "The port; 0 picks a free one.")
@@ -54,6 +58,14 @@ struct SandboxCommand: AsyncParsableCommand {
             """, valueName: "echo|ignore"))
     var redirectState = RedirectStateMode.ignore.rawValue
 
+    @Flag(
+        help: """
+            Strict mode: refuse what IFTTT documents nowhere (null optional members, a skip_config other than \
+            true/false) and answer the token exchange of an unlinked partner user with 401, as the one real answer \
+            on record does (docs/sandbox-differences.md).
+            """)
+    var strict = false
+
     func validate() throws {
         guard (0...65535).contains(port) else { throw ValidationError("--port must be between 0 and 65535") }
         guard latency >= 0, latency <= 600_000 else {
@@ -63,8 +75,11 @@ struct SandboxCommand: AsyncParsableCommand {
         guard rejectLocationEvents >= 0, rejectLocationEvents <= 1 else {
             throw ValidationError("--reject-location-events must be between 0 and 1")
         }
-        guard ["127.0.0.1", "localhost", "::1"].contains(host) || host.hasPrefix("127.") else {
-            throw ValidationError("--host must be a loopback address (127.0.0.0/8, localhost or ::1)")
+        do {
+            _ = try SandboxHost.resolve(host)
+        } catch {
+            if case .invalidConfiguration(_, let message) = error { throw ValidationError("--host: \(message)") }
+            throw ValidationError("--host: \(error)")
         }
         guard RedirectStateMode(rawValue: redirectState) != nil else {
             throw ValidationError("--redirect-state must be echo or ignore")
@@ -80,8 +95,13 @@ struct SandboxCommand: AsyncParsableCommand {
             latency: latency, failRate: failRate, randomSeed: seed,
             redirectState: RedirectStateMode(rawValue: redirectState) ?? .ignore)
         configuration.rejectLocationEvents = rejectLocationEvents
+        configuration.strict = strict
+        let listening = try? SandboxHost.resolve(host)
         do {
-            try await SandboxServer.run(configuration)
+            try await SandboxServer.run(configuration) { url in
+                FileHandle.standardOutput.write(Data("IFTTT Connect sandbox listening on \(url.absoluteString)\n".utf8))
+                if let warning = listening?.networkWarning(port: url.port ?? port) { warn(warning) }
+            }
         } catch {
             warn("error: \(error)")
             throw ExitCode(1)

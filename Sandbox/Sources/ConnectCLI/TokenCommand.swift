@@ -27,8 +27,7 @@ struct TokenCommand: AsyncParsableCommand {
 
         @Option(
             name: .customLong("access-token"),
-            help: SecretInput.accessToken.flagHelp(
-                "The OAuth access token IFTTT holds for the user.", valueName: "token"))
+            help: SecretInput.removedFlagHelp)
         var accessToken: String?
 
         @Option(name: .customLong("access-token-file"), help: SecretInput.accessToken.fileHelp)
@@ -36,7 +35,7 @@ struct TokenCommand: AsyncParsableCommand {
 
         @Option(
             name: .customLong("service-key"),
-            help: SecretInput.serviceKey.flagHelp("Your service key.", valueName: "key"))
+            help: SecretInput.removedFlagHelp)
         var serviceKey: String?
 
         @Option(name: .customLong("service-key-file"), help: SecretInput.serviceKey.fileHelp)
@@ -56,21 +55,21 @@ struct TokenCommand: AsyncParsableCommand {
 
         /// Checks that both secrets are given, each in one form (the files are read by ``run()``).
         func validate(environment: [String: String]) throws {
-            try SecretInput.serviceKey.checkExclusive(value: serviceKey, file: serviceKeyFile)
-            try SecretInput.accessToken.checkExclusive(value: accessToken, file: accessTokenFile)
-            guard SecretInput.serviceKey.isGiven(value: serviceKey, file: serviceKeyFile, environment: environment)
+            try SecretInput.serviceKey.refuse(serviceKey)
+            try SecretInput.accessToken.refuse(accessToken)
+            guard SecretInput.serviceKey.isGiven(file: serviceKeyFile, environment: environment)
             else {
                 throw ValidationError("a service key is required: \(SecretInput.serviceKey.ways)")
             }
-            guard SecretInput.accessToken.isGiven(value: accessToken, file: accessTokenFile, environment: environment)
+            guard SecretInput.accessToken.isGiven(file: accessTokenFile, environment: environment)
             else {
                 throw ValidationError("an access token is required: \(SecretInput.accessToken.ways)")
             }
         }
 
         func run() async throws {
-            let key = try SecretInput.serviceKey.resolve(value: serviceKey, file: serviceKeyFile) ?? ""
-            let accessToken = try SecretInput.accessToken.resolve(value: self.accessToken, file: accessTokenFile) ?? ""
+            let key = try SecretInput.serviceKey.resolve(file: serviceKeyFile) ?? ""
+            let accessToken = try SecretInput.accessToken.resolve(file: accessTokenFile) ?? ""
             let userId = self.userId
             let result: Result<String, ConnectServiceClient.Error> = try await api.withAPI { url in
                 do {

@@ -391,9 +391,9 @@ struct ActivationHardeningTests {
     @Test func theThrottleForgetsOldFailures() {
         let throttle = SignInThrottle()
         let start = Date()
-        for _ in 0..<SignInThrottle.maximumFailures { throttle.recordFailure(account: "x", now: start) }
-        #expect(!throttle.allows(account: "x", now: start.addingTimeInterval(1)))
-        #expect(throttle.allows(account: "x", now: start.addingTimeInterval(SignInThrottle.window + 1)))
+        for _ in 0..<SignInThrottle.maximumFailures { throttle.recordFailure(account: "x", source: "s", now: start) }
+        #expect(!throttle.allows(account: "x", source: "s", now: start.addingTimeInterval(1)))
+        #expect(throttle.allows(account: "x", source: "s", now: start.addingTimeInterval(SignInThrottle.window + 1)))
         #expect(throttle.trackedAccounts == 0)
     }
 

@@ -26,14 +26,16 @@ struct CLIAppletTests {
     @Test func listEnableAndDisableAgainstASandbox() async throws {
         try await LegacyFixture.withSandbox { url in
             let api = ["--api", url.absoluteString, "--service", "grocery_express"]
+            let alice = try CLISecretInputTests.secretFile(SandboxTest.aliceToken)
+            let carol = try CLISecretInputTests.secretFile(SandboxTest.carolToken)
             for arguments in [
                 ["applets", "list"] + api,
                 [
-                    "applets", "list", "--order", "enabled_count_desc", "--platform", "android", "--token",
-                    SandboxTest.aliceToken,
+                    "applets", "list", "--order", "enabled_count_desc", "--platform", "android", "--token-file",
+                    alice,
                 ] + api,
                 ["applets", "list", "--platform", "none"] + api,
-                ["applets", "disable", "gx-weekly-deals", "--token", SandboxTest.aliceToken] + api,
+                ["applets", "disable", "gx-weekly-deals", "--token-file", alice] + api,
             ] {
                 var command = try #require(try IFTTTConnectCommand.parseAsRoot(arguments) as? any AsyncParsableCommand)
                 try await command.run()
@@ -42,17 +44,17 @@ struct CLIAppletTests {
             #expect(try await manager.fetchApplet(id: "gx-weekly-deals").status == .disabled)
             var enable = try #require(
                 try IFTTTConnectCommand.parseAsRoot(
-                    ["applets", "enable", "gx-weekly-deals", "--token", SandboxTest.aliceToken] + api)
+                    ["applets", "enable", "gx-weekly-deals", "--token-file", alice] + api)
                     as? any AsyncParsableCommand)
             try await enable.run()
             #expect(try await manager.fetchApplet(id: "gx-weekly-deals").status == .enabled)
 
             // A never-enabled Applet: exit code 1.
-            var carol = try #require(
+            var carolEnable = try #require(
                 try IFTTTConnectCommand.parseAsRoot(
-                    ["applets", "enable", "gx-weekly-deals", "--token", SandboxTest.carolToken] + api)
+                    ["applets", "enable", "gx-weekly-deals", "--token-file", carol] + api)
                     as? any AsyncParsableCommand)
-            await #expect(throws: ExitCode(1)) { try await carol.run() }
+            await #expect(throws: ExitCode(1)) { try await carolEnable.run() }
 
             let applet = try await manager.fetchApplet(id: "gx-arrive-store")
             #expect(

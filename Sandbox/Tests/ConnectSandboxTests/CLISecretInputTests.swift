@@ -4,8 +4,8 @@ import Foundation
 import IFTTTConnectSDK
 import Testing
 
-/// Secrets reach `ifttt-connect` without a command line: an environment variable or a file works quietly, the flag
-/// still works but warns on standard error (a process's arguments are readable by every local user). And `connect`
+/// Secrets reach `ifttt-connect` without a command line: an environment variable or a file works quietly, and the
+/// former secret flags are usage errors (a process's arguments are readable by every local user). And `connect`
 /// opens the browser on the loopback receiver's launch URL, never on the activation URL with its `state` and code.
 @Suite("ifttt-connect secrets off the command line")
 struct CLISecretInputTests {
@@ -80,30 +80,53 @@ struct CLISecretInputTests {
         }
     }
 
-    @Test func theCommandLineFormStillWorksButWarns() async throws {
+    /// Issue 30, hole 2: every secret flag worked (with a warning), so another local user read the code or the
+    /// partner session from `/proc/PID/cmdline` and used it first. Failed before the fix (exit 0, the token
+    /// exchanged). Now each flag stops the command before it does anything, with a usage error (exit 64) naming the
+    /// environment variable and the file flag, never the secret.
+    @Test func everySecretFlagIsAUsageErrorNamingTheSafeWays() async throws {
         try await SandboxTest.withDemo { client in
             let api = ["--api", client.base.absoluteString]
+            let output = try SandboxTest.temporaryDirectory().appendingPathComponent("token").path
             let exchange = try await Self.run(
                 [
                     "token", "exchange", "--user-id", "gx-user-1001", "--service-key", SandboxTest.serviceKey,
-                    "--access-token", "gx-access-token-alice",
+                    "--access-token", "gx-access-token-alice", "--output", output,
                 ] + api)
-            #expect(exchange.status == 0, "\(exchange.errors)")
-            #expect(exchange.errors.contains("warning: --service-key puts a secret on the command line"))
-            #expect(exchange.errors.contains("warning: --access-token puts a secret on the command line"))
-            #expect(exchange.errors.contains("IFTTT_SERVICE_KEY") && exchange.errors.contains("--access-token-file"))
-            // The warning names the flag, never the secret.
+            #expect(exchange.status == 64, "\(exchange.errors)")
+            #expect(exchange.errors.contains("--service-key is not accepted"), "\(exchange.errors)")
+            #expect(exchange.errors.contains("IFTTT_SERVICE_KEY") && exchange.errors.contains("--service-key-file"))
+            #expect(!FileManager.default.fileExists(atPath: output))
+            // The error names the flag, never the secret.
             #expect(!exchange.errors.contains(SandboxTest.serviceKey) && !exchange.errors.contains("gx-access-token"))
 
-            let show = try await Self.run(
-                ["connection", "show", "gx-arrive-store", "--token", SandboxTest.aliceToken] + api)
-            #expect(show.status == 0 && show.output.contains("gx-arrive-store"), "\(show.output)")
-            #expect(show.errors.contains("warning: --token puts a secret on the command line"))
+            let cases: [([String], SecretInput)] = [
+                (["connection", "show", "gx-arrive-store", "--token", SandboxTest.aliceToken], .userToken),
+                (["applets", "list", "--service", "grocery_express", "--token", SandboxTest.aliceToken], .userToken),
+                (["connect", "gx-arrive-store", "--code", "gx-oauth-code-alice", "--unvouched"], .oauthCode),
+                (["connect", "gx-arrive-store", "--partner-session", "gx-access-token-alice"], .partnerSession),
+                (
+                    ["token", "exchange", "--user-id", "u", "--service-key-file", "/dev/null", "--access-token", "a"],
+                    .accessToken
+                ),
+            ]
+            for (arguments, input) in cases {
+                let run = try await Self.run(arguments + api)
+                #expect(run.status == 64, "\(arguments): \(run.errors)")
+                #expect(run.errors.contains(input.removedFlagMessage), "\(arguments): \(run.errors)")
+            }
             let quiet = try await Self.run(
                 ["connection", "show", "gx-arrive-store", "--token-file", try Self.secretFile(SandboxTest.aliceToken)]
                     + api)
             #expect(quiet.status == 0 && quiet.output.contains("gx-arrive-store"), "\(quiet.output)")
             #expect(!quiet.errors.contains("warning"), "\(quiet.errors)")
+            // No help text offers a secret flag any more.
+            for command in [["connect"], ["token", "exchange"], ["connection", "show"], ["applets", "list"]] {
+                let help = try await Self.run(["help"] + command)
+                for input in SecretInput.all {
+                    #expect(!help.output.contains("\(input.flag) <"), "\(command): \(input.flag)")
+                }
+            }
         }
     }
 
@@ -112,61 +135,50 @@ struct CLISecretInputTests {
         let source = SecretInput.serviceKey
         let file = try Self.secretFile("  the-key  \nsecond line")
         #expect(
-            try source.resolve(value: nil, file: file, environment: [:], warning: { warnings.append($0) }) == "the-key")
+            try source.resolve(file: file, environment: [:], warning: { warnings.append($0) }) == "the-key")
         #expect(warnings.isEmpty)
         let open = try Self.secretFile("the-key", mode: 0o644)
         #expect(
-            try source.resolve(value: nil, file: open, environment: [:], warning: { warnings.append($0) }) == "the-key")
+            try source.resolve(file: open, environment: [:], warning: { warnings.append($0) }) == "the-key")
         #expect(warnings == ["warning: \(open) can be read by other users (mode 644); chmod 600 it"])
         let piped = try source.resolve(
-            value: nil, file: "-", environment: [:], readInput: { Data("from-stdin\n".utf8) }, warning: { _ in })
+            file: "-", environment: [:], readInput: { Data("from-stdin\n".utf8) }, warning: { _ in })
         #expect(piped == "from-stdin")
-        #expect(try source.resolve(value: nil, file: nil, environment: ["IFTTT_SERVICE_KEY": "env-key"]) == "env-key")
-        #expect(try source.resolve(value: nil, file: nil, environment: ["IFTTT_SERVICE_KEY": ""]) == nil)
-        // The flag wins over the file's variable, and warns.
-        #expect(
-            try source.resolve(
-                value: "flag-key", file: nil, environment: ["IFTTT_SERVICE_KEY": "env-key"],
-                warning: { warnings.append($0) }) == "flag-key")
-        #expect(warnings.last?.hasPrefix("warning: --service-key puts a secret on the command line") == true)
+        #expect(try source.resolve(file: nil, environment: ["IFTTT_SERVICE_KEY": "env-key"]) == "env-key")
+        #expect(try source.resolve(file: nil, environment: ["IFTTT_SERVICE_KEY": ""]) == nil)
+        // The file wins over the variable.
+        #expect(try source.resolve(file: file, environment: ["IFTTT_SERVICE_KEY": "env-key"]) == "the-key")
     }
 
     @Test func badSecretInputIsAClearUsageError() throws {
         let source = SecretInput.accessToken
         let missing = "/no/such/dir/token"
-        #expect(throws: ValidationError.self) { try source.resolve(value: nil, file: missing, environment: [:]) }
+        #expect(throws: ValidationError.self) { try source.resolve(file: missing, environment: [:]) }
         do {
-            _ = try source.resolve(value: nil, file: missing, environment: [:])
+            _ = try source.resolve(file: missing, environment: [:])
         } catch let error as ValidationError {
             #expect(error.message.hasPrefix("cannot read --access-token-file \(missing)"))
         }
         let empty = try Self.secretFile("")
-        #expect(throws: ValidationError.self) { try source.resolve(value: nil, file: empty, environment: [:]) }
-        #expect(throws: ValidationError.self) {
-            try source.resolve(value: "", file: nil, environment: [:], warning: { _ in })
-        }
+        #expect(throws: ValidationError.self) { try source.resolve(file: empty, environment: [:]) }
         for arguments in [
-            [
-                "token", "exchange", "--user-id", "u", "--service-key", "k", "--service-key-file", "f",
-                "--access-token-file", "t",
-            ],
-            [
-                "token", "exchange", "--user-id", "u", "--service-key-file", "k", "--access-token", "a",
-                "--access-token-file", "t",
-            ],
-            ["connection", "show", "x", "--token", "t", "--token-file", "f"],
+            ["token", "exchange", "--user-id", "u", "--service-key", "k", "--access-token-file", "t"],
+            ["token", "exchange", "--user-id", "u", "--service-key-file", "k", "--access-token", "a"],
+            ["connection", "show", "x", "--token", "t"],
             ["applets", "list", "--service", "s", "--token", "t", "--token-file", "f"],
+            ["applets", "enable", "x", "--service", "s", "--token", "t"],
             ["connect", "c", "--code", "c", "--code-file", "f"],
-            ["connect", "c", "--partner-session", "s", "--partner-session-file", "f"],
-            ["connect", "c", "--user-id", "u", "--service-key", "k", "--service-key-file", "f"],
-            ["location", "simulate", "--gpx", "g", "--connection", "c", "--token", "t", "--token-file", "f"],
+            ["connect", "c", "--partner-session", "s"],
+            ["connect", "c", "--user-id", "u", "--service-key", "k", "--access-token-file", "f"],
+            ["location", "simulate", "--gpx", "g", "--connection", "c", "--token", "t"],
+            ["location", "journal-stress", "--store", "s", "--token", "t"],
         ] {
             do {
                 let command = try IFTTTConnectCommand.parseAsRoot(arguments)
                 Issue.record("parsed \(arguments) as \(type(of: command))")
             } catch {
                 #expect(IFTTTConnectCommand.exitCode(for: error) == .validationFailure, "\(arguments)")
-                #expect(IFTTTConnectCommand.message(for: error).contains("not both"), "\(arguments)")
+                #expect(IFTTTConnectCommand.message(for: error).contains("is not accepted"), "\(arguments)")
             }
         }
     }

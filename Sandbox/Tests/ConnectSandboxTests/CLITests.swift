@@ -14,7 +14,8 @@ struct CLITests {
         ["sandbox", "--port", "abc"],
         ["sandbox", "--fail-rate", "1.5"],
         ["sandbox", "--latency", "-1"],
-        ["sandbox", "--host", "0.0.0.0"],
+        ["sandbox", "--host", "127.evil.example"],
+        ["sandbox", "--host", "192.0.2.1"],
         ["sandbox", "--seed-file", "/no/such/file.json"],
         ["sandbox", "--seed", "-3"],
         ["sandbox", "--unknown-flag"],
@@ -38,7 +39,7 @@ struct CLITests {
 
     @Test func tokenExchangeNeedsAServiceKey() {
         #expect(throws: (any Error).self) {
-            _ = try IFTTTConnectCommand.parseAsRoot(["token", "exchange", "--user-id", "u", "--access-token", "a"])
+            _ = try IFTTTConnectCommand.parseAsRoot(["token", "exchange", "--user-id", "u", "--access-token-file", "a"])
                 .validateForTest(environmentKey: nil)
         }
     }

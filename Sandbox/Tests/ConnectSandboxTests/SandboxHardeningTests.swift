@@ -39,15 +39,16 @@ struct SandboxHardeningTests {
         }
     }
 
-    /// One guess for each of many accounts was never limited. Failed before the fix.
+    /// One guess for each of many accounts was never limited. Failed before the fix. The limit is the sprayer's
+    /// own (its source: this test process's user); other sources are not refused (`SandboxResidueTests`).
     @Test func passwordSprayingIsLimited() async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { base in
             let session = try await ActivationHardeningTests.start(
                 base, "gx-arrive-store", [("sdk_return_to", "http://127.0.0.1:4567/cb")])
-            for n in 0..<SignInThrottle.maximumSprayFailures {
+            for n in 0..<SignInThrottle.maximumSourceFailures {
                 #expect(try await Self.signIn(base, session, "user\(n)@example.com", "Summer2026!") == 401)
             }
-            // alice never failed, but the sandbox now refuses every sign-in until the spray window has passed.
+            // The sprayer's next attempt is refused, whatever account it names, until the spray window has passed.
             #expect(try await Self.signIn(base, session, "alice@example.com", "alice-password") == 429)
         }
     }
@@ -57,14 +58,16 @@ struct SandboxHardeningTests {
     @Test func aFloodOfJunkFailuresDoesNotUnlockAnAccount() {
         let throttle = SignInThrottle()
         let start = Date()
-        for _ in 0..<SignInThrottle.maximumFailures { throttle.recordFailure(account: "bob", now: start) }
-        for n in 0..<10_010 { throttle.recordFailure(account: nil, now: start.addingTimeInterval(Double(n) / 1000)) }
+        for _ in 0..<SignInThrottle.maximumFailures { throttle.recordFailure(account: "bob", source: "s", now: start) }
+        for n in 0..<10_010 {
+            throttle.recordFailure(account: nil, source: "s", now: start.addingTimeInterval(Double(n) / 1000))
+        }
         // Past the spray window, within bob's.
         let later = start.addingTimeInterval(SignInThrottle.sprayWindow + 30)
-        #expect(!throttle.allows(account: "bob", now: later))
-        #expect(throttle.allows(account: "alice", now: later))
+        #expect(!throttle.allows(account: "bob", source: "s", now: later))
+        #expect(throttle.allows(account: "alice", source: "s", now: later))
         #expect(throttle.trackedAccounts == 1)  // junk identifiers take no room
-        #expect(throttle.allows(account: "bob", now: start.addingTimeInterval(SignInThrottle.window + 1)))
+        #expect(throttle.allows(account: "bob", source: "s", now: start.addingTimeInterval(SignInThrottle.window + 1)))
     }
 
     // MARK: Passwords

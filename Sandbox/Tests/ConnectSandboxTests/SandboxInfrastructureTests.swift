@@ -17,8 +17,10 @@ struct SandboxInfrastructureTests {
                 #expect(unknown.errorCode == "not_found", "\(path)")
                 #expect(try unknown.json["type"] == "error")
             }
-            // A known path with another method is unknown as well.
-            #expect(try await client.request("DELETE", "/v2/me").status == 404)
+            // A documented path with another method is 405 with the path's methods (issue 30, as IFTTT answers).
+            let delete = try await client.request("DELETE", "/v2/me")
+            #expect(delete.status == 405)
+            #expect(delete.headers.value(forHTTPHeaderField: "Allow") == "GET, HEAD")
         }
     }
 

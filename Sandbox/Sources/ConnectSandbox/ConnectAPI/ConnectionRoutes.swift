@@ -25,7 +25,7 @@ struct ConnectionRoutes: SandboxRoutes {
 
     /// User token only (a service key is 403); the user must already have a user connection (else 404).
     private func setStatus(
-        _ status: SeedData.UserConnectionStatus, request: Request, context: BasicRequestContext
+        _ status: SeedData.UserConnectionStatus, request: Request, context: SandboxRequestContext
     ) async throws -> Response {
         let principal = try await env.authenticator.authenticate(request, policy: .userOnly)
         let user = try principal.requireUser()

@@ -7,7 +7,8 @@ import IFTTTConnectSDK
 ///
 /// `type_id` is `service_id.step_id` (e.g. `grocery_express.new_weekly_deals`) for steps and the feature id for
 /// features. IFTTT documents them as "Service-authenticated with user_id": the service key, acting for a user who
-/// has the Connection enabled.
+/// has the Connection enabled; without `user_id` (as the docs' own dropdown example sends it) the service key gets
+/// the Connection's options for no user.
 struct FieldOptionRoutes: SandboxRoutes {
     let env: RouteEnvironment
 
@@ -28,12 +29,19 @@ struct FieldOptionRoutes: SandboxRoutes {
     }
 
     private func options(
-        request: Request, context: BasicRequestContext,
+        request: Request, context: SandboxRequestContext,
         lookup: (SeedData.Connection, String) -> (fields: [SeedData.Field], key: String)?
     ) async throws -> Response {
-        let (principal, user) = try await env.serviceUser(request)
         let id = context.pathParameter("connection_id")
-        let (snapshot, _) = try await env.enabledConnection(id, principal: principal, user: user, request: request)
+        let snapshot: ConnectionSnapshot
+        let principal = try await env.authenticator.authenticate(request, policy: .serviceOnly)
+        if case .service(_, nil, _) = principal {
+            // No user_id, as the docs' own dropdown example sends it: the Connection's options, for no user.
+            snapshot = try await env.visibleConnection(id, principal: principal, request: request)
+        } else {
+            let (principal, user) = try await env.serviceUser(request)
+            snapshot = try await env.enabledConnection(id, principal: principal, user: user, request: request).snapshot
+        }
         let typeId = context.pathParameter("type_id")
         guard let (fields, key) = lookup(snapshot.connection, typeId) else {
             throw APIError.notFound("Connection \"\(id)\" has no step or feature \"\(typeId)\".")

@@ -67,6 +67,8 @@ struct ServiceRoutes: SandboxRoutes {
             throw APIError.unauthorized("The access token is not valid for this user_id.")
         }
         guard let userId = account.userId else {
+            // The one real answer on record (IFTTT/ConnectSDK-Android issue 233) is 401; the default stays 404.
+            if StrictMode.isOn { throw APIError.unauthorized("Cannot uniquely identify user") }
             throw APIError.notFound("No IFTTT user has connected the account with user_id \"\(partnerUserId)\".")
         }
         let token = try await env.store.mintToken(forUserId: userId)

@@ -57,7 +57,10 @@ enum RequestBody {
     /// when absent or `null`, 422 for anything but a non-empty string or a whole number.
     static func userId(_ body: JSONValue?) throws -> String? {
         switch body?["user_id"] {
-        case nil, .null?: return nil
+        case nil: return nil
+        case .null?:
+            if StrictMode.isOn { throw nullRefused("user_id") }
+            return nil
         case .string(let text)? where !text.isEmpty: return text
         case .number(let number)? where number.rounded() == number && abs(number) < 1e15:
             return String(Int64(number))
@@ -68,9 +71,21 @@ enum RequestBody {
         }
     }
 
-    /// The string member `key` of `body`: `nil` when absent or `null`, 422 when it is not a non-empty string.
+    /// The 422 of a `null` member in strict mode (``StrictMode``).
+    static func nullRefused(_ key: String) -> APIError {
+        APIError.unprocessable(
+            "\(key) must not be null (strict mode: leave it out instead).",
+            details: [.init(parameter: "/\(key)", message: "must not be null")])
+    }
+
+    /// The string member `key` of `body`: `nil` when absent or `null` (422 for `null` in strict mode), 422 when it is
+    /// not a non-empty string.
     static func string(_ body: JSONValue?, _ key: String) throws -> String? {
-        guard let value = body?[key], !value.isNull else { return nil }
+        guard let value = body?[key] else { return nil }
+        if value.isNull {
+            if StrictMode.isOn { throw nullRefused(key) }
+            return nil
+        }
         guard let text = value.stringValue, !text.isEmpty else {
             throw APIError.unprocessable(
                 "\(key) must be a non-empty string.",

@@ -144,7 +144,7 @@ struct StepCall: Sendable {
     /// The effective values, field id → value (a dropdown's option value as a string).
     let fieldValues: JSONObject
 
-    init(_ kind: SeedData.StepKind, request: Request, context: BasicRequestContext, env: RouteEnvironment)
+    init(_ kind: SeedData.StepKind, request: Request, context: SandboxRequestContext, env: RouteEnvironment)
         async throws
     {
         var request = request

@@ -13,7 +13,9 @@ enum UserConnectionConfigurator {
     /// * A user feature or step that already existed for the same feature or feature step keeps its `id` (trigger
     ///   subscription ids stay stable); new ones get a UUID.
     /// * Every step of a configured feature gets a user step, even when the body omits it.
-    /// * Hidden fields that the body omits get their default value; so do optional fields with a default.
+    /// * Fields that the body omits (a whole step's configuration included) get their default value when they have
+    ///   one, required or not: IFTTT's docs say omitting a configuration removes it; a required field without a
+    ///   default is still a 422.
     static func configure(
         _ requested: [SeedData.UserFeature], connection: SeedData.Connection, existing: SeedData.UserConnection?
     ) throws(APIError) -> [SeedData.UserFeature] {
@@ -152,7 +154,9 @@ enum UserConnectionConfigurator {
             let index = requested.firstIndex { $0.fieldId == definition.id }
             let value = index.map { requested[$0].value } ?? .null
             if isBlank(value) {
-                if definition.hidden || !definition.required || !checkRequired, !definition.defaultValue.isNull {
+                // Omitted (or blank): the user's configuration of the field is removed, so its default applies
+                // when it has one (IFTTT's docs: omitting a step's configuration removes it), required or not.
+                if !definition.defaultValue.isNull {
                     out.append(
                         .init(fieldId: definition.id, fieldType: definition.type, value: definition.defaultValue))
                 } else if definition.required, checkRequired {

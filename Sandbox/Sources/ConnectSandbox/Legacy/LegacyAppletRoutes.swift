@@ -145,7 +145,7 @@ struct LegacyAppletRoutes: SandboxRoutes {
     }
 
     private func setStatus(
-        _ status: SeedData.UserConnectionStatus, request: Request, context: BasicRequestContext
+        _ status: SeedData.UserConnectionStatus, request: Request, context: SandboxRequestContext
     ) async throws -> Response {
         var request = request
         let slug = context.pathParameter("service_id")

@@ -228,8 +228,9 @@ struct LocationEventRoutes: SandboxRoutes {
         return (records, ignored)
     }
 
-    /// Parses `occurred_at`: the iOS SDK's `yyyy-MM-dd'T'HH:mm:ssZ` (`+0000`), ISO 8601 with `Z` or `+hh:mm` and
-    /// optional fractional seconds, or Android's `yyyy-MM-dd'T'HH:mm'Z'`.
+    /// Parses `occurred_at`: the iOS SDK's `yyyy-MM-dd'T'HH:mm:ssZ` (`+0000`), Android's `yyyy-MM-dd'T'HH:mm:ssXXX`
+    /// (`Z` or `+hh:mm`), any ISO 8601 date-time with `Z` or `+hh:mm` and optional fractional seconds, and, leniently,
+    /// `yyyy-MM-dd'T'HH:mm'Z'` without seconds (which neither SDK sends).
     static func parseTimestamp(_ text: String) -> Date? {
         TimestampFormatters.shared.parse(text)
     }

@@ -3,7 +3,13 @@ import Hummingbird
 import IFTTTConnectSDK
 
 /// `POST /v2/sdk/events` (the SDK's analytics, spec §5) and `GET /sandbox/sdk_events` (what was recorded, for
-/// tests and demos; it lists every app's events, so it needs a service key: `IFTTT-Service-Key`).
+/// tests and demos: a service key, `IFTTT-Service-Key`, lists the events about its own service's Connections, those
+/// whose `properties.object_id` names one, and those about no known Connection; never another service's: issue 30,
+/// hole 8).
+///
+/// Posting needs no credentials, as IFTTT's does not, so it is bounded: at most ``maximumProperties`` properties of
+/// at most ``maximumPropertyLength`` characters each per event, and the sandbox keeps the newest
+/// ``SandboxStore/maximumStoredSDKEvents`` events.
 ///
 /// The body must be `{"events": [event, …]}` with 1…100 events, each
 /// `{"name": "sdk.<pageviewed|statechange|click|impression>", "timestamp": "<epoch ms as a string>",
@@ -15,6 +21,10 @@ struct SDKEventRoutes: SandboxRoutes {
 
     /// The most events accepted in one request (the SDK sends at most 10).
     static let maximumBatch = 100
+    /// The most properties of one event (the SDK sends about ten).
+    static let maximumProperties = 32
+    /// The longest property name or value, in characters.
+    static let maximumPropertyLength = 256
     /// Valid event names.
     static let names: Set<String> = ["sdk.pageviewed", "sdk.statechange", "sdk.click", "sdk.impression"]
     /// Valid `state` values (spec §5.2).
@@ -51,7 +61,9 @@ struct SDKEventRoutes: SandboxRoutes {
         }
 
         router.get("/sandbox/sdk_events") { request, _ in
-            _ = try await env.authenticator.authenticate(request, policy: .serviceOnly)
+            // A service key lists its own service's events only: those about its Connections (`object_id`).
+            let serviceId = try await env.authenticator.authenticate(request, policy: .serviceOnly).service?.id ?? ""
+
             let anonymousId = request.query("anonymous_id")
             let name = request.query("name")
             let page = try ListPage(request, kind: "sdk_events")  // `limit`, `cursor`: see ListPage
@@ -60,12 +72,13 @@ struct SDKEventRoutes: SandboxRoutes {
                 return try await JSONResponse.streamedList(
                     fetch: { after in
                         try await store.sdkEvents(
-                            anonymousId: anonymousId, name: name, after: after, limit: ListPage.chunkSize)
+                            anonymousId: anonymousId, name: name, serviceId: serviceId, after: after,
+                            limit: ListPage.chunkSize)
                     },
                     render: { $0.json.serialized() })
             }
             let records = try await store.sdkEvents(
-                anonymousId: anonymousId, name: name, after: page.after, limit: limit)
+                anonymousId: anonymousId, name: name, serviceId: serviceId, after: page.after, limit: limit)
             return JSONResponse.page(
                 records.items.map(\.json), next: records.nextAfter, kind: "sdk_events", paged: true)
         }
@@ -112,7 +125,18 @@ struct SDKEventRoutes: SandboxRoutes {
             var properties: [String: String] = [:]
             switch item["properties"] {
             case .object(let object)?:
+                if object.members.count > maximumProperties {
+                    problem("properties", "has more than \(maximumProperties) members")
+                }
                 for member in object.members {
+                    if member.key.count > maximumPropertyLength
+                        || (member.value.stringValue?.count ?? 0) > maximumPropertyLength
+                    {
+                        problem(
+                            "properties/\(RequestBody.pointerEscaped(String(member.key.prefix(64))))",
+                            "is longer than \(maximumPropertyLength) characters")
+                        continue
+                    }
                     guard let value = member.value.stringValue else {
                         problem("properties/\(RequestBody.pointerEscaped(member.key))", "must be a string")
                         continue

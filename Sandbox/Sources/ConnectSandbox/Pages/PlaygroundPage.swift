@@ -83,14 +83,18 @@ enum PlaygroundPage {
         let connectionId: String
         let entersEmail: Bool
         let email: String
-        /// The activation URL the controller opened, when it is an `http(s)` URL.
+        /// The activation URL the controller opened, when it is an `http(s)` URL and the page is shown to the
+        /// browser that started the activation.
         let activationURL: String?
+        /// Whether an activation page is open in another browser (its URL is not shown here).
+        let openElsewhere: Bool
         let log: [String]
     }
 
-    /// The live page of one controller.
+    /// The live page of one controller, as `viewer` (the browser's playground cookie) sees it: the activation URL,
+    /// with its OAuth code and `state`, only for the browser that started the activation (issue 30, hole 10).
     @MainActor
-    static func live(_ session: PlaygroundSessions.Session) -> String {
+    static func live(_ session: PlaygroundSessions.Session, viewer: String? = nil) -> String {
         let controller = session.controller
         let step = controller.step
         let busy: Bool
@@ -104,6 +108,7 @@ enum PlaygroundPage {
             state: ConnectButtonVisualState(step: step, email: session.email),
             connection: controller.connection, localization: .english)
         let activation = session.web.url.flatMap { ["http", "https"].contains($0.scheme?.lowercased()) ? $0 : nil }
+            .flatMap { session.owner != nil && session.owner == viewer ? $0 : nil }
         return PageTemplates.render(
             "playground-live",
             Live(
@@ -112,7 +117,8 @@ enum PlaygroundPage {
                 refresh: busy || session.web.url != nil,
                 svg: ConnectButtonSVGRenderer.render(appearance, options: .init(idPrefix: "live")),
                 step: String(describing: step), connectionId: session.connectionId, entersEmail: entersEmail,
-                email: session.email, activationURL: activation?.absoluteString, log: session.log))
+                email: session.email, activationURL: activation?.absoluteString,
+                openElsewhere: activation == nil && session.web.url != nil, log: session.log))
     }
 
     /// Percent-encodes a query value.

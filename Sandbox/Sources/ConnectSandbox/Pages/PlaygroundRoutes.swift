@@ -7,7 +7,9 @@ import IFTTTConnectSDK
 ///   one locale, with links to every other locale (`locale=all` shows them all at once);
 /// * `GET /playground/live?connection=ID`: a real ``ConnectButtonController`` running in the sandbox process;
 ///   forms tap the button, enter an email and reset, the page refreshes itself every second, and the
-///   activation URL the controller produces is linked (the web activation pages at `/access/api/{id}`);
+///   activation URL the controller produces is linked (the web activation pages at `/access/api/{id}`) for the
+///   browser that tapped only (a cookie): the URL carries the partner's OAuth code and the flow's `state`, and the
+///   page is public, so anyone else walking it would end the playground connected as them;
 /// * `GET /playground/live/redirect`: the controllers' redirect URL. It changes nothing: it shows a page whose form
 ///   posts the redirect's query to `POST /playground/live/redirect`, which hands it to the SDK. So the step that
 ///   completes a flow is a `POST` behind the same-origin check, and a link on another site cannot complete a waiting
@@ -15,6 +17,8 @@ import IFTTTConnectSDK
 struct PlaygroundRoutes: SandboxRoutes {
     let env: RouteEnvironment
     let sessions: PlaygroundSessions
+    /// The browser that drives a playground controller: only it sees the activation URL (issue 30, hole 10).
+    var owners: BrowserBinding { BrowserBinding(urls: env.urls, prefix: "ifttt_sandbox_playground_") }
 
     init(env: RouteEnvironment) {
         self.env = env
@@ -40,7 +44,8 @@ struct PlaygroundRoutes: SandboxRoutes {
                 throw APIError.notFound("Connection \"\(id)\" was not found.")
             }
             let base = try baseURL()
-            let html = await MainActor.run { PlaygroundPage.live(sessions.session(id, base: base)) }
+            let viewer = owners.browser(of: request)
+            let html = await MainActor.run { PlaygroundPage.live(sessions.session(id, base: base), viewer: viewer) }
             return JSONResponse.body(html, contentType: "text/html; charset=utf-8")
         }
 
@@ -54,11 +59,16 @@ struct PlaygroundRoutes: SandboxRoutes {
             }
             let action = context.pathParameter("action")
             let base = try baseURL()
+            let (browser, setCookie) = owners.browserOrNew(of: request)
             let known = await MainActor.run { () -> Bool in
                 switch action {
-                case "tap": sessions.session(id, base: base).controller.toggle()
+                case "tap":
+                    let session = sessions.session(id, base: base)
+                    session.owner = browser
+                    session.controller.toggle()
                 case "email":
                     let session = sessions.session(id, base: base)
+                    session.owner = browser
                     session.email = form["email"] ?? ""
                     session.controller.confirmEmail(session.email)
                 case "cancel": sessions.session(id, base: base).controller.cancelActivation()
@@ -68,7 +78,9 @@ struct PlaygroundRoutes: SandboxRoutes {
                 return true
             }
             guard known else { throw APIError.notFound("Unknown playground action \"\(action)\".") }
-            return Self.seeOther("/playground/live?connection=\(PlaygroundPage.queryEscape(id))")
+            var response = Self.seeOther("/playground/live?connection=\(PlaygroundPage.queryEscape(id))")
+            if let setCookie { response.headers[.setCookie] = setCookie }
+            return response
         }
 
         router.get("/playground/live/redirect") { request, _ in

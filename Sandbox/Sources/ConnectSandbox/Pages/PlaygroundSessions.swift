@@ -13,6 +13,9 @@ final class PlaygroundSessions {
         let button: HeadlessConnectButton
         let web: PlaygroundWebSession
         var email: String
+        /// The browser that last tapped the button or entered the email (a random secret in a cookie): only it is
+        /// shown the activation URL, which carries the partner's OAuth code and the flow's `state`.
+        var owner: String?
         var log: [String] = []
         var listener: Task<Void, Never>?
 

@@ -96,19 +96,27 @@ enum WebActivationPages {
         let action: String
         let session: String
         let error: String?
+        /// The partner account the activation URL's `code` links (its login and id), when the flow holds a valid one.
+        let partnerAccount: String?
+        /// The partner account's id, posted back: the account the user saw is the account linked.
+        let partnerUserId: String?
     }
 
     /// The partner authorization page: the user allows IFTTT to use their account on the service.
     static func authorize(
         _ connection: SeedData.Connection, service: SeedData.Service, user: SeedData.User, session: String,
-        error: String? = nil
+        partnerAccount: SeedData.PartnerAccount? = nil, error: String? = nil
     ) -> String {
         PageTemplates.render(
             "authorize",
             AuthorizePage(
                 title: "Authorize \(service.name)", login: user.login, serviceName: service.name,
                 connectionName: connection.name, action: action(connection.id, "authorize"), session: session,
-                error: error))
+                error: error,
+                partnerAccount: partnerAccount.map { account in
+                    account.login.map { "\($0) (\(account.partnerUserId))" } ?? account.partnerUserId
+                },
+                partnerUserId: partnerAccount?.partnerUserId))
     }
 
     /// What the configuration page shows: each feature with an "enabled" checkbox and its fields.

@@ -109,7 +109,7 @@ struct SubmittedForm: Sendable {
 /// `state`, `code`, `skip_config`, ...) are stored then: later form posts cannot change them, whatever their hidden
 /// fields say. A flow belongs to the browser that started it (``BrowserBinding``) and, once someone signs in, to
 /// that IFTTT user: another user cannot sign in to it. In memory: a restart of the sandbox ends flows in progress.
-/// Flows expire after ``lifetime``; at most ``capacity`` are kept (the oldest go first).
+/// Flows expire after ``lifetime``; at most ``capacityPerSource`` per source and ``capacity`` overall are kept.
 final class WebActivationSessions: Sendable {
     /// One flow.
     struct Session: Sendable {
@@ -119,11 +119,17 @@ final class WebActivationSessions: Sendable {
         let parameters: WebActivationParameters
         /// The browser that started the flow (``BrowserBinding``).
         let browser: String
+        /// Who started it (``RequestSource``): the bound on flows is per source.
+        var source: String = "unknown"
         /// The `state` of the partner sign-in (OAuth) leg, bound to this flow.
         let partnerState: String
         /// The PKCE verifier of the partner sign-in leg: a code the partner issues is bound to its challenge.
         let codeVerifier: String
         let started: Date
+        /// The activation URL's partner `code`, when this flow holds it: a URL code is claimed by the first browser
+        /// whose flow presents it, and another browser's flow with the same code goes through the partner's sign-in
+        /// instead (a code read from a command line, history or a shared link works for nobody else).
+        var urlCode: String? = nil
         /// The IFTTT user who signed in (or created an account), once known; it never changes afterwards.
         var userId: String?
         var partnerAuthorized = false
@@ -140,8 +146,17 @@ final class WebActivationSessions: Sendable {
 
     static let lifetime: TimeInterval = 30 * 60
     static let capacity = 10_000
+    /// Flows kept per source (``RequestSource``): a source's next flow replaces its own oldest, so nobody's flood of
+    /// anonymous `GET`s evicts another user's flow (issue 30, hole 7).
+    static let capacityPerSource = 64
 
-    private let sessions = NIOLockedValueBox<[String: Session]>([:])
+    private struct State {
+        var sessions: [String: Session] = [:]
+        /// The URL codes claimed by a browser: code → (browser, when the claim ends).
+        var claims: [String: (browser: String, until: Date)] = [:]
+    }
+
+    private let state = NIOLockedValueBox(State())
 
     /// 128 random bits, hex.
     static func randomId() -> String {
@@ -149,33 +164,55 @@ final class WebActivationSessions: Sendable {
         return PasswordHash.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 
-    /// Starts a flow in `browser` with the parameters of its activation URL.
-    func start(connectionId: String, parameters: WebActivationParameters, browser: String, now: Date)
-        -> Session
-    {
-        let session = Session(
+    /// Starts a flow in `browser`, from `source`, with the parameters of its activation URL.
+    ///
+    /// At most ``capacityPerSource`` flows per source: the source's oldest goes first. At ``capacity`` overall, the
+    /// oldest flow of the source holding the most goes: a flood displaces only the flooder's flows.
+    func start(
+        connectionId: String, parameters: WebActivationParameters, browser: String, source: String = "unknown",
+        now: Date
+    ) -> Session {
+        var session = Session(
             id: Self.randomId(), connectionId: connectionId, parameters: parameters, browser: browser,
             partnerState: Self.randomId(), codeVerifier: PKCE.verifier(), started: now)
-        sessions.withLockedValue { table in
-            table = table.filter { now.timeIntervalSince($0.value.started) < Self.lifetime }
-            if table.count >= Self.capacity, let oldest = table.min(by: { $0.value.started < $1.value.started }) {
-                table.removeValue(forKey: oldest.key)
+        session.source = source
+        return state.withLockedValue { state in
+            state.sessions = state.sessions.filter { now.timeIntervalSince($0.value.started) < Self.lifetime }
+            state.claims = state.claims.filter { $0.value.until > now }
+            let own = state.sessions.values.filter { $0.source == source }
+            if own.count >= Self.capacityPerSource, let oldest = own.min(by: { $0.started < $1.started }) {
+                state.sessions.removeValue(forKey: oldest.id)
+            } else if state.sessions.count >= Self.capacity {
+                let counts = Dictionary(grouping: state.sessions.values, by: \.source)
+                if let largest = counts.max(by: { $0.value.count < $1.value.count }),
+                    let oldest = largest.value.min(by: { $0.started < $1.started })
+                {
+                    state.sessions.removeValue(forKey: oldest.id)
+                }
             }
-            table[session.id] = session
+            if let code = parameters.value("code"), !code.isEmpty {
+                if let claim = state.claims[code], claim.browser != browser {
+                    session.urlCode = nil
+                } else {
+                    state.claims[code] = (browser, now.addingTimeInterval(Self.lifetime))
+                    session.urlCode = code
+                }
+            }
+            state.sessions[session.id] = session
+            return session
         }
-        return session
     }
 
     /// The live flow `id` of `connectionId`, started in `browser`.
     func session(_ id: String?, connectionId: String, browser: String?, now: Date) -> Session? {
         guard let id, !id.isEmpty else { return nil }
-        return sessions.withLockedValue { $0[id] }.flatMap { Self.live($0, connectionId, browser, now) }
+        return state.withLockedValue { $0.sessions[id] }.flatMap { Self.live($0, connectionId, browser, now) }
     }
 
     /// The live flow of `connectionId`, started in `browser`, whose partner sign-in `state` is `state`.
     func session(partnerState state: String, connectionId: String, browser: String?, now: Date) -> Session? {
         guard !state.isEmpty else { return nil }
-        return sessions.withLockedValue { table in table.values.first { $0.partnerState == state } }.flatMap {
+        return self.state.withLockedValue { $0.sessions.values.first { $0.partnerState == state } }.flatMap {
             Self.live($0, connectionId, browser, now)
         }
     }
@@ -189,24 +226,24 @@ final class WebActivationSessions: Sendable {
 
     /// Records who signed in to flow `id`, unless the flow already has another user or is past the sign-in step.
     func signIn(_ id: String, userId: String) -> SignIn {
-        sessions.withLockedValue { table in
-            guard var session = table[id] else { return .gone }
+        state.withLockedValue { state in
+            guard var session = state.sessions[id] else { return .gone }
             guard !session.partnerAuthorized, session.userId == nil || session.userId == userId else {
                 return .refused
             }
             session.userId = userId
-            table[id] = session
+            state.sessions[id] = session
             return .signedIn(session)
         }
     }
 
     /// Records that the partner service was authorized in flow `id`.
     func markAuthorized(_ id: String) {
-        sessions.withLockedValue { $0[id]?.partnerAuthorized = true }
+        state.withLockedValue { $0.sessions[id]?.partnerAuthorized = true }
     }
 
     /// Ends flow `id`.
     func end(_ id: String) {
-        _ = sessions.withLockedValue { $0.removeValue(forKey: id) }
+        _ = state.withLockedValue { $0.sessions.removeValue(forKey: id) }
     }
 }

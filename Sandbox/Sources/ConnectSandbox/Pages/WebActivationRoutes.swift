@@ -13,7 +13,8 @@ import Hummingbird
 ///   redirect back included, must come from that browser. Once an IFTTT user has signed in, nobody else can sign in
 ///   to the flow (409), and after the partner authorization nobody can.
 /// * Connecting the partner service: a valid `code` (known, unexpired, unused: codes are single-use) links its
-///   partner account; without one, the user goes through the partner's own sign-in page
+///   partner account, once the authorize page has named that account and the user allowed it ("Not my account"
+///   goes through the partner's sign-in instead); a URL code belongs to the first browser whose flow presents it; without one, the user goes through the partner's own sign-in page
 ///   (`/partner/{service_id}/oauth/authorize`, as IFTTT sends users to a service's OAuth page): the flow pushes its
 ///   authorization request to the partner (``PartnerAuthorizationRequests``: redirect URI, `state`, PKCE challenge,
 ///   the IFTTT account being connected), and the partner returns a fresh code, bound to this flow and redirect URI,
@@ -25,7 +26,7 @@ import Hummingbird
 /// * `skip_config=true`: the user connection is `enabled` and `pending` until `PUT .../user_connection`.
 /// * `sdk_return_to` must match a redirect URL registered for the Connection's service
 ///   (``SeedData/Service/redirectURIs``, see ``RedirectRegistration``); anything else is a 400 page, never a redirect.
-/// * Sign-in is throttled per account and overall (``SignInThrottle``); passwords are checked against salted hashes.
+/// * Sign-in is throttled per account and per source (``SignInThrottle``): nobody can lock out an account nobody guesses at; passwords are checked against salted hashes.
 ///
 /// Pages are plain HTML forms that work without JavaScript; the one cookie binds a flow to its browser.
 struct WebActivationRoutes: SandboxRoutes {
@@ -52,7 +53,8 @@ struct WebActivationRoutes: SandboxRoutes {
                 if let problem = try await problem(parameters, connection: connection) { return problem }
                 let (browser, setCookie) = browsers.browserOrNew(of: request)
                 let session = sessions.start(
-                    connectionId: connection.id, parameters: parameters, browser: browser, now: now)
+                    connectionId: connection.id, parameters: parameters, browser: browser, source: context.source,
+                    now: now)
                 let html =
                     parameters.createsAccount
                     ? WebActivationPages.createAccount(connection, parameters: parameters, session: session.id)
@@ -70,7 +72,7 @@ struct WebActivationRoutes: SandboxRoutes {
                 let identifier = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
                 // Throttled per account: the address and the login of one user share one count.
                 let account = try await env.store.signInUser(identifier: identifier)
-                guard throttle.allows(account: account?.id, now: now) else {
+                guard throttle.allows(account: account?.id, source: context.source, now: now) else {
                     env.logger.warning("Web activation of \(connection.id): sign-in throttled")
                     return WebActivationPages.response(
                         WebActivationPages.signIn(
@@ -81,14 +83,14 @@ struct WebActivationRoutes: SandboxRoutes {
                 guard
                     let user = SandboxStore.verified(account, stored: \.password, password: form["password"] ?? "")
                 else {
-                    throttle.recordFailure(account: account?.id, now: now)
+                    throttle.recordFailure(account: account?.id, source: context.source, now: now)
                     return WebActivationPages.response(
                         WebActivationPages.signIn(
                             connection, parameters: session.parameters, session: session.id,
                             error: "The email or password is not correct."),
                         status: .unauthorized)
                 }
-                throttle.reset(account: user.id)
+                throttle.reset(account: user.id, source: context.source)
                 return try await authorizePage(connection, user: user, session: session)
             }
         }
@@ -128,9 +130,21 @@ struct WebActivationRoutes: SandboxRoutes {
                     let userId = session.userId, let user = try await env.store.user(id: userId)
                 else { return Self.expired }
                 let service = try await primaryService(connection)
-                guard let code = session.parameters.value("code"), !code.isEmpty else {
+                guard let code = session.urlCode, !code.isEmpty else {
                     env.logger.info(
                         "Web activation of \(connection.id): no code; sending the user through \(service.id)'s sign-in")
+                    return partnerSignInRedirect(connection, service: service, user: user, session: session)
+                }
+                // The user chose "Not my account" on the page that named the code's partner account, or the page
+                // they saw named another account than the code links now: the partner's own sign-in decides.
+                let shown = form["partner_account"]
+                if form["action"] == "partner_sign_in" {
+                    env.logger.info("Web activation of \(connection.id): the user declined the link's partner account")
+                    return partnerSignInRedirect(connection, service: service, user: user, session: session)
+                }
+                if let shown,
+                    try await env.store.partnerAccount(urlCode: code, serviceId: service.id)?.partnerUserId != shown
+                {
                     return partnerSignInRedirect(connection, service: service, user: user, session: session)
                 }
                 switch try await env.store.redeemPartnerCode(
@@ -251,7 +265,7 @@ struct WebActivationRoutes: SandboxRoutes {
     }
 
     /// Loads the Connection of the path and runs `body`; unknown Connections and unexpected errors become HTML pages.
-    private func page(_ context: BasicRequestContext, _ body: (SeedData.Connection) async throws -> Response)
+    private func page(_ context: SandboxRequestContext, _ body: (SeedData.Connection) async throws -> Response)
         async throws -> Response
     {
         let id = context.pathParameter("connection_id")
@@ -278,6 +292,9 @@ struct WebActivationRoutes: SandboxRoutes {
                 .badRequest,
                 "sdk_return_to is not a redirect URL registered for this Connection's service (redirect_uris in the seed file); the sandbox does not redirect anywhere else."
             )
+        }
+        if StrictMode.isOn, let skip = parameters.value("skip_config"), !["true", "false"].contains(skip) {
+            return WebActivationPages.error(.badRequest, "skip_config must be true or false (strict mode).")
         }
         if !connection.published, parameters.value("invite_code") != connection.inviteCode {
             return WebActivationPages.error(
@@ -307,8 +324,14 @@ struct WebActivationRoutes: SandboxRoutes {
         case .gone: return Self.expired
         }
         let service = try await primaryService(connection)
+        // The partner account the link's code would connect is named on the page (issue 30, hole 1).
+        var linked: SeedData.PartnerAccount?
+        if let code = signedIn.urlCode {
+            linked = try await env.store.partnerAccount(urlCode: code, serviceId: service.id)
+        }
         return WebActivationPages.response(
-            WebActivationPages.authorize(connection, service: service, user: user, session: signedIn.id))
+            WebActivationPages.authorize(
+                connection, service: service, user: user, session: signedIn.id, partnerAccount: linked))
     }
 
     /// The 303 to the partner's own sign-in page (its OAuth authorization endpoint), after pushing the authorization
@@ -320,7 +343,8 @@ struct WebActivationRoutes: SandboxRoutes {
     ) -> Response {
         guard
             let requestURI = partnerRequests.push(
-                serviceId: service.id, redirectURI: Self.callbackPath(connection), state: session.partnerState,
+                flow: session.id, serviceId: service.id, redirectURI: Self.callbackPath(connection),
+                state: session.partnerState,
                 codeChallenge: PKCE.challenge(session.codeVerifier),
                 iftttAccount: user.login == user.email ? user.email : "\(user.login) (\(user.email))", now: now)
         else { return WebActivationPages.error(.internalServerError, "Something went wrong in the sandbox.") }

@@ -9,7 +9,9 @@ import NIOConcurrencyHelpers
 /// URL.
 ///
 /// In memory, like the activation flows: a restart ends flows in progress. A request expires after ``lifetime`` and
-/// is used once (the code it led to is issued); at most ``capacity`` are kept, the oldest go first.
+/// is used once (the code it led to is issued). Each flow has at most one: pushing again replaces the flow's own
+/// (issue 30, hole 7: one flow posting authorize 10,000 times evicted other users' requests), so there are never more
+/// than there are flows; at most ``capacity`` are kept, the oldest go first.
 final class PartnerAuthorizationRequests: Sendable {
     /// One pushed request.
     struct Pushed: Sendable, Equatable {
@@ -32,36 +34,54 @@ final class PartnerAuthorizationRequests: Sendable {
     /// The prefix of every `request_uri` (RFC 9126 §2.2).
     static let uriPrefix = "urn:ietf:params:oauth:request_uri:"
 
-    private let requests = NIOLockedValueBox<[String: Pushed]>([:])
+    private struct Table {
+        var requests: [String: Pushed] = [:]
+        /// The flow each request belongs to.
+        var flows: [String: String] = [:]
+    }
 
-    /// Stores a request and returns its `request_uri`; `nil` when `redirectURI` is not IFTTT's registered one.
+    private let table = NIOLockedValueBox(Table())
+
+    /// Stores a request of flow `flow`, replacing that flow's earlier one, and returns its `request_uri`; `nil` when
+    /// `redirectURI` is not IFTTT's registered one.
     func push(
-        serviceId: String, redirectURI: String, state: String, codeChallenge: String, iftttAccount: String,
-        now: Date
+        flow: String, serviceId: String, redirectURI: String, state: String, codeChallenge: String,
+        iftttAccount: String, now: Date
     ) -> String? {
         guard Self.isRegistered(redirectURI), !state.isEmpty, !codeChallenge.isEmpty else { return nil }
         let uri = Self.uriPrefix + WebActivationSessions.randomId()
         let pushed = Pushed(
             serviceId: serviceId, redirectURI: redirectURI, state: state, codeChallenge: codeChallenge,
             iftttAccount: iftttAccount, expires: now.addingTimeInterval(Self.lifetime))
-        requests.withLockedValue { table in
-            table = table.filter { $0.value.expires > now }
-            if table.count >= Self.capacity, let oldest = table.min(by: { $0.value.expires < $1.value.expires }) {
-                table.removeValue(forKey: oldest.key)
+        table.withLockedValue { table in
+            for (old, owner) in table.flows where owner == flow { table.requests.removeValue(forKey: old) }
+            table.requests = table.requests.filter { $0.value.expires > now }
+            if table.requests.count >= Self.capacity,
+                let oldest = table.requests.min(by: { $0.value.expires < $1.value.expires })
+            {
+                table.requests.removeValue(forKey: oldest.key)
             }
-            table[uri] = pushed
+            table.flows = table.flows.filter { table.requests[$0.key] != nil }
+            table.requests[uri] = pushed
+            table.flows[uri] = flow
         }
         return uri
     }
 
+    /// How many requests are kept (tests of the bound).
+    var count: Int { table.withLockedValue { $0.requests.count } }
+
     /// The live request `uri` for `serviceId`.
     func request(_ uri: String, serviceId: String, now: Date) -> Pushed? {
-        requests.withLockedValue { $0[uri] }.flatMap { $0.serviceId == serviceId && $0.expires > now ? $0 : nil }
+        table.withLockedValue { $0.requests[uri] }.flatMap { $0.serviceId == serviceId && $0.expires > now ? $0 : nil }
     }
 
     /// Uses up request `uri` (its code has been issued).
     func consume(_ uri: String) {
-        _ = requests.withLockedValue { $0.removeValue(forKey: uri) }
+        table.withLockedValue { table in
+            table.requests.removeValue(forKey: uri)
+            table.flows.removeValue(forKey: uri)
+        }
     }
 
     /// Whether `uri` is IFTTT's registered redirect URI: `/access/api/{connection_id}/partner_callback`.

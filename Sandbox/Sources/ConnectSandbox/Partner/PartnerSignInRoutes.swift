@@ -9,7 +9,9 @@ import Hummingbird
 ///   `GET /partner/{service_id}/oauth/authorize?client_id=ifttt&request_uri=urn:ietf:params:oauth:request_uri:…`:
 ///   the page "Sign in to <service>" names that IFTTT account and asks for the username and password of one of the
 ///   seed's partner accounts (e.g. `dave` / `gx-dave-password`). A request without a pushed `request_uri` (such as
-///   one naming its own `redirect_uri`) is a 400 page.
+///   one naming its own `redirect_uri`) is a 400 page; a browser that did not come from the sandbox's own authorize
+///   step (``SameOriginMiddleware/cameFromOwnPage(_:)``) gets a 403 page, so a flow's partner link opened in
+///   another browser, even one whose binding cookie was tossed from another port, signs nobody in.
 /// * `POST` to the same path: on the right password, `303` to the pushed redirect URI with `?code=C&state=S`, where
 ///   `C` is a new single-use code valid for ``SandboxStore/issuedCodeLifetime``, bound to that redirect URI and the
 ///   flow's PKCE challenge (``PartnerCodeBinding``); the pushed request is used up. Wrong passwords are throttled
@@ -29,6 +31,12 @@ struct PartnerSignInRoutes: SandboxRoutes {
         router.get("/partner/:service_id/oauth/authorize") { request, context in
             guard let service = try await env.store.service(id: context.pathParameter("service_id")) else {
                 return WebActivationPages.error(.notFound, "There is no such service.")
+            }
+            // Only IFTTT's own authorize step leads here (a 303 from the sandbox's page): a partner link sent to
+            // someone, even with the flow's browser cookie tossed into their browser from another port, stops here.
+            guard SameOriginMiddleware.cameFromOwnPage(request) else {
+                env.logger.warning("Partner sign-in of \(service.id): refused a link opened from elsewhere")
+                return Self.notFromIFTTT
             }
             guard let (uri, pushed) = pushedRequest({ request.query($0) }, serviceId: service.id) else {
                 return Self.invalidRequest
@@ -54,16 +62,16 @@ struct PartnerSignInRoutes: SandboxRoutes {
             }
             let candidate = try await env.store.partnerSignInAccount(serviceId: service.id, login: login)
             let key = candidate.map { "\($0.serviceId):\($0.partnerUserId)" }
-            guard throttle.allows(account: key, now: now) else {
+            guard throttle.allows(account: key, source: context.source, now: now) else {
                 env.logger.warning("Partner sign-in of \(service.id): throttled")
                 return page(WebActivationRoutes.throttledMessage, .tooManyRequests)
             }
             guard let account = SandboxStore.verified(candidate, stored: \.password, password: form["password"] ?? "")
             else {
-                throttle.recordFailure(account: key, now: now)
+                throttle.recordFailure(account: key, source: context.source, now: now)
                 return page("The username or password is not correct.", .unauthorized)
             }
-            if let key { throttle.reset(account: key) }
+            if let key { throttle.reset(account: key, source: context.source) }
             let code = try await env.store.issuePartnerCode(
                 serviceId: service.id, partnerUserId: account.partnerUserId,
                 binding: PartnerCodeBinding(redirectURI: pushed.redirectURI, proof: pushed.codeChallenge))
@@ -83,6 +91,13 @@ struct PartnerSignInRoutes: SandboxRoutes {
             let pushed = requests.request(uri, serviceId: serviceId, now: now)
         else { return nil }
         return (uri, pushed)
+    }
+
+    /// The page for a sign-in link opened from anywhere but IFTTT's authorize step.
+    static var notFromIFTTT: Response {
+        WebActivationPages.error(
+            .forbidden,
+            "This sign-in link works only when IFTTT's activation pages lead you here. Start again from the app.")
     }
 
     static var invalidRequest: Response {

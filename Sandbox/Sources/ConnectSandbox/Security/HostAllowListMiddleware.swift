@@ -6,14 +6,15 @@ import Logging
 /// whose name then resolves to 127.0.0.1) reaches a loopback server with `Host: evil.example:PORT`, and the page's
 /// own `Origin` matches that `Host`, so the same-origin check alone lets it post forms and read answers.
 ///
-/// Allowed: `localhost`, IPv4 addresses in 127.0.0.0/8, `::1`, and the host the sandbox was configured to bind (any
-/// port: a forwarded port keeps working). Anything else is 403 (an HTML page on the pages' paths, the error
-/// envelope elsewhere); a request without `Host` is 400.
+/// Allowed: `localhost`, IPv4 addresses in 127.0.0.0/8, `::1`, and, when the sandbox listens beyond loopback, the
+/// network addresses a device there types (``SandboxHost/networkAddresses``: the LAN address, or every interface
+/// address for `0.0.0.0`), any port (a forwarded port keeps working). Never a name but `localhost`. Anything else is
+/// 403 (an HTML page on the pages' paths, the error envelope elsewhere); a request without `Host` is 400.
 struct HostAllowListMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = SandboxRequestContext
     let logger: Logger
-    /// The configured host (``SandboxConfiguration/host``), allowed besides the loopback names.
-    let configuredHost: String
+    /// Where the sandbox listens: its network addresses are allowed besides the loopback names.
+    let listening: SandboxHost
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
         -> Response
@@ -22,7 +23,9 @@ struct HostAllowListMiddleware: RouterMiddleware {
             throw APIError.badRequest("The Host header is required.")
         }
         let host = Self.hostname(authority)
-        if Self.isAllowed(host, configuredHost: configuredHost) { return try await next(request, context) }
+        if Self.isAllowed(host, networkAddresses: listening.networkAddresses) {
+            return try await next(request, context)
+        }
         logger.warning("\(request.method) \(request.uri.path): refused a request for another host")
         let message = "This sandbox answers only for its own host names (localhost, 127.0.0.1, [::1])."
         if SameOriginMiddleware.isPage(request.uri.path) { return WebActivationPages.error(.forbidden, message) }
@@ -38,13 +41,9 @@ struct HostAllowListMiddleware: RouterMiddleware {
         return String(lower.prefix { $0 != ":" })
     }
 
-    static func isAllowed(_ host: String, configuredHost: String) -> Bool {
+    static func isAllowed(_ host: String, networkAddresses: [String]) -> Bool {
         if host == "localhost" || host == "::1" { return true }
-        if host == configuredHost.lowercased().trimmingCharacters(in: CharacterSet(charactersIn: "[]")),
-            !["0.0.0.0", "::", ""].contains(host)
-        {
-            return true
-        }
+        if networkAddresses.contains(host) { return true }
         let octets = host.split(separator: ".", omittingEmptySubsequences: false)
         return octets.count == 4 && octets[0] == "127"
             && octets.allSatisfy { $0.count <= 3 && UInt8($0) != nil && ($0 == "0" || !$0.hasPrefix("0")) }

@@ -10,7 +10,7 @@ import Logging
 ///   `X-Frame-Options: DENY` and `Referrer-Policy: same-origin` (URLs with codes never leave the sandbox as referrers); HTML pages are never cached
 ///   (`Cache-Control: no-store`, they can show activation URLs and codes).
 struct SecurityHeadersMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = SandboxRequestContext
 
     /// The policy of pages that set none: no scripts, no plugins, inline styles, images over http(s) only, forms
     /// to the sandbox itself, never framed.
@@ -43,7 +43,7 @@ struct SecurityHeadersMiddleware: RouterMiddleware {
 /// whose `Origin` is not the sandbox's own (`http://` + `Host`), is answered 403. Requests with neither header
 /// (the SDK, curl: not a browser, so not forgeable by a web page) pass.
 struct SameOriginMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = SandboxRequestContext
     let logger: Logger
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws
@@ -62,6 +62,18 @@ struct SameOriginMiddleware: RouterMiddleware {
     static func isPage(_ path: String) -> Bool {
         path.hasPrefix("/access/") || path.hasPrefix("/playground")
             || (path.hasPrefix("/partner/") && path.contains("/oauth/"))
+    }
+
+    /// Whether a browser's navigation came from one of the sandbox's own pages: its `Sec-Fetch-Site` is
+    /// `same-origin`, or, from a browser that sends none, its `Referer` is on the sandbox's own origin. A request with
+    /// neither (not a browser: the SDK, curl) passes. Links typed, pasted or followed from another site (another port
+    /// of this host included: cookies do not separate ports) do not.
+    static func cameFromOwnPage(_ request: Request) -> Bool {
+        if let site = request.headers[HeaderName("Sec-Fetch-Site")!]?.lowercased() { return site == "same-origin" }
+        if let referer = request.headers[.referer], let host = request.head.authority {
+            return referer.lowercased().hasPrefix("http://\(host.lowercased())/")
+        }
+        return true
     }
 
     /// Why the request is cross-site, or `nil` when it is not.

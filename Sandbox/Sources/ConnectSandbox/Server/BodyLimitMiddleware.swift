@@ -6,7 +6,7 @@ import NIOHTTP1
 /// that route handlers can read them in one piece. A body that breaks HTTP's framing (a malformed chunk size) is a
 /// 400, not a 500: the client sent it, nothing failed in the sandbox.
 struct BodyLimitMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = SandboxRequestContext
 
     /// The largest accepted request body: 1 MiB.
     static let limit = 1_048_576

@@ -5,13 +5,14 @@ import Logging
 /// The outermost middleware: turns every error into the IFTTT error envelope and logs one line per request.
 ///
 /// * ``APIError`` → its status and envelope.
-/// * Hummingbird's `HTTPError`s (for example the router's 404 for an unknown route) → the matching code.
+/// * Hummingbird's `HTTPError`s (for example the router's 404 for an unknown route) → the matching code; a path the
+///   OpenAPI document describes, asked with a method it does not serve, → 405 with `Allow` (``MethodRules``).
 /// * Anything else → 500 `internal_error`; the error is logged, never sent to the client.
 ///
 /// The log line has the method, the path without the query (queries can carry access tokens), the status and the
 /// duration. Headers are never logged.
 struct ErrorEnvelopeMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = SandboxRequestContext
     let logger: Logger
 
     func handle(
@@ -24,7 +25,20 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         } catch let error as APIError {
             response = error.response()
         } catch let error as any HTTPResponseError {
-            response = Self.envelope(for: error.status).response()
+            if error.status == .notFound || error.status == .methodNotAllowed,
+                let allowed = MethodRules.allowed(request.uri.path), !allowed.contains(request.method.rawValue)
+            {
+                // A documented path, another method: 405 with the path's methods, as IFTTT answers.
+                var refused = APIError(
+                    status: 405, code: .invalidParameters,
+                    message:
+                        "\(request.method.rawValue) is not allowed here; this path serves \(allowed.joined(separator: ", "))."
+                ).response()
+                refused.headers[HeaderName("Allow")!] = allowed.joined(separator: ", ")
+                response = refused
+            } else {
+                response = Self.envelope(for: error.status).response()
+            }
         } catch {
             logger.error("\(request.method) \(request.uri.path) failed: \(String(describing: error))")
             response = APIError.internalError().response()

@@ -39,7 +39,7 @@ final class FaultInjector: Sendable {
 
 /// Applies a ``FaultInjector`` to API requests: latency first, then the failure draw.
 struct FaultInjectionMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = SandboxRequestContext
     let injector: FaultInjector
 
     func handle(

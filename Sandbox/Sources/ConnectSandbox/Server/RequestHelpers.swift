@@ -40,7 +40,7 @@ extension Request {
     }
 }
 
-extension BasicRequestContext {
+extension SandboxRequestContext {
     /// The percent-decoded path parameter `name` (empty when absent).
     func pathParameter(_ name: String) -> String {
         let raw = parameters.get(name) ?? ""

@@ -3,7 +3,7 @@ import Hummingbird
 import Logging
 
 /// The router type of the sandbox.
-typealias SandboxRouter = Router<BasicRequestContext>
+typealias SandboxRouter = Router<SandboxRequestContext>
 
 /// What route handlers share: the store, authentication, URL building and rendering.
 struct RouteEnvironment: Sendable {

@@ -12,7 +12,8 @@ public struct SandboxConfiguration: Sendable {
     /// The `databasePath` value that keeps all state in memory; it is lost when the server stops.
     public static let inMemoryDatabasePath = ":memory:"
 
-    /// The interface to bind to. Default `"127.0.0.1"`.
+    /// The interface to bind to. Default `"127.0.0.1"`. A name must resolve to loopback addresses only; to listen
+    /// beyond this machine give the address itself, `0.0.0.0` or a LAN address (``SandboxHost``).
     public var host: String
     /// The TCP port to bind to; `0` (the default) picks a free ephemeral port. Valid range 0...65535.
     public var port: Int
@@ -50,6 +51,16 @@ public struct SandboxConfiguration: Sendable {
     /// of a kept-alive connection) before the sandbox closes it, so slow clients cannot hold connections open.
     /// Default 10 seconds; must be positive.
     public var headerReadTimeout: Duration = .seconds(10)
+    /// How long a request may take to deliver its whole body after its head before the sandbox closes the
+    /// connection. Default 30 seconds; must be positive.
+    public var bodyReadTimeout: Duration = .seconds(30)
+    /// Strict mode (``StrictMode``, `--strict`): refuse what IFTTT documents nowhere (`null` optional members, a
+    /// `skip_config` other than `true`/`false`) and answer the token exchange of an unlinked partner user with 401, as
+    /// the one real answer on record does. Default `false`.
+    public var strict = false
+    /// The most connections kept open at once. At the limit, a new connection closes the one that has waited longest
+    /// for its request; connections answering a request are never closed for room. Default 512; must be positive.
+    public var maximumConnections = 512
 
     /// Creates a configuration. See the properties for the meaning and defaults of each parameter.
     public init(
@@ -78,12 +89,14 @@ public struct SandboxConfiguration: Sendable {
 
     /// Checks every value and throws the first problem found.
     ///
-    /// - Throws: ``SandboxError/invalidConfiguration(parameter:message:)`` for an empty host, a port outside
+    /// - Throws: ``SandboxError/invalidConfiguration(parameter:message:)`` for an empty host or one
+    ///   ``SandboxHost/resolve(_:)`` refuses, a port outside
     ///   0...65535, a negative latency, or a fail rate outside 0...1 (or NaN).
     public func validate() throws(SandboxError) {
         if host.trimmingCharacters(in: .whitespaces).isEmpty {
             throw .invalidConfiguration(parameter: "host", message: "must not be empty")
         }
+        _ = try SandboxHost.resolve(host)
         if !(0...65535).contains(port) {
             throw .invalidConfiguration(parameter: "port", message: "must be between 0 and 65535 (got \(port))")
         }
@@ -100,6 +113,12 @@ public struct SandboxConfiguration: Sendable {
         }
         if headerReadTimeout <= .zero {
             throw .invalidConfiguration(parameter: "headerReadTimeout", message: "must be positive")
+        }
+        if bodyReadTimeout <= .zero {
+            throw .invalidConfiguration(parameter: "bodyReadTimeout", message: "must be positive")
+        }
+        if maximumConnections < 1 {
+            throw .invalidConfiguration(parameter: "maximumConnections", message: "must be positive")
         }
         if let databasePath, databasePath.isEmpty {
             throw .invalidConfiguration(parameter: "databasePath", message: "must not be an empty string")

@@ -24,6 +24,7 @@ public enum SandboxServer {
         onServerRunning: @escaping @Sendable (URL) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
         try configuration.validate()
+        let listening = try SandboxHost.resolve(configuration.host)
         let logger = configuration.logger
         let store = try SandboxStore(path: configuration.resolvedDatabasePath, clock: configuration.clock)
         logger.info("Sandbox database: \(store.path)")
@@ -53,18 +54,29 @@ public enum SandboxServer {
         }
         let router = makeRouter(
             environment: RouteEnvironment(store: store, urls: urls, logger: logger),
-            injector: injector, redirectState: configuration.redirectState, host: configuration.host)
+            injector: injector, redirectState: configuration.redirectState, listening: listening,
+            strict: configuration.strict)
         logger.info("Web activation redirects: state \(configuration.redirectState.rawValue)")
-        let host = configuration.host
-        let (seconds, attoseconds) = configuration.headerReadTimeout.components
-        let headerTimeout = TimeAmount.nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        // Absolute URLs name an address a client can type: the LAN address when listening on every interface.
+        let host =
+            ["0.0.0.0", "::"].contains(listening.bindAddress)
+            ? (listening.networkAddresses.first ?? "127.0.0.1") : listening.bindAddress
+        func amount(_ duration: Duration) -> TimeAmount {
+            let (seconds, attoseconds) = duration.components
+            return .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        }
+        let headerTimeout = amount(configuration.headerReadTimeout)
+        let bodyTimeout = amount(configuration.bodyReadTimeout)
+        let registry = ConnectionRegistry(limit: configuration.maximumConnections)
         return Application(
-            router: router,
+            responder: HeadResponder(inner: router.buildResponder()),
             server: .http1(
                 configuration: .init(additionalChannelHandlers: [
-                    ParserErrorEnvelope(), HeaderReadDeadline(timeout: headerTimeout),
+                    ParserErrorEnvelope(),
+                    HeaderReadDeadline(timeout: headerTimeout, bodyTimeout: bodyTimeout, registry: registry),
                 ])),
-            configuration: .init(address: .hostname(host, port: configuration.port), serverName: "ConnectSandbox"),
+            configuration: .init(
+                address: .hostname(listening.bindAddress, port: configuration.port), serverName: "ConnectSandbox"),
             onServerRunning: { channel in
                 let url = SandboxURLs.baseURL(host: host, port: channel.localAddress?.port ?? 0)
                 urls.setBase(url)
@@ -74,16 +86,20 @@ public enum SandboxServer {
     }
 
     /// The router with all middleware and route groups. Middleware order (outermost first): security headers, error
-    /// envelope and request log, `Host` allow-list, same-origin check of form posts, body limit, fault injection (API
-    /// paths only).
+    /// envelope and request log (405 for a documented path's other methods, ``MethodRules``), `Host` allow-list,
+    /// same-origin check of form posts, body limit, fault injection (API paths only). `HEAD` is served by
+    /// ``HeadResponder`` around the router.
     static func makeRouter(
         environment: RouteEnvironment, injector: FaultInjector,
-        redirectState: RedirectStateMode = .ignore, host: String = "127.0.0.1"
+        redirectState: RedirectStateMode = .ignore,
+        listening: SandboxHost = SandboxHost(bindAddress: "127.0.0.1", isLoopback: true, networkAddresses: []),
+        strict: Bool = false
     ) -> SandboxRouter {
-        let router = SandboxRouter()
+        let router = SandboxRouter(context: SandboxRequestContext.self)
+        if strict { router.add(middleware: StrictModeMiddleware()) }
         router.add(middleware: SecurityHeadersMiddleware())
         router.add(middleware: ErrorEnvelopeMiddleware(logger: environment.logger))
-        router.add(middleware: HostAllowListMiddleware(logger: environment.logger, configuredHost: host))
+        router.add(middleware: HostAllowListMiddleware(logger: environment.logger, listening: listening))
         router.add(middleware: SameOriginMiddleware(logger: environment.logger))
         router.add(middleware: BodyLimitMiddleware())
         router.add(middleware: FaultInjectionMiddleware(injector: injector))

@@ -10,9 +10,11 @@ import NIOConcurrencyHelpers
 ///
 /// Another process may write the same database file (an embedded sandbox of a CLI command on the default database
 /// while `ifttt-connect sandbox` runs). For a database file the count therefore also goes up whenever SQLite's
-/// WAL index header (the first 48 bytes of the `-shm` file, which every commit of any connection rewrites) differs
-/// from what this process saw after its own last commit. A commit of this process that is read before its
-/// `databaseDidCommit` only costs an extra invalidation.
+/// `PRAGMA data_version` changes on a connection of its own that does nothing else: SQLite changes it whenever any
+/// other connection, of any process, has committed (issue 30, hole 11: the former check, a copy of the WAL index
+/// header in the `-shm` file, missed some of another writer's commits, 6 of 300 rounds served stale status, and a
+/// deleted token stayed valid for about 10 s). This process's own commits change it too; they only cost an extra
+/// invalidation.
 final class SandboxStoreGeneration: TransactionObserver, Sendable {
     /// Tables whose changes never alter a cached read.
     static let ignoredTables: Set<String> = ["location_events", "sdk_events", "dispatches"]
@@ -20,49 +22,44 @@ final class SandboxStoreGeneration: TransactionObserver, Sendable {
     private struct State {
         var count: UInt64 = 0
         var dirty = false  // set by databaseDidChange on the writer's queue
-        var sharedMemory: FileHandle?
-        var knownHeader = Data()
-        // Between databaseWillCommit and databaseDidCommit/Rollback (we hold the write lock).
-        var committing = false
+        var monitor: DatabaseQueue?
+        var knownVersion: Int?
     }
 
     private let state = NIOLockedValueBox(State())
-    private let sharedMemoryPath: String?
+    private let databasePath: String?
 
     /// - Parameter databasePath: The database file, or `nil` in memory.
     init(databasePath: String?) {
-        sharedMemoryPath = databasePath.map { $0 + "-shm" }
+        self.databasePath = databasePath
     }
 
     /// The current count.
     var value: UInt64 {
         state.withLockedValue { state in
-            // While this process commits, the header changes before databaseDidCommit runs: not another process.
-            guard !state.committing else { return state.count }
-            let header = walIndexHeader(&state)
-            if header != state.knownHeader {
-                state.knownHeader = header
+            if let version = dataVersion(&state), version != state.knownVersion {
+                state.knownVersion = version
                 state.count &+= 1
             }
             return state.count
         }
     }
 
-    /// The WAL index header as it is now (empty in memory or before the file exists). Call inside the lock.
-    private func walIndexHeader(_ state: inout State) -> Data {
-        guard let sharedMemoryPath else { return Data() }
-        if state.sharedMemory == nil { state.sharedMemory = FileHandle(forReadingAtPath: sharedMemoryPath) }
-        guard let sharedMemory = state.sharedMemory else { return Data() }
-        do {
-            try sharedMemory.seek(toOffset: 0)
-            return try sharedMemory.read(upToCount: 48) ?? Data()
-        } catch {
-            return Data()
+    /// `PRAGMA data_version` of the monitor connection (`nil` in memory or before the file can be opened). Call inside
+    /// the lock.
+    private func dataVersion(_ state: inout State) -> Int? {
+        guard let databasePath else { return nil }
+        if state.monitor == nil {
+            var configuration = Configuration()
+            configuration.readonly = true
+            configuration.label = "ConnectSandbox.generation"
+            state.monitor = try? DatabaseQueue(path: databasePath, configuration: configuration)
         }
+        return try? state.monitor?.inDatabase { try Int.fetchOne($0, sql: "PRAGMA data_version") }
     }
 
-    // Every table is observed, so that every write transaction of this process goes through databaseWillCommit and
-    // databaseDidCommit; only changes to tables outside ignoredTables invalidate the caches.
+    // Every table is observed, so that every write transaction of this process goes through databaseDidCommit; only
+    // changes to tables outside ignoredTables invalidate the caches.
     func observes(eventsOfKind eventKind: DatabaseEventKind) -> Bool {
         true
     }
@@ -71,33 +68,15 @@ final class SandboxStoreGeneration: TransactionObserver, Sendable {
         if !Self.ignoredTables.contains(event.tableName) { state.withLockedValue { $0.dirty = true } }
     }
 
-    func databaseWillCommit() throws {
-        state.withLockedValue { state in
-            // This transaction holds SQLite's write lock, so the header shows the last commit before it: if that was
-            // another process's, count it now.
-            let header = walIndexHeader(&state)
-            if header != state.knownHeader {
-                state.knownHeader = header
-                state.count &+= 1
-            }
-            state.committing = true
-        }
-    }
-
     func databaseDidCommit(_ db: Database) {
         state.withLockedValue { state in
-            state.knownHeader = walIndexHeader(&state)  // this commit is ours: not a change by another process
-            state.committing = false
             if state.dirty { state.count &+= 1 }
             state.dirty = false
         }
     }
 
     func databaseDidRollback(_ db: Database) {
-        state.withLockedValue { state in
-            state.dirty = false
-            state.committing = false
-        }
+        state.withLockedValue { $0.dirty = false }
     }
 }
 

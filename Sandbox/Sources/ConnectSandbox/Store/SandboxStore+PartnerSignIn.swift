@@ -216,37 +216,30 @@ extension SandboxStore {
         }
     }
 
+    /// The partner account an activation URL's `code` of `serviceId` would link, without using it up: `nil` for an
+    /// unknown, expired or used code, or one the partner's sign-in page issued (bound to a flow, never valid in a
+    /// URL). The authorize page names this account before the user allows it.
+    func partnerAccount(urlCode code: String, serviceId: String) async throws -> SeedData.PartnerAccount? {
+        let now = clock.now
+        return try await database.read { db in
+            try Row.fetchOne(
+                db,
+                sql: """
+                    SELECT a.* FROM partner_oauth_codes c
+                    JOIN partner_accounts a ON a.service_id = c.service_id AND a.partner_user_id = c.partner_user_id
+                    WHERE c.code = ? AND c.service_id = ? AND c.used_at IS NULL AND c.expires_at > ?
+                        AND c.redirect_uri IS NULL AND c.code_challenge IS NULL
+                    """,
+                arguments: [code, serviceId, now]
+            ).map { try Self.partnerAccount($0) }
+        }
+    }
+
     /// Makes `code` expire at `date` (tests of expiry).
     func expirePartnerCode(_ code: String, at date: Date) async throws {
         try await database.write { db in
             try db.execute(
                 sql: "UPDATE partner_oauth_codes SET expires_at = ? WHERE code = ?", arguments: [date, code])
-        }
-    }
-}
-
-extension SandboxStore {
-    /// Creates the database's missing parent directories with mode 0700 and the database file with mode 0600, and
-    /// tightens an existing file to 0600: the database holds every user token, password hash and service key.
-    /// SQLite gives its journal and WAL files the database file's mode.
-    static func preparePrivateFile(_ path: String) throws {
-        let manager = FileManager.default
-        var missing: [URL] = []
-        var directory = URL(fileURLWithPath: path).deletingLastPathComponent()
-        while !manager.fileExists(atPath: directory.path), directory.path != "/" {
-            missing.append(directory)
-            directory = directory.deletingLastPathComponent()
-        }
-        for created in missing.reversed() {
-            try manager.createDirectory(
-                at: created, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
-        }
-        if !manager.fileExists(atPath: path) {
-            guard manager.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw SandboxError.database(path: path, message: "cannot create the database file")
-            }
-        } else {
-            try? manager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         }
     }
 }

@@ -73,7 +73,27 @@ extension SandboxStore {
         }
     }
 
-    /// Records the events of one request in one transaction.
+    /// The most events kept: older ones are dropped as new ones arrive (issue 30, hole 8: anyone may post events,
+    /// and the table grew without bound).
+    static let maximumStoredSDKEvents: Int64 = 20_000
+
+    /// Adds the service an event is about (its `object_id` Connection's service): a service key lists only its own
+    /// service's events.
+    static func registerSDKEventServiceMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("v-sdk-events-service") { db in
+            try db.alter(table: "sdk_events") { t in t.add(column: "service_id", .text) }
+            try db.execute(
+                sql: """
+                    UPDATE sdk_events SET service_id = (
+                        SELECT primary_service_id FROM connections
+                        WHERE connections.id = json_extract(sdk_events.properties, '$.object_id'))
+                    """)
+            try db.create(index: "sdk_events_service", on: "sdk_events", columns: ["service_id", "id"])
+        }
+    }
+
+    /// Records the events of one request in one transaction; each is tagged with the service of the Connection its
+    /// `object_id` names (none when it names no known Connection). Keeps at most ``maximumStoredSDKEvents``.
     func recordSDKEvents(
         _ events: [IncomingSDKEvent], anonymousId: String, sdkVersion: String?, platform: String?,
         receivedAt: Date? = nil
@@ -82,15 +102,23 @@ extension SandboxStore {
         try await database.write { db in
             let batch = (try Int64.fetchOne(db, sql: "SELECT MAX(batch) FROM sdk_events") ?? 0) + 1
             for event in events {
+                var serviceId: String?
+                if let connection = event.properties["object_id"] {
+                    serviceId = try String.fetchOne(
+                        db, sql: "SELECT primary_service_id FROM connections WHERE id = ?", arguments: [connection])
+                }
                 try db.execute(
                     sql:
-                        "INSERT INTO sdk_events (anonymous_id, sdk_version, platform, name, timestamp, properties, batch, received_at) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                        "INSERT INTO sdk_events (anonymous_id, sdk_version, platform, name, timestamp, properties, batch, received_at, service_id) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     arguments: [
                         anonymousId, sdkVersion, platform, event.name, event.timestamp,
-                        try Self.jsonText(event.properties), batch, receivedAt,
+                        try Self.jsonText(event.properties), batch, receivedAt, serviceId,
                     ])
             }
+            let last = db.lastInsertedRowID
+            try db.execute(
+                sql: "DELETE FROM sdk_events WHERE id <= ?", arguments: [last - Self.maximumStoredSDKEvents])
         }
     }
 
@@ -114,12 +142,17 @@ extension SandboxStore {
 
     /// At most `limit` recorded events after the one with id `after` (`nil`: from the first), in id order, and the id
     /// to continue after when more follow.
-    func sdkEvents(anonymousId: String?, name: String?, after: Int64?, limit: Int) async throws
-        -> StorePage<SDKEventRecord>
-    {
+    func sdkEvents(
+        anonymousId: String?, name: String?, serviceId: String? = nil, after: Int64?, limit: Int
+    ) async throws -> StorePage<SDKEventRecord> {
         try await database.read { db in
             var sql = "SELECT * FROM sdk_events WHERE id > ?"
             var arguments: StatementArguments = [after ?? 0]
+            if let serviceId {
+                // Events about no known Connection belong to no service: every key sees those.
+                sql += " AND (service_id = ? OR service_id IS NULL)"
+                arguments += [serviceId]
+            }
             if let anonymousId {
                 sql += " AND anonymous_id = ?"
                 arguments += [anonymousId]

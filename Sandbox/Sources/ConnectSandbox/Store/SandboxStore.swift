@@ -128,6 +128,7 @@ public final class SandboxStore: Sendable {
         registerRedirectAndQueryMigration(&migrator)
         registerProvisionalCodeMigration(&migrator)
         registerDispatchMigration(&migrator)
+        registerSDKEventServiceMigration(&migrator)
         return migrator
     }
 
