@@ -6,8 +6,8 @@ extension ConnectButton {
     /// localization and width).
     public var accessibilityModel: ConnectButtonAccessibility {
         ConnectButtonAccessibility(
-            state: visualState, serviceName: connection?.connectingService?.shortName,
-            fullServiceName: connection?.connectingService?.name, localization: localization,
+            state: visualState, serviceName: connection?.connectingService.shortName,
+            fullServiceName: connection?.connectingService.name, localization: localization,
             width: appearance.geometry.width, showsFooter: showsFooter)
     }
 

@@ -9,8 +9,8 @@ extension ConnectButtonView {
     /// The accessibility of the button in `state` (``ConnectButtonAccessibility``), for a pill `width` wide.
     func accessibilityModel(_ state: ConnectButtonVisualState, width: Double) -> ConnectButtonAccessibility {
         ConnectButtonAccessibility(
-            state: state, serviceName: connection?.connectingService?.shortName,
-            fullServiceName: connection?.connectingService?.name, localization: localization, width: width,
+            state: state, serviceName: connection?.connectingService.shortName,
+            fullServiceName: connection?.connectingService.name, localization: localization, width: width,
             showsFooter: showsFooter)
     }
 
@@ -33,10 +33,10 @@ extension View {
         var traits: AccessibilityTraits = []
         for trait in element?.traits ?? [] {
             switch trait {
-            case .button, .toggle: traits.insert(.isButton)
-            case .selected: traits.insert(.isSelected)
-            case .staticText: traits.insert(.isStaticText)
-            case .updatesFrequently: traits.insert(.updatesFrequently)
+            case .button, .toggle: traits.formUnion(.isButton)
+            case .selected: traits.formUnion(.isSelected)
+            case .staticText: traits.formUnion(.isStaticText)
+            case .updatesFrequently: traits.formUnion(.updatesFrequently)
             case .notEnabled, .textField: break
             }
         }

@@ -53,7 +53,7 @@ struct ConnectButtonMotionView<Content: View>: View {
 
 /// One frame of a running motion: SwiftUI interpolates ``elapsed`` and the frame is drawn from it.
 @available(iOS 14.0, macOS 12.0, tvOS 14.0, watchOS 7.0, *)
-struct ConnectButtonMotionFrameView<Content: View>: View, Animatable {
+struct ConnectButtonMotionFrameView<Content: View>: View, @preconcurrency Animatable {
     /// Seconds since the change.
     var elapsed: Double
     let motion: ConnectButtonMotion
