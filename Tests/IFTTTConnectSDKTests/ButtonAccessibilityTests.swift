@@ -92,9 +92,11 @@ struct ButtonAccessibilityTests {
     func touchTargetsAreAtLeast44Points(_ width: Double) {
         for state in ConnectButtonVisualState.allExamples {
             let model = ConnectButtonAccessibility(state: state, serviceName: "S", width: width)
-            for element in model.elements where element.traits.contains(.button) || element.traits.contains(.textField) {
+            for element in model.elements where element.traits.contains(.button) || element.traits.contains(.textField)
+            {
                 #expect(element.touchTarget.width >= 44 && element.touchTarget.height >= 44, "\(state.name)")
-                #expect(element.touchTarget.midX == element.frame.midX && element.touchTarget.midY == element.frame.midY)
+                #expect(
+                    element.touchTarget.midX == element.frame.midX && element.touchTarget.midY == element.frame.midY)
             }
         }
         #expect(ConnectButtonAccessibility(state: .connect, serviceName: "S").elements[1].frame.height < 44)

@@ -32,7 +32,9 @@ struct ConnectButtonMotionView<Content: View>: View {
             elapsed: previous == nil && motion.pulse == nil ? motion.duration : clock - base, motion: motion,
             previous: appearance(from), current: appearance(state), content: content
         )
-        .onAppear { if state == .loading { play(ConnectButtonMotion(from: state, to: state, reduceMotion: reduceMotion)) } }
+        .onAppear {
+            if state == .loading { play(ConnectButtonMotion(from: state, to: state, reduceMotion: reduceMotion)) }
+        }
         .onChange(of: state) { [state] new in
             previous = state
             play(ConnectButtonMotion(from: state, to: new, reduceMotion: reduceMotion))

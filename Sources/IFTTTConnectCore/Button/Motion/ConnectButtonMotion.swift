@@ -313,7 +313,8 @@ public struct ConnectButtonMotion: Sendable, Hashable {
             time: elapsed,
             outgoingLabelOpacity: value(.outgoingLabelOpacity) ?? 0,
             incomingLabelOpacity: (value(.incomingLabelOpacity) ?? 0) * pulseOpacity,
-            pulseOpacity: pulseOpacity, backgroundBlend: value(.backgroundBlend) ?? 1, knob: knob, progress: value(.progress), emailOpacity: value(.emailOpacity), checkmark: checkmark)
+            pulseOpacity: pulseOpacity, backgroundBlend: value(.backgroundBlend) ?? 1, knob: knob,
+            progress: value(.progress), emailOpacity: value(.emailOpacity), checkmark: checkmark)
     }
 
     /// Whether nothing moves any more at `time` seconds: the tracks have ended and there is no pulse.

@@ -101,9 +101,10 @@ extension ConnectButtonSVGRenderer {
     public static func animation(frames: [String], framesPerSecond: Double, hold: Double = 1) -> String {
         guard let first = frames.first else { return "" }
         let rate = framesPerSecond.isFinite && framesPerSecond > 0 ? framesPerSecond : 30
-        let size = first.range(of: "viewBox=\"").flatMap { start in
-            first[start.upperBound...].split(separator: "\"", maxSplits: 1).first.map(String.init)
-        } ?? "0 0 392 144"
+        let size =
+            first.range(of: "viewBox=\"").flatMap { start in
+                first[start.upperBound...].split(separator: "\"", maxSplits: 1).first.map(String.init)
+            } ?? "0 0 392 144"
         let parts = size.split(separator: " ")
         let width = parts.count == 4 ? String(parts[2]) : "392"
         let height = parts.count == 4 ? String(parts[3]) : "144"
@@ -169,7 +170,8 @@ extension ConnectButtonSVGRenderer {
         if stroke > 0 {
             s +=
                 "    <path class=\"checkmark\" d=\"M\(n(cx - 9)) \(n(cy + 1))L\(n(cx - 3)) \(n(cy + 7))L\(n(cx + 10)) \(n(cy - 6))\" fill=\"none\""
-            s += " stroke=\"\(checkmark.color.hex)\" stroke-width=\"3.5\" stroke-linecap=\"round\" stroke-linejoin=\"round\""
+            s +=
+                " stroke=\"\(checkmark.color.hex)\" stroke-width=\"3.5\" stroke-linecap=\"round\" stroke-linejoin=\"round\""
             if stroke < 1 {
                 s += " stroke-dasharray=\"\(n(tickLength))\" stroke-dashoffset=\"\(n(tickLength * (1 - stroke)))\""
             }
