@@ -189,10 +189,15 @@ struct ButtonMotionTests {
     /// The animated SVG of one flow transition, exactly as `ifttt-connect button animate --file … --fps 12
     /// --animated FILE` writes it (light style, English, 360 pt).
     static func documentationAnimation(_ t: Transition, connection: Connection) -> String {
-        let motion = ConnectButtonMotion(from: t.from, to: t.to)
+        // The CLI takes states by name: the example of each name (the email step with jane@example.com).
+        func named(_ state: ConnectButtonVisualState) -> ConnectButtonVisualState {
+            ConnectButtonVisualState.allExamples.first { $0.name == state.name } ?? state
+        }
+        let (from, to) = (named(t.from), named(t.to))
+        let motion = ConnectButtonMotion(from: from, to: to)
         let frames = ConnectButtonSVGRenderer.renderFrames(
-            motion, from: ConnectButtonAppearance(state: t.from, connection: connection),
-            to: ConnectButtonAppearance(state: t.to, connection: connection), framesPerSecond: 12)
+            motion, from: ConnectButtonAppearance(state: from, connection: connection),
+            to: ConnectButtonAppearance(state: to, connection: connection), framesPerSecond: 12)
         return ConnectButtonSVGRenderer.animation(frames: frames, framesPerSecond: 12)
     }
 
