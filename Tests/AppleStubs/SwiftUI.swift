@@ -517,6 +517,8 @@ public struct EnvironmentValues {
         get { .leftToRight }
         set {}
     }
+    /// https://developer.apple.com/documentation/swiftui/environmentvalues/accessibilityreducemotion
+    public var accessibilityReduceMotion: Bool { false }
 }
 
 /// https://developer.apple.com/documentation/swiftui/contentsizecategory
@@ -528,6 +530,29 @@ public enum ContentSizeCategory: Hashable, Sendable, CaseIterable {
 /// https://developer.apple.com/documentation/swiftui/layoutdirection
 public enum LayoutDirection: Hashable, Sendable, CaseIterable {
     case leftToRight, rightToLeft
+}
+
+/// https://developer.apple.com/documentation/swiftui/animatable
+public protocol Animatable {
+    /// https://developer.apple.com/documentation/swiftui/animatable/animatabledata-swift.associatedtype
+    associatedtype AnimatableData
+    /// https://developer.apple.com/documentation/swiftui/animatable/animatabledata-swift.property
+    var animatableData: AnimatableData { get set }
+}
+
+/// https://developer.apple.com/documentation/swiftui/animation
+public struct Animation: Equatable, Sendable {
+    let id: Int
+    /// https://developer.apple.com/documentation/swiftui/animation/linear(duration:)
+    public static func linear(duration: Double) -> Animation { Animation(id: 1) }
+    /// https://developer.apple.com/documentation/swiftui/animation/repeatforever(autoreverses:)
+    public func repeatForever(autoreverses: Bool = true) -> Animation { self }
+}
+
+/// https://developer.apple.com/documentation/swiftui/withanimation(_:_:)
+@MainActor
+public func withAnimation<Result>(_ animation: Animation? = nil, _ body: () throws -> Result) rethrows -> Result {
+    try body()
 }
 
 /// https://developer.apple.com/documentation/swiftui/environment
@@ -548,6 +573,8 @@ public struct AccessibilityChildBehavior: Hashable {
     /// https://developer.apple.com/documentation/swiftui/accessibilitychildbehavior/ignore (a `static let` in
     /// Apple's SDK, not `Sendable` in iOS 16; computed here, as a non-Sendable `static let` is an error in Swift 6)
     public static var ignore: AccessibilityChildBehavior { AccessibilityChildBehavior(id: 0) }
+    /// https://developer.apple.com/documentation/swiftui/accessibilitychildbehavior/contain
+    public static var contain: AccessibilityChildBehavior { AccessibilityChildBehavior(id: 1) }
 }
 
 /// https://developer.apple.com/documentation/swiftui/accessibilitytraits
@@ -557,6 +584,12 @@ public struct AccessibilityTraits: SetAlgebra {
     /// https://developer.apple.com/documentation/swiftui/accessibilitytraits/isbutton (a `static let` in Apple's
     /// SDK; computed here, as a non-Sendable `static let` is an error in Swift 6)
     public static var isButton: AccessibilityTraits { AccessibilityTraits(bits: [0]) }
+    /// https://developer.apple.com/documentation/swiftui/accessibilitytraits/isselected
+    public static var isSelected: AccessibilityTraits { AccessibilityTraits(bits: [1]) }
+    /// https://developer.apple.com/documentation/swiftui/accessibilitytraits/isstatictext
+    public static var isStaticText: AccessibilityTraits { AccessibilityTraits(bits: [2]) }
+    /// https://developer.apple.com/documentation/swiftui/accessibilitytraits/updatesfrequently
+    public static var updatesFrequently: AccessibilityTraits { AccessibilityTraits(bits: [3]) }
     private init(bits: Set<Int>) { self.bits = bits }
     nonisolated public func contains(_ member: AccessibilityTraits) -> Bool { member.bits.isSubset(of: bits) }
     nonisolated public func union(_ other: AccessibilityTraits) -> AccessibilityTraits {
@@ -652,6 +685,24 @@ extension View {
     nonisolated public func accessibilityLabel(_ label: Text) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/accessibilityaddtraits(_:)
     nonisolated public func accessibilityAddTraits(_ traits: AccessibilityTraits) -> some View { modified() }
+    /// https://developer.apple.com/documentation/swiftui/view/accessibilityvalue(_:)-(text) (iOS 14+)
+    @available(iOS 14.0, *)
+    nonisolated public func accessibilityValue(_ value: Text) -> some View { modified() }
+    /// https://developer.apple.com/documentation/swiftui/view/accessibilityhint(_:)-(text) (iOS 14+)
+    @available(iOS 14.0, *)
+    nonisolated public func accessibilityHint(_ hint: Text) -> some View { modified() }
+    /// https://developer.apple.com/documentation/swiftui/view/accessibilityshowslargecontentviewer(_:) (iOS 15+)
+    @available(iOS 15.0, *)
+    nonisolated public func accessibilityShowsLargeContentViewer<V: View>(@ViewBuilder _ largeContentView: () -> V)
+        -> some View
+    { modified() }
+    /// https://developer.apple.com/documentation/swiftui/view/disabled(_:)
+    nonisolated public func disabled(_ disabled: Bool) -> some View { modified() }
+    /// https://developer.apple.com/documentation/swiftui/view/onchange(of:perform:) (iOS 14+)
+    @available(iOS 14.0, *)
+    nonisolated public func onChange<V: Equatable>(of value: V, perform action: @escaping (V) -> Void) -> some View {
+        modified()
+    }
     /// https://developer.apple.com/documentation/swiftui/view/buttonstyle(_:)-7qx1
     nonisolated public func buttonStyle(_ style: PlainButtonStyle) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/navigationtitle(_:)-avgj (iOS 14+)

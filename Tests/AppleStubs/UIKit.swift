@@ -68,6 +68,60 @@ public struct UIAccessibilityTraits: OptionSet, Sendable {
     public static let button = UIAccessibilityTraits(rawValue: 1 << 0)
     /// https://developer.apple.com/documentation/uikit/uiaccessibilitytraits/link
     public static let link = UIAccessibilityTraits(rawValue: 1 << 1)
+    /// https://developer.apple.com/documentation/uikit/uiaccessibilitytraits/selected
+    public static let selected = UIAccessibilityTraits(rawValue: 1 << 2)
+    /// https://developer.apple.com/documentation/uikit/uiaccessibilitytraits/notenabled
+    public static let notEnabled = UIAccessibilityTraits(rawValue: 1 << 3)
+    /// https://developer.apple.com/documentation/uikit/uiaccessibilitytraits/updatesfrequently
+    public static let updatesFrequently = UIAccessibilityTraits(rawValue: 1 << 4)
+    /// https://developer.apple.com/documentation/uikit/uiaccessibilitytraits/statictext
+    public static let staticText = UIAccessibilityTraits(rawValue: 1 << 5)
+}
+
+/// https://developer.apple.com/documentation/uikit/uiaccessibility
+public enum UIAccessibility {
+    /// https://developer.apple.com/documentation/uikit/uiaccessibility/notification
+    public struct Notification: Hashable, Sendable {
+        let rawValue: Int
+        /// https://developer.apple.com/documentation/uikit/uiaccessibility/notification/announcement
+        public static let announcement = Notification(rawValue: 0)
+        /// https://developer.apple.com/documentation/uikit/uiaccessibility/notification/layoutchanged
+        public static let layoutChanged = Notification(rawValue: 1)
+    }
+    /// https://developer.apple.com/documentation/uikit/uiaccessibility/post(notification:argument:)
+    @MainActor public static func post(notification: Notification, argument: Any?) {}
+    /// https://developer.apple.com/documentation/uikit/uiaccessibility/isreducemotionenabled
+    @MainActor public static var isReduceMotionEnabled: Bool { false }
+}
+
+/// https://developer.apple.com/documentation/uikit/uiaccessibilityelement
+@MainActor
+open class UIAccessibilityElement: NSObject {
+    /// https://developer.apple.com/documentation/uikit/uiaccessibilityelement/init(accessibilitycontainer:)
+    public init(accessibilityContainer container: Any) {}
+    /// https://developer.apple.com/documentation/uikit/uiaccessibilityelement/accessibilitylabel
+    open var accessibilityLabel: String?
+    /// https://developer.apple.com/documentation/uikit/uiaccessibilityelement/accessibilityvalue
+    open var accessibilityValue: String?
+    /// https://developer.apple.com/documentation/uikit/uiaccessibilityelement/accessibilityhint
+    open var accessibilityHint: String?
+    /// https://developer.apple.com/documentation/uikit/uiaccessibilityelement/accessibilitytraits
+    open var accessibilityTraits: UIAccessibilityTraits = []
+    /// https://developer.apple.com/documentation/uikit/uiaccessibilityelement/accessibilityidentifier
+    open var accessibilityIdentifier: String?
+    /// https://developer.apple.com/documentation/uikit/uiaccessibilityelement/accessibilityframeincontainerspace
+    open var accessibilityFrameInContainerSpace: CGRect = .zero
+}
+
+/// https://developer.apple.com/documentation/uikit/uiinteraction
+@MainActor
+public protocol UIInteraction: NSObjectProtocol {}
+
+/// https://developer.apple.com/documentation/uikit/uilargecontentviewerinteraction
+@MainActor
+open class UILargeContentViewerInteraction: NSObject, UIInteraction {
+    /// https://developer.apple.com/documentation/uikit/uilargecontentviewerinteraction/init(delegate:)
+    public init(delegate: AnyObject? = nil) {}
 }
 
 /// https://developer.apple.com/documentation/uikit/uiuserinterfacestyle
@@ -236,6 +290,22 @@ open class UIView: UIResponder {
     open var accessibilityLabel: String?
     /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/accessibilitytraits
     open var accessibilityTraits: UIAccessibilityTraits = []
+    /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/accessibilityvalue
+    open var accessibilityValue: String?
+    /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/accessibilityhint
+    open var accessibilityHint: String?
+    /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/accessibilityelements
+    open var accessibilityElements: [Any]?
+    /// https://developer.apple.com/documentation/uikit/uiaccessibilityidentification/accessibilityidentifier
+    open var accessibilityIdentifier: String?
+    /// https://developer.apple.com/documentation/uikit/uilargecontentvieweritem/showslargecontentviewer
+    open var showsLargeContentViewer: Bool = false
+    /// https://developer.apple.com/documentation/uikit/uilargecontentvieweritem/largecontenttitle
+    open var largeContentTitle: String?
+    /// https://developer.apple.com/documentation/uikit/uiview/interactions
+    open var interactions: [any UIInteraction] = []
+    /// https://developer.apple.com/documentation/uikit/uiview/addinteraction(_:)
+    open func addInteraction(_ interaction: any UIInteraction) {}
 
     /// https://developer.apple.com/documentation/uikit/uiview/addsubview(_:)
     open func addSubview(_ view: UIView) {}

@@ -7,7 +7,7 @@ struct ButtonCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "button",
         abstract: "Work with the Connect Button's appearance.",
-        subcommands: [Render.self]
+        subcommands: [Render.self, Animate.self, Accessibility.self]
     )
 
     /// `ifttt-connect button render --connection ID|--file FILE --state STATE [--style] [--locale] [--width]

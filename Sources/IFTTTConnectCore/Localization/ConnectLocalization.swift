@@ -227,29 +227,32 @@ final class LocalizationTables: Sendable {
     /// The tables of the SDK's resource bundle, loaded on first use.
     static let shared = LocalizationTables()
 
+    /// The `Accessibility.strings` tables (the texts VoiceOver reads), loaded on first use.
+    static let accessibility = LocalizationTables(table: "Accessibility")
+
     /// Tables by canonical localization name (`"pt-BR"`, `"en"`).
     let tables: [String: [String: String]]
 
-    private init() {
+    private init(table: String = "Localizable") {
         var tables: [String: [String: String]] = [:]
         for name in [ConnectLocalization.baseLocalization] + ConnectLocalization.supportedLocalizations {
-            if let table = Self.load(name) { tables[name] = table }
+            if let loaded = Self.load(name, table: table) { tables[name] = loaded }
         }
         self.tables = tables
     }
 
-    /// Finds `<name>.lproj/Localizable.strings` in the resource bundle. SwiftPM lower-cases `.lproj` folder
+    /// Finds `<name>.lproj/<table>.strings` in the resource bundle. SwiftPM lower-cases `.lproj` folder
     /// names on Linux, so the lower-cased spelling is tried too.
-    static func url(for name: String) -> URL? {
+    static func url(for name: String, table: String = "Localizable") -> URL? {
         let bundle = ConnectResources.bundle
         for folder in [name, name.lowercased()] {
             if let base = bundle.resourceURL {
                 let url = base.appendingPathComponent("\(folder).lproj", isDirectory: true)
-                    .appendingPathComponent("Localizable.strings")
+                    .appendingPathComponent("\(table).strings")
                 if FileManager.default.fileExists(atPath: url.path) { return url }
             }
             if let url = bundle.url(
-                forResource: "Localizable", withExtension: "strings", subdirectory: nil,
+                forResource: table, withExtension: "strings", subdirectory: nil,
                 localization: folder)
             {
                 return url
@@ -259,8 +262,8 @@ final class LocalizationTables: Sendable {
     }
 
     /// Reads one table; text and binary property-list forms both work.
-    static func load(_ name: String) -> [String: String]? {
-        guard let url = url(for: name), let data = try? Data(contentsOf: url) else { return nil }
+    static func load(_ name: String, table: String = "Localizable") -> [String: String]? {
+        guard let url = url(for: name, table: table), let data = try? Data(contentsOf: url) else { return nil }
         return (try? PropertyListSerialization.propertyList(from: data, options: [], format: nil)) as? [String: String]
     }
 }

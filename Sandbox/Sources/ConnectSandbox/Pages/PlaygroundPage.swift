@@ -29,6 +29,8 @@ enum PlaygroundPage {
         struct Cell {
             /// The SDK's SVG of the button (``ConnectButtonSVGRenderer`` escapes what it draws).
             let svg: String
+            /// The button's accessibility as ARIA over the SVG.
+            let accessibility: PlaygroundAccessibility
         }
 
         let title = "Connect Button playground"
@@ -57,7 +59,13 @@ enum PlaygroundPage {
                                         localization: ConnectLocalization(identifier: code), style: style)
                                     return Gallery.Cell(
                                         svg: ConnectButtonSVGRenderer.render(
-                                            appearance, options: .init(idPrefix: "b\(index)")))
+                                            appearance, options: .init(idPrefix: "b\(index)")),
+                                        accessibility: PlaygroundAccessibility(
+                                            ConnectButtonAccessibility(
+                                                state: state, serviceName: connection.connectingService.shortName,
+                                                fullServiceName: connection.connectingService.name,
+                                                localization: ConnectLocalization(identifier: code)),
+                                            id: "b\(index)"))
                                 })
                         })
                 })
@@ -79,6 +87,8 @@ enum PlaygroundPage {
         let buttonName: String
         let refresh: Bool
         let svg: String
+        /// The button's accessibility as ARIA over the SVG.
+        let accessibility: PlaygroundAccessibility
         let step: String
         let connectionId: String
         let entersEmail: Bool
@@ -104,9 +114,10 @@ enum PlaygroundPage {
         case .enterEmail: (busy, entersEmail) = (false, true)
         default: (busy, entersEmail) = (true, false)
         }
+        let visual = ConnectButtonVisualState(step: step, email: session.email)
         let appearance = ConnectButtonAppearance(
-            state: ConnectButtonVisualState(step: step, email: session.email),
-            connection: controller.connection, localization: .english)
+            state: visual, connection: controller.connection, localization: .english)
+        let service = controller.connection?.connectingService
         let activation = session.web.url.flatMap { ["http", "https"].contains($0.scheme?.lowercased()) ? $0 : nil }
             .flatMap { session.owner != nil && session.owner == viewer ? $0 : nil }
         return PageTemplates.render(
@@ -116,6 +127,10 @@ enum PlaygroundPage {
                 buttonName: controller.connection?.name ?? session.connectionId,
                 refresh: busy || session.web.url != nil,
                 svg: ConnectButtonSVGRenderer.render(appearance, options: .init(idPrefix: "live")),
+                accessibility: PlaygroundAccessibility(
+                    ConnectButtonAccessibility(
+                        state: visual, serviceName: service?.shortName, fullServiceName: service?.name),
+                    id: "live"),
                 step: String(describing: step), connectionId: session.connectionId, entersEmail: entersEmail,
                 email: session.email, activationURL: activation?.absoluteString,
                 openElsewhere: activation == nil && session.web.url != nil, log: session.log))

@@ -24,7 +24,13 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     /// The colours to use; `.light` (for light backgrounds) by default.
     open var style: ConnectButtonStyle = .light { didSet { refresh() } }
     /// The state to draw.
-    open var visualState: ConnectButtonVisualState = .loading { didSet { refresh() } }
+    open var visualState: ConnectButtonVisualState = .loading {
+        didSet {
+            let previous = appearance
+            refresh()
+            didChangeVisualState(from: previous)
+        }
+    }
     /// The Connection whose service brands the button.
     open var connection: Connection? { didSet { refresh() } }
     /// The language of the texts: the device's preferred language until a ``ConnectButtonController`` sets its
@@ -55,6 +61,9 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
 
     /// The email field, visible in the email state.
     public let emailField = UITextField()
+
+    /// Plays the transitions between states (ConnectButton+Motion.swift).
+    let motionPlayer = ConnectButtonMotionPlayer()
 
     /// Creates a button.
     public override init(frame: CGRect) {
@@ -179,6 +188,7 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
             state: visualState, connection: connection, localization: localization,
             environment: appearanceEnvironment, icon: loadedIcon)
         accessibilityLabel = appearance.accessibilityLabel
+        updateAccessibility()
         if let field = appearance.emailField {
             emailField.isHidden = false
             if emailField.text?.isEmpty ?? true, case .enterEmail(let email, _) = visualState {
@@ -276,7 +286,7 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     /// Draws the pill, progress, label, knob, confirm button, checkmark and footer.
     open override func draw(_ rect: CGRect) {
         guard let context = UIGraphicsGetCurrentContext() else { return }
-        let a = appearance
+        let a = motionPlayer.appearance(over: appearance)
         let g = a.geometry
         context.saveGState()
         context.translateBy(x: pillOrigin.x, y: 0)

@@ -63,16 +63,19 @@ public struct ConnectButtonView: View {
     /// The button, centred, at most 360 pt wide.
     public var body: some View {
         GeometryReader { proxy in
-            content(
-                ConnectButtonAppearance(
-                    state: state, connection: connection,
-                    localization: localization ?? ConnectLocalization(locale: locale),
-                    environment: ConnectButtonEnvironment(
-                        style: style, hostAppearance: colorScheme == .dark ? .dark : .light,
-                        width: Double(proxy.size.width), textSize: ConnectTextSize(sizeCategory),
-                        layoutDirection: layoutDirection == .rightToLeft ? .rightToLeft : .leftToRight,
-                        showsFooter: showsFooter),
-                    icon: icon)
+            ConnectButtonMotionView(
+                state: state,
+                appearance: { state in
+                    ConnectButtonAppearance(
+                        state: state, connection: connection,
+                        localization: localization ?? ConnectLocalization(locale: locale),
+                        environment: ConnectButtonEnvironment(
+                            style: style, hostAppearance: colorScheme == .dark ? .dark : .light,
+                            width: Double(proxy.size.width), textSize: ConnectTextSize(sizeCategory),
+                            layoutDirection: layoutDirection == .rightToLeft ? .rightToLeft : .leftToRight,
+                            showsFooter: showsFooter),
+                        icon: icon)
+                }, content: { content($0) }, onStateChange: { announce($0) }
             )
             .frame(width: proxy.size.width, alignment: .top)
             // The frames are already mirrored for right to left; SwiftUI must not mirror them again.
@@ -86,6 +89,7 @@ public struct ConnectButtonView: View {
     }
 
     private func content(_ a: ConnectButtonAppearance) -> some View {
+        let model = accessibilityModel(a.state, width: a.geometry.width)
         let width = CGFloat(a.geometry.width)
         let height = CGFloat(ConnectButtonGeometry.height)
         return VStack(spacing: CGFloat(ConnectButtonGeometry.footerSpacing)) {
@@ -113,15 +117,14 @@ public struct ConnectButtonView: View {
                         .opacity(label.opacity)
                 }
                 if let knob = a.knob { knobView(knob) }
-                if let field = a.emailField { emailView(field) }
+                if let field = a.emailField { emailView(field, model: model) }
                 if let checkmark = a.checkmark { checkmarkView(checkmark) }
             }
             .frame(width: width, height: height, alignment: .topLeading)
             .contentShape(Capsule())
             .onTapGesture { if a.isInteractive && a.emailField == nil { onTap() } }
-            .accessibilityElement(children: .ignore)
-            .accessibilityLabel(Text(verbatim: a.accessibilityLabel))
-            .accessibilityAddTraits(.isButton)
+            .connectAccessibility(model.elements.first { $0.kind == .button })
+            .connectLargeContent(model.largeContent.title)
 
             if let footer = a.footer {
                 footer.text.runs.reduce(Text(verbatim: "")) { text, run in
@@ -138,6 +141,7 @@ public struct ConnectButtonView: View {
                 .multilineTextAlignment(.center)
                 .frame(width: width)
                 .onTapGesture { if let action = footer.action { onFooterTap(action) } }
+                .connectAccessibility(model.elements.first { $0.kind == .footer })
             }
         }
     }
@@ -184,7 +188,10 @@ public struct ConnectButtonView: View {
             .foregroundColor(SwiftUI.Color(knob.monogramColor))
     }
 
-    private func emailView(_ field: ConnectButtonAppearance.EmailField) -> some View {
+    private func emailView(_ field: ConnectButtonAppearance.EmailField, model: ConnectButtonAccessibility)
+        -> some View
+    {
+        let fieldElement = model.elements.first { $0.kind == .emailField }
         // A key path, not Binding(get:set:), whose closures are plain in iOS 16's SDK and `@isolated(any) @Sendable`
         // in Xcode 16's: no closure form compiles without diagnostics against both.
         let binding = $typedEmail[dynamicMember: \String?.[orSuggested: field.text]]
@@ -196,6 +203,8 @@ public struct ConnectButtonView: View {
                 .multilineTextAlignment(field.confirmFrame.x < field.frame.x ? .trailing : .leading)
                 .frame(width: CGFloat(field.frame.width), height: CGFloat(field.frame.height))
                 .offset(x: CGFloat(field.frame.x), y: CGFloat(field.frame.y))
+                .accessibilityLabel(Text(verbatim: fieldElement?.label ?? field.placeholder))
+                .accessibilityHint(Text(verbatim: fieldElement?.hint ?? ""))
             Button(action: { onEmailConfirm(binding.wrappedValue) }) {
                 ZStack {
                     ConfirmShape(roundOnLeft: field.confirmFrame.x < field.frame.x)
@@ -206,7 +215,7 @@ public struct ConnectButtonView: View {
                 }
             }
             .buttonStyle(PlainButtonStyle())
-            .accessibilityLabel(Text(verbatim: field.confirmAccessibilityLabel))
+            .connectAccessibility(model.elements.first { $0.kind == .confirmButton })
             .frame(width: CGFloat(c.width), height: CGFloat(c.height))
             .offset(x: CGFloat(c.x), y: CGFloat(c.y))
         }

@@ -1,0 +1,152 @@
+import ArgumentParser
+@testable import ConnectCLI
+import ConnectSandbox
+import Foundation
+import IFTTTConnectSDK
+import Testing
+
+/// `ifttt-connect button animate` and `ifttt-connect button accessibility`, run as the built executable.
+@Suite("Button animate and accessibility CLI")
+struct ButtonMotionAccessibilityCLITests {
+    static var fixture: URL { SandboxTest.repository("Tests/Fixtures/ios_fetch_connection_response.json") }
+
+    /// Runs the built `ifttt-connect` with `arguments`; returns its exit status and standard output.
+    static func run(_ arguments: [String]) async throws -> (status: Int32, output: String) {
+        let child = try ChildProcess(executable: try LocationTest.executable(), arguments: arguments)
+        let finished = await child.finish()
+        return (finished.status, child.lines.joined(separator: "\n"))
+    }
+
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("animate-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    @Test func animateWritesNumberedFramesOfTheTransition() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("frames")
+        let animated = directory.appendingPathComponent("animated.svg")
+        let (status, output) = try await Self.run([
+            "button", "animate", "--file", Self.fixture.path, "--from", "connect", "--to", "slide-to-connect",
+            "--out", out.path, "--animated", animated.path,
+        ])
+        #expect(status == 0)
+        #expect(output == "wrote 31 frames (1.0 s at 30 fps) to \(out.path)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        #expect(names == (0..<31).map { String(format: "frame-%03d.svg", $0) })
+        let first = try String(contentsOf: out.appendingPathComponent("frame-000.svg"), encoding: .utf8)
+        let last = try String(contentsOf: out.appendingPathComponent("frame-030.svg"), encoding: .utf8)
+        #expect(first.contains(">Connect YouTube</text>"))
+        #expect(last.contains(">Verifying…</text>") && !last.contains("Connect YouTube"))
+        #expect(!first.contains("class=\"progress\"") && last.contains("class=\"progress\""))
+        // The knob slides right between the first frame and the middle one.
+        func knobX(_ svg: String) -> Double? {
+            guard let range = svg.range(of: "class=\"knob\" cx=\"") else { return nil }
+            return Double(svg[range.upperBound...].prefix { $0 != "\"" })
+        }
+        let middle = try String(contentsOf: out.appendingPathComponent("frame-006.svg"), encoding: .utf8)
+        #expect((knobX(first) ?? 0) < (knobX(middle) ?? 0))
+        let animation = try String(contentsOf: animated, encoding: .utf8)
+        #expect(animation.components(separatedBy: "<animate attributeName=\"display\"").count - 1 == 31)
+    }
+
+    @Test func animateWithReduceMotionCrossFadesTheKnobInPlace() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (status, output) = try await Self.run([
+            "button", "animate", "--file", Self.fixture.path, "--from", "connected", "--to", "disconnecting",
+            "--out", directory.path, "--reduce-motion", "--fps", "8",
+        ])
+        #expect(status == 0)
+        #expect(output == "wrote 10 frames (1.125 s at 8 fps, reduce motion) to \(directory.path)")
+        var xs: Set<String> = []
+        for index in 0..<10 {
+            let svg = try String(
+                contentsOf: directory.appendingPathComponent(String(format: "frame-%03d.svg", index)), encoding: .utf8)
+            if let range = svg.range(of: "class=\"knob\" cx=\"") {
+                xs.insert(String(svg[range.upperBound...].prefix { $0 != "\"" }))
+            }
+        }
+        #expect(xs.count == 1, "the knob stays where it is: \(xs)")
+    }
+
+    @Test func animateFetchesTheConnectionFromTheAPI() async throws {
+        try await withSandbox { url, _ in
+            let command = try IFTTTConnectCommand.parseAsRoot([
+                "button", "animate", "--connection", "gx-weekly-deals", "--from", "connecting", "--to", "checkmark",
+                "--out", "/unused", "--api", url.absoluteString,
+            ])
+            let animate = try #require(command as? ButtonCommand.Animate)
+            let (motion, svgs) = try animate.frames(for: try await animate.options.loadConnection())
+            #expect(svgs.count == 33 && motion.duration == 1.05)
+            #expect(svgs.last?.contains("class=\"checkmark\"") == true)
+        }
+    }
+
+    @Test func accessibilityPrintsTheModelAsJSON() async throws {
+        let (status, output) = try await Self.run([
+            "button", "accessibility", "--file", Self.fixture.path, "--state", "connect", "--locale", "de",
+        ])
+        #expect(status == 0)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(output.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["elements", "announcement"])
+        #expect(object["announcement"] is NSNull)
+        let elements = try #require(object["elements"] as? [[String: Any]])
+        #expect(elements.count == 2)
+        #expect(elements[0]["label"] as? String == "Verbindung mit YouTube")
+        #expect(elements[0]["value"] as? String == "Nicht verbunden")
+        #expect(elements[0]["hint"] as? String == "Verbindet YouTube über IFTTT.")
+        #expect(elements[0]["traits"] as? [String] == ["button", "toggle"])
+        #expect(elements[1]["label"] as? String == "Über IFTTT")
+        for element in elements { #expect(Set(element.keys) == ["label", "value", "hint", "traits"]) }
+    }
+
+    @Test func accessibilityOfTheEmailStepAgainstTheAPI() async throws {
+        try await withSandbox { url, _ in
+            let command = try IFTTTConnectCommand.parseAsRoot([
+                "button", "accessibility", "--connection", "gx-weekly-deals", "--state", "enter-email-invalid",
+                "--locale", "es-419", "--api", url.absoluteString,
+            ])
+            let accessibility = try #require(command as? ButtonCommand.Accessibility)
+            let model = try accessibility.model(for: try await accessibility.options.loadConnection())
+            #expect(model.elements.map(\.kind) == [.emailField, .confirmButton, .footer])
+            #expect(model.announcement == "Ingresa una dirección de correo electrónico válida.")
+            #expect(model.json.contains("\"traits\": [\"textField\"]"))
+        }
+    }
+
+    @Test(arguments: [
+        ["button", "animate", "--file", "f.json", "--from", "connect", "--to", "exploded", "--out", "d"],
+        ["button", "animate", "--file", "f.json", "--from", "connect", "--to", "connected"],
+        ["button", "animate", "--from", "connect", "--to", "connected", "--out", "d"],
+        [
+            "button", "animate", "--file", "f.json", "--from", "connect", "--to", "connected", "--out", "d", "--fps",
+            "0",
+        ],
+        [
+            "button", "animate", "--file", "f.json", "--from", "connect", "--to", "connected", "--out", "d", "--fps",
+            "nan",
+        ],
+        ["button", "accessibility", "--file", "f.json"],
+        ["button", "accessibility", "--file", "f.json", "--state", "exploded"],
+        ["button", "accessibility", "--file", "f.json", "--connection", "c", "--state", "connect"],
+        ["button", "accessibility", "--file", "f.json", "--state", "connect", "--width", "0"],
+    ])
+    func badFlagsAreUsageErrors(arguments: [String]) {
+        do {
+            let command = try IFTTTConnectCommand.parseAsRoot(arguments)
+            Issue.record("parsed \(arguments) as \(type(of: command))")
+        } catch {
+            #expect(IFTTTConnectCommand.exitCode(for: error).rawValue == 64, "\(arguments)")
+        }
+    }
+
+    @Test func aMissingFileIsAClearError() async throws {
+        let (status, _) = try await Self.run([
+            "button", "accessibility", "--file", "/no/such/connection.json", "--state", "connect",
+        ])
+        #expect(status == 1)
+    }
+}

@@ -1,0 +1,88 @@
+import Foundation
+
+extension ConnectButtonAppearance {
+    /// This appearance (the state being entered) at one moment of a transition from `previous`, as one opaque
+    /// appearance that a renderer without per-part opacity draws as it is: the knob at the frame's position and
+    /// scale, the progress bar at the frame's fill, the checkmark grown, and faded parts blended into the pill's
+    /// colour. The label shows the old text during the first half of the change and the new one after, each
+    /// blended by its opacity (the SVG frames, which have opacity, draw both at once).
+    ///
+    /// UIKit and SwiftUI draw this on every display refresh while a ``ConnectButtonMotion`` runs.
+    public func applying(_ frame: ConnectButtonMotionFrame, from previous: ConnectButtonAppearance)
+        -> ConnectButtonAppearance
+    {
+        var result = self
+        let blend = min(1, max(0, frame.backgroundBlend))
+        result.backgroundColor = previous.backgroundColor.mixed(with: backgroundColor, amount: blend)
+        let pill = result.backgroundColor
+
+        if let fraction = frame.progress, var progress = result.progress {
+            progress.fraction = min(1, max(0, fraction))
+            result.progress = progress
+        }
+
+        // The label: one slot, so the old text until the new one has begun to show.
+        if var incoming = label, previous.label?.text == incoming.text {
+            incoming.color = pill.mixed(with: incoming.color, amount: frame.pulseOpacity)
+            incoming.pulse = nil
+            result.label = incoming
+        } else if var incoming = label, frame.incomingLabelOpacity > 0 || previous.label == nil {
+            incoming.color = pill.mixed(with: incoming.color, amount: frame.incomingLabelOpacity)
+            incoming.pulse = nil
+            result.label = incoming
+        } else if var outgoing = previous.label, frame.outgoingLabelOpacity > 0 {
+            outgoing.color = pill.mixed(with: outgoing.color, amount: frame.outgoingLabelOpacity)
+            outgoing.pulse = nil
+            result.label = outgoing
+        } else {
+            result.label = nil
+        }
+
+        if let motion = frame.knob, var knob = knob ?? previous.knob, motion.opacity > 0 {
+            knob.position = motion.position
+            knob.frame = geometry.knobFrame(position: motion.position, scale: motion.scale)
+            let size = ConnectButtonGeometry.iconSize
+            knob.iconFrame = ConnectButtonRect(
+                x: knob.frame.midX - size / 2, y: knob.frame.midY - size / 2, width: size, height: size)
+            knob.color = pill.mixed(with: knob.color, amount: motion.opacity)
+            knob.shadowOpacity *= motion.opacity
+            if motion.opacity < 0.5 { knob.icon = .none }
+            result.knob = knob
+        } else {
+            result.knob = nil
+        }
+
+        if var field = emailField ?? previous.emailField, let opacity = frame.emailOpacity, opacity > 0 {
+            field.textColor = pill.mixed(with: field.textColor, amount: opacity)
+            field.confirmColor = pill.mixed(with: field.confirmColor, amount: opacity)
+            field.confirmGlyphColor = pill.mixed(with: field.confirmGlyphColor, amount: opacity)
+            result.emailField = field
+        } else {
+            result.emailField = nil
+        }
+
+        if var checkmark = checkmark ?? previous.checkmark, let motion = frame.checkmark, motion.opacity > 0,
+            motion.scale > 0
+        {
+            let f = checkmark.frame
+            let size = f.width * motion.scale
+            checkmark.frame = ConnectButtonRect(x: f.midX - size / 2, y: f.midY - size / 2, width: size, height: size)
+            checkmark.color = pill.mixed(with: checkmark.color, amount: motion.opacity)
+            result.checkmark = checkmark
+        } else {
+            result.checkmark = nil
+        }
+        return result
+    }
+}
+
+extension ConnectColor {
+    /// This colour moved `amount` (0...1) of the way to `other`, per sRGB component.
+    public func mixed(with other: ConnectColor, amount: Double) -> ConnectColor {
+        let t = min(1, max(0, amount.isFinite ? amount : 1))
+        func mix(_ a: UInt8, _ b: UInt8) -> UInt8 {
+            UInt8(min(255, max(0, (Double(a) + (Double(b) - Double(a)) * t).rounded())))
+        }
+        return ConnectColor(red: mix(red, other.red), green: mix(green, other.green), blue: mix(blue, other.blue))
+    }
+}
