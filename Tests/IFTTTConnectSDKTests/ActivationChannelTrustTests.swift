@@ -83,7 +83,9 @@ struct ActivationChannelTrustTests {
 
         var seen = logs.count
         _ = makeController(redirectURL: URL(string: "http://127.0.0.1:9/cb")!)
-        #expect(logs.lines.dropFirst(seen).filter { $0.contains(Self.anchor) && $0.contains("noPartnerBackend") }.count == 1)
+        #expect(
+            logs.lines.dropFirst(seen).filter { $0.contains(Self.anchor) && $0.contains("noPartnerBackend") }.count == 1
+        )
 
         seen = logs.count
         _ = makeController(backend: BackendAnswer().backend)

@@ -116,7 +116,9 @@ struct GroceryExpress28EndToEndTests {
             connectButton: button, connectionConfiguration: configuration, delegate: screen, configuration: setup)
         let controller = try #require(screen.controller)
         // Said once, when the controller was created, not first at the tap.
-        #expect(logs.lines.filter { $0.contains("MigratingFrom28#A-first-activation-without-a-partner-backend") }.count == 1)
+        #expect(
+            logs.lines.filter { $0.contains("MigratingFrom28#A-first-activation-without-a-partner-backend") }.count == 1
+        )
 
         let outcome = Task { @MainActor in await controller.nextActivationResult() }
         await button.wait(for: .initial)
@@ -147,7 +149,8 @@ struct GroceryExpress28EndToEndTests {
         let activation = try result.get()
         let token = try #require(credentials.userToken)
         #expect(activation.userToken == token)
-        #expect(try await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: token)).login == "alice")
+        #expect(
+            try await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: token)).login == "alice")
         // Logged in as the example does it, the provider now sees the Connection on.
         let fetched = try await network.fetchConnection(for: "gx-store-visits", credentialProvider: credentials)
         #expect(fetched.status == .enabled)
