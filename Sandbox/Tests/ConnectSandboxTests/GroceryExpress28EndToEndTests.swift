@@ -128,9 +128,8 @@ struct GroceryExpress28EndToEndTests {
         let page = try await web.next()
         #expect(controller.step == .waitingForRedirect)
 
-        // Another app opens the redirect URL with bob's real token (his Connection on) while alice's page is open:
+        // Another app opens the redirect URL with bob's real user token while alice's page is open:
         // the example's app delegate hands it to the SDK, which refuses it.
-        _ = try await network.enableConnection(with: "gx-store-visits", credentialProvider: Demo.bob)
         #expect(
             redirectHandler.handleApplicationRedirect(
                 url: URL(string: redirectURL.absoluteString + "?next_step=complete&user_token=sandbox-user-token-bob")!,
@@ -152,7 +151,8 @@ struct GroceryExpress28EndToEndTests {
         #expect(
             try await network.fetchUser(credentialProvider: ConnectionCredentials(userToken: token)).login == "alice")
         // Logged in as the example does it, the provider now sees the Connection on.
-        let fetched = try await network.fetchConnection(for: "gx-store-visits", credentialProvider: credentials)
+        let fetched = try await network.fetchConnection(
+            for: "gx-store-visits", credentialProvider: ConnectionCredentials(snapshotOf: credentials))
         #expect(fetched.status == .enabled)
         #expect(!logs.text.contains(token))
     }
