@@ -674,6 +674,8 @@ extension View {
     { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/onappear(perform:)
     nonisolated public func onAppear(perform action: (() -> Void)? = nil) -> some View { modified() }
+    /// https://developer.apple.com/documentation/swiftui/view/id(_:)
+    nonisolated public func id<ID: Hashable>(_ id: ID) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/onopenurl(perform:) (iOS 14+)
     @available(iOS 14.0, *)
     nonisolated public func onOpenURL(perform action: @escaping (URL) -> Void) -> some View { modified() }

@@ -356,15 +356,16 @@ struct ActivationRedirectVerificationTests {
 
     // MARK: - Nothing vouches
 
-    @Test func withNothingToVouchAFirstActivationFailsAtOnce() async throws {
+    /// Nothing vouches and the redirect URL has the app's own scheme: the flow opens only the app's web session
+    /// (whose callback is bound to it; see `ActivationChannelTrustTests`), and a redirect opened from outside is
+    /// refused. Before issue 27 the activation failed at the tap with `noPartnerBackend`.
+    @Test func withNothingToVouchAFirstActivationWaitsOnlyForItsOwnWebSession() async throws {
         let controller = makeController()
-        controller.toggle()
-        #expect(await result() == .failure(.noPartnerBackend))
-        #expect(controller.step == .initial)
-        #expect(web.started.isEmpty)
-        #expect(registry.count == 0)
-        #expect(ConnectButtonControllerError.noPartnerBackend.description.contains("partnerBackend"))
-        await #expect(throws: ConnectButtonControllerError.noPartnerBackend) { try await controller.connect() }
+        _ = try await startAndWait(controller)
+        #expect(web.started.count == 1)
+        #expect(await submit("next_step=complete&user_token=\(Self.bob)") == (true, false))
+        #expect(controller.step == .waitingForRedirect)
+        #expect(ConnectButtonControllerError.noPartnerBackend == .unknownRedirect)
     }
 
     @Test func theIntegratorsVerifierVouchesForTheRedirectsToken() async throws {

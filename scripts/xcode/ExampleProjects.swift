@@ -624,6 +624,13 @@ func same(_ a: Any?, _ b: Any?) -> Bool {
     }
 }
 
+/// Keys the example apps add beyond the Getting Started articles, with their exact values: only so that they run
+/// against the local sandbox (`http://127.0.0.1:8080` or a LAN address), which App Transport Security blocks
+/// without `NSAllowsLocalNetworking` (IP-address connections since iOS 17). An integrator's app does not need them.
+func exampleOnlyKeys() -> [String: NSDictionary] {
+    ["NSAppTransportSecurity": ["NSAllowsLocalNetworking": true] as NSDictionary]
+}
+
 func infoPlistProblems(root: URL, app: ExampleApp, documented: NSDictionary) -> [String] {
     let url = root.appendingPathComponent(app.folder).appendingPathComponent("Info.plist")
     guard let data = try? Data(contentsOf: url),
@@ -635,8 +642,11 @@ func infoPlistProblems(root: URL, app: ExampleApp, documented: NSDictionary) -> 
     for key in documentedKeys.subtracting(keys).sorted() {
         problems.append("Info.plist lacks \(key), which the docs list")
     }
-    for key in keys.subtracting(documentedKeys).sorted() {
+    for key in keys.subtracting(documentedKeys).subtracting(exampleOnlyKeys().keys).sorted() {
         problems.append("Info.plist has \(key), which the docs do not list")
+    }
+    for (key, value) in exampleOnlyKeys().sorted(by: { $0.key < $1.key }) where !same(plist[key], value) {
+        problems.append("Info.plist's \(key) is not the example's own \(value)")
     }
     for key in documentedKeys.intersection(keys).sorted() where !same(plist[key], documented[key]) {
         problems.append("Info.plist's \(key) differs from the docs")

@@ -1,18 +1,91 @@
 import Foundation
 import IFTTTConnectSDK
 
-/// Grocery Express's IFTTT settings, as registered on the IFTTT Platform.
+/// Where the example runs. By default: the local sandbox (`ifttt-connect sandbox` on the Mac, which the iOS
+/// simulator reaches at `http://127.0.0.1:8080`) and its seed Connection `gx-arrive-store`. Launch arguments
+/// (Product > Scheme > Edit Scheme > Arguments) change it:
+///
+/// - `-IFTTTSandboxURL http://192.168.1.20:8080`: another sandbox address (the URL `ifttt-connect sandbox` prints).
+/// - `-IFTTTProduction YES`: production IFTTT, with your own Connection id (`productionConnectionId`) and backend.
 enum AppConfiguration {
-    /// The Connection the app offers: "Show my list when I arrive at the store".
-    static let connectionId = "gx-arrive-store"
-    /// The redirect URL registered on the IFTTT Platform (the app's URL scheme is `groceryexpress`).
+    /// Whether the app talks to production IFTTT (launch argument `-IFTTTProduction YES`).
+    static var usesProduction: Bool { UserDefaults.standard.bool(forKey: "IFTTTProduction") }
+    /// The sandbox's address (launch argument `-IFTTTSandboxURL`), `http://127.0.0.1:8080` by default.
+    static var sandboxURL: URL {
+        UserDefaults.standard.string(forKey: "IFTTTSandboxURL").flatMap(URL.init(string:))
+            ?? URL(string: "http://127.0.0.1:8080")!
+    }
+    /// Your Connection on the IFTTT Platform, used with `-IFTTTProduction YES`.
+    static let productionConnectionId = "YOUR_CONNECTION_ID"
+    /// The Connection the app offers: "Show my list when I arrive at the store" (a seed Connection of the sandbox).
+    static var connectionId: String { usesProduction ? productionConnectionId : "gx-arrive-store" }
+    /// The redirect URL registered on the IFTTT Platform and in the sandbox's seed (the app's URL scheme is
+    /// `groceryexpress`, in Info.plist). A custom scheme: the app's own web session catches it.
     static let redirectURL = URL(string: "groceryexpress://ifttt/callback")!
-    /// The signed-in user's email on Grocery Express, pre-filled in the Connect Button.
-    static let userEmail = "alice@example.com"
-    /// Grocery Express's own backend: `POST` with the user's session answers `{"user_token": "..."}` (or `null`
-    /// before the user connected IFTTT). It asks IFTTT with `POST /v2/user_token` and the service key, which never
-    /// reaches the app.
-    static let partnerBackendURL = URL(string: "https://api.groceryexpress.example/ifttt/user_token")!
+    /// The network and adapters of the Connect Button: the sandbox's API and activation pages, or IFTTT's.
+    static var controllerConfiguration: ConnectButtonController.Configuration {
+        usesProduction ? ConnectButtonController.Configuration() : .sandbox(sandboxURL)
+    }
+    /// Grocery Express's backend: `POST` with the user's session answers `{"user_token": "..."}` (or `null` before
+    /// the user connected IFTTT). The sandbox plays it; in production it is yours, and it asks IFTTT with
+    /// `POST /v2/user_token` and the service key, which never reaches the app.
+    static var partnerBackendURL: URL {
+        usesProduction
+            ? URL(string: "https://api.groceryexpress.example/ifttt/user_token")!
+            : sandboxURL.appendingPathComponent("partner/grocery_express/api/user_token")
+    }
+
+    /// The Connect Button's configuration with the current settings.
+    static func connectionConfiguration() -> ConnectionConfiguration {
+        ConnectionConfiguration(
+            connectionId: connectionId, suggestedUserEmail: ExampleSettings.suggestedEmail,
+            credentialProvider: GroceryExpressCredentials(), redirectURL: redirectURL,
+            skipConnectionConfiguration: ExampleSettings.skipsConfiguration)
+    }
+}
+
+/// The settings of IFTTT's 2.8 example, kept in `UserDefaults`: the user's email, skipping IFTTT's configuration
+/// screen, the locale, the new-user flow, and Grocery Express's session (signed in or not).
+enum ExampleSettings {
+    private static var defaults: UserDefaults { .standard }
+
+    /// The email pre-filled in the button (`alice@example.com`: the sandbox's demo user, password `alice-password`).
+    static var email: String {
+        get { defaults.string(forKey: "gx_email") ?? "alice@example.com" }
+        set { defaults.set(newValue, forKey: "gx_email") }
+    }
+    /// Whether IFTTT skips its configuration screen (`skip_config=true`).
+    static var skipsConfiguration: Bool {
+        get { defaults.bool(forKey: "gx_skip_config") }
+        set { defaults.set(newValue, forKey: "gx_skip_config") }
+    }
+    /// The locale sent to IFTTT and used by the button (`""`: the device's).
+    static var localeIdentifier: String {
+        get { defaults.string(forKey: "gx_locale") ?? "" }
+        set { defaults.set(newValue, forKey: "gx_locale") }
+    }
+    /// Whether each activation uses a fresh address (`alice+<time>@example.com`), so IFTTT offers to create an account.
+    static var forcesNewUserFlow: Bool {
+        get { defaults.bool(forKey: "gx_new_user") }
+        set { defaults.set(newValue, forKey: "gx_new_user") }
+    }
+    /// Grocery Express's session of the signed-in user (`""`: signed out). In the sandbox, a partner account's access
+    /// token: `gx-access-token-alice`, `-bob` or `-dave`.
+    static var partnerSession: String {
+        get { defaults.string(forKey: "gx_session") ?? "" }
+        set { defaults.set(newValue, forKey: "gx_session") }
+    }
+
+    /// The locale to use.
+    static var locale: Locale {
+        localeIdentifier.isEmpty ? ConnectButtonController.determineLocale() : Locale(identifier: localeIdentifier)
+    }
+
+    /// The email for the next activation: ``email``, made unique for the new-user flow.
+    static var suggestedEmail: String {
+        guard forcesNewUserFlow, let at = email.firstIndex(of: "@") else { return email }
+        return String(email[..<at]) + "+\(Int(Date().timeIntervalSince1970))" + String(email[at...])
+    }
 }
 
 /// What the SDK needs to know about the signed-in user. A production app keeps the IFTTT token in the Keychain;
@@ -20,18 +93,19 @@ enum AppConfiguration {
 struct GroceryExpressCredentials: ConnectionCredentialProvider {
     private static let tokenKey = "ifttt_user_token"
 
-    /// The OAuth code your service issues for IFTTT (from your backend).
+    /// The OAuth code your service issues for IFTTT (from your backend). The sandbox's code for alice's Grocery
+    /// Express account works once; afterwards IFTTT's page asks the user to sign in to Grocery Express instead.
     var oauthCode: String { "gx-oauth-code-alice" }
     /// The IFTTT user token saved after the first activation.
     var userToken: String? { UserDefaults.standard.string(forKey: Self.tokenKey) }
     /// Published services need no invite code.
     var inviteCode: String? { nil }
-    /// The signed-in user's session with Grocery Express's backend, saved at sign-in.
-    var session: String? { UserDefaults.standard.string(forKey: "gx_session") }
-    /// Grocery Express's backend vouches for the user's IFTTT token: an activation finishes with the token it
-    /// returns, never with one a redirect carried (another app or page can open the redirect URL too).
+    /// Grocery Express's backend vouches for the user's IFTTT token while the user is signed in to Grocery Express:
+    /// the activation then finishes with the token it returns. Signed out (as a 2.8 app without a backend), the
+    /// activation finishes through the app's own web session instead (see the SDK's migration article).
     var partnerBackend: PartnerBackend? {
-        guard let session else { return nil }
+        let session = ExampleSettings.partnerSession
+        guard !session.isEmpty else { return nil }
         return try? PartnerBackend.userTokenEndpoint(AppConfiguration.partnerBackendURL, session: session)
     }
 

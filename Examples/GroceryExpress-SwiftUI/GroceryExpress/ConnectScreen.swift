@@ -4,26 +4,34 @@ import SwiftUI
 /// The Connect Button for "Show my list when I arrive at the store", and a link to the settings.
 @MainActor
 struct ConnectScreen: View {
-    @StateObject private var model = ConnectButtonModel(
-        configuration: ConnectionConfiguration(
-            connectionId: AppConfiguration.connectionId,
-            suggestedUserEmail: AppConfiguration.userEmail,
-            credentialProvider: GroceryExpressCredentials(),
-            redirectURL: AppConfiguration.redirectURL))
+    /// Changes when the settings change, so the button starts over with them.
+    @State private var revision = 0
+    @State private var lastError: String?
 
     var body: some View {
         VStack(spacing: 24) {
             Text("See your shopping list the moment you walk into the store.")
                 .multilineTextAlignment(.center)
-            ConnectButtonView(
-                state: model.state, connection: model.connection, style: .dynamic,
-                onTap: { model.tap() },
-                onFooterTap: { model.footerTapped($0) },
-                onEmailConfirm: { model.confirm(email: $0) })
-            if let error = model.lastError {
-                Text(error).font(.footnote).foregroundStyle(.secondary)
+            ConnectFlowButton(
+                configuration: AppConfiguration.connectionConfiguration(),
+                controllerConfiguration: AppConfiguration.controllerConfiguration,
+                locale: ExampleSettings.locale
+            ) { result in
+                switch result {
+                case .success(let activation):
+                    GroceryExpressCredentials.save(userToken: activation.userToken)
+                    ConnectButtonController.update(with: GroceryExpressCredentials())
+                    ConnectButtonController.activate(connections: [activation.connection.id])
+                    lastError = nil
+                case .failure(let error):
+                    lastError = "\(error)"
+                }
             }
-            NavigationLink(destination: SettingsScreen()) {
+            .id(revision)
+            if let lastError {
+                Text(lastError).font(.footnote).foregroundStyle(.secondary)
+            }
+            NavigationLink(destination: SettingsScreen(onChange: { revision += 1 })) {
                 Text("Settings")
             }
         }

@@ -13,7 +13,8 @@ final class ConnectViewController: UIViewController, ConnectButtonControllerDele
         navigationItem.rightBarButtonItem = UIBarButtonItem(
             title: "Settings",
             primaryAction: UIAction { [weak self] _ in
-                self?.navigationController?.pushViewController(SettingsViewController(), animated: true)
+                let settings = SettingsViewController(onChange: { [weak self] in self?.startConnectButton() })
+                self?.navigationController?.pushViewController(settings, animated: true)
             })
 
         let intro = UILabel()
@@ -34,15 +35,17 @@ final class ConnectViewController: UIViewController, ConnectButtonControllerDele
             stack.trailingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.trailingAnchor, constant: -20),
         ])
 
-        let configuration = ConnectionConfiguration(
-            connectionId: AppConfiguration.connectionId,
-            suggestedUserEmail: AppConfiguration.userEmail,
-            credentialProvider: GroceryExpressCredentials(),
-            redirectURL: AppConfiguration.redirectURL)
+        startConnectButton()
+    }
+
+    /// Creates the controller with the current settings (again when the settings screen changed them).
+    private func startConnectButton() {
         connectButtonController = ConnectButtonController(
             connectButton: connectButton,
-            connectionConfiguration: configuration,
-            delegate: self)
+            connectionConfiguration: AppConfiguration.connectionConfiguration(),
+            locale: ExampleSettings.locale,
+            delegate: self,
+            configuration: AppConfiguration.controllerConfiguration)
     }
 
     // MARK: ConnectButtonControllerDelegate

@@ -1,36 +1,92 @@
 import IFTTTConnectSDK
 import UIKit
 
-/// Lets the user pause the store geofences of the Connection without turning it off.
+/// IFTTT's 2.8 example settings (email, skipping configuration, locale, the new-user flow), Grocery Express's
+/// session, and the store geofences of the Connection (paused without turning it off).
 final class SettingsViewController: UIViewController {
-    private let geofenceSwitch = UISwitch()
+    /// Called after a change, so the Connect screen starts over with the new settings.
+    private let onChange: @MainActor () -> Void
+
+    init(onChange: @escaping @MainActor () -> Void) {
+        self.onChange = onChange
+        super.init(nibName: nil, bundle: nil)
+    }
+
+    required init?(coder: NSCoder) { nil }
 
     override func viewDidLoad() {
         super.viewDidLoad()
         title = "Settings"
         view.backgroundColor = .systemBackground
 
+        let rows: [UIView] = [
+            textRow("Email", ExampleSettings.email, keyboard: .emailAddress) { ExampleSettings.email = $0 },
+            textRow("Locale, e.g. de (empty: the device's)", ExampleSettings.localeIdentifier) {
+                ExampleSettings.localeIdentifier = $0
+            },
+            textRow("Grocery Express session, e.g. gx-access-token-alice", ExampleSettings.partnerSession) {
+                ExampleSettings.partnerSession = $0
+            },
+            switchRow("Skip IFTTT's configuration screen", ExampleSettings.skipsConfiguration) {
+                ExampleSettings.skipsConfiguration = $0
+            },
+            switchRow("New-user flow (a fresh email address each time)", ExampleSettings.forcesNewUserFlow) {
+                ExampleSettings.forcesNewUserFlow = $0
+            },
+            switchRow(
+                "Use my location at the store",
+                ConnectButtonController.geofencesEnabled(for: AppConfiguration.connectionId)
+            ) {
+                ConnectButtonController.setGeofencesEnabled(enabled: $0, for: AppConfiguration.connectionId)
+            },
+        ]
+        let stack = UIStackView(arrangedSubviews: rows)
+        stack.axis = .vertical
+        stack.spacing = 16
+        stack.translatesAutoresizingMaskIntoConstraints = false
+        view.addSubview(stack)
+        NSLayoutConstraint.activate([
+            stack.topAnchor.constraint(equalTo: view.safeAreaLayoutGuide.topAnchor, constant: 24),
+            stack.leadingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.leadingAnchor, constant: 20),
+            stack.trailingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.trailingAnchor, constant: -20),
+        ])
+    }
+
+    /// A text field saved when the user presses return.
+    private func textRow(
+        _ placeholder: String, _ value: String, keyboard: UIKeyboardType = .default,
+        save: @escaping @MainActor (String) -> Void
+    ) -> UIView {
+        let field = UITextField()
+        field.placeholder = placeholder
+        field.text = value
+        field.borderStyle = .roundedRect
+        field.autocapitalizationType = .none
+        field.keyboardType = keyboard
+        field.addAction(
+            UIAction { [weak self, weak field] _ in
+                save(field?.text ?? "")
+                self?.onChange()
+            }, for: .primaryActionTriggered)
+        return field
+    }
+
+    /// A labelled switch saved when it changes.
+    private func switchRow(_ title: String, _ isOn: Bool, save: @escaping @MainActor (Bool) -> Void) -> UIView {
         let label = UILabel()
-        label.text = "Use my location at the store"
+        label.text = title
+        label.numberOfLines = 0
         label.font = .preferredFont(forTextStyle: .body)
-
-        geofenceSwitch.isOn = ConnectButtonController.geofencesEnabled(for: AppConfiguration.connectionId)
-        geofenceSwitch.addAction(
-            UIAction { [weak self] _ in
-                guard let self else { return }
-                ConnectButtonController.setGeofencesEnabled(
-                    enabled: self.geofenceSwitch.isOn, for: AppConfiguration.connectionId)
+        let toggle = UISwitch()
+        toggle.isOn = isOn
+        toggle.addAction(
+            UIAction { [weak self, weak toggle] _ in
+                save(toggle?.isOn ?? false)
+                self?.onChange()
             }, for: .valueChanged)
-
-        let row = UIStackView(arrangedSubviews: [label, geofenceSwitch])
+        let row = UIStackView(arrangedSubviews: [label, toggle])
         row.spacing = 12
         row.alignment = .center
-        row.translatesAutoresizingMaskIntoConstraints = false
-        view.addSubview(row)
-        NSLayoutConstraint.activate([
-            row.topAnchor.constraint(equalTo: view.safeAreaLayoutGuide.topAnchor, constant: 24),
-            row.leadingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.leadingAnchor, constant: 20),
-            row.trailingAnchor.constraint(equalTo: view.safeAreaLayoutGuide.trailingAnchor, constant: -20),
-        ])
+        return row
     }
 }

@@ -89,6 +89,13 @@ public final class ConnectButtonController {
     /// Loads the service icon (the configuration's, or one on the network controller's transport).
     private let iconLoader: ServiceIconLoader
 
+    /// The attempt now waiting for its redirect and how it decides; the web session's own callback is checked
+    /// against it (see ``startWebSession(_:url:)``).
+    private var awaiting: (nonce: RedirectNonce, verifier: RedirectVerifier)?
+
+    /// Where the migration article explains a first activation without a partner backend (named in the log).
+    nonisolated static let migrationAnchor = "MigratingFrom28#A-first-activation-without-a-partner-backend"
+
     /// The locale the controller uses by default: the first preferred language, else the current locale.
     ///
     /// - Returns: The locale.
@@ -152,6 +159,7 @@ public final class ConnectButtonController {
             sessionId: UUID())
         self.connection = connectionConfiguration.connection
         if matcher == nil { log("the redirect URL has a query or fragment, or no scheme: no redirect can match it") }
+        logMissingVoucher()
         connectButton.actionHandler = { [weak self] action in self?.buttonAction(action) }
         backgroundObservation = Self.observeBackground { [weak self] in self?.applicationDidEnterBackground() }
         send(.start)
@@ -209,18 +217,62 @@ public final class ConnectButtonController {
         let credentials = self.credentials
         let handoffScheme = configuration.appHandoffBaseURL.scheme.flatMap { URL(string: $0 + "://") }
         let hasUserToken = credentials.userToken?.isEmpty == false
-        let canVouch =
-            credentials.partnerBackend != nil || hasUserToken || connectionConfiguration.redirectUserVerifier != nil
-            || connectionConfiguration.userTokenTrust == .unvouchedRedirectToken
+        let vouched = Self.somethingVouches(credentials, connectionConfiguration)
+        // Without a voucher, only the app's own web session may bring the token (its callback is bound to the
+        // flow): no IFTTT app hand-off and no mail-app links, whose redirects any app or page could write.
+        let sessionOnly = !vouched && Self.webSessionBindsCallback(connectionConfiguration.redirectURL)
+        if !vouched {
+            log(
+                sessionOnly
+                    ? "no partner backend: this first activation uses the app's own web session, whose callback only "
+                        + "it can deliver (no IFTTT app hand-off, no email link); see \(Self.migrationAnchor)"
+                    : "no partner backend and an http(s) redirect URL that other programs can open: the activation "
+                        + "cannot start (noPartnerBackend, reported as unknownRedirect); give the credential provider "
+                        + "a partnerBackend, see \(Self.migrationAnchor)")
+        }
         return ActivationFlow.Attempt(
             sessionId: UUID(), nonce: .random(),
-            appInstalled: handoffScheme.map(opener.canOpen) ?? false,
+            appInstalled: sessionOnly ? false : handoffScheme.map(opener.canOpen) ?? false,
             hasUserToken: hasUserToken,
             credentials: .init(oauthCode: credentials.oauthCode, inviteCode: credentials.inviteCode),
-            installedMailApps: ActivationURLBuilder.mailAppSchemes.filter {
-                URL(string: $0).map(opener.canOpen) ?? false
-            },
-            canVouch: canVouch)
+            installedMailApps: sessionOnly
+                ? []
+                : ActivationURLBuilder.mailAppSchemes.filter { URL(string: $0).map(opener.canOpen) ?? false },
+            canVouch: vouched || sessionOnly)
+    }
+
+    /// Whether something the app trusts vouches for the token a first activation keeps: a partner backend, the
+    /// provider's user token, an app verifier, or the app's explicit choice of unvouched tokens.
+    private static func somethingVouches(
+        _ credentials: ConnectionCredentials, _ configuration: ConnectionConfiguration
+    ) -> Bool {
+        credentials.partnerBackend != nil || credentials.userToken?.isEmpty == false
+            || configuration.redirectUserVerifier != nil || configuration.userTokenTrust == .unvouchedRedirectToken
+    }
+
+    /// Whether the web session can catch the redirect itself: a custom scheme (not `http` or `https`), which
+    /// `ASWebAuthenticationSession` intercepts inside its own browser before any other app or page sees it.
+    nonisolated static func webSessionBindsCallback(_ redirectURL: URL) -> Bool {
+        guard let scheme = redirectURL.scheme?.lowercased(), !scheme.isEmpty else { return false }
+        return scheme != "http" && scheme != "https"
+    }
+
+    /// Says once, when the controller is created, that nothing vouches for a first activation's token and what
+    /// follows, with the migration article's anchor: to the log handler, or standard error when there is none.
+    private func logMissingVoucher() {
+        guard !Self.somethingVouches(credentials, connectionConfiguration) else { return }
+        if Self.webSessionBindsCallback(connectionConfiguration.redirectURL) {
+            warn(
+                "no partnerBackend vouches for a first activation's user token: it finishes only through the app's "
+                    + "own web session (its callback is bound to the flow); the IFTTT app hand-off and email links "
+                    + "are not used. Give the credential provider a partnerBackend to use them; see "
+                    + Self.migrationAnchor)
+        } else {
+            warn(
+                "no partnerBackend vouches for a first activation's user token and the redirect URL is http(s), "
+                    + "which other programs can open: a first activation fails at once with noPartnerBackend "
+                    + "(unknownRedirect). Give the credential provider a partnerBackend; see " + Self.migrationAnchor)
+        }
     }
 
     /// The credential provider's values now: the one way this controller reads the provider. The provider may be
@@ -529,6 +581,7 @@ public final class ConnectButtonController {
             return
         }
         let verifier = redirectVerifier()
+        awaiting = (nonce, verifier)
         awaitsUnvouchedToken = verifier.acceptsUnvouchedToken
         if awaitsUnvouchedToken {
             warn(
@@ -555,6 +608,12 @@ public final class ConnectButtonController {
         web.start(url: url, callbackURLScheme: callbackScheme) { [weak self] result in
             switch result {
             case .callback(let callback):
+                if let callbackScheme, let self, let awaiting = self.awaiting, awaiting.verifier.vouchesForNothing {
+                    self.finishFromWebSession(
+                        callback, scheme: callbackScheme, session: session, nonce: awaiting.nonce,
+                        verifier: awaiting.verifier.boundToWebSession())
+                    return
+                }
                 // A URL the session caught goes through the same checks as any other redirect. The page is gone
                 // and nothing else can arrive through it, so one that is refused (at once, or by its check) ends
                 // the flow; an attacker cannot reach this path, only the page the session showed can.
@@ -570,6 +629,35 @@ public final class ConnectButtonController {
                 // 2.8 reports session failures as unknownResponse; the log says why.
                 self?.log("no presentation anchor: the activation page cannot be shown")
                 self?.send(.webSessionEnded(session, .failed(.unknownResponse)))
+            }
+        }
+    }
+
+    /// Finishes the attempt with the callback its own web session caught, when nothing else vouches: the session
+    /// intercepts its custom-scheme callback inside its own browser, so no other app or page can write it (see
+    /// "Whose token" in <doc:Activation>). It must be the redirect URL (as written), carry the flow's `state` when it
+    /// carries one, and its token must be confirmed by IFTTT (it works on `/v2/me`, the Connection is on for its
+    /// user). Anything else ends the flow as ``ConnectButtonControllerError/unknownRedirect``.
+    private func finishFromWebSession(
+        _ callback: URL, scheme: String, session: UUID, nonce: RedirectNonce, verifier: RedirectVerifier
+    ) {
+        guard callback.scheme?.lowercased() == scheme, let matcher, let candidate = matcher.candidate(for: callback),
+            candidate.state.map(nonce.matches) ?? true
+        else {
+            log("the web session's callback is not this flow's redirect")
+            send(.webSessionEnded(session, .failed(.unknownRedirect)))
+            return
+        }
+        // The session's page is gone: the registry entry (for open-URL redirects) is no longer needed.
+        configuration.registry.cancel(nonce)
+        Task { [weak self] in
+            switch await verifier.check(candidate.outcome) {
+            case .success(let outcome):
+                self?.log("kept the user token the app's own web session caught (bound to this flow)")
+                self?.send(.redirectReceived(nonce, outcome))
+            case .failure(let refusal):
+                self?.log("the web session's callback was refused: \(refusal.rawValue)")
+                self?.send(.webSessionEnded(session, .failed(.unknownRedirect)))
             }
         }
     }

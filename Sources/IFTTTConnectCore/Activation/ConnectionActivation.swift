@@ -48,7 +48,8 @@ public enum ConnectButtonControllerError: Error, Sendable, Hashable, CustomStrin
     case canceled
     /// The user cancelled on the configuration screen (`next_step=user_cancelled_configuration`).
     case userCancelledConfiguration
-    /// The redirect reported an error this SDK does not know (`next_step=error` with another `error_type`).
+    /// The redirect cannot be used: it reported an error this SDK does not know (`next_step=error` with another
+    /// `error_type`), or nothing would vouch for the token it carries (``noPartnerBackend``; the log says which).
     case unknownRedirect
     /// The web session ended in an unexpected way (including when no window was available to show it), or
     /// `/me` answered without a login.
@@ -78,18 +79,22 @@ public enum ConnectButtonControllerError: Error, Sendable, Hashable, CustomStrin
     public static let notReady = ConnectButtonControllerError.networkError(
         ConnectAPIError.invalidRequest(ConnectButtonControllerError.notReadyReason))
 
-    /// Nothing can vouch for the user token a first activation would hand you: the credential provider has neither
-    /// a ``ConnectionCredentialProvider/partnerBackend`` nor a user token, no
-    /// ``ConnectionConfiguration/redirectUserVerifier`` is set, and ``ConnectionConfiguration/userTokenTrust`` is
-    /// ``UserTokenTrust/vouched``. The activation fails before anything opens: a
-    /// ``networkError(_:)-enum.case`` whose ``apiError`` is ``ConnectAPIError/invalidRequest(_:)``. Give the
-    /// provider your backend (see <doc:Activation>), or choose ``UserTokenTrust/unvouchedRedirectToken``.
-    public static let noPartnerBackend = ConnectButtonControllerError.networkError(
-        ConnectAPIError.invalidRequest(ConnectButtonControllerError.noPartnerBackendReason))
+    /// Nothing can vouch for the user token a first activation would hand you, and no channel binds it to the flow:
+    /// the credential provider has neither a ``ConnectionCredentialProvider/partnerBackend`` nor a user token, no
+    /// ``ConnectionConfiguration/redirectUserVerifier`` is set, ``ConnectionConfiguration/userTokenTrust`` is
+    /// ``UserTokenTrust/vouched``, and the redirect URL is an `http` or `https` URL, which reaches the app through a
+    /// path other programs can write to (a universal link, a loopback receiver) instead of the app's own web
+    /// session. The activation fails before anything opens.
+    ///
+    /// It is ``unknownRedirect`` (2.8's case for "the redirect cannot be used"), so a 2.8 `switch` shows it as an
+    /// unknown error, never as a network error; the controller's log names the fix when it is created and again at
+    /// the tap. A redirect URL with the app's own scheme (`groceryexpress://...`) needs no voucher: the app's web
+    /// session catches it (see <doc:Activation>). Otherwise give the provider your backend
+    /// (<doc:MigratingFrom28#A-first-activation-without-a-partner-backend>).
+    public static let noPartnerBackend = ConnectButtonControllerError.unknownRedirect
 
     static let invalidEmailReason = "the email address is not valid"
     static let notReadyReason = "the Connect Button cannot start this now"
-    static let noPartnerBackendReason = "no partner backend vouches for the user token"
 
     /// The detailed error inside ``networkError(_:)-enum.case``, when there is one.
     public var apiError: ConnectAPIError? {
@@ -105,14 +110,13 @@ public enum ConnectButtonControllerError: Error, Sendable, Hashable, CustomStrin
             switch error.apiError {
             case .invalidRequest(Self.invalidEmailReason)?: return "The email address is not valid"
             case .invalidRequest(Self.notReadyReason)?: return "The Connect Button cannot start this now"
-            case .invalidRequest(Self.noPartnerBackendReason)?:
-                return "No partner backend vouches for the user token: give the credential provider a partnerBackend, "
-                    + "or set ConnectionConfiguration.userTokenTrust"
             default: return "A Connect API request failed: \(error)"
             }
         case .canceled: return "The activation was cancelled"
         case .userCancelledConfiguration: return "The user cancelled the Connection's configuration"
-        case .unknownRedirect: return "The activation ended with an error this SDK does not know"
+        case .unknownRedirect:
+            return "The activation's redirect cannot be used: IFTTT named an error this SDK does not know, or nothing "
+                + "vouches for the token it would carry (the log says which)"
         case .unknownResponse: return "The activation ended unexpectedly"
         case .unableToGetConnection: return "The Connection could not be loaded"
         case .iftttAppRedirectFailed: return "The IFTTT app could not be opened"

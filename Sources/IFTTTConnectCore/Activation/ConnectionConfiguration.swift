@@ -26,7 +26,8 @@ public struct ConnectionConfiguration {
     public let skipConnectionConfiguration: Bool
     /// Which user token an activation may hand you. Default ``UserTokenTrust/vouched``: one your credential
     /// provider's ``ConnectionCredentialProvider/partnerBackend`` vouches for (or its ``ConnectionCredentialProvider/userToken``,
-    /// or what your ``redirectUserVerifier`` accepts); with none of them an activation fails at once with
+    /// or what your ``redirectUserVerifier`` accepts); with none of them a first activation finishes only through the
+    /// app's own web session (a custom-scheme redirect URL), else fails at once with
     /// ``ConnectButtonControllerError/noPartnerBackend``. ``UserTokenTrust/unvouchedRedirectToken`` is the explicit
     /// choice of an app without a backend; read its warning first.
     public var userTokenTrust: UserTokenTrust = .vouched

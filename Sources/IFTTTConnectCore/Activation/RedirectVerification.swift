@@ -28,7 +28,10 @@ public enum RedirectStatePolicy: Sendable, Hashable, CaseIterable {
 ///   activation finishes when the Connection is on for that token's user;
 /// - else your ``ConnectionConfiguration/redirectUserVerifier``, which judges the redirect's user.
 ///
-/// With none of these, a ``vouched`` activation fails at once with ``ConnectButtonControllerError/noPartnerBackend``.
+/// With none of these, a ``vouched`` first activation finishes only through the callback the app's own web session
+/// catches (a custom-scheme redirect URL: no other app or page can write it), with the token it carries once IFTTT
+/// confirms it; redirects opened from outside (the IFTTT app, an email link) are refused. With an `http(s)` redirect
+/// URL it fails at once with ``ConnectButtonControllerError/noPartnerBackend``.
 /// <doc:Activation> has the table of attacks and what each configuration stops.
 public enum UserTokenTrust: Sendable, Hashable, CaseIterable {
     /// The default: the activation hands you a token your backend, your credential provider or your verifier
@@ -117,6 +120,18 @@ struct RedirectVerifier: Sendable {
     /// Whether a redirect's token may be kept with nothing vouching for it but IFTTT's own answers.
     var acceptsUnvouchedToken: Bool { voucher == .none && userVerifier == nil && allowsUnvouchedToken }
 
+    /// Whether nothing at all may finish the flow through an open-URL redirect: no voucher, no app verifier, and
+    /// the app did not choose unvouched tokens. Only the app's own web session callback can then finish it.
+    var vouchesForNothing: Bool { voucher == .none && userVerifier == nil && !allowsUnvouchedToken }
+
+    /// This verifier for the callback the flow's own web session caught: its token is kept once IFTTT confirms it
+    /// (it works on `/v2/me`, the Connection is on for its user). No other app or page can write that callback.
+    func boundToWebSession() -> RedirectVerifier {
+        RedirectVerifier(
+            voucher: voucher, network: network, connectionId: connectionId, inviteCode: inviteCode,
+            userVerifier: userVerifier, allowsUnvouchedToken: true, logHandler: logHandler)
+    }
+
     /// Writes `line` to ``logHandler``.
     func log(_ line: String) {
         logHandler?("ConnectionRedirectHandler: \(line)")
@@ -132,7 +147,7 @@ struct RedirectVerifier: Sendable {
         case connectionNotOn = "the Connection is not on for the token's user"
         case integratorRefused = "the app's redirectUserVerifier refused it"
         case tooManyWaiting = "too many redirects wait for verification"
-        case nothingVouches = "nothing vouches for the token (no partner backend, user token or verifier)"
+        case nothingVouches = "nothing vouches for the token: only the app's own web session may finish this activation"
     }
 
     /// The outcome that finishes the flow (a `complete` with the token to keep), or why `outcome` may not.

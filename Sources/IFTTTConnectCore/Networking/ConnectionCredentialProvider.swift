@@ -18,9 +18,10 @@ import Foundation
 /// **The activation's token comes from what your backend vouches for.** Give the provider a
 /// ``partnerBackend`` (it has a default, `nil`, so 2.8 providers compile unchanged): after IFTTT redirects back,
 /// the Connect Button asks it which IFTTT user token belongs to your signed-in user and hands you that token,
-/// whatever token the redirect carried. Without one, a first activation (no ``userToken`` yet) fails with
-/// ``ConnectButtonControllerError/noPartnerBackend`` unless you chose otherwise with
-/// ``ConnectionConfiguration/userTokenTrust``; see <doc:Activation>.
+/// whatever token the redirect carried. Without one, a first activation (no ``userToken`` yet) finishes only
+/// through the app's own web session, whose callback no other app or page can write (the IFTTT app hand-off and
+/// email links are not used), or fails with ``ConnectButtonControllerError/noPartnerBackend`` when the redirect URL
+/// is `http(s)`; see <doc:Activation>.
 ///
 /// ```swift
 /// final class Credentials: ConnectionCredentialProvider {
