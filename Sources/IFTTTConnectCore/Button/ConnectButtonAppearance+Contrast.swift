@@ -85,9 +85,10 @@ extension ConnectButtonAppearance {
 }
 
 extension ConnectColor {
-    /// `self` mixed with `other`: `amount` 0 is `self`, 1 is `other`.
+    /// `self` mixed with `other`, per sRGB component: `amount` 0 is `self`, 1 is `other` (clamped to 0...1; a
+    /// non-finite amount is `other`).
     public func mixed(with other: ConnectColor, amount: Double) -> ConnectColor {
-        let t = min(1, max(0, amount))
+        let t = min(1, max(0, amount.isFinite ? amount : 1))
         func mix(_ a: UInt8, _ b: UInt8) -> UInt8 {
             UInt8(min(255, max(0, (Double(a) * (1 - t) + Double(b) * t).rounded())))
         }

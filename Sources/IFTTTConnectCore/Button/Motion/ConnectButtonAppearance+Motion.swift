@@ -75,14 +75,3 @@ extension ConnectButtonAppearance {
         return result
     }
 }
-
-extension ConnectColor {
-    /// This colour moved `amount` (0...1) of the way to `other`, per sRGB component.
-    public func mixed(with other: ConnectColor, amount: Double) -> ConnectColor {
-        let t = min(1, max(0, amount.isFinite ? amount : 1))
-        func mix(_ a: UInt8, _ b: UInt8) -> UInt8 {
-            UInt8(min(255, max(0, (Double(a) + (Double(b) - Double(a)) * t).rounded())))
-        }
-        return ConnectColor(red: mix(red, other.red), green: mix(green, other.green), blue: mix(blue, other.blue))
-    }
-}
