@@ -41,10 +41,8 @@ if [ -n "${IFTTT_CONNECT_BIN:-}" ]; then
   bin="$IFTTT_CONNECT_BIN"
 else
   echo "sandbox-bench: building the release ifttt-connect" >&2
-  swift build -c release --package-path Sandbox --product ifttt-connect >/tmp/sandbox-bench-build.$$.log 2>&1 \
-    || { tail -30 /tmp/sandbox-bench-build.$$.log; rm -f /tmp/sandbox-bench-build.$$.log; exit 1; }
-  rm -f /tmp/sandbox-bench-build.$$.log
-  bin="$(swift build -c release --package-path Sandbox --show-bin-path)/ifttt-connect"
+  source scripts/lib/release-cli.sh
+  bin="$(build_release_cli sandbox-bench)" || exit 1
 fi
 
 work="$(mktemp -d)"
