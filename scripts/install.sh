@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the release `ifttt-connect` and links it into a directory on the PATH, so the README's CLI examples work
-# as typed. The link points into Sandbox/.build/release (the CLI finds its resources next to the real binary), so
+# Builds the release `ifttt-connect` (the same build as scripts/demo.sh's, so after the demo this only links) and
+# links it into a directory on the PATH, so the README's CLI examples work as typed. The link points into Sandbox/.build/release (the CLI finds its resources next to the real binary), so
 # run this again after pulling changes.
 #
 # Usage: scripts/install.sh [--prefix DIR]
@@ -20,14 +20,10 @@ if [ -z "$prefix" ]; then
 fi
 
 scripts/bootstrap.sh libsqlite3-dev
-echo "install: building the release ifttt-connect (several minutes the first time)"
+source scripts/lib/release-cli.sh
+echo "install: building the release ifttt-connect (after scripts/demo.sh: already built, seconds)"
 start=$SECONDS
-swift build -c release --package-path Sandbox --product ifttt-connect >/tmp/ifttt-connect-install.$$.log 2>&1 || {
-  grep -E -A3 'error:' /tmp/ifttt-connect-install.$$.log | head -40 || tail -30 /tmp/ifttt-connect-install.$$.log
-  rm -f /tmp/ifttt-connect-install.$$.log; echo "install: the build failed" >&2; exit 1
-}
-rm -f /tmp/ifttt-connect-install.$$.log
-binary="$(swift build -c release --package-path Sandbox --show-bin-path)/ifttt-connect"
+binary="$(build_release_cli install)" || exit 1
 mkdir -p "$prefix"
 ln -sf "$binary" "$prefix/ifttt-connect"
 echo "install: built in $((SECONDS - start)) s; $prefix/ifttt-connect -> $binary"

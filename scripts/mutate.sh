@@ -4,26 +4,31 @@
 # the script fails, so the list is kept up to date with the code), followed by an incremental build with the test
 # command's flags and a run of the tests that should catch it (a filtered subset of one package), both in one
 # `swift test` so that nothing else builds into the same scratch in between. The file is then restored, whatever
-# happens. Prints a table: mutation | caught by (the failing tests) | caught/missed.
+# happens. Prints a table: mutation | caught by (the failing tests) | caught/missed/broken.
+# A mutation is caught only when a named test failed. A run that timed out, crashed, or exited non-zero with no
+# failed test named is BROKEN (the tests hang or die instead of failing: fix them), never caught.
 #
-# Usage: scripts/mutate.sh [--only NAME]... [--list] [--sandbox-scratch DIR] [--timeout SECONDS]
+# Usage: scripts/mutate.sh [--only NAME]... [--list] [--self-test] [--sandbox-scratch DIR] [--timeout SECONDS]
 #   --only NAME             plant only this mutation (repeatable)
 #   --list                  print the mutations and whether each still applies, plant nothing
+#   --self-test             classify planted test logs (a named failure, no test named, a crash, a timeout, all
+#                           passed) and check each verdict, build nothing
 #   --sandbox-scratch DIR   build the sandbox in DIR (--scratch-path) instead of Sandbox/.build
-#   --timeout SECONDS       the longest build and test run of one mutation (default 600; a hang counts as caught)
+#   --timeout SECONDS       the longest build and test run of one mutation (default 600; a timeout is BROKEN)
 # Exits 0 when every mutation applied and was caught, 1 otherwise. Leaves the tree as it found it.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/build-flags.sh
 
-only=() list=0 sandbox_scratch=() limit=600
+only=() list=0 self_test=0 sandbox_scratch=() limit=600
 while [ $# -gt 0 ]; do
   case "$1" in
     --only) only+=("${2:-}"); shift 2 ;;
     --list) list=1; shift ;;
+    --self-test) self_test=1; shift ;;
     --sandbox-scratch) sandbox_scratch=(--scratch-path "${2:-}"); shift 2 ;;
     --timeout) limit="${2:-}"; shift 2 ;;
-    -h | --help) sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h | --help) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "mutate: unknown option $1 (see --help)" >&2; exit 64 ;;
   esac
 done
@@ -118,20 +123,74 @@ restore() {
 trap 'restore; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
-# test_names LOG: the failed tests of a Swift Testing or XCTest log, comma-separated; when none failed by name (the
-# test process crashed), the last test that started, marked "(crashed)".
+# test_names LOG: the failed tests of a Swift Testing or XCTest log, comma-separated (empty when none failed by name).
 test_names() {
-  local names
-  names="$({ grep -E '^✘ Test [^ ]+ (.*)?failed after' "$1" | grep -v 'Test run with' | sed -E 's/^✘ Test ([^ ]+).*/\1/'
+  { grep -E '^✘ Test [^ ]+ (.*)?failed after' "$1" | grep -v 'Test run with' | sed -E 's/^✘ Test ([^ ]+).*/\1/'
     grep -E "^Test Case '.*' failed" "$1" | sed -E "s/^Test Case '(-\[)?([^' ]+ )?([^]']+)\]?' failed.*/\3/"
-  } | sort -u | head -6 | paste -sd, - | sed 's/,/, /g')"
-  if [ -z "$names" ]; then
-    names="$(grep -E ' [A-Za-z0-9_]+\([^)]*\) started\.$' "$1" | tail -1 | sed -E 's/.* ([A-Za-z0-9_]+\([^)]*\)) started\.$/\1 (crashed)/')"
-  fi
-  echo "$names"
+  } | sort -u | head -6 | paste -sd, - | sed 's/,/, /g'
 }
 
-rows=() caught=0 missed=0 stale=0 total=0
+# last_started LOG: the last test that started (where a crashed or hung run stopped), or nothing.
+last_started() {
+  grep -E ' [A-Za-z0-9_]+\([^)]*\) started\.$' "$1" | tail -1 | sed -E 's/.* ([A-Za-z0-9_]+\([^)]*\)) started\.$/\1/'
+}
+
+# verdict RC LOG LIMIT: "caught<TAB>tests", "broken<TAB>why", "missed<TAB>why" or "notrun<TAB>why" for a run of the
+# tests that exited RC (124: timed out after LIMIT s) and printed LOG. Caught means a named test failed, nothing less.
+verdict() {
+  local rc=$1 log=$2 limit=$3 failing ran stopped
+  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -qE '\.swift:[0-9]+:[0-9]+: (error|warning): ' "$log" \
+    && ! grep -qE "◇ Test|Test Suite '" "$log"; then
+    printf 'notrun\tthe mutant does not build (a mutation must compile without warnings)\n'
+    return
+  fi
+  failing="$(test_names "$log")"
+  ran=$(grep -E '^(✔|✘) Test .*(passed|failed) after|^Test Case .*(passed|failed)' "$log" | grep -vc 'Test run with')
+  stopped="$(last_started "$log")"
+  if [ "$rc" -eq 124 ]; then
+    printf 'broken\ttimed out after %s s%s: a test hangs instead of failing\n' "$limit" "${stopped:+ in $stopped}"
+  elif [ "$rc" -ne 0 ] && [ -n "$failing" ]; then
+    printf 'caught\t%s\n' "$failing"
+  elif [ "$rc" -ne 0 ]; then
+    printf 'broken\texit %s, no failed test named%s\n' "$rc" "${stopped:+ (last started: $stopped)}"
+  elif [ "$ran" -eq 0 ]; then
+    printf 'missed\tthe filter ran no test\n'
+  else
+    printf 'missed\t%s tests passed\n' "$ran"
+  fi
+}
+
+if [ "$self_test" -eq 1 ]; then
+  dir="$(mktemp -d)"
+  trap 'rm -rf "$dir"' EXIT
+  ok=0 bad=0
+  # expect NAME RC WANTED LOG-LINES...: the verdict of a planted log.
+  expect() {
+    local name=$1 rc=$2 wanted=$3
+    shift 3
+    printf '%s\n' "$@" >"$dir/$name.log"
+    got="$(verdict "$rc" "$dir/$name.log" 600)"
+    if [ "${got%%$'\t'*}" = "$wanted" ]; then
+      ok=$((ok + 1)); printf 'self-test: %-16s rc=%-3s -> %s\n' "$name" "$rc" "$(printf '%s' "$got" | tr '\t' ' ')"
+    else
+      bad=$((bad + 1)); printf 'self-test: %-16s rc=%-3s -> %s (WANTED %s)\n' "$name" "$rc" "$got" "$wanted"
+    fi
+  }
+  expect named-failure 1 caught '◇ Test escapes() started.' '✘ Test escapes() recorded an issue at A.swift:3:5' \
+    '✘ Test escapes() failed after 0.010 seconds with 1 issue.' '✘ Test run with 2 tests in 1 suite failed after 0.1 seconds with 1 issue.'
+  expect xctest-failure 1 caught "Test Suite 'Selected tests' started" "Test Case 'JSONTests.testEscape' failed (0.01 seconds)"
+  expect no-test-named 1 broken '◇ Test escapes() started.' 'error: Exited with unexpected signal code 6'
+  expect crashed 134 broken '◇ Test escapes() started.' 'Fatal error: Index out of range'
+  expect timed-out 124 broken '◇ Test waitsForever() started.'
+  expect all-passed 0 missed '✔ Test escapes() passed after 0.010 seconds.' '✔ Test run with 1 test passed after 0.1 seconds.'
+  expect ran-nothing 0 missed '✔ Test run with 0 tests passed after 0.001 seconds.'
+  expect build-failure 1 notrun "Sources/A.swift:3:5: error: cannot find 'x' in scope"
+  echo "mutate: self-test $ok passed, $bad failed"
+  [ "$bad" -eq 0 ]
+  exit
+fi
+
+rows=() caught=0 missed=0 broken=0 stale=0 total=0
 for i in "${!names[@]}"; do
   selected "${names[$i]}" || continue
   total=$((total + 1))
@@ -156,24 +215,16 @@ for i in "${!names[@]}"; do
   timeout "$limit" swift test "${package[@]}" "${run_flags[@]}" --filter "${filters[$i]}" >"$work/test.log" 2>&1
   rc=$?
   restore
-  if [ "$rc" -ne 0 ] && [ "$rc" -ne 124 ] && grep -qE '\.swift:[0-9]+:[0-9]+: (error|warning): ' "$work/test.log" \
-    && ! grep -qE "◇ Test|Test Suite '" "$work/test.log"; then
-    missed=$((missed + 1))
-    rows+=("$name\t$file:$line\t-\tNOT RUN: the mutant does not build (a mutation must compile without warnings)")
-    grep -E '\.swift:[0-9]+:[0-9]+: (error|warning): ' "$work/test.log" | head -5 >&2
-    continue
-  fi
-  failing="$(test_names "$work/test.log")"
-  ran=$(grep -cE '^(✔|✘) Test .*(passed|failed) after|^Test Case .*(passed|failed)' "$work/test.log")
-  if [ "$rc" -eq 124 ]; then
-    caught=$((caught + 1)); rows+=("$name\t$file:$line\t${failing:-(timed out after $limit s)}\tcaught ($((SECONDS - start)) s)")
-  elif [ "$rc" -ne 0 ]; then
-    caught=$((caught + 1)); rows+=("$name\t$file:$line\t${failing:-(exit $rc, no failed test named)}\tcaught ($((SECONDS - start)) s)")
-  elif [ "$ran" -eq 0 ]; then
-    missed=$((missed + 1)); rows+=("$name\t$file:$line\t-\tMISSED: the filter ${filters[$i]} ran no test")
-  else
-    missed=$((missed + 1)); rows+=("$name\t$file:$line\t-\tMISSED ($ran tests of ${filters[$i]} passed)")
-  fi
+  result="$(verdict "$rc" "$work/test.log" "$limit")"
+  kind="${result%%$'\t'*}" detail="${result#*$'\t'}"
+  case "$kind" in
+    caught) caught=$((caught + 1)); rows+=("$name\t$file:$line\t$detail\tcaught ($((SECONDS - start)) s)") ;;
+    broken) broken=$((broken + 1)); rows+=("$name\t$file:$line\t-\tBROKEN: $detail") ;;
+    notrun)
+      missed=$((missed + 1)); rows+=("$name\t$file:$line\t-\tNOT RUN: $detail")
+      grep -E '\.swift:[0-9]+:[0-9]+: (error|warning): ' "$work/test.log" | head -5 >&2 ;;
+    *) missed=$((missed + 1)); rows+=("$name\t$file:$line\t-\tMISSED: $detail (filter ${filters[$i]})") ;;
+  esac
 done
 
 printf '\n%-20s | %-62s | %-60s | %s\n' mutation "file:line" "caught by" result
@@ -181,5 +232,5 @@ for row in "${rows[@]}"; do
   IFS=$'\t' read -r a b c d <<<"$(printf '%b' "$row")"
   printf '%-20s | %-62s | %-60s | %s\n' "$a" "$b" "$c" "$d"
 done
-echo "mutate: $caught of $total mutations caught, $missed missed, $stale stale"
-[ "$missed" -eq 0 ] && [ "$stale" -eq 0 ]
+echo "mutate: $caught of $total mutations caught, $missed missed, $broken broken (a hang, a crash or no test named), $stale stale"
+[ "$missed" -eq 0 ] && [ "$broken" -eq 0 ] && [ "$stale" -eq 0 ]

@@ -113,37 +113,6 @@ public actor LocationMonitoringSession {
         self.radiusLimits = configuration.radiusLimits
     }
 
-    /// Creates a session whose clock reads `now` (the spelling before the `clock:` parameter
-    /// existed; prefer `clock:`, which tests can drive with `ManualClock`).
-    ///
-    /// - Parameters:
-    ///   - monitor: the platform's region monitoring (or a ``SimulatedRegionMonitor``).
-    ///   - store: where crossings are recorded; `nil` keeps them only in ``recordedEvents``.
-    ///   - configuration: region limit and radii.
-    ///   - presence: inside/outside per geofence saved from an earlier launch.
-    ///   - now: the wall-clock time for events whose platform report carries no time.
-    ///   - openStore: opens the store when `store` is `nil` or could not be opened yet.
-    ///   - dwellTime: the dwell filter in seconds (default ``defaultDwellTime``); `0` turns it off.
-    ///   - onEvent: called for each recorded crossing, after it is stored.
-    ///   - onError: called when a crossing cannot be stored.
-    ///   - ownership: where the identifiers of the regions the SDK registered are kept across launches.
-    public init(
-        monitor: any RegionMonitor, store: LocationEventStore?,
-        configuration: RegionSelector.Configuration = RegionSelector.Configuration(),
-        presence: [String: RegionSelector.Presence] = [:],
-        now: @escaping @Sendable () -> Date,
-        openStore: (@Sendable () async -> LocationEventStore?)? = nil,
-        dwellTime: TimeInterval = LocationMonitoringSession.defaultDwellTime,
-        onEvent: (@Sendable (RegionEvent) -> Void)? = nil,
-        onError: (@Sendable (LocationError) -> Void)? = nil,
-        ownership: RegionOwnershipFile? = nil
-    ) {
-        self.init(
-            monitor: monitor, store: store, configuration: configuration, presence: presence,
-            clock: ClosureClock(now), openStore: openStore, dwellTime: dwellTime, onEvent: onEvent,
-            onError: onError, ownership: ownership)
-    }
-
     /// Inside/outside per geofence; save it and pass it to the next launch's session.
     public var presence: [String: RegionSelector.Presence] { selector.presence }
     /// The SDK-owned regions monitored now.

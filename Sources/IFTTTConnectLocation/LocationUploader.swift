@@ -69,32 +69,6 @@ public actor LocationUploader {
         self.triage = RefusalTriage(batchSize: configuration.scheduler.batchSize)
     }
 
-    /// Creates an uploader whose clock reads `now` (the spelling before the `clock:` parameter
-    /// existed; prefer `clock:`, which tests can drive with `ManualClock`).
-    ///
-    /// - Parameters:
-    ///   - store: the events to upload.
-    ///   - configuration: transport, URL and backoff.
-    ///   - tokenProvider: the IFTTT user token, read before each request.
-    ///   - stateURL: where the backoff schedule is saved; default `upload_state.json` in the store's directory.
-    ///   - now: the wall-clock time.
-    ///   - random: uniform values in `[0, 1)` for jitter.
-    ///   - authenticationFailureHandler: called once when a 401 pauses uploading.
-    ///   - progressHandler: awaited before each request and after its answer (for event reporting).
-    public init(
-        store: LocationEventStore, configuration: Configuration = Configuration(),
-        tokenProvider: @escaping @Sendable () async -> String?, stateURL: URL? = nil,
-        now: @escaping @Sendable () -> Date,
-        random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-        authenticationFailureHandler: (@Sendable () -> Void)? = nil,
-        progressHandler: (@Sendable (Progress) async -> Void)? = nil
-    ) {
-        self.init(
-            store: store, configuration: configuration, tokenProvider: tokenProvider, stateURL: stateURL,
-            clock: ClosureClock(now), random: random, authenticationFailureHandler: authenticationFailureHandler,
-            progressHandler: progressHandler)
-    }
-
     /// The backoff state (as saved).
     public var schedulerState: UploadScheduler.State { scheduler.state }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IFTTTConnectCore
+import TestSupport
 @testable import IFTTTConnectLocation
 
 #if canImport(CoreLocation)
@@ -11,9 +12,7 @@ import CoreLocation
 @Suite("2.8 location shapes")
 struct Compat28LocationTests {
     static func fixture(_ name: String) throws -> Data {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<2 { url.deleteLastPathComponent() }  // -> Tests
-        return try Data(contentsOf: url.appendingPathComponent("Fixtures/\(name)"))
+        try Data(contentsOf: Repository.url("Tests/Fixtures/\(name)"))
     }
 
     /// A feature whose triggers are given as JSON.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import IFTTTConnectCore
+import TestSupport
 @testable import IFTTTConnectLocation
 
 /// The same payloads through ConnectSDK-iOS 2.8's derivation (``ConnectSDK28Derivation``) and through ours: each row
@@ -240,9 +241,7 @@ struct DerivationParityTests {
     }
 
     static let article: String = {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent(
-                "Sources/IFTTTConnectLocation/IFTTTConnectLocation.docc/Geofences.md")
+        let url = Repository.url("Sources/IFTTTConnectLocation/IFTTTConnectLocation.docc/Geofences.md")
         return (try? String(contentsOf: url, encoding: .utf8)) ?? ""
     }()
 

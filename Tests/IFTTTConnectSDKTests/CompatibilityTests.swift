@@ -85,10 +85,15 @@ struct CompatibilityTests {
     @Test func theControllerCanBeCreatedInsideTheCompletion() async {
         let c = controller(
             RecordingTransport { _ in HTTPResponse(statusCode: 200, body: NetworkControllerTests.connectionBody) })
-        let step: ConnectButtonStep = await withCheckedContinuation { continuation in
+        // Every path resumes the continuation: a failed fetch fails the expectation below instead of hanging.
+        let step: ConnectButtonStep? = await withCheckedContinuation { continuation in
             c.start(request: .fetchConnection(for: "c1", credentialProvider: ConnectionCredentials.anonymous)) {
                 response in
-                guard case .success(let connection) = response.result else { return }
+                guard case .success(let connection) = response.result else {
+                    Issue.record("the fetch failed: \(String(describing: response.result))")
+                    continuation.resume(returning: nil)
+                    return
+                }
                 let configuration = ConnectionConfiguration(
                     connection: connection, suggestedUserEmail: "a@example.com",
                     credentialProvider: MutableCredentials(userToken: nil),

@@ -218,6 +218,29 @@ struct AnalyticsUploaderTests {
         #expect(await uploader.acceptedBatchCount == 1)
     }
 
+    /// Analytics takes the SDK's one network path: the same headers as any Connect API request, the same status
+    /// mapping (a 401 is refused like any other call's) and the same log line, from the network configuration.
+    @Test func analyticsTakesTheSDKsOneNetworkPath() async throws {
+        let lines = Locked<[String]>([])
+        let transport = FakeAnalyticsTransport(.answer(401))
+        let network = ConnectionNetworkController.Configuration(
+            transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-7",
+            callbackQueue: nil, logHandler: { line in lines.withLock { $0.append(line) } })
+        let uploader = AnalyticsUploader(network: network, analyticsSwitch: analyticsSwitch, clock: clock)
+        await uploader.track(event(0))
+        await uploader.flush()
+        await uploader.waitUntilIdle()
+        #expect(await uploader.lastError == .rejected(statusCode: 401))
+        #expect(lines.withLock { $0 } == ["POST /sdk/events -> 401"])
+
+        _ = try? await ConnectionNetworkController(configuration: network).lookUpAccount(email: "a@example.com")
+        let requests = transport.requests
+        try #require(requests.count == 2)
+        var analyticsHeaders = requests[0].headers
+        #expect(analyticsHeaders.removeValue(forKey: "Content-Type") == "application/json")
+        #expect(analyticsHeaders == requests[1].headers)
+    }
+
     @Test func rejectedAndFailedBatchesStayQueued() async {
         let rejecting = FakeAnalyticsTransport(.answer(503))
         let first = uploader(rejecting)

@@ -59,7 +59,7 @@ skip_reason() {
   case "$1" in
     "scripts/install.sh"*) echo "builds the release binary (minutes); the debug binary of the test command stands in" ;;
     "scripts/test.sh"*) echo "the test command itself (it runs this check)" ;;
-    "scripts/demo.sh"*) echo "its 'swift run' builds without -warnings-as-errors, a second build; the 'ifttt-connect demo' it runs is checked as typed" ;;
+    "scripts/demo.sh"*) echo "it builds the release binary (minutes; the debug binary of the test command stands in); the 'ifttt-connect demo' it runs is checked as typed" ;;
     "scripts/check-apple.sh --client"*) echo "MyViewController.swift stands for the reader's own file" ;;
     "scripts/check-apple.sh"*) echo "run by scripts/checks/50-apple.sh" ;;
     "scripts/check-ios-sdk.sh"*) echo "needs Apple's iOS SDK (minutes); run by scripts/checks/52-ios-sdk.sh when one is present" ;;

@@ -1,9 +1,6 @@
 import Foundation
 import IFTTTConnectSDK
 import IFTTTSDK
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 extension DemoScript {
     /// Step 8: the app asks the partner backend for alice's IFTTT user token with its own session, then uses the
@@ -40,16 +37,14 @@ extension DemoScript {
         }
     }
 
-    /// What an app does to sign in to IFTTT: its own session in, an IFTTT user token out (or `nil`).
+    /// What an app does to sign in to IFTTT: its own session in, an IFTTT user token out, asked through the SDK's
+    /// ``PartnerBackend/userTokenEndpoint(_:session:transport:)`` as `ifttt-connect connect` asks it (the SDK's one
+    /// network path: its status mapping, typed errors and redaction).
     func partnerUserToken(session: String) async throws -> String {
-        var request = URLRequest(url: root.appendingPathComponent("partner/grocery_express/api/user_token"))
-        request.httpMethod = "POST"
-        request.setValue("Bearer \(session)", forHTTPHeaderField: "Authorization")
-        let (data, response) = try await URLSession.shared.data(for: request)
-        let status = (response as? HTTPURLResponse)?.statusCode ?? 0
-        let json = try? JSONDecoder().decode(JSONValue.self, from: data)
-        guard status == 200, let token = json?["user_token"]?.stringValue else {
-            throw DemoFailure("the partner backend answered \(status) without a user token")
+        let backend = try PartnerBackend.userTokenEndpoint(
+            ConnectCommand.Voucher.sandboxPartnerBackend(root), session: session)
+        guard let token = try await backend.userToken() else {
+            throw DemoFailure("the partner backend vouches for no user token")
         }
         return token
     }

@@ -133,7 +133,7 @@ struct LifecycleScript: Sendable {
         // The clock reads the launch time; later steps carry their own times (a fix's, `run@T`'s), so no timer of
         // the session fires by itself: `run@T` is the app running until `T`.
         let session = LocationMonitoringSession(
-            monitor: monitor, store: store, now: { launched }, dwellTime: dwell,
+            monitor: monitor, store: store, clock: ReadingClock { launched }, dwellTime: dwell,
             onError: { error in say("store: \(error)") })
         await session.start()
         await session.update(geofences: [Self.geofence])

@@ -97,7 +97,8 @@ struct LocationTrip: Sendable {
         let store = try LocationEventStore(directory: storeDirectory)
         let monitor = SimulatedRegionMonitor()
         let start = route.fixes.first?.timestamp ?? Date()
-        let session = LocationMonitoringSession(monitor: monitor, store: store, now: { start }, dwellTime: dwellTime)
+        let session = LocationMonitoringSession(
+            monitor: monitor, store: store, clock: ReadingClock { start }, dwellTime: dwellTime)
         await session.start()
         await session.update(geofences: geofences)
         log("Replaying \(route.fixes.count) fixes (dwell filter " + (dwellTime > 0 ? "\(Int(dwellTime)) s)" : "off)"))
@@ -127,7 +128,7 @@ struct LocationTrip: Sendable {
         let uploader = LocationUploader(
             store: store,
             configuration: .init(network: network, scheduler: .init(batchSize: 50, baseDelay: 0.2, maximumDelay: 2)),
-            tokenProvider: { token }, now: clock,
+            tokenProvider: { token }, clock: ReadingClock(clock),
             progressHandler: { await progress.handle($0) })
         var round = 0
         upload: while round < maximumRounds {

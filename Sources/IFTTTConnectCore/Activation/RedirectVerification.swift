@@ -208,12 +208,10 @@ struct RedirectVerifier: Sendable {
     /// connection is `pending` (configuration skipped).
     private func connectionIsOn(token: String) async -> Bool {
         let credentials = ConnectionCredentials(userToken: token, inviteCode: inviteCode)
-        let request = Connection.Request.fetchConnection(for: connectionId, credentialProvider: credentials).apiRequest
-        guard let response = try? await network.send(request),
-            let json = try? JSONParser().parse(response.body),
-            json["id"]?.stringValue == connectionId
+        guard
+            let connection = try? await network.fetchConnection(for: connectionId, credentialProvider: credentials),
+            connection.id == connectionId
         else { return false }
-        if json["user_status"]?.stringValue == Connection.Status.enabled.rawValue { return true }
-        return json["user_connection"]?["pending"]?.boolValue == true
+        return connection.status == .enabled || connection.userConnection?.isPending == true
     }
 }

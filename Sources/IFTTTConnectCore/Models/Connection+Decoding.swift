@@ -202,7 +202,10 @@ extension Connection.Field {
 extension UserConnection {
     init(json: JSONValue) throws(ConnectDecodingError) {
         let reader = try JSONReader(json)
-        self.init(userFeatures: try reader.arrayDroppingIncomplete("user_features", UserFeature.init(json:)))
+        self.init(
+            userFeatures: try reader.arrayDroppingIncomplete("user_features", UserFeature.init(json:)),
+            // Only the JSON boolean `true` marks it pending (a missing key or any other value: configured).
+            isPending: reader.value("pending")?.boolValue == true)
     }
 }
 

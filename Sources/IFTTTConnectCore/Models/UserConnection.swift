@@ -4,10 +4,23 @@ import Foundation
 public struct UserConnection: Sendable, Hashable {
     /// The user's features.
     public let userFeatures: [UserFeature]
+    /// Whether the user turned the Connection on without configuring it (`"pending": true`, what IFTTT's activation
+    /// flow leaves with `skip_config=true` until the partner's backend sets the configuration with the service key).
+    public let isPending: Bool
+
+    /// Creates a user connection that is not pending.
+    public init(userFeatures: [UserFeature]) {
+        self.init(userFeatures: userFeatures, isPending: false)
+    }
 
     /// Creates a user connection.
-    public init(userFeatures: [UserFeature]) {
+    ///
+    /// - Parameters:
+    ///   - userFeatures: The user's features.
+    ///   - isPending: Whether it is on without configuration.
+    public init(userFeatures: [UserFeature], isPending: Bool) {
         self.userFeatures = userFeatures
+        self.isPending = isPending
     }
 }
 

@@ -83,16 +83,6 @@ extension Connection {
             Request(connectionId: id, action: .enable, credentialProvider: credentialProvider)
         }
 
-        /// Replaces the user's configuration of a Connection, for example after the activation flow skipped
-        /// configuration. IFTTT answers it only with the service key and `user_id`, not with a user token.
-        @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.updateUserConnection")
-        public static func updateUserConnection(
-            with id: String, update: UserConnectionUpdate,
-            credentialProvider: any ConnectionCredentialProvider
-        ) -> Request {
-            Request(connectionId: id, action: .updateUserConnection(update), credentialProvider: credentialProvider)
-        }
-
         var apiRequest: APIRequest {
             let base = ["connections", connectionId]
             switch action {

@@ -187,20 +187,6 @@ extension ConnectionNetworkController {
             }, completion)
     }
 
-    /// Completion-handler form of ``updateUserConnection(with:update:credentialProvider:)``.
-    @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.updateUserConnection")
-    @discardableResult
-    public func updateUserConnection(
-        with id: String, update: UserConnectionUpdate, credentialProvider: any ConnectionCredentialProvider,
-        completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void
-    ) -> Task<Void, Never> {
-        let credentialProvider = ConnectionCredentials(snapshotOf: credentialProvider)
-        return run(
-            { () async throws(ConnectAPIError) in
-                try await self.updateUserConnection(with: id, update: update, credentialProvider: credentialProvider)
-            }, completion)
-    }
-
     /// Completion-handler form of ``lookUpAccount(email:)``.
     @discardableResult
     public func lookUpAccount(
@@ -220,21 +206,6 @@ extension ConnectionNetworkController {
         return run(
             { () async throws(ConnectAPIError) in try await self.fetchUser(credentialProvider: credentialProvider) },
             completion)
-    }
-
-    /// Completion-handler form of ``fetchFieldOptions(connectionId:step:credentialProvider:)``.
-    @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.fetchFieldOptions")
-    @discardableResult
-    public func fetchFieldOptions(
-        connectionId: String, step: Connection.Step, credentialProvider: any ConnectionCredentialProvider,
-        completion: @escaping @Sendable (Result<FieldOptions, ConnectAPIError>) -> Void
-    ) -> Task<Void, Never> {
-        let credentialProvider = ConnectionCredentials(snapshotOf: credentialProvider)
-        return run(
-            { () async throws(ConnectAPIError) in
-                try await self.fetchFieldOptions(
-                    connectionId: connectionId, step: step, credentialProvider: credentialProvider)
-            }, completion)
     }
 
     func run<T: Sendable>(

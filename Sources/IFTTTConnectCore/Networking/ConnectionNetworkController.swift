@@ -86,20 +86,6 @@ public final class ConnectionNetworkController: Sendable {
         try await start(request: .enableConnection(with: id, credentialProvider: credentialProvider))
     }
 
-    /// Replaces the user's configuration of a Connection and returns it as it now is.
-    ///
-    /// - Important: IFTTT's Connect API answers this call only when it is authenticated with the service key and
-    ///   `user_id`, never with a user token; call `ConnectServiceClient.updateUserConnection(connectionId:userId:update:)`
-    ///   of the IFTTTConnectService product from your backend. The sandbox refuses a user token here with 401, as IFTTT does.
-    @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.updateUserConnection")
-    public func updateUserConnection(
-        with id: String, update: UserConnectionUpdate,
-        credentialProvider: any ConnectionCredentialProvider
-    ) async throws(ConnectAPIError) -> Connection {
-        try await start(
-            request: .updateUserConnection(with: id, update: update, credentialProvider: credentialProvider))
-    }
-
     // MARK: Users
 
     /// Looks up whether `email` has an IFTTT account. 204 means an existing user and 404 a new user;
@@ -127,36 +113,7 @@ public final class ConnectionNetworkController: Sendable {
         }
     }
 
-    /// Fetches the options of a step's fields, such as the stores a `COLLECTION_SELECT` offers.
-    ///
-    /// - Important: IFTTT's Connect API answers `field_options` only with the service key and `user_id`, never with a
-    ///   user token; call `ConnectServiceClient.fetchFieldOptions(connectionId:for:userId:)` of the IFTTTConnectService
-    ///   product from your backend. The sandbox refuses a user token here with 401, as IFTTT does.
-    @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.fetchFieldOptions")
-    public func fetchFieldOptions(
-        connectionId: String, step: Connection.Step,
-        credentialProvider: any ConnectionCredentialProvider
-    ) async throws(ConnectAPIError) -> FieldOptions {
-        try await fetchFieldOptions(
-            path: ["connections", connectionId, step.kind.pathSegment, step.qualifiedTypeId, "field_options"],
-            credentialProvider: credentialProvider)
-    }
-
-    /// Fetches the options of a feature's own fields.
-    ///
-    /// - Important: IFTTT answers this only with the service key and `user_id`; see
-    ///   ``fetchFieldOptions(connectionId:step:credentialProvider:)``.
-    @available(*, deprecated, message: "IFTTT needs the service key: use ConnectServiceClient.fetchFieldOptions")
-    public func fetchFieldOptions(
-        connectionId: String, feature: Connection.Feature,
-        credentialProvider: any ConnectionCredentialProvider
-    ) async throws(ConnectAPIError) -> FieldOptions {
-        try await fetchFieldOptions(
-            path: ["connections", connectionId, "features", feature.id, "field_options"],
-            credentialProvider: credentialProvider)
-    }
-
-    private func fetchFieldOptions(path: [String], credentialProvider: any ConnectionCredentialProvider)
+    func fetchFieldOptions(path: [String], credentialProvider: any ConnectionCredentialProvider)
         async throws(ConnectAPIError) -> FieldOptions
     {
         let response = try await send(APIRequest(method: "GET", path: path, credentials: credentialProvider))

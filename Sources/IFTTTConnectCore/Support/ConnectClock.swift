@@ -23,9 +23,6 @@ extension ConnectClock {
     public var now: Date { Date() }
 }
 
-/// The name this clock had before it served every engine; the same protocol.
-public typealias ActivationClock = ConnectClock
-
 /// The system's clocks: `Date()` for wall time and `DispatchTime` for waits.
 public struct SystemConnectClock: ConnectClock {
     /// Creates the clock.
@@ -47,6 +44,3 @@ public struct SystemConnectClock: ConnectClock {
         try await Task.sleep(nanoseconds: (deadline - now) * 1_000_000)
     }
 }
-
-/// The name the system clock had before it served every engine; the same type.
-public typealias SystemActivationClock = SystemConnectClock

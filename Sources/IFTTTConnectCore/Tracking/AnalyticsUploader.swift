@@ -3,7 +3,8 @@ import Foundation
 /// Why a batch of analytics events was not accepted. Analytics failures never reach the user; the events
 /// stay queued and are tried again.
 public enum AnalyticsError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The server answered with a status outside 200...299.
+    /// The server answered with a status outside 200...299 (the SDK's one status mapping, the one every Connect API
+    /// call uses, said so).
     case rejected(statusCode: Int)
     /// The request failed below HTTP.
     case transport(ConnectAPIError)
@@ -22,8 +23,10 @@ public enum AnalyticsError: Error, Sendable, Hashable, CustomStringConvertible {
 
 /// Sends analytics events to `{connect base}/sdk/events` in batches, following ``AnalyticsQueue``'s rules.
 ///
-/// The uploader is the shell around the pure queue: it reads the clock, performs the requests through an
-/// ``HTTPTransport`` and reports outcomes back. It honours ``AnalyticsSwitch`` immediately.
+/// The uploader is the shell around the pure queue: it reads the clock, performs the requests on the SDK's one
+/// network path (a ``ConnectionNetworkController`` with the given configuration: its transport, headers, status
+/// mapping and log line, as every Connect API call) and reports outcomes back. It honours ``AnalyticsSwitch``
+/// immediately.
 ///
 /// ```swift
 /// let uploader = AnalyticsUploader(network: ConnectionNetworkController.Configuration())
@@ -31,10 +34,7 @@ public enum AnalyticsError: Error, Sendable, Hashable, CustomStringConvertible {
 /// Task { await uploader.runPeriodicFlush() }   // the 30 s timer
 /// ```
 public actor AnalyticsUploader {
-    private let transport: any HTTPTransport
-    private let endpoint: URL
-    private let anonymousId: String
-    private let timeout: Int
+    private let network: ConnectionNetworkController
     private let analyticsSwitch: AnalyticsSwitch
     private let clock: any ConnectClock
     private var queue: AnalyticsQueue
@@ -60,30 +60,10 @@ public actor AnalyticsUploader {
         analyticsSwitch: AnalyticsSwitch = .shared,
         clock: any ConnectClock = SystemConnectClock()
     ) {
-        transport = network.transport
-        endpoint = network.connectBaseURL.appendingPathComponent("sdk").appendingPathComponent("events")
-        anonymousId = network.anonymousId
-        timeout = network.timeout
+        self.network = ConnectionNetworkController(configuration: network)
         self.analyticsSwitch = analyticsSwitch
         self.clock = clock
         self.queue = AnalyticsQueue(configuration: queue, isEnabled: analyticsSwitch.isEnabled)
-    }
-
-    /// Creates an uploader that reads the time from a closure (the spelling before ``ConnectClock``).
-    ///
-    /// - Parameters:
-    ///   - network: Where and how to send, and the anonymous id.
-    ///   - queue: The batching limits.
-    ///   - analyticsSwitch: The opt-out.
-    ///   - now: The wall-clock time; waits use the system clock.
-    @available(*, deprecated, renamed: "init(network:queue:analyticsSwitch:clock:)")
-    public init(
-        network: ConnectionNetworkController.Configuration,
-        queue: AnalyticsQueue.Configuration = AnalyticsQueue.Configuration(),
-        analyticsSwitch: AnalyticsSwitch = .shared,
-        now: @escaping @Sendable () -> Date
-    ) {
-        self.init(network: network, queue: queue, analyticsSwitch: analyticsSwitch, clock: ClosureClock(now))
     }
 
     deinit {
@@ -171,8 +151,8 @@ public actor AnalyticsUploader {
         for effect in effects {
             switch effect {
             case .send(let batch):
-                let request = makeRequest(batch)
-                let transport = self.transport
+                let request = Self.request(batch)
+                let network = self.network
                 let analyticsSwitch = self.analyticsSwitch
                 uploads[batch.id] = Task {
                     let outcome: AnalyticsError?
@@ -180,12 +160,10 @@ public actor AnalyticsUploader {
                         outcome = .cancelled
                     } else {
                         do throws(ConnectAPIError) {
-                            let response = try await transport.send(request)
-                            outcome =
-                                (200..<300).contains(response.statusCode)
-                                ? nil : .rejected(statusCode: response.statusCode)
+                            _ = try await network.send(request)
+                            outcome = nil
                         } catch {
-                            outcome = error == .cancelled ? .cancelled : .transport(error)
+                            outcome = AnalyticsError(error)
                         }
                     }
                     self.finish(batch.id, outcome: outcome)
@@ -209,15 +187,24 @@ public actor AnalyticsUploader {
         perform(queue.batchFinished(batchID, succeeded: outcome == nil, now: clock.now))
     }
 
-    private func makeRequest(_ batch: AnalyticsQueue.Batch) -> HTTPRequest {
+    /// `POST {connect base}/sdk/events` with the batch, built like every Connect API request (the SDK's headers,
+    /// `Content-Type: application/json`, no credentials).
+    private static func request(_ batch: AnalyticsQueue.Batch) -> APIRequest {
         let body = JSONValue.object(JSONObject([("events", .array(batch.events.map(\.jsonValue)))])).serialized()
-        return HTTPRequest(
-            method: "POST", url: endpoint,
-            headers: [
-                "Content-Type": "application/json",
-                "IFTTT-SDK-Version": SDKInfo.version,
-                "IFTTT-SDK-Platform": SDKInfo.platform,
-                "IFTTT-SDK-Anonymous-Id": anonymousId,
-            ], body: Data(body.utf8), timeout: timeout)
+        return APIRequest(method: "POST", path: ["sdk", "events"], body: Data(body.utf8))
+    }
+}
+
+extension AnalyticsError {
+    /// The analytics outcome of a Connect API error: a status the SDK's mapping refused is ``rejected(statusCode:)``,
+    /// a cancellation ``cancelled``, anything below HTTP ``transport(_:)``.
+    init(_ error: ConnectAPIError) {
+        if error == .cancelled {
+            self = .cancelled
+        } else if let status = error.statusCode {
+            self = .rejected(statusCode: status)
+        } else {
+            self = .transport(error)
+        }
     }
 }

@@ -90,48 +90,6 @@ extension Synchronizer {
             self.backgroundTaskInterval = backgroundTaskInterval
         }
 
-        /// Creates a configuration whose clock reads `now` (the spelling before ``clock`` existed; prefer
-        /// ``init(regionMonitor:storageDirectory:transport:connectBaseURL:locationBaseURL:anonymousId:secureStore:taskScheduler:permissionRequester:clock:random:upload:regions:backgroundTaskInterval:)``).
-        ///
-        /// - Parameters:
-        ///   - regionMonitor: The platform's region monitoring.
-        ///   - storageDirectory: Where the synchronizer's files are kept.
-        ///   - transport: The HTTP transport; `nil` means a `URLSessionTransport`.
-        ///   - connectBaseURL: The Connect API base URL, ending in `/v2`.
-        ///   - locationBaseURL: The location API base URL, ending in `/v1`.
-        ///   - anonymousId: The install's anonymous id; `nil` reads `AnonymousIdentifierStore.current` on first use.
-        ///   - secureStore: Where credentials are kept; `nil` means the platform's.
-        ///   - taskScheduler: The background-task scheduler; `nil` means none.
-        ///   - permissionRequester: Asks the user for "Always" location authorization.
-        ///   - now: The wall-clock time.
-        ///   - random: Uniform values in `[0, 1)` for upload backoff jitter.
-        ///   - upload: Upload batch size and backoff.
-        ///   - regions: Region limit and radii.
-        ///   - backgroundTaskInterval: Seconds between SDK background tasks.
-        public init(
-            regionMonitor: any RegionMonitor,
-            storageDirectory: URL = Configuration.defaultStorageDirectory,
-            transport: (any HTTPTransport)? = nil,
-            connectBaseURL: URL = ConnectionNetworkController.Configuration.productionConnectURL,
-            locationBaseURL: URL = ConnectionNetworkController.Configuration.productionLocationURL,
-            anonymousId: String? = nil,
-            secureStore: (any SecureStore)? = nil,
-            taskScheduler: (any TaskScheduler)? = nil,
-            permissionRequester: (@Sendable () async -> Void)? = nil,
-            now: @escaping @Sendable () -> Date,
-            random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
-            upload: UploadScheduler.Configuration = .init(),
-            regions: RegionSelector.Configuration = .init(),
-            backgroundTaskInterval: TimeInterval = 3600
-        ) {
-            self.init(
-                regionMonitor: regionMonitor, storageDirectory: storageDirectory, transport: transport,
-                connectBaseURL: connectBaseURL, locationBaseURL: locationBaseURL, anonymousId: anonymousId,
-                secureStore: secureStore, taskScheduler: taskScheduler, permissionRequester: permissionRequester,
-                clock: ClosureClock(now), random: random, upload: upload, regions: regions,
-                backgroundTaskInterval: backgroundTaskInterval)
-        }
-
         /// The HTTP transport: ``network``'s.
         public var transport: (any HTTPTransport)? {
             get { network.transport }
@@ -152,12 +110,6 @@ extension Synchronizer {
             get { network.anonymousId.isEmpty ? nil : network.anonymousId }
             set { network.anonymousId = newValue ?? "" }
         }
-        /// The wall-clock time of ``clock`` (the spelling before ``clock`` existed); setting it replaces the clock.
-        public var now: @Sendable () -> Date {
-            get { { [clock] in clock.now } }
-            set { clock = ClosureClock(newValue) }
-        }
-
         /// `<Application Support>/IFTTTConnectLocation`, computed without touching the disk.
         public static var defaultStorageDirectory: URL {
             let base =

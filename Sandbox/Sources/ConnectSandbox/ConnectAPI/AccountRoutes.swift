@@ -25,24 +25,27 @@ struct AccountRoutes: SandboxRoutes {
             return JSONResponse.empty()
         }
 
-        router.get("/v2/me") { request, _ in
-            let principal = try await env.authenticator.authenticate(request, policy: .optional)
-            let body: JSONValue
-            switch principal {
-            case .anonymous:
-                body = ["type": "me", "authentication_level": "none", "service_id": .null, "user_login": .null]
-            case .user(let user):
-                body = [
-                    "type": "me", "authentication_level": "user", "service_id": .null,
-                    "user_login": .string(user.login),
-                ]
-            case .service(let service, _, let user):
-                body = [
-                    "type": "me", "authentication_level": "channel", "service_id": .string(service.id),
-                    "user_login": .optional(user?.login),
-                ]
-            }
-            return JSONResponse.make(body)
+        router.get("/v2/me") { request, _ in try await me(request) }
+    }
+
+    /// `GET /v2/me`, and the legacy Applets API's `GET /v1/me` (the same answer): who the request authenticates as.
+    func me(_ request: Request) async throws -> Response {
+        let principal = try await env.authenticator.authenticate(request, policy: .optional)
+        let body: JSONValue
+        switch principal {
+        case .anonymous:
+            body = ["type": "me", "authentication_level": "none", "service_id": .null, "user_login": .null]
+        case .user(let user):
+            body = [
+                "type": "me", "authentication_level": "user", "service_id": .null,
+                "user_login": .string(user.login),
+            ]
+        case .service(let service, _, let user):
+            body = [
+                "type": "me", "authentication_level": "channel", "service_id": .string(service.id),
+                "user_login": .optional(user?.login),
+            ]
         }
+        return JSONResponse.make(body)
     }
 }

@@ -83,25 +83,7 @@ struct LegacyAppletRoutes: SandboxRoutes {
             try await setStatus(.disabled, request: request, context: context)
         }
 
-        router.get("/v1/me") { request, _ in
-            let principal = try await env.authenticator.authenticate(request, policy: .optional)
-            let body: JSONValue
-            switch principal {
-            case .anonymous:
-                body = ["type": "me", "authentication_level": "none", "service_id": .null, "user_login": .null]
-            case .user(let user):
-                body = [
-                    "type": "me", "authentication_level": "user", "service_id": .null,
-                    "user_login": .string(user.login),
-                ]
-            case .service(let service, _, let user):
-                body = [
-                    "type": "me", "authentication_level": "channel", "service_id": .string(service.id),
-                    "user_login": .optional(user?.login),
-                ]
-            }
-            return JSONResponse.make(body)
-        }
+        router.get("/v1/me") { request, _ in try await AccountRoutes(env: env).me(request) }
 
         router.post("/v1/services/:service_id/user_token") { request, context in
             var request = request

@@ -86,47 +86,6 @@ struct LocationEventRoutes: SandboxRoutes {
             })
     }
 
-    /// The JSON text of one recorded event: the members in this order, strings escaped as SQLite's `json_object`
-    /// escapes them (the form the store keeps; see `SandboxStore.locationEventJSONExpression`).
-    static func render(_ event: LocationEventRecord) -> String {
-        var out = "{"
-        let members = [
-            ("record_id", event.recordId), ("trigger_subscription_id", event.triggerSubscriptionId),
-            ("connection_id", event.connectionId), ("event_type", event.eventType), ("occurred_at", event.occurredAt),
-            ("region_type", event.regionType), ("channel_id", event.channelId),
-            ("installation_id", event.installationId),
-        ]
-        for (key, value) in members {
-            out += "\"\(key)\":"
-            appendJSONString(value, to: &out)
-            out += ","
-        }
-        out += "\"deliveries\":\(event.deliveries)}"
-        return out
-    }
-
-    /// Appends `text` as a JSON string: quote and backslash escaped, control characters as `\b \t \n \f \r` or
-    /// `\u00xx`, everything else as is (SQLite's `json_object` rules).
-    static func appendJSONString(_ text: String, to out: inout String) {
-        out += "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\u{08}": out += "\\b"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\u{0C}": out += "\\f"
-            case "\r": out += "\\r"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        out += "\""
-    }
-
     /// One element of an uploaded array: its string members by name (a member that is not a string is absent), or
     /// `nil` when the element is not an object.
     struct UploadedEvent: Decodable {

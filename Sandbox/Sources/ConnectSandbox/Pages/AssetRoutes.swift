@@ -12,11 +12,11 @@ struct AssetRoutes: SandboxRoutes {
     func register(on router: SandboxRouter) {
         router.get("/assets/icons/:file") { _, context in
             let service = try await service(file: context.pathParameter("file"))
-            return JSONResponse.body(Self.icon(service, colored: false), contentType: "image/svg+xml")
+            return PageResponse.svg(Self.icon(service, colored: false))
         }
         router.get("/assets/icons/color/:file") { _, context in
             let service = try await service(file: context.pathParameter("file"))
-            return JSONResponse.body(Self.icon(service, colored: true), contentType: "image/svg+xml")
+            return PageResponse.svg(Self.icon(service, colored: true))
         }
         router.get("/assets/covers/:connection_id/:file") { _, context in
             let file = context.pathParameter("file")
@@ -28,7 +28,7 @@ struct AssetRoutes: SandboxRoutes {
             else {
                 throw APIError.notFound("There is no such cover image.")
             }
-            return JSONResponse.body(Self.cover(primary, width: width), contentType: "image/svg+xml")
+            return PageResponse.svg(Self.cover(primary, width: width))
         }
     }
 

@@ -29,9 +29,7 @@ struct PlaygroundRoutes: SandboxRoutes {
         router.get("/playground") { request, _ in
             let locale = request.query("locale") ?? ConnectLocalization.baseLocalization
             let connections = try await loadConnections()
-            return JSONResponse.body(
-                PlaygroundPage.gallery(connections: connections, locale: locale),
-                contentType: "text/html; charset=utf-8")
+            return PageResponse.html(PlaygroundPage.gallery(connections: connections, locale: locale))
         }
 
         router.get("/playground/live") { request, _ in
@@ -46,7 +44,7 @@ struct PlaygroundRoutes: SandboxRoutes {
             let base = try baseURL()
             let viewer = owners.browser(of: request)
             let html = await MainActor.run { PlaygroundPage.live(sessions.session(id, base: base), viewer: viewer) }
-            return JSONResponse.body(html, contentType: "text/html; charset=utf-8")
+            return PageResponse.html(html)
         }
 
         router.post("/playground/live/:action") { request, context in
@@ -86,9 +84,8 @@ struct PlaygroundRoutes: SandboxRoutes {
         router.get("/playground/live/redirect") { request, _ in
             let query = request.uri.query ?? ""
             let nextStep = URLComponents(string: "?" + query)?.queryItems?.first { $0.name == "next_step" }?.value
-            return JSONResponse.body(
-                PageTemplates.render("playground-redirect", RedirectPage(query: query, nextStep: nextStep)),
-                contentType: "text/html; charset=utf-8")
+            return PageResponse.html(
+                PageTemplates.render("playground-redirect", RedirectPage(query: query, nextStep: nextStep)))
         }
 
         router.post("/playground/live/redirect") { request, _ in

@@ -2,7 +2,8 @@ import Foundation
 import Hummingbird
 import IFTTTConnectSDK
 
-/// Builders for the sandbox's responses: JSON bodies with `Content-Type: application/json; charset=utf-8`, and empty 204s.
+/// Builders for the sandbox's JSON responses: JSON bodies with `Content-Type: application/json; charset=utf-8`, and
+/// empty 204s (HTML pages and SVG images are ``PageResponse``'s).
 enum JSONResponse {
     /// The `Content-Type` of every JSON answer, as IFTTT's examples show it.
     static let contentType = "application/json; charset=utf-8"
@@ -18,14 +19,5 @@ enum JSONResponse {
     /// An empty response (204 No Content by default).
     static func empty(_ status: HTTPResponse.Status = .noContent) -> Response {
         Response(status: status)
-    }
-
-    /// A response with a body of another media type (icons, images).
-    static func body(_ text: String, contentType: String, status: HTTPResponse.Status = .ok) -> Response {
-        let data = Data(text.utf8)
-        var headers = HTTPFields()
-        headers[.contentType] = contentType
-        headers[.cacheControl] = "public, max-age=3600"
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import NIOConcurrencyHelpers
 
 /// A geofence crossing the sandbox received on `POST /v1/location_events`.
 struct LocationEventRecord: Sendable, Equatable {
@@ -79,27 +80,50 @@ extension SandboxStore {
 
     /// Records `events` in one transaction, in order. An event whose record id is already stored is not recorded
     /// again; its delivery count goes up.
+    ///
+    /// Concurrent calls share one write transaction (``LocationEventWriter``'s group commit), each batch in a savepoint
+    /// of its own: a batch is recorded whole or not at all, whatever the others do, and the call returns after the
+    /// commit that made it durable.
     func recordLocationEvents(_ events: [LocationEventRecord]) async throws -> LocationEventReceipt {
-        let receivedAt = clock.now
-        return try await database.write { db in
-            var receipt = LocationEventReceipt(recorded: 0, duplicates: 0)
-            // One prepared statement for the whole batch; RETURNING gives the delivery count without a second read.
-            // The event's JSON is rendered here, once (see locationEventJSONExpression), and kept up to date when a
-            // re-sent event bumps its delivery count, so a page read only concatenates stored bytes.
-            let insert = try db.cachedStatement(sql: Self.locationEventInsertSQL)
-            for event in events {
-                let deliveries =
-                    try Int.fetchOne(
-                        insert,
-                        arguments: [
-                            event.recordId, event.userId, event.triggerSubscriptionId, event.connectionId,
-                            event.eventType, event.occurredAt, event.regionType, event.channelId,
-                            event.installationId, receivedAt,
-                        ]) ?? 1
-                if deliveries == 1 { receipt.recorded += 1 } else { receipt.duplicates += 1 }
+        try await locationEventWriter.record(events) { batches in
+            let receivedAt = self.clock.now
+            return try await self.database.write { db in
+                batches.map { events in
+                    var receipt = LocationEventReceipt(recorded: 0, duplicates: 0)
+                    do {
+                        try db.inSavepoint {
+                            receipt = try Self.insertLocationEvents(events, receivedAt: receivedAt, in: db)
+                            return .commit
+                        }
+                        return .success(receipt)
+                    } catch {
+                        return .failure(error)
+                    }
+                }
             }
-            return receipt
         }
+    }
+
+    /// Inserts one batch with one prepared statement; RETURNING gives the delivery count without a second read. The
+    /// event's JSON is rendered here, once (see locationEventJSONExpression), and kept up to date when a re-sent event
+    /// bumps its delivery count, so a page read only concatenates stored bytes.
+    private static func insertLocationEvents(_ events: [LocationEventRecord], receivedAt: Date, in db: Database) throws
+        -> LocationEventReceipt
+    {
+        var receipt = LocationEventReceipt(recorded: 0, duplicates: 0)
+        let insert = try db.cachedStatement(sql: Self.locationEventInsertSQL)
+        for event in events {
+            let deliveries =
+                try Int.fetchOne(
+                    insert,
+                    arguments: [
+                        event.recordId, event.userId, event.triggerSubscriptionId, event.connectionId,
+                        event.eventType, event.occurredAt, event.regionType, event.channelId,
+                        event.installationId, receivedAt,
+                    ]) ?? 1
+            if deliveries == 1 { receipt.recorded += 1 } else { receipt.duplicates += 1 }
+        }
+        return receipt
     }
 
     /// The events recorded for `userId` in the order they were received, optionally of one trigger subscription.
@@ -133,9 +157,9 @@ extension SandboxStore {
         }
     }
 
-    /// Like ``locationEvents(userId:triggerSubscriptionId:after:limit:)``, but each event as the JSON text of
-    /// `LocationEventRoutes.render(_:)`: the `json` column, rendered by SQLite (`json_object`, members in the same
-    /// order) when the event was recorded.
+    /// Like ``locationEvents(userId:triggerSubscriptionId:after:limit:)``, but each event as its JSON text: the
+    /// `json` column, rendered by SQLite (`json_object`, members in the order of `locationEventJSONExpression`) when
+    /// the event was recorded.
     func locationEventsJSON(userId: String, triggerSubscriptionId: String?, after: Int64?, limit: Int) async throws
         -> StorePage<String>
     {
@@ -194,4 +218,69 @@ extension SandboxStore {
             return try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM location_events") ?? 0
         }
     }
+}
+
+/// Group commit for `POST /v1/location_events`: uploads that arrive while a write is running wait for the next one and
+/// share it, so many small uploads cost one transaction (one WAL append of the pages they touch) instead of one each.
+///
+/// The first caller with no write running starts the drain; each round takes every waiting batch, writes them in one
+/// call of `write` and resumes each caller with its own result. The queue's state changes only under its lock, never
+/// across an `await`.
+final class LocationEventWriter: Sendable {
+    /// Writes a group of batches in one transaction and returns each batch's result, in order.
+    typealias GroupWrite = @Sendable ([[LocationEventRecord]]) async throws -> [Result<LocationEventReceipt, any Error>]
+
+    private struct Waiting {
+        var events: [LocationEventRecord]
+        var continuation: CheckedContinuation<LocationEventReceipt, any Error>
+    }
+
+    private struct State {
+        var waiting: [Waiting] = []
+        var draining = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    /// Queues `events` for the next group write and returns their receipt once it committed.
+    func record(_ events: [LocationEventRecord], write: @escaping GroupWrite) async throws -> LocationEventReceipt {
+        try await withCheckedThrowingContinuation { continuation in
+            let startsDrain = state.withLockedValue { state -> Bool in
+                state.waiting.append(Waiting(events: events, continuation: continuation))
+                guard !state.draining else { return false }
+                state.draining = true
+                return true
+            }
+            if startsDrain { Task { await self.drain(write) } }
+        }
+    }
+
+    /// Writes groups until none waits.
+    private func drain(_ write: GroupWrite) async {
+        while true {
+            let group = state.withLockedValue { state -> [Waiting] in
+                let group = state.waiting
+                state.waiting = []
+                if group.isEmpty { state.draining = false }
+                return group
+            }
+            guard !group.isEmpty else { return }
+            let results: [Result<LocationEventReceipt, any Error>]
+            do {
+                results = try await write(group.map(\.events))
+            } catch {
+                results = group.map { _ in .failure(error) }
+            }
+            // Every caller is resumed exactly once, even if the write answered for fewer batches than it was given.
+            for (index, waiting) in group.enumerated() {
+                waiting.continuation.resume(
+                    with: index < results.count ? results[index] : .failure(LocationEventWriterError.noResult))
+            }
+        }
+    }
+}
+
+/// The group write returned no result for a batch (a bug of the write, reported instead of a caller left waiting).
+enum LocationEventWriterError: Error {
+    case noResult
 }

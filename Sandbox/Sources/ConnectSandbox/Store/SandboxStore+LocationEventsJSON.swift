@@ -5,8 +5,8 @@ import Hummingbird
 /// The rendered JSON of each location event, stored with it (`location_events.json`), so a page of
 /// `GET /v1/location_events` is one indexed range read of ready bytes written straight into the response buffer.
 extension SandboxStore {
-    /// `json_object` of an event's members in the order of `LocationEventRoutes.render(_:)`; `column` maps a member
-    /// name to the SQL that gives its value.
+    /// `json_object` of an event's members, in the order `GET /v1/location_events` writes them (the sandbox's only
+    /// writer of an event's JSON); `column` maps a member name to the SQL that gives its value.
     static func locationEventJSONExpression(_ column: (String) -> String) -> String {
         let members = [
             "record_id", "trigger_subscription_id", "connection_id", "event_type", "occurred_at", "region_type",
@@ -85,5 +85,13 @@ extension SandboxStore {
         // On this thread when a reader is free (no hop), else through the pool.
         if let page = try locationEventReaders.read(read) { return page }
         return try await database.read(read)
+    }
+
+    /// How many recorded events have no stored JSON: `0` on a healthy store (the migration renders the JSON of events
+    /// recorded before the column existed, and every insert renders its own).
+    func locationEventsWithoutStoredJSON() async throws -> Int {
+        try await database.read { db in
+            try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM location_events WHERE json IS NULL") ?? 0
+        }
     }
 }

@@ -124,13 +124,6 @@ extension SandboxStore {
         }
     }
 
-    /// Whether the user has a configuration for the connection.
-    func hasUserConnection(userId: String, connectionId: String) async throws -> Bool {
-        try await database.read { db in
-            try Self.fetchUserConnection(userId: userId, connectionId: connectionId, in: db) != nil
-        }
-    }
-
     /// Replaces a user's configuration of a connection in one transaction: `configure` receives the definition and
     /// the current configuration (or `nil`) and returns the new user features, or throws (e.g. an ``APIError``).
     /// The user connection becomes `enabled` and not pending. Returns the new snapshot.

@@ -26,6 +26,8 @@ public final class SandboxStore: Sendable {
     let caches = SandboxStoreCaches()
     /// Connections that read pages of location events without a thread hop (see ``LocationEventReaders``).
     let locationEventReaders: LocationEventReaders
+    /// The group commit of location event uploads (see ``LocationEventWriter``).
+    let locationEventWriter = LocationEventWriter()
 
     /// Opens (creating when needed) the database at `path` and migrates it to the current schema.
     ///
@@ -170,9 +172,5 @@ public final class SandboxStore: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         return String(decoding: try encoder.encode(value), as: UTF8.self)
-    }
-
-    static func fromJSONText<T: Decodable>(_ type: T.Type, _ text: String) throws -> T {
-        try JSONDecoder().decode(type, from: Data(text.utf8))
     }
 }

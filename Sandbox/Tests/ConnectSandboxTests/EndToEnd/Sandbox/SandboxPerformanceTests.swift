@@ -130,7 +130,22 @@ struct SandboxPerformanceTests {
         #expect(filtered.ids == Array(recorded.prefix(2)))
     }
 
-    @Test func sqliteBuildsTheSameEventJSONAsTheRenderer() async throws {
+    /// A stored event's JSON text as a value (members sorted).
+    static func json(_ text: String) throws -> JSONValue { try JSONValue.decodeSorted(from: Data(text.utf8)) }
+
+    /// What the stored JSON of `event` must say: every member of the record (members sorted).
+    static func expectedJSON(_ event: LocationEventRecord) -> JSONValue {
+        let value: JSONValue = [
+            "record_id": .string(event.recordId), "trigger_subscription_id": .string(event.triggerSubscriptionId),
+            "connection_id": .string(event.connectionId), "event_type": .string(event.eventType),
+            "occurred_at": .string(event.occurredAt), "region_type": .string(event.regionType),
+            "channel_id": .string(event.channelId), "installation_id": .string(event.installationId),
+            "deliveries": .number(Double(event.deliveries)),
+        ]
+        return value.sortedByKey()
+    }
+
+    @Test func theStoredEventJSONHoldsEveryMemberOfTheRow() async throws {
         let directory = try SandboxTest.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let store = try SandboxStore(path: directory.appendingPathComponent("json.sqlite").path)
@@ -154,14 +169,7 @@ struct SandboxPerformanceTests {
             userId: "alice", triggerSubscriptionId: nil, after: nil, limit: 10)
         #expect(records.items.count == 2)
         #expect(records.items.map(\.deliveries) == [1, 2])
-        #expect(texts.items == records.items.map { LocationEventRoutes.render($0) })
-        // SQLite's own rendering of the rows agrees (the stored column is what json_object builds from the row).
-        let rendered = try await store.database.read { db in
-            try String.fetchAll(
-                db,
-                sql: "SELECT \(SandboxStore.locationEventJSONExpression { $0 }) FROM location_events ORDER BY seq")
-        }
-        #expect(texts.items == rendered)
+        #expect(try texts.items.map(Self.json) == records.items.map(Self.expectedJSON))
         // The page buffer is the same items, comma-separated, after the prefix.
         let page = try await store.locationEventsJSONBuffer(
             userId: "alice", triggerSubscriptionId: nil, after: nil, limit: 1, prefix: "[")
@@ -247,11 +255,10 @@ struct SandboxPerformanceTests {
         }
         let store = try SandboxStore(path: path)
         let records = try await store.locationEvents(userId: "u", triggerSubscriptionId: nil, after: nil, limit: 10)
-        let stored = try await store.database.read { db in
-            try String.fetchAll(db, sql: "SELECT COALESCE(json, 'missing') FROM location_events ORDER BY seq")
-        }
+        #expect(try await store.locationEventsWithoutStoredJSON() == 0)
+        let stored = try await store.locationEventsJSON(userId: "u", triggerSubscriptionId: nil, after: nil, limit: 10)
         #expect(records.items.count == 2)
-        #expect(stored == records.items.map { LocationEventRoutes.render($0) })
+        #expect(try stored.items.map(Self.json) == records.items.map(Self.expectedJSON))
         #expect(try await store.integrityCheck() == ["ok"])
     }
 

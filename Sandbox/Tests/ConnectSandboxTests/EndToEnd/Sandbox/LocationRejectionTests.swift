@@ -50,7 +50,7 @@ struct LocationRejectionTests {
                 store: store,
                 configuration: .init(
                     network: .sandbox(root), scheduler: .init(batchSize: 50, baseDelay: 2, maximumDelay: 60)),
-                tokenProvider: { SandboxTest.aliceToken }, now: { clock.now }, random: { 0.5 },
+                tokenProvider: { SandboxTest.aliceToken }, clock: ReadingClock { clock.now }, random: { 0.5 },
                 progressHandler: {
                     switch $0 {
                     case .attempted: await counter.increment()
@@ -126,7 +126,7 @@ struct LocationRejectionTests {
             let clock = ManualClock(Date())
             var setup = Synchronizer.Configuration(
                 regionMonitor: monitor, storageDirectory: directory, anonymousId: "install-e2e",
-                secureStore: FileSecureStore(directory: directory), now: { clock.now }, random: { 0.5 })
+                secureStore: FileSecureStore(directory: directory), clock: ReadingClock { clock.now }, random: { 0.5 })
             setup.useServer(at: root)
             let synchronizer = Synchronizer(configuration: setup)
             let reports = ReportLog()
@@ -221,7 +221,7 @@ struct LocationRejectionTests {
             let clock = ManualClock(start)
             let uploader = LocationUploader(
                 store: store, configuration: .init(network: .sandbox(root, transport: proxy)),
-                tokenProvider: { SandboxTest.aliceToken }, now: { clock.now }, random: { 0.5 })
+                tokenProvider: { SandboxTest.aliceToken }, clock: ReadingClock { clock.now }, random: { 0.5 })
             var runs = 0
             while runs < 5 {
                 runs += 1

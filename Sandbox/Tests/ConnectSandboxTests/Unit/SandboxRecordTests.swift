@@ -4,7 +4,8 @@ import Testing
 
 @testable import ConnectSandbox
 
-/// The seed types read and write the store's tables as GRDB records: their coding keys are the columns.
+/// The seed types read and write the store's tables as GRDB records (their coding keys are the columns), seen through
+/// the store's own methods.
 @Suite("Sandbox: seed types as GRDB records")
 struct SandboxRecordTests {
     private func demoStore() async throws -> (SandboxStore, SeedData) {
@@ -16,29 +17,18 @@ struct SandboxRecordTests {
 
     @Test func rowsDecodeIntoTheSeedTypes() async throws {
         let (store, demo) = try await demoStore()
-        let services = try await store.database.read { db in try SeedData.Service.fetchAll(db) }
-        #expect(services.sorted { $0.id < $1.id } == demo.services.sorted { $0.id < $1.id })
-        let connection = try await store.database.read { db in
-            try SeedData.Connection.fetchOne(
-                db, sql: "SELECT * FROM connections WHERE id = ?", arguments: ["gx-weekly-deals"])
-        }
-        #expect(connection == demo.connections.first { $0.id == "gx-weekly-deals" })
-        let userConnections = try await store.database.read { db in
-            try SeedData.UserConnection.fetchAll(
-                db, sql: "SELECT * FROM user_connections ORDER BY user_id, connection_id")
-        }
-        #expect(userConnections.count == demo.userConnections.count)
+        let stored = try await store.exportSeed()  // every table read as its seed type
+        #expect(stored.services == demo.services.sorted { $0.id < $1.id })
+        let id = "gx-weekly-deals"
+        #expect(stored.connections.first { $0.id == id } == demo.connections.first { $0.id == id })
+        #expect(stored.userConnections.count == demo.userConnections.count)
     }
 
     @Test func aPartnerAccountReadsItsPasswordHashColumn() async throws {
         let (store, demo) = try await demoStore()
         let seeded = try #require(demo.partnerAccounts.first { $0.password != nil })
         let account = try #require(
-            try await store.database.read { db in
-                try SeedData.PartnerAccount.fetchOne(
-                    db, sql: "SELECT * FROM partner_accounts WHERE service_id = ? AND partner_user_id = ?",
-                    arguments: [seeded.serviceId, seeded.partnerUserId])
-            })
+            try await store.partnerAccount(serviceId: seeded.serviceId, partnerUserId: seeded.partnerUserId))
         let stored = try #require(account.password)
         #expect(stored != seeded.password)
         #expect(PasswordHash.verify(try #require(seeded.password), against: stored))
@@ -54,7 +44,7 @@ struct SandboxRecordTests {
         changed.name = "Grocery Express Renamed"
         changed.monochromeIconURL = "https://example.com/icon.svg"
         let service = changed
-        try await store.database.write { db in try SandboxStore.upsert(service, in: db) }
+        try await store.load(SeedData(services: [service]), source: "a changed service")
         #expect(try await store.service(id: service.id) == service)
         // An upsert never deletes the row, so no cascade removes the service's partner accounts.
         let accountsAfter = try await store.exportSeed().partnerAccounts.filter { $0.serviceId == service.id }
@@ -66,8 +56,8 @@ struct SandboxRecordTests {
         let taken = try #require(demo.services.first { $0.serviceKey != nil })
         let other = SeedData.Service(
             id: "another_service", name: "Another", brandColor: "#000000", serviceKey: taken.serviceKey)
-        await #expect(throws: DatabaseError.self) {
-            try await store.database.write { db in try SandboxStore.upsert(other, in: db) }
+        await #expect(throws: SandboxError.self) {
+            try await store.load(SeedData(services: [other]), source: "a second service with a taken key")
         }
         #expect(try await store.service(id: taken.id) == taken)
         #expect(try await store.service(id: other.id) == nil)

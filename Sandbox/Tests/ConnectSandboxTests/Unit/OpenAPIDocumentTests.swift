@@ -84,8 +84,7 @@ struct OpenAPIDocumentTests {
             #expect(response.data == OpenAPIRoutes.document)
         }
         // The committed Sandbox/openapi.json is the bundled document.
-        let committed = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("openapi.json")
+        let committed = SandboxTest.repository("Sandbox/openapi.json")
         #expect(try Data(contentsOf: committed) == OpenAPIRoutes.document)
     }
 }

@@ -3,9 +3,10 @@ import ArgumentParser
 import Foundation
 import Testing
 
-/// `ifttt-connect --help` and every subcommand's `--help`, as the built binary prints them at 80 columns,
-/// compared with the references in `__Snapshots__/CLIHelp/`. The command tree is walked from
-/// `IFTTTConnectCommand`, so a new subcommand fails here until its reference is recorded.
+/// `ifttt-connect --help` and every subcommand's `--help` at 80 columns, rendered in process by swift-argument-parser
+/// (`helpMessage(for:columns:)`, the text the binary prints), compared with the references in `__Snapshots__/CLIHelp/`.
+/// The command tree is walked from `IFTTTConnectCommand`, so a new subcommand fails here until its reference is
+/// recorded.
 ///
 /// Re-record every reference after a deliberate change to a command's help (then review the diff):
 ///
@@ -18,50 +19,40 @@ struct CLIHelpSnapshotTests {
         SandboxTest.repository("Sandbox/Tests/ConnectSandboxTests/__Snapshots__/CLIHelp")
     }
 
-    /// Every command path below the root, depth first, e.g. `[]`, `["sandbox"]`, `["location", "simulate"]`.
-    static func commandPaths(
+    /// Every command below the root with its path, depth first, e.g. `[]`, `["sandbox"]`, `["location", "simulate"]`.
+    static func commands(
         _ command: any ParsableCommand.Type = IFTTTConnectCommand.self,
         prefix: [String] = []
-    ) -> [[String]] {
-        [prefix]
+    ) -> [(path: [String], command: any ParsableCommand.Type)] {
+        [(prefix, command)]
             + command.configuration.subcommands.flatMap { sub in
-                commandPaths(sub, prefix: prefix + [sub._commandName])
+                commands(sub, prefix: prefix + [sub._commandName])
             }
     }
+
+    /// Every command path below the root.
+    static func commandPaths() -> [[String]] { commands().map(\.path) }
 
     static func referenceName(_ path: [String]) -> String {
         (["ifttt-connect"] + path).joined(separator: "-") + ".txt"
     }
 
-    /// What `ifttt-connect <path> --help` prints, with the user's home directory written as `~`.
-    static func help(_ path: [String]) throws -> String {
-        let process = TestProcess()
-        process.executableURL = try LocationTest.executable()
-        process.arguments = path + ["--help"]
-        var environment = ProcessInfo.processInfo.environment
-        environment["COLUMNS"] = "80"
-        process.environment = environment
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = output
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        #expect(
-            process.terminationStatus == 0,
-            "ifttt-connect \(path.joined(separator: " ")) --help exited \(process.terminationStatus)")
+    /// What `ifttt-connect <path> --help` prints at 80 columns (the help text and its newline), with the user's
+    /// home directory written as `~`.
+    static func help(_ command: any ParsableCommand.Type) -> String {
+        let text = IFTTTConnectCommand.helpMessage(for: command, columns: 80) + "\n"
         let home = FileManager.default.homeDirectoryForCurrentUser.path
-        return String(decoding: data, as: UTF8.self).replacingOccurrences(of: home, with: "~")
+        return text.replacingOccurrences(of: home, with: "~")
     }
 
-    @Test func everyCommandsHelpMatchesItsReference() async throws {
-        let paths = Self.commandPaths()
-        #expect(paths.count > 10)
+    @Test func everyCommandsHelpMatchesItsReference() throws {
+        let commands = Self.commands()
+        #expect(commands.count > 10)
         if Self.recording {
             try FileManager.default.createDirectory(at: Self.references, withIntermediateDirectories: true)
         }
-        for path in paths {
-            let text = try await offCooperativePool { try Self.help(path) }
+        for (path, command) in commands {
+            let text = Self.help(command)
             let file = Self.references.appendingPathComponent(Self.referenceName(path))
             if Self.recording {
                 try text.write(to: file, atomically: true, encoding: .utf8)

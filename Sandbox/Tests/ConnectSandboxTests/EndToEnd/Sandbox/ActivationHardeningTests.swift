@@ -294,21 +294,15 @@ struct ActivationHardeningTests {
                 [("activation_session", second), ("email", "twin2@example.com"), ("password", "same secret")])
         }
         let store = try SandboxStore(path: path)
-        let stored = try await store.database.read { db in
-            try [String: String](
-                uniqueKeysWithValues: Row.fetchAll(db, sql: "SELECT email, password FROM users").map {
-                    ($0["email"] as String, $0["password"] as String)
-                })
-        }
+        let seed = try await store.exportSeed()
+        let stored = [String: String](uniqueKeysWithValues: seed.users.map { ($0.email, $0.password ?? "") })
         #expect(stored.count == 5)
         for (email, hash) in stored {
             #expect(hash.hasPrefix("pbkdf2-sha256$4096$"), "\(email)")
             #expect(!hash.contains("password") && !hash.contains("secret"))
         }
         #expect(stored["twin1@example.com"] != stored["twin2@example.com"])  // salted
-        let partner: [String] = try await store.database.read { db in
-            try String.fetchAll(db, sql: "SELECT password_hash FROM partner_accounts")
-        }
+        let partner = seed.partnerAccounts.map { $0.password ?? "" }
         #expect(partner.count == 3 && partner.allSatisfy { $0.hasPrefix("pbkdf2-sha256$") })
         let file = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(

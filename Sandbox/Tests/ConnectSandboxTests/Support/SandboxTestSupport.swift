@@ -66,9 +66,17 @@ enum SandboxTest {
     }
 
     /// The repository's root directory, for the committed files the tests read (fixtures, docs, examples,
-    /// snapshots): found from this file's path, `Sandbox/Tests/ConnectSandboxTests/SandboxTestSupport.swift`.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    /// snapshots): the nearest directory above this file that holds `Sandbox/Package.swift`, so that the support
+    /// files can sit in any folder of the test target. Every sandbox test finds a committed file through here.
+    static let repositoryRoot: URL = {
+        var directory = URL(fileURLWithPath: #filePath).resolvingSymlinksInPath().deletingLastPathComponent()
+        while directory.path != "/" {
+            let manifest = directory.appendingPathComponent("Sandbox/Package.swift").path
+            if FileManager.default.fileExists(atPath: manifest) { return directory }
+            directory.deleteLastPathComponent()
+        }
+        preconditionFailure("no Sandbox/Package.swift above \(#filePath)")
+    }()
 
     /// The file or directory at `path` (relative to the repository's root).
     static func repository(_ path: String) -> URL { repositoryRoot.appendingPathComponent(path) }

@@ -93,7 +93,7 @@ struct LocationDeliveryTests {
             let schedule = UploadScheduler.Configuration(batchSize: 3, baseDelay: 2, maximumDelay: 60)
             let uploader = LocationUploader(
                 store: store, configuration: .init(network: .sandbox(root), scheduler: schedule),
-                tokenProvider: { SandboxTest.aliceToken }, now: { clock.now }, random: { 0.5 })
+                tokenProvider: { SandboxTest.aliceToken }, clock: ReadingClock { clock.now }, random: { 0.5 })
             var failures = 0
             var rounds = 0
             upload: while rounds < 500 {

@@ -92,9 +92,8 @@ struct SandboxHardeningTests {
             #expect(try await Self.signIn(base, second, "hashy@example.com", lookalike) == 200)
             #expect(try await Self.signIn(base, second, "hashy@example.com", "correct horse") == 401)
         }
-        let stored = try await SandboxStore(path: path).database.read { db in
-            try String.fetchOne(db, sql: "SELECT password FROM users WHERE email = 'hashy@example.com'")
-        }
+        let stored = try await SandboxStore(path: path).exportSeed().users.first { $0.email == "hashy@example.com" }?
+            .password
         #expect(stored != nil && stored != lookalike)
     }
 
