@@ -195,7 +195,11 @@ extension RedirectVerifier {
     /// API (a recording transport) says the Connection is on for its user.
     static func vouching(for token: String) -> RedirectVerifier {
         let api = RecordingTransport { _ in
-            HTTPResponse(statusCode: 200, body: Data(#"{"id":"c1","user_status":"enabled"}"#.utf8))
+            HTTPResponse(
+                statusCode: 200,
+                body: Data(
+                    #"{"type":"connection","id":"c1","name":"N","description":"D","url":"https://ifttt.com/c1","user_status":"enabled","services":[{"service_id":"gx","service_name":"Grocery Express","is_primary":true}]}"#
+                        .utf8))
         }
         return RedirectVerifier(
             voucher: .startingToken(RedactedToken(value: token)),

@@ -26,7 +26,7 @@ struct NetworkConfigurationTests {
         #expect(String(decoding: upload.body ?? Data(), as: UTF8.self).contains(#""installation_id":"install-1""#))
     }
 
-    @available(*, deprecated, message: "exercises the deprecated now: spellings (Deprecations.swift)")
+    @available(*, deprecated, message: "exercises the deprecated now: spellings (LocationDeprecations.swift)")
     @Test func theEarlierNowSpellingStillSetsTheClock() {
         let clock = ManualClock()
         var configuration = Synchronizer.Configuration(

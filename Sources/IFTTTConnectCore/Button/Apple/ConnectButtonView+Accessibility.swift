@@ -10,7 +10,7 @@ extension ConnectButtonView {
     func accessibilityModel(_ state: ConnectButtonVisualState, width: Double) -> ConnectButtonAccessibility {
         ConnectButtonAccessibility(
             state: state, serviceName: connection?.connectingService.shortName,
-            fullServiceName: connection?.connectingService.name, localization: localization, width: width,
+            fullServiceName: connection?.connectingService.name, localization: resolvedLocalization, width: width,
             showsFooter: showsFooter)
     }
 

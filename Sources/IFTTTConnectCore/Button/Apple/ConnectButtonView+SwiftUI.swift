@@ -39,6 +39,9 @@ public struct ConnectButtonView: View {
     @Environment(\.locale) private var locale
     @Environment(\.sizeCategory) private var sizeCategory
     @Environment(\.layoutDirection) private var layoutDirection
+
+    /// The texts' language: ``localization`` when given, else the environment's locale.
+    var resolvedLocalization: ConnectLocalization { localization ?? ConnectLocalization(locale: locale) }
     @State private var typedEmail: String?
 
     /// Creates the view.
@@ -68,7 +71,7 @@ public struct ConnectButtonView: View {
                 appearance: { state in
                     ConnectButtonAppearance(
                         state: state, connection: connection,
-                        localization: localization ?? ConnectLocalization(locale: locale),
+                        localization: resolvedLocalization,
                         environment: ConnectButtonEnvironment(
                             style: style, hostAppearance: colorScheme == .dark ? .dark : .light,
                             width: Double(proxy.size.width), textSize: ConnectTextSize(sizeCategory),
