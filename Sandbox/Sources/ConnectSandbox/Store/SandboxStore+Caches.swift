@@ -35,9 +35,14 @@ final class SandboxStoreGeneration: TransactionObserver, Sendable {
     }
 
     /// The current count.
+    ///
+    /// The monitor connection is asked outside the lock: `databaseDidCommit` takes the lock on the writer's queue while
+    /// SQLite's write lock is held, so asking SQLite inside it could wait on that writer while it waits on us. Two
+    /// callers that read versions out of order only cost an extra invalidation.
     var value: UInt64 {
-        state.withLockedValue { state in
-            if let version = dataVersion(&state), version != state.knownVersion {
+        let version = dataVersion()
+        return state.withLockedValue { state in
+            if let version, version != state.knownVersion {
                 state.knownVersion = version
                 state.count &+= 1
             }
@@ -45,17 +50,20 @@ final class SandboxStoreGeneration: TransactionObserver, Sendable {
         }
     }
 
-    /// `PRAGMA data_version` of the monitor connection (`nil` in memory or before the file can be opened). Call inside
-    /// the lock.
-    private func dataVersion(_ state: inout State) -> Int? {
+    /// `PRAGMA data_version` of the monitor connection (`nil` in memory or before the file can be opened). Call
+    /// outside the lock.
+    private func dataVersion() -> Int? {
         guard let databasePath else { return nil }
-        if state.monitor == nil {
-            var configuration = Configuration()
-            configuration.readonly = true
-            configuration.label = "ConnectSandbox.generation"
-            state.monitor = try? DatabaseQueue(path: databasePath, configuration: configuration)
+        let monitor = state.withLockedValue { state -> DatabaseQueue? in
+            if state.monitor == nil {
+                var configuration = Configuration()
+                configuration.readonly = true
+                configuration.label = "ConnectSandbox.generation"
+                state.monitor = try? DatabaseQueue(path: databasePath, configuration: configuration)
+            }
+            return state.monitor
         }
-        return try? state.monitor?.inDatabase { try Int.fetchOne($0, sql: "PRAGMA data_version") }
+        return try? monitor?.inDatabase { try Int.fetchOne($0, sql: "PRAGMA data_version") }
     }
 
     // Every table is observed, so that every write transaction of this process goes through databaseDidCommit; only
