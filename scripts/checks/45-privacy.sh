@@ -94,7 +94,8 @@ expect fail "a target that calls stat without a manifest" \
   "IFTTTConnectLocation: uses NSPrivacyAccessedAPICategoryFileTimestamp but has no privacy manifest: fstat JournalFile.swift:"
 
 copy
-sed -i '/<key>NSPrivacyAccessedAPITypes<\/key>/{n;s|<array/>|<array><dict><key>NSPrivacyAccessedAPIType</key><string>NSPrivacyAccessedAPICategorySystemBootTime</string><key>NSPrivacyAccessedAPITypeReasons</key><array><string>35F9.1</string></array></dict></array>|}' "$work/tree/$manifest"
+# The manifest's list of required-reason categories, empty (<array/>) or not (<array>), gains SystemBootTime.
+sed -i '/<key>NSPrivacyAccessedAPITypes<\/key>/{n;s|<array/>|<array><dict><key>NSPrivacyAccessedAPIType</key><string>NSPrivacyAccessedAPICategorySystemBootTime</string><key>NSPrivacyAccessedAPITypeReasons</key><array><string>35F9.1</string></array></dict></array>|;s|<array>$|<array><dict><key>NSPrivacyAccessedAPIType</key><string>NSPrivacyAccessedAPICategorySystemBootTime</string><key>NSPrivacyAccessedAPITypeReasons</key><array><string>35F9.1</string></array></dict>|}' "$work/tree/$manifest"
 expect fail "a declared category nothing uses" \
   "IFTTTConnectCore: declares NSPrivacyAccessedAPICategorySystemBootTime, but nothing in its sources uses it"
 
