@@ -71,7 +71,7 @@ enum LegacyFixture {
             baseURL: url, anonymousId: "legacy-e2e", callbackQueue: nil, logHandler: logHandler)
         manager.serviceSlug = "grocery_express"
         manager.userToken = token
-        manager.timeout = 10
+        manager.timeout = 60  // as Client's: the whole suite at once on 2 cores
         return manager
     }
 }
