@@ -202,5 +202,5 @@ rss_verdict="meets goal"; [ "$rss_mb" -ge "$goal_rss" ] && rss_verdict="MISSES g
 printf '%-40s %20s %8s  %s\n' "peak RSS of the sandbox" "$rss_mb MB" "<${goal_rss} MB" "$rss_verdict"
 printf 'events listed by cursor: %d in %d pages of up to 1000 (recorded before the load: %d)\n' "$count" "$pages" "$events"
 if [ "$count" -lt "$events" ]; then echo "sandbox-bench: FAIL: events are missing"; status=1; fi
-[ "$check" -eq 1 ] && echo "(check mode: fails only beyond ${factor}x a goal)"
+[ "$check" -eq 1 ] && echo "(check mode: fails only beyond a ceiling: ${factor}x the goal, or twice what the route measured before)"
 exit $status
