@@ -62,7 +62,7 @@ mutation state-check sdk Sources/IFTTTConnectCore/Activation/RedirectNonce.swift
 mutation nesting-limit sdk Sources/IFTTTConnectCore/JSON/JSONParser.swift \
   'case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)' \
   'case UInt8(ascii: "{"): return try parseObject(depth: depth)' \
-  'HostilePayloadTests|FuzzCorpusTests'
+  'objectsOneLevelDeeperThanTheLimitAreRefused'
 mutation halving sdk Sources/IFTTTConnectLocation/RefusalTriage.swift \
   'let half = batch.count / 2' \
   'let half = batch.count - 1' \

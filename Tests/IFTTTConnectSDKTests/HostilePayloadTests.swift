@@ -6,6 +6,18 @@ import Testing
 /// the error must name where the problem is.
 @Suite("Hostile payloads give typed errors")
 struct HostilePayloadTests {
+    /// Objects nested exactly to the parser's limit parse; one level more is a typed error. Shallow enough that a
+    /// parser without the limit parses it instead of overflowing its stack, so a lost limit fails this test by name
+    /// (`scripts/mutate.sh`'s nesting-limit mutation) rather than crashing the test process.
+    @Test func objectsOneLevelDeeperThanTheLimitAreRefused() throws {
+        let limit = JSONParser().maximumDepth
+        func nested(_ depth: Int) -> String {
+            String(repeating: #"{"a":"#, count: depth - 1) + "{}" + String(repeating: "}", count: depth - 1)
+        }
+        #expect(throws: Never.self) { try JSONParser().parse(nested(limit)) }
+        #expect(throws: ConnectDecodingError.self) { try JSONParser().parse(nested(limit + 1)) }
+    }
+
     static let valid =
         #"{"type":"connection","id":"c1","name":"N","description":"D","url":"https://ifttt.com/c1","user_status":"enabled","services":[{"service_id":"a","service_name":"A","is_primary":true}]}"#
 
