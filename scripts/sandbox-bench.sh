@@ -48,8 +48,8 @@ if [ -n "${IFTTT_CONNECT_BIN:-}" ]; then
   bin="$IFTTT_CONNECT_BIN"
 else
   echo "sandbox-bench: building the release ifttt-connect" >&2
-  source scripts/lib/release-cli.sh
-  bin="$(build_release_cli sandbox-bench)" || exit 1
+  source scripts/lib/cli-build.sh
+  bin="$(build_cli sandbox-bench release)" || exit 1
 fi
 
 work="$(mktemp -d)"
