@@ -56,11 +56,14 @@ struct Block {
     var conditions: [String]
 }
 
-/// Whether a condition tests only the C library or the kernel (Darwin, Glibc, Musl, Linux), not a framework or
-/// an Apple OS: lines chosen by such a condition differ between Darwin's libc and Glibc, which no stub can bridge.
+/// Whether a condition tests only the C library, the kernel or the Objective-C runtime (Darwin, Glibc, Musl, Linux,
+/// ObjectiveC), not a framework or an Apple OS: lines chosen by such a condition differ between Darwin's libc and
+/// Glibc, or need the Objective-C runtime (`@objc` targets of a `CADisplayLink`), which no stub can bridge;
+/// scripts/check-ios-sdk.sh compiles them against Apple's SDK.
 func isLibcCondition(_ condition: String) -> Bool {
     let libc = [
         "canImport(Darwin)", "canImport(Glibc)", "canImport(Musl)", "canImport(Android)", "os(Linux)", "os(Android)",
+        "canImport(ObjectiveC)",
     ]
     var rest = condition
     for term in libc { rest = rest.replacingOccurrences(of: term, with: "") }
@@ -155,7 +158,8 @@ enum AppleLineCount {
 
         print("Apple-only lines compiled: \(compiled) of \(appleOnly)")
         print(
-            "  not coverable by framework stubs: \(darwinOnly) lines chosen by the C library (Darwin vs Glibc), \(macOnly) macOS-only lines"
+            "  not coverable by framework stubs: \(darwinOnly) lines chosen by the C library (Darwin vs Glibc) or the "
+                + "Objective-C runtime, \(macOnly) macOS-only lines"
         )
         if verbose {
             for line in darwinLines { print("  darwin libc: \(line)") }

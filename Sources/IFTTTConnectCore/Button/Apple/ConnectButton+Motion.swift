@@ -1,23 +1,16 @@
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
 
-/// Plays a ``ConnectButtonMotion`` on a ``ConnectButton``: a timer at the display's rate redraws the button with
-/// ``ConnectButtonAppearance/applying(_:from:)`` until the motion ends (the loading pulse repeats until the state
-/// changes).
-///
-/// A block `Timer` in the run loop's common modes (so it runs while a scroll view tracks), not a `CADisplayLink`:
-/// a display link calls an Objective-C selector, and the SDK's UIKit code stays free of `@objc` so that the Linux
-/// check of every Apple-only line (scripts/check-apple.sh) can compile it.
+/// Plays a ``ConnectButtonMotion`` on a ``ConnectButton``: a `CADisplayLink` redraws the button once per display
+/// refresh with ``ConnectButtonAppearance/applying(_:from:)`` until the motion ends (the loading pulse repeats until
+/// the state changes). Every frame's content comes from the portable timeline; this type only asks for redraws.
 @MainActor
 final class ConnectButtonMotionPlayer {
     /// The motion playing, with the appearance of the state it leaves and when it started.
     private var playing: (motion: ConnectButtonMotion, previous: ConnectButtonAppearance, start: Date)?
-    private var timer: Timer?
+    private let frames = ConnectButtonFrameTicker()
     /// The view redrawn on every tick.
     weak var view: UIView?
-
-    /// Redraws per second.
-    static let framesPerSecond = 60.0
 
     /// Whether a motion is running.
     var isPlaying: Bool { playing != nil }
@@ -27,18 +20,17 @@ final class ConnectButtonMotionPlayer {
         stop()
         guard !motion.isFinished(at: 0) else { return }
         playing = (motion, previous, Date())
-        let timer = Timer(timeInterval: 1 / Self.framesPerSecond, repeats: true) { [weak self] _ in
-            MainActor.assumeIsolated { self?.tick() }
+        frames.start { [weak self] in
+            guard let self else { return false }
+            self.tick()
+            return self.isPlaying
         }
-        RunLoop.main.add(timer, forMode: .common)
-        self.timer = timer
         view?.setNeedsDisplay()
     }
 
     /// Stops the motion; the view draws its state's appearance again.
     func stop() {
-        timer?.invalidate()
-        timer = nil
+        frames.stop()
         if playing != nil {
             playing = nil
             view?.setNeedsDisplay()
@@ -56,6 +48,56 @@ final class ConnectButtonMotionPlayer {
         guard let playing else { return current }
         let frame = playing.motion.frame(at: Date().timeIntervalSince(playing.start))
         return current.applying(frame, from: playing.previous)
+    }
+}
+
+/// Calls a closure once per display refresh, on the main thread, until it returns `false` or ``stop()`` is called:
+/// a `CADisplayLink` in the run loop's common modes (so frames keep coming while a scroll view tracks). A display
+/// link retains its target, which holds only the closure: when the button goes away, the closure (holding the
+/// player weakly) returns `false` and the link is invalidated on that frame.
+///
+/// The Linux check of the Apple-only lines against stub frameworks (scripts/check-apple.sh) has no Objective-C
+/// runtime, so it cannot compile the display link's `@objc` target; it compiles the timer below in its place, which
+/// no Apple platform builds. scripts/check-ios-sdk.sh compiles and links the display link against Apple's SDK.
+@MainActor
+final class ConnectButtonFrameTicker {
+    #if canImport(ObjectiveC)
+    /// The display link's target.
+    private final class Target: NSObject {
+        let onFrame: @MainActor () -> Bool
+        init(_ onFrame: @escaping @MainActor () -> Bool) { self.onFrame = onFrame }
+        @objc func frame(_ link: CADisplayLink) {
+            MainActor.assumeIsolated {
+                if !onFrame() { link.invalidate() }
+            }
+        }
+    }
+    private var link: CADisplayLink?
+    #else
+    private var link: Timer?
+    #endif
+
+    /// Starts calling `onFrame` once per refresh until it returns `false`; stops the calls of an earlier start.
+    func start(_ onFrame: @escaping @MainActor () -> Bool) {
+        stop()
+        #if canImport(ObjectiveC)
+        let link = CADisplayLink(target: Target(onFrame), selector: #selector(Target.frame(_:)))
+        link.add(to: .main, forMode: .common)
+        #else
+        let link = Timer(timeInterval: 1.0 / 60, repeats: true) { [weak self] _ in
+            MainActor.assumeIsolated {
+                if !onFrame() { self?.stop() }
+            }
+        }
+        RunLoop.main.add(link, forMode: .common)
+        #endif
+        self.link = link
+    }
+
+    /// Stops the calls.
+    func stop() {
+        link?.invalidate()
+        link = nil
     }
 }
 
