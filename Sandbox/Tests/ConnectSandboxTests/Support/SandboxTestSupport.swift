@@ -1,6 +1,7 @@
 @testable import ConnectSandbox
 import Foundation
 import IFTTTConnectSDK
+import IFTTTConnectTesting
 import Logging
 import Testing
 
@@ -26,11 +27,20 @@ enum SandboxTest {
     static func configuration(
         databasePath: String = SandboxConfiguration.inMemoryDatabasePath, seedFile: URL? = nil,
         seedsDemoData: Bool = true, latency: Int = 0, failRate: Double = 0, randomSeed: UInt64? = nil,
-        redirectState: RedirectStateMode = .ignore
+        redirectState: RedirectStateMode = .ignore, clock: (any ConnectClock)? = nil
     ) -> SandboxConfiguration {
-        SandboxConfiguration(
+        var configuration = SandboxConfiguration(
             host: "127.0.0.1", port: 0, databasePath: databasePath, seedFile: seedFile, seedsDemoData: seedsDemoData,
             latency: latency, failRate: failRate, randomSeed: randomSeed, redirectState: redirectState, logger: logger)
+        if let clock { configuration.clock = clock }
+        return configuration
+    }
+
+    /// A configuration whose clock stands still at the moment of the call: a test that sends a hundred sign-ins
+    /// to hit a limit counted over a window (``SignInThrottle/sprayWindow``: 60 s) must not see the window lapse
+    /// because a loaded machine took longer than that to send them (CI saw 95 s).
+    static func heldClockConfiguration() -> SandboxConfiguration {
+        configuration(clock: ManualClock(Date()))
     }
 
     /// Runs `body` against a fresh demo sandbox.

@@ -161,11 +161,8 @@ struct ServiceClientEndToEndTests {
         }
     }
 
-    /// Disabled after the issue-30 merge: in the whole sandbox suite (not alone, not with its own suite) the first
-    /// `POST /partner/grocery_express/api/user_token` waits about 30 s for the backend's own token exchange with the
-    /// sandbox and the client times out; the suite passed before that merge. Diagnosis so far in the closing note of
-    /// 2026-11-27; re-enable once found.
-    @Test(.disabled("the partner backend's self-call stalls in the full suite since the issue-30 merge"))
+    /// The partner backend's own token exchange with the sandbox, over loopback.
+    @Test
     func partnerBackendIssuesUserTokens() async throws {
         try await LegacyFixture.withSandbox { url in
             let http = Client(base: url)

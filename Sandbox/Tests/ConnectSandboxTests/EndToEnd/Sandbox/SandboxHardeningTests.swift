@@ -42,7 +42,7 @@ struct SandboxHardeningTests {
     /// One guess for each of many accounts was never limited. Failed before the fix. The limit is the sprayer's
     /// own (its source: this test process's user); other sources are not refused (`SandboxResidueTests`).
     @Test func passwordSprayingIsLimited() async throws {
-        try await SandboxServer.withRunning(SandboxTest.configuration()) { base in
+        try await SandboxServer.withRunning(SandboxTest.heldClockConfiguration()) { base in
             let session = try await ActivationHardeningTests.start(
                 base, "gx-arrive-store", [("sdk_return_to", "http://127.0.0.1:4567/cb")])
             for n in 0..<SignInThrottle.maximumSourceFailures {

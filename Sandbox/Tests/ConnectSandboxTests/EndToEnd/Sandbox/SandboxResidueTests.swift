@@ -121,7 +121,7 @@ struct SandboxResidueTests {
     /// root): 110 wrong passwords for junk identifiers and for bob, on IFTTT's and on Grocery Express's sign-in page.
     /// Before the fix alice's and dave's right passwords were then refused (429); now they sign in.
     @Test(.enabled(if: OtherLocalUser.isAvailable)) func anotherLocalUsersFloodDoesNotLockOutAlice() async throws {
-        try await SandboxServer.withRunning(SandboxTest.configuration()) { base in
+        try await SandboxServer.withRunning(SandboxTest.heldClockConfiguration()) { base in
             let script = """
                 jar=$(mktemp); page=$(curl -s -c "$jar" -b "$jar" "$BASE/access/api/gx-arrive-store?sdk_return_to=http%3A%2F%2F127.0.0.1%3A4567%2Fcb")
                 session=$(printf '%s' "$page" | sed -n 's/.*name="activation_session" value="\\([0-9a-f]*\\)".*/\\1/p' | head -n 1)
