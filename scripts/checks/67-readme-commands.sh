@@ -57,9 +57,9 @@ if [ ${#commands[@]} -lt 10 ]; then echo "readme commands: found only ${#command
 # Why a command does not run here; empty when it runs. Each skipped command is still checked (see `check_skipped`).
 skip_reason() {
   case "$1" in
-    "scripts/install.sh"*) echo "builds the release binary (minutes); the debug binary of the test command stands in" ;;
+    "scripts/install.sh"*) echo "links the debug binary the test command builds (the same build); the test command's binary stands in" ;;
     "scripts/test.sh"*) echo "the test command itself (it runs this check)" ;;
-    "scripts/demo.sh"*) echo "it builds the release binary (minutes; the debug binary of the test command stands in); the 'ifttt-connect demo' it runs is checked as typed" ;;
+    "scripts/demo.sh"*) echo "it builds the debug binary the test command also builds; the 'ifttt-connect demo' it runs is checked as typed" ;;
     "scripts/check-apple.sh --client"*) echo "MyViewController.swift stands for the reader's own file" ;;
     "scripts/check-apple.sh"*) echo "run by scripts/checks/50-apple.sh" ;;
     "scripts/check-ios-sdk.sh"*) echo "needs Apple's iOS SDK (minutes); run by scripts/checks/52-ios-sdk.sh when one is present" ;;
