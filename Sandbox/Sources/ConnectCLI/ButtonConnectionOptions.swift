@@ -49,15 +49,31 @@ struct ButtonConnectionOptions: ParsableArguments {
     /// The localization `--locale` asks for.
     var localization: ConnectLocalization { ConnectLocalization(identifier: locale) }
 
-    /// The appearance of `state` for `connection` as the options ask.
-    func appearance(_ state: ConnectButtonVisualState, connection: Connection) -> ConnectButtonAppearance {
+    /// The appearance of `state` for `connection` as the options ask, at `textSize` in `layoutDirection`, with the
+    /// service icon when one was loaded.
+    func appearance(
+        _ state: ConnectButtonVisualState, connection: Connection, textSize: ConnectTextSize = .large,
+        layoutDirection: ConnectLayoutDirection = .leftToRight, icon: ConnectButtonIconImage? = nil
+    ) -> ConnectButtonAppearance {
         ConnectButtonAppearance(
             state: state, connection: connection, localization: localization,
-            style: ConnectButtonStyle(rawValue: style) ?? .light, width: width)
+            style: ConnectButtonStyle(rawValue: style) ?? .light, width: width, textSize: textSize,
+            layoutDirection: layoutDirection, icon: icon)
     }
 
     /// Loads the Connection from `--file` or the API; a clear message and exit status 1 when that fails.
     func loadConnection() async throws -> Connection {
+        try await load(icon: false).0
+    }
+
+    /// Loads the Connection from `--file` or the API; from the API also the connecting service's icon, through the
+    /// SDK's icon loader (no disk cache) and the same transport, while the sandbox runs. A file has no icon; an icon
+    /// that does not load leaves the monogram, with a note.
+    func loadConnectionAndIcon() async throws -> (Connection, ConnectButtonIconImage?) {
+        try await load(icon: true)
+    }
+
+    private func load(icon wantsIcon: Bool) async throws -> (Connection, ConnectButtonIconImage?) {
         if let file {
             let data: Data
             do {
@@ -67,24 +83,33 @@ struct ButtonConnectionOptions: ParsableArguments {
                 throw ExitCode(1)
             }
             do throws(ConnectDecodingError) {
-                return try Connection.decode(from: data)
+                return (try Connection.decode(from: data), nil)
             } catch {
                 warn("error: \(file) is not a Connection: \(error)")
                 throw ExitCode(1)
             }
         }
         let id = connection ?? ""
-        let result: Result<Connection, ConnectAPIError> = try await api.withAPI { url in
+        let result: Result<(Connection, ConnectButtonIconImage?), ConnectAPIError> = try await api.withAPI { url in
             do throws(ConnectAPIError) {
-                return .success(
-                    try await ConnectionNetworkController(configuration: .sandbox(url))
-                        .fetchConnection(for: id, credentialProvider: ConnectionCredentials()))
+                let transport = URLSessionTransport()
+                let connection = try await ConnectionNetworkController(
+                    configuration: .sandbox(url, transport: transport)
+                ).fetchConnection(for: id, credentialProvider: ConnectionCredentials())
+                var icon: ConnectButtonIconImage?
+                if wantsIcon, let iconURL = connection.connectingService.monochromeIconURL {
+                    switch await ServiceIconLoader(transport: transport, cacheDirectory: nil).icon(for: iconURL) {
+                    case .success(let loaded): icon = loaded
+                    case .failure(let error): warn("note: the service icon did not load (\(error)); monogram")
+                    }
+                }
+                return .success((connection, icon))
             } catch {
                 return .failure(error)
             }
         }
         switch result {
-        case .success(let connection): return connection
+        case .success(let loaded): return loaded
         case .failure(let error):
             warn("error: \(error)")
             throw ExitCode(1)
