@@ -412,7 +412,7 @@ dispatch_interface="$swift_lib/Dispatch.swiftmodule/arm64-apple-ios.swiftinterfa
 traits_header="System/Library/Frameworks/UIKit.framework/Headers/UIAccessibilityConstants.h"
 # The view is keyed by the SDK and the patches (bump `patch_version` when they change), not by this whole script:
 # a new view path would make the compiler rebuild its module cache (minutes).
-patch_version=3
+patch_version=4
 view_key="$(printf '%s\n' "$sdk" "$patch_version" | sha256sum | cut -c1-12)"
 view="$cache/sdk-view/$view_key/$sdk_name"
 if [ ! -f "$view/.ready" ]; then
@@ -478,14 +478,17 @@ extension _Concurrency.AsyncStream {
 }
 SWIFT
   # 4. Concurrency annotations of Xcode 16's SDKs: DispatchQueue and DispatchSemaphore are Sendable, and UIKit's
-  #    accessibility traits are constants (`UIKIT_EXTERN UIAccessibilityTraits const ...`).
+  #    accessibility traits and notifications are constants (`UIKIT_EXTERN UIAccessibilityTraits const ...`; Apple's
+  #    documentation declares e.g. `nonisolated static let announcement: UIAccessibility.Notification`).
   printf '%s\n' 'extension Dispatch.DispatchQueue : @unchecked Swift.Sendable {}' \
     'extension Dispatch.DispatchSemaphore : @unchecked Swift.Sendable {}' >>"$view/$dispatch_interface"
-  sed -i 's/^UIKIT_EXTERN UIAccessibilityTraits UIAccessibilityTrait/UIKIT_EXTERN UIAccessibilityTraits const UIAccessibilityTrait/' \
+  sed -i -e 's/^UIKIT_EXTERN UIAccessibilityTraits UIAccessibilityTrait/UIKIT_EXTERN UIAccessibilityTraits const UIAccessibilityTrait/' \
+    -e 's/^UIKIT_EXTERN UIAccessibilityNotifications UIAccessibility/UIKIT_EXTERN UIAccessibilityNotifications const UIAccessibility/' \
     "$view/$traits_header"
   if grep -q 'Accessing Environment<\\(Value.self)>' "$view/$swiftui_interface" \
       || ! grep -q 'func get() throws(Failure) -> Success' "$view/$swift_interface" \
-      || ! grep -q 'UIAccessibilityTraits const UIAccessibilityTraitButton' "$view/$traits_header"; then
+      || ! grep -q 'UIAccessibilityTraits const UIAccessibilityTraitButton' "$view/$traits_header" \
+      || ! grep -q 'UIAccessibilityNotifications const UIAccessibilityAnnouncementNotification' "$view/$traits_header"; then
     echo "check-ios-sdk: a patch of the SDK view did not apply" >&2; exit 1
   fi
   touch "$view/.ready"

@@ -15,7 +15,8 @@
 #                           passed) and check each verdict, build nothing
 #   --sandbox-scratch DIR   build the sandbox in DIR (--scratch-path) instead of Sandbox/.build
 #   --timeout SECONDS       the longest build and test run of one mutation (default 600; a timeout is BROKEN)
-# Exits 0 when every mutation applied and was caught, 1 otherwise. Leaves the tree as it found it.
+# Exits 0 when every mutation applied and was caught, 1 otherwise. Leaves the tree as it found it, and the build
+# too: each package a mutant was built into is built again from the restored sources.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib/build-flags.sh
@@ -120,7 +121,25 @@ planted=""
 restore() {
   if [ -n "$planted" ]; then cp "$work/original" "$planted"; planted=""; fi
 }
-trap 'restore; rm -rf "$work"' EXIT
+# The packages whose build last held a mutant. Restoring a file makes the next build recompile it, but until then
+# the scratch holds the mutant's objects, and `swift test --skip-build` would run them: so, at the end, each such
+# package is built again from the restored sources (an incremental build of the mutated modules).
+mutated_sdk=0 mutated_sandbox=0
+rebuild_restored() {
+  local start=$SECONDS
+  if [ "$mutated_sdk" -eq 1 ]; then
+    swift build --package-path . "${test_build_flags[@]}" >"$work/rebuild.log" 2>&1 \
+      || { echo "mutate: the SDK does not build again after restoring (see above)" >&2; tail -20 "$work/rebuild.log" >&2; }
+  fi
+  if [ "$mutated_sandbox" -eq 1 ]; then
+    swift build --package-path Sandbox "${sandbox_scratch[@]}" "${test_build_flags[@]}" >"$work/rebuild.log" 2>&1 \
+      || { echo "mutate: the sandbox does not build again after restoring" >&2; tail -20 "$work/rebuild.log" >&2; }
+  fi
+  if [ "$mutated_sdk" -eq 1 ] || [ "$mutated_sandbox" -eq 1 ]; then
+    echo "mutate: rebuilt from the restored sources in $((SECONDS - start)) s, so no mutant stays in the build" >&2
+  fi
+}
+trap 'restore; rebuild_restored; rm -rf "$work"' EXIT
 trap 'exit 130' INT TERM
 
 # test_names LOG: the failed tests of a Swift Testing or XCTest log, comma-separated (empty when none failed by name).
@@ -207,7 +226,11 @@ for i in "${!names[@]}"; do
   FROM="$from" TO="$to" awk '{ i = index($0, ENVIRON["FROM"])
     if (i) $0 = substr($0, 1, i - 1) ENVIRON["TO"] substr($0, i + length(ENVIRON["FROM"])); print }' \
     "$work/original" >"$file"
-  if [ "${packages[$i]}" = sdk ]; then package=(--package-path .); else package=(--package-path Sandbox "${sandbox_scratch[@]}"); fi
+  if [ "${packages[$i]}" = sdk ]; then
+    package=(--package-path .); mutated_sdk=1
+  else
+    package=(--package-path Sandbox "${sandbox_scratch[@]}"); mutated_sandbox=1
+  fi
   start=$SECONDS
   echo "mutate: $name ($file:$line): building and running ${filters[$i]}" >&2
   run_flags=()

@@ -202,8 +202,9 @@ public actor LocationMonitoringSession {
     private var draining = false
     private var idleWaiters: [CheckedContinuation<Void, Never>] = []
     /// The session whose inputs the current task is draining: a monitor that answers inside one of the session's
-    /// own calls must not wait for the drain it is part of.
-    @TaskLocal private static var drainingSession: ObjectIdentifier?
+    /// own calls must not wait for the drain it is part of. (Spelled as the `@TaskLocal` macro expands, so that
+    /// Swift 5.8's standard library, which has no such macro, compiles it too: scripts/check-ios-sdk.sh.)
+    private static let drainingSession = TaskLocal<ObjectIdentifier?>(wrappedValue: nil)
     /// Inputs handled since the session was created (for tests and monitoring).
     private(set) var handledInputs = 0
     /// Inputs accepted and not handled yet (for tests).
@@ -213,12 +214,12 @@ public actor LocationMonitoringSession {
     private func submit(_ input: Input) async {
         inputs.append(input)
         if draining {
-            if Self.drainingSession == ObjectIdentifier(self) { return }
+            if Self.drainingSession.get() == ObjectIdentifier(self) { return }
             await withCheckedContinuation { idleWaiters.append($0) }
             return
         }
         draining = true
-        await Self.$drainingSession.withValue(ObjectIdentifier(self)) {
+        await Self.drainingSession.withValue(ObjectIdentifier(self)) {
             while !inputs.isEmpty {
                 await run(inputs.removeFirst())
                 handledInputs += 1

@@ -522,13 +522,13 @@ public struct EnvironmentValues {
 }
 
 /// https://developer.apple.com/documentation/swiftui/contentsizecategory
-public enum ContentSizeCategory: Hashable, Sendable, CaseIterable {
+public enum ContentSizeCategory: Hashable, CaseIterable {
     case extraSmall, small, medium, large, extraLarge, extraExtraLarge, extraExtraExtraLarge, accessibilityMedium,
         accessibilityLarge, accessibilityExtraLarge, accessibilityExtraExtraLarge, accessibilityExtraExtraExtraLarge
 }
 
 /// https://developer.apple.com/documentation/swiftui/layoutdirection
-public enum LayoutDirection: Hashable, Sendable, CaseIterable {
+public enum LayoutDirection: Hashable, CaseIterable {
     case leftToRight, rightToLeft
 }
 

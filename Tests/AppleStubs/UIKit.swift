@@ -115,13 +115,26 @@ open class UIAccessibilityElement: NSObject {
 
 /// https://developer.apple.com/documentation/uikit/uiinteraction
 @MainActor
-public protocol UIInteraction: NSObjectProtocol {}
+public protocol UIInteraction: NSObjectProtocol {
+    /// https://developer.apple.com/documentation/uikit/uiinteraction/view
+    var view: UIView? { get }
+    /// https://developer.apple.com/documentation/uikit/uiinteraction/willmove(to:)
+    func willMove(to view: UIView?)
+    /// https://developer.apple.com/documentation/uikit/uiinteraction/didmove(to:)
+    func didMove(to view: UIView?)
+}
 
 /// https://developer.apple.com/documentation/uikit/uilargecontentviewerinteraction
 @MainActor
 open class UILargeContentViewerInteraction: NSObject, UIInteraction {
     /// https://developer.apple.com/documentation/uikit/uilargecontentviewerinteraction/init(delegate:)
     public init(delegate: AnyObject? = nil) {}
+    /// https://developer.apple.com/documentation/uikit/uiinteraction/view
+    open var view: UIView? { nil }
+    /// https://developer.apple.com/documentation/uikit/uiinteraction/willmove(to:)
+    open func willMove(to view: UIView?) {}
+    /// https://developer.apple.com/documentation/uikit/uiinteraction/didmove(to:)
+    open func didMove(to view: UIView?) {}
 }
 
 /// https://developer.apple.com/documentation/uikit/uiuserinterfacestyle

@@ -62,14 +62,13 @@ final class ConnectButtonMotionPlayer {
 @MainActor
 final class ConnectButtonFrameTicker {
     #if canImport(ObjectiveC)
-    /// The display link's target.
+    /// The display link's target: the link is in the main run loop, so it calls `frame(_:)` on the main thread.
+    @MainActor
     private final class Target: NSObject {
         let onFrame: @MainActor () -> Bool
         init(_ onFrame: @escaping @MainActor () -> Bool) { self.onFrame = onFrame }
         @objc func frame(_ link: CADisplayLink) {
-            MainActor.assumeIsolated {
-                if !onFrame() { link.invalidate() }
-            }
+            if !onFrame() { link.invalidate() }
         }
     }
     private var link: CADisplayLink?
