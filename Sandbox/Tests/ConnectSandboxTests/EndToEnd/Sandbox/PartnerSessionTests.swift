@@ -74,6 +74,23 @@ struct PartnerSessionTests {
         }
     }
 
+    /// The request exactly as the example apps' `GroceryExpressBackend` sends it, through the SDK's
+    /// `URLSessionTransport`: a JSON body of `login` and `password`, answered with the session.
+    @Test func theExampleAppsRequestSignsIn() async throws {
+        try await Self.withSandbox { client, _, _ in
+            let root = client.base.appendingPathComponent("partner/grocery_express/api")
+            let response = try await URLSessionTransport().send(
+                HTTPRequest(
+                    method: "POST", url: root.appendingPathComponent("session"),
+                    headers: ["Content-Type": "application/json", "Accept": "application/json"],
+                    body: try JSONEncoder().encode(["login": "alice", "password": "gx-alice-password"])))
+            #expect(response.statusCode == 200)
+            let answer = try JSONDecoder().decode([String: String].self, from: response.body)
+            #expect(answer["session"] == "gx-access-token-alice")
+            #expect(answer["login"] == "alice")
+        }
+    }
+
     /// A wrong password and an unknown login get the same 401 envelope; neither the password nor the login typed
     /// is logged.
     @Test func aWrongPasswordIsRefusedWith401() async throws {
