@@ -270,6 +270,16 @@ extension TextField where Label == Text {
     nonisolated public init<S: StringProtocol>(_ title: S, text: Binding<String>) {}
 }
 
+/// https://developer.apple.com/documentation/swiftui/securefield
+public struct SecureField<Label: View>: View {
+    nonisolated public var body: Never { fatalError() }
+}
+
+extension SecureField where Label == Text {
+    /// https://developer.apple.com/documentation/swiftui/securefield/init(_:text:) (the `StringProtocol` title)
+    nonisolated public init<S: StringProtocol>(_ title: S, text: Binding<String>) {}
+}
+
 /// https://developer.apple.com/documentation/swiftui/button
 public struct Button<Label: View>: View {
     /// https://developer.apple.com/documentation/swiftui/button/init(action:label:)

@@ -795,6 +795,8 @@ open class UITextField: UIControl {
     open var keyboardType: UIKeyboardType = .default
     /// https://developer.apple.com/documentation/uikit/uitextinputtraits/textcontenttype
     open var textContentType: UITextContentType!
+    /// https://developer.apple.com/documentation/uikit/uitextinputtraits/issecuretextentry
+    open var isSecureTextEntry: Bool = false
 }
 
 // MARK: - View controllers

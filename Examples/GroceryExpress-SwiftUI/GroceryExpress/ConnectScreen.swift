@@ -4,6 +4,8 @@ import SwiftUI
 /// The Connect Button for "Show my list when I arrive at the store", and a link to the settings.
 @MainActor
 struct ConnectScreen: View {
+    /// Called after the user signed out of Grocery Express in the settings.
+    var onSignOut: @MainActor () -> Void = {}
     /// Changes when the settings change, so the button starts over with them.
     @State private var revision = 0
     @State private var lastError: String?
@@ -31,7 +33,7 @@ struct ConnectScreen: View {
             if let lastError {
                 Text(lastError).font(.footnote).foregroundStyle(.secondary)
             }
-            NavigationLink(destination: SettingsScreen(onChange: { revision += 1 })) {
+            NavigationLink(destination: SettingsScreen(onChange: { revision += 1 }, onSignOut: onSignOut)) {
                 Text("Settings")
             }
         }

@@ -5,6 +5,8 @@ import SwiftUI
 struct GroceryExpressApp: App {
     /// Hands IFTTT's redirect back to the Connect Button that waits for it.
     private let redirectHandler = ConnectionRedirectHandler(redirectURL: AppConfiguration.redirectURL)
+    /// Whether the user is signed in to Grocery Express: its sign-in screen until then, and again after signing out.
+    @State private var signedIn = ExampleSettings.isSignedIn
 
     init() {
         // Location: the App's initializer runs before launch finishes, so a geofence crossing that launched the
@@ -22,8 +24,13 @@ struct GroceryExpressApp: App {
     var body: some Scene {
         WindowGroup {
             NavigationStack {
-                ConnectScreen()
+                if signedIn {
+                    ConnectScreen(onSignOut: { signedIn = false })
+                } else {
+                    SignInScreen(onSignIn: { signedIn = true })
+                }
             }
+            .id(signedIn)
             .onOpenURL { url in
                 _ = redirectHandler.handleApplicationRedirect(url: url)
             }

@@ -1,14 +1,15 @@
 import IFTTTConnectSDK
 import SwiftUI
 
-/// IFTTT's 2.8 example settings (email, skipping configuration, locale, the new-user flow), Grocery Express's
-/// session, and the store geofences of the Connection (paused without turning it off).
+/// IFTTT's 2.8 example settings (email, skipping configuration, locale, the new-user flow), the store geofences of
+/// the Connection (paused without turning it off), and signing out of Grocery Express.
 struct SettingsScreen: View {
     /// Called after a change, so the Connect screen starts over with the new settings.
     var onChange: @MainActor () -> Void = {}
+    /// Called after signing out, so the app shows Grocery Express's sign-in again.
+    var onSignOut: @MainActor () -> Void = {}
     @State private var email = ExampleSettings.email
     @State private var localeIdentifier = ExampleSettings.localeIdentifier
-    @State private var partnerSession = ExampleSettings.partnerSession
     @State private var skipsConfiguration = ExampleSettings.skipsConfiguration
     @State private var forcesNewUserFlow = ExampleSettings.forcesNewUserFlow
     @State private var geofencesEnabled = ConnectButtonController.geofencesEnabled(for: AppConfiguration.connectionId)
@@ -31,15 +32,6 @@ struct SettingsScreen: View {
                     set: { @MainActor value in
                         localeIdentifier = value
                         ExampleSettings.localeIdentifier = value
-                        onChange()
-                    }))
-            TextField(
-                "Grocery Express session, e.g. gx-access-token-alice (empty: signed out)",
-                text: Binding(
-                    get: { @MainActor in partnerSession },
-                    set: { @MainActor value in
-                        partnerSession = value
-                        ExampleSettings.partnerSession = value
                         onChange()
                     }))
             Toggle(
@@ -69,6 +61,11 @@ struct SettingsScreen: View {
                         ConnectButtonController.setGeofencesEnabled(
                             enabled: enabled, for: AppConfiguration.connectionId)
                     }))
+            Text("Signed in to Grocery Express as \(ExampleSettings.partnerLogin)")
+            Button("Sign Out") {
+                ExampleSettings.signOut()
+                onSignOut()
+            }
         }
         .navigationTitle("Settings")
     }

@@ -6,7 +6,8 @@ import IFTTTConnectSDK
 /// (Product > Scheme > Edit Scheme > Arguments) change it:
 ///
 /// - `-IFTTTSandboxURL http://192.168.1.20:8080`: another sandbox address (the URL `ifttt-connect sandbox` prints).
-/// - `-IFTTTProduction YES`: production IFTTT, with your own Connection id (`productionConnectionId`) and backend.
+/// - `-IFTTTProduction YES`: production IFTTT, with your own Connection id (`productionConnectionId`) and backend
+///   (`backend`).
 enum AppConfiguration {
     /// Whether the app talks to production IFTTT (launch argument `-IFTTTProduction YES`).
     static var usesProduction: Bool { UserDefaults.standard.bool(forKey: "IFTTTProduction") }
@@ -26,13 +27,14 @@ enum AppConfiguration {
     static var controllerConfiguration: ConnectButtonController.Configuration {
         usesProduction ? ConnectButtonController.Configuration() : .sandbox(sandboxURL)
     }
-    /// Grocery Express's backend: `POST` with the user's session answers `{"user_token": "..."}` (or `null` before
-    /// the user connected IFTTT). The sandbox plays it; in production it is yours, and it asks IFTTT with
-    /// `POST /v2/user_token` and the service key, which never reaches the app.
-    static var partnerBackendURL: URL {
-        usesProduction
-            ? URL(string: "https://api.groceryexpress.example/ifttt/user_token")!
-            : sandboxURL.appendingPathComponent("partner/grocery_express/api/user_token")
+    /// Grocery Express's backend: its sign-in (`session`) and its voucher for the user's IFTTT token (`user_token`).
+    /// The sandbox plays it; in production it is yours, and it asks IFTTT with `POST /v2/user_token` and the
+    /// service key, which never reaches the app.
+    static var backend: GroceryExpressBackend {
+        GroceryExpressBackend(
+            root: usesProduction
+                ? URL(string: "https://api.groceryexpress.example/api")!
+                : sandboxURL.appendingPathComponent("partner/grocery_express/api"))
     }
 
     /// The Connect Button's configuration with the current settings.
@@ -45,7 +47,8 @@ enum AppConfiguration {
 }
 
 /// The settings of IFTTT's 2.8 example, kept in `UserDefaults`: the user's email, skipping IFTTT's configuration
-/// screen, the locale, the new-user flow, and Grocery Express's session (signed in or not).
+/// screen, the locale, the new-user flow, and Grocery Express's session (signed in or not). A production app keeps
+/// the session in the Keychain; the example keeps it in `UserDefaults` to stay short.
 enum ExampleSettings {
     private static var defaults: UserDefaults { .standard }
 
@@ -69,11 +72,33 @@ enum ExampleSettings {
         get { defaults.bool(forKey: "gx_new_user") }
         set { defaults.set(newValue, forKey: "gx_new_user") }
     }
-    /// Grocery Express's session of the signed-in user (`""`: signed out). In the sandbox, a partner account's access
-    /// token: `gx-access-token-alice`, `-bob` or `-dave`.
+    /// Grocery Express's session of the signed-in user (`""`: signed out), from the sign-in screen. In the sandbox,
+    /// a partner account's access token: `gx-access-token-alice`, `-bob` or `-dave`.
     static var partnerSession: String {
         get { defaults.string(forKey: "gx_session") ?? "" }
         set { defaults.set(newValue, forKey: "gx_session") }
+    }
+    /// The signed-in user's Grocery Express login, for the settings screen.
+    static var partnerLogin: String {
+        get { defaults.string(forKey: "gx_login") ?? "" }
+        set { defaults.set(newValue, forKey: "gx_login") }
+    }
+    /// Whether the user is signed in to Grocery Express; the app shows its sign-in screen until then.
+    static var isSignedIn: Bool { !partnerSession.isEmpty }
+
+    /// Keeps what signing in to Grocery Express gave the app.
+    static func signIn(_ account: GroceryExpressBackend.Account) {
+        partnerSession = account.session
+        partnerLogin = account.login
+    }
+
+    /// Signs out of Grocery Express: forgets the session and the IFTTT user token (it was that user's), and stops
+    /// the location synchronization, as 2.8 asks of an app whose user logs out (`deactivate()`).
+    static func signOut() {
+        partnerSession = ""
+        partnerLogin = ""
+        GroceryExpressCredentials.save(userToken: nil)
+        ConnectButtonController.deactivate()
     }
 
     /// The locale to use.
@@ -101,12 +126,13 @@ struct GroceryExpressCredentials: ConnectionCredentialProvider {
     /// Published services need no invite code.
     var inviteCode: String? { nil }
     /// Grocery Express's backend vouches for the user's IFTTT token while the user is signed in to Grocery Express:
-    /// the activation then finishes with the token it returns. Signed out (as a 2.8 app without a backend), the
+    /// the activation then finishes with the token it returns. Without it (as a 2.8 app without a backend; also
+    /// with a sandbox on your network, as the SDK sends a session only over HTTPS or to this machine), the
     /// activation finishes through the app's own web session instead (see the SDK's migration article).
     var partnerBackend: PartnerBackend? {
         let session = ExampleSettings.partnerSession
         guard !session.isEmpty else { return nil }
-        return try? PartnerBackend.userTokenEndpoint(AppConfiguration.partnerBackendURL, session: session)
+        return AppConfiguration.backend.partnerBackend(session: session)
     }
 
     /// Saves the token IFTTT returned when the user connected.

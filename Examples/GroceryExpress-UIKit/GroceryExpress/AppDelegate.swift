@@ -33,10 +33,20 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
         didFinishLaunchingWithOptions launchOptions: [UIApplication.LaunchOptionsKey: Any]?
     ) -> Bool {
         let window = UIWindow(frame: UIScreen.main.bounds)
-        window.rootViewController = UINavigationController(rootViewController: ConnectViewController())
-        window.makeKeyAndVisible()
         self.window = window
+        showHome()
+        window.makeKeyAndVisible()
         return true
+    }
+
+    /// Grocery Express's sign-in while the user is signed out of it, else the Connect screen; again after signing in
+    /// or out.
+    private func showHome() {
+        let home: UIViewController =
+            ExampleSettings.isSignedIn
+            ? ConnectViewController(onSignOut: { [weak self] in self?.showHome() })
+            : SignInViewController(onSignIn: { [weak self] in self?.showHome() })
+        window?.rootViewController = UINavigationController(rootViewController: home)
     }
 
     func application(_ app: UIApplication, open url: URL, options: [UIApplication.OpenURLOptionsKey: Any] = [:]) -> Bool

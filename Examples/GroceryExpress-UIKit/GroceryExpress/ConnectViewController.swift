@@ -5,6 +5,15 @@ import UIKit
 final class ConnectViewController: UIViewController, ConnectButtonControllerDelegate {
     private let connectButton = ConnectButton()
     private var connectButtonController: ConnectButtonController?
+    /// Called after the user signed out of Grocery Express in the settings.
+    private let onSignOut: @MainActor () -> Void
+
+    init(onSignOut: @escaping @MainActor () -> Void) {
+        self.onSignOut = onSignOut
+        super.init(nibName: nil, bundle: nil)
+    }
+
+    required init?(coder: NSCoder) { nil }
 
     override func viewDidLoad() {
         super.viewDidLoad()
@@ -13,7 +22,9 @@ final class ConnectViewController: UIViewController, ConnectButtonControllerDele
         navigationItem.rightBarButtonItem = UIBarButtonItem(
             title: "Settings",
             primaryAction: UIAction { [weak self] _ in
-                let settings = SettingsViewController(onChange: { [weak self] in self?.startConnectButton() })
+                let settings = SettingsViewController(
+                    onChange: { [weak self] in self?.startConnectButton() },
+                    onSignOut: { [weak self] in self?.onSignOut() })
                 self?.navigationController?.pushViewController(settings, animated: true)
             })
 

@@ -1,14 +1,17 @@
 import IFTTTConnectSDK
 import UIKit
 
-/// IFTTT's 2.8 example settings (email, skipping configuration, locale, the new-user flow), Grocery Express's
-/// session, and the store geofences of the Connection (paused without turning it off).
+/// IFTTT's 2.8 example settings (email, skipping configuration, locale, the new-user flow), the store geofences of
+/// the Connection (paused without turning it off), and signing out of Grocery Express.
 final class SettingsViewController: UIViewController {
     /// Called after a change, so the Connect screen starts over with the new settings.
     private let onChange: @MainActor () -> Void
+    /// Called after signing out, so the app shows Grocery Express's sign-in again.
+    private let onSignOut: @MainActor () -> Void
 
-    init(onChange: @escaping @MainActor () -> Void) {
+    init(onChange: @escaping @MainActor () -> Void, onSignOut: @escaping @MainActor () -> Void) {
         self.onChange = onChange
+        self.onSignOut = onSignOut
         super.init(nibName: nil, bundle: nil)
     }
 
@@ -24,9 +27,6 @@ final class SettingsViewController: UIViewController {
             textRow("Locale, e.g. de (empty: the device's)", ExampleSettings.localeIdentifier) {
                 ExampleSettings.localeIdentifier = $0
             },
-            textRow("Grocery Express session, e.g. gx-access-token-alice", ExampleSettings.partnerSession) {
-                ExampleSettings.partnerSession = $0
-            },
             switchRow("Skip IFTTT's configuration screen", ExampleSettings.skipsConfiguration) {
                 ExampleSettings.skipsConfiguration = $0
             },
@@ -39,6 +39,7 @@ final class SettingsViewController: UIViewController {
             ) {
                 ConnectButtonController.setGeofencesEnabled(enabled: $0, for: AppConfiguration.connectionId)
             },
+            signOutRow(),
         ]
         let stack = UIStackView(arrangedSubviews: rows)
         stack.axis = .vertical
@@ -69,6 +70,25 @@ final class SettingsViewController: UIViewController {
                 self?.onChange()
             }, for: .primaryActionTriggered)
         return field
+    }
+
+    /// Who is signed in to Grocery Express, and a button that signs out.
+    private func signOutRow() -> UIView {
+        let label = UILabel()
+        label.text = "Signed in to Grocery Express as \(ExampleSettings.partnerLogin)"
+        label.numberOfLines = 0
+        label.font = .preferredFont(forTextStyle: .body)
+        let button = UIButton(type: .system)
+        button.setTitle("Sign Out", for: .normal)
+        button.addAction(
+            UIAction { [weak self] _ in
+                ExampleSettings.signOut()
+                self?.onSignOut()
+            }, for: .touchUpInside)
+        let row = UIStackView(arrangedSubviews: [label, button])
+        row.spacing = 12
+        row.alignment = .center
+        return row
     }
 
     /// A labelled switch saved when it changes.

@@ -9,7 +9,8 @@ import IFTTTConnectService
 /// `POST /partner/{service_id}/api/user_token` with `Authorization: Bearer <partner session>` answers
 /// `{"user_token": "<token>"}`, or `{"user_token": null}` when the partner user has not connected IFTTT yet (the
 /// app then carries on signed out). The partner sessions are the seed's partner accounts' access tokens, for
-/// example `gx-access-token-alice` for `gx-user-1001`. An unknown session is 401; a service without a service
+/// example `gx-access-token-alice` for `gx-user-1001`; the partner's app gets one by signing in with
+/// `POST /partner/{service_id}/api/session` (``PartnerSessionRoutes``). An unknown session is 401; a service without a service
 /// key is 404; an IFTTT failure is 502. The backend talks to this sandbox's own `/v2` over loopback.
 struct PartnerBackendRoutes: SandboxRoutes {
     let env: RouteEnvironment

@@ -15,7 +15,8 @@ import Hummingbird
 /// * `POST` to the same path: on the right password, `303` to the pushed redirect URI with `?code=C&state=S`, where
 ///   `C` is a new single-use code valid for ``SandboxStore/issuedCodeLifetime``, bound to that redirect URI and the
 ///   flow's PKCE challenge (``PartnerCodeBinding``); the pushed request is used up. Wrong passwords are throttled
-///   like IFTTT's own sign-in.
+///   like IFTTT's own sign-in, in one count with the backend's sign-in for the partner's native app
+///   (`POST /partner/{service_id}/api/session`, ``PartnerSessionRoutes``, registered here to share the throttle).
 struct PartnerSignInRoutes: SandboxRoutes {
     let env: RouteEnvironment
     /// The requests IFTTT pushed (shared with ``WebActivationRoutes``).
@@ -28,6 +29,9 @@ struct PartnerSignInRoutes: SandboxRoutes {
     static let clientId = "ifttt"
 
     func register(on router: SandboxRouter) {
+        // The backend's sign-in for the partner's native app counts wrong passwords in this page's throttle.
+        PartnerSessionRoutes(env: env, throttle: throttle).register(on: router)
+
         router.get("/partner/:service_id/oauth/authorize") { request, context in
             guard let service = try await env.store.service(id: context.pathParameter("service_id")) else {
                 return WebActivationPages.error(.notFound, "There is no such service.")

@@ -1,0 +1,88 @@
+import Foundation
+import IFTTTConnectSDK
+
+/// Grocery Express's own backend, as the app talks to it: two routes under ``root``. The sandbox plays it at
+/// `<sandbox>/partner/grocery_express/api`; in production it is yours.
+///
+/// - `POST session` with `{"login": ..., "password": ...}` signs the user in and answers
+///   `{"session": "...", "user_id": "...", "login": "..."}` (401 for a wrong username or password, 429 after too
+///   many): ``signIn(login:password:)``.
+/// - `POST user_token` with `Authorization: Bearer <session>` answers the user's IFTTT user token, which the
+///   Connect Button takes as the voucher of an activation: ``partnerBackend(session:)``, the SDK's ready-made
+///   `PartnerBackend` for it.
+struct GroceryExpressBackend: Sendable {
+    /// What signing in gives the app.
+    struct Account: Sendable, Equatable {
+        /// The session the app sends to the backend's other routes.
+        var session: String
+        /// The user's login, as the backend spells it.
+        var login: String
+    }
+
+    /// Why signing in failed, in the words the sign-in screen shows.
+    enum SignInError: Error, Equatable, CustomStringConvertible {
+        /// 401: the username or the password is not correct.
+        case wrongPassword
+        /// 429: too many wrong passwords.
+        case throttled
+        /// No answer (is the sandbox running?).
+        case unreachable(String)
+        /// Any other answer.
+        case unexpectedAnswer(Int)
+
+        var description: String {
+            switch self {
+            case .wrongPassword: "The username or password is not correct."
+            case .throttled: "Too many wrong passwords. Wait a few minutes, then try again."
+            case .unreachable(let host): "Grocery Express (\(host)) does not answer. Is the sandbox running?"
+            case .unexpectedAnswer(let status): "Grocery Express answered \(status). Try again later."
+            }
+        }
+    }
+
+    /// The backend's API, e.g. `http://127.0.0.1:8080/partner/grocery_express/api`. HTTPS in production: App
+    /// Transport Security refuses plain HTTP to any named host; the example's Info.plist allows it only to local
+    /// addresses (`NSAllowsLocalNetworking`), for the sandbox and its test accounts.
+    let root: URL
+    /// How requests travel: the SDK's transport, which never follows a redirect with the password.
+    var transport: any HTTPTransport = URLSessionTransport()
+
+    /// Signs in with the user's Grocery Express username and password.
+    ///
+    /// - Returns: The session and the login.
+    /// - Throws: A ``SignInError``.
+    func signIn(login: String, password: String) async throws -> Account {
+        let body = try JSONEncoder().encode(["login": login, "password": password])
+        let request = HTTPRequest(
+            method: "POST", url: root.appendingPathComponent("session"),
+            headers: ["Content-Type": "application/json", "Accept": "application/json"], body: body)
+        let response: HTTPResponse
+        do {
+            response = try await transport.send(request)
+        } catch {
+            throw SignInError.unreachable(root.host ?? root.absoluteString)
+        }
+        switch response.statusCode {
+        case 200:
+            guard let answer = try? JSONDecoder().decode(Answer.self, from: response.body), !answer.session.isEmpty
+            else { throw SignInError.unexpectedAnswer(response.statusCode) }
+            return Account(session: answer.session, login: answer.login)
+        case 401: throw SignInError.wrongPassword
+        case 429: throw SignInError.throttled
+        default: throw SignInError.unexpectedAnswer(response.statusCode)
+        }
+    }
+
+    /// The answer of `POST session`.
+    private struct Answer: Decodable {
+        let session: String
+        let login: String
+    }
+
+    /// The backend as the Connect Button's voucher for the user signed in with `session`: `POST user_token` with
+    /// the session. `nil` when the SDK refuses to send the session there (plain HTTP to another machine, such as a
+    /// sandbox on your network): the activation then finishes through the app's own web session instead.
+    func partnerBackend(session: String) -> PartnerBackend? {
+        try? PartnerBackend.userTokenEndpoint(root.appendingPathComponent("user_token"), session: session)
+    }
+}
