@@ -5,7 +5,7 @@ import IFTTTConnectSDK
 /// `<sandbox>/partner/grocery_express/api`; in production it is yours.
 ///
 /// - `POST session` with `{"login": ..., "password": ...}` signs the user in and answers
-///   `{"session": "...", "user_id": "...", "login": "..."}` (401 for a wrong username or password, 429 after too
+///   `{"session": "...", "user_id": "...", "login": "...", "oauth_code": "..."}` (401 for a wrong username or password, 429 after too
 ///   many): ``signIn(login:password:)``.
 /// - `POST user_token` with `Authorization: Bearer <session>` answers the user's IFTTT user token, which the
 ///   Connect Button takes as the voucher of an activation: ``partnerBackend(session:)``, the SDK's ready-made
@@ -17,6 +17,8 @@ struct GroceryExpressBackend: Sendable {
         var session: String
         /// The user's login, as the backend spells it.
         var login: String
+        /// The OAuth code the backend issues IFTTT for this user (the credential provider's `oauthCode`), if any.
+        var oauthCode: String?
     }
 
     /// Why signing in failed, in the words the sign-in screen shows.
@@ -66,7 +68,7 @@ struct GroceryExpressBackend: Sendable {
         case 200:
             guard let answer = try? JSONDecoder().decode(Answer.self, from: response.body), !answer.session.isEmpty
             else { throw SignInError.unexpectedAnswer(response.statusCode) }
-            return Account(session: answer.session, login: answer.login)
+            return Account(session: answer.session, login: answer.login, oauthCode: answer.oauthCode)
         case 401: throw SignInError.wrongPassword
         case 429: throw SignInError.throttled
         default: throw SignInError.unexpectedAnswer(response.statusCode)
@@ -77,6 +79,12 @@ struct GroceryExpressBackend: Sendable {
     private struct Answer: Decodable {
         let session: String
         let login: String
+        let oauthCode: String?
+
+        enum CodingKeys: String, CodingKey {
+            case session, login
+            case oauthCode = "oauth_code"
+        }
     }
 
     /// The backend as the Connect Button's voucher for the user signed in with `session`: `POST user_token` with

@@ -83,6 +83,11 @@ enum ExampleSettings {
         get { defaults.string(forKey: "gx_login") ?? "" }
         set { defaults.set(newValue, forKey: "gx_login") }
     }
+    /// The OAuth code Grocery Express issued IFTTT for the signed-in user (`""`: none), from the sign-in screen.
+    static var partnerOAuthCode: String {
+        get { defaults.string(forKey: "gx_oauth_code") ?? "" }
+        set { defaults.set(newValue, forKey: "gx_oauth_code") }
+    }
     /// Whether the user is signed in to Grocery Express; the app shows its sign-in screen until then.
     static var isSignedIn: Bool { !partnerSession.isEmpty }
 
@@ -90,6 +95,7 @@ enum ExampleSettings {
     static func signIn(_ account: GroceryExpressBackend.Account) {
         partnerSession = account.session
         partnerLogin = account.login
+        partnerOAuthCode = account.oauthCode ?? ""
     }
 
     /// Signs out of Grocery Express: forgets the session and the IFTTT user token (it was that user's), and stops
@@ -97,6 +103,7 @@ enum ExampleSettings {
     static func signOut() {
         partnerSession = ""
         partnerLogin = ""
+        partnerOAuthCode = ""
         GroceryExpressCredentials.save(userToken: nil)
         ConnectButtonController.deactivate()
     }
@@ -118,9 +125,10 @@ enum ExampleSettings {
 struct GroceryExpressCredentials: ConnectionCredentialProvider {
     private static let tokenKey = "ifttt_user_token"
 
-    /// The OAuth code your service issues for IFTTT (from your backend). The sandbox's code for alice's Grocery
-    /// Express account works once; afterwards IFTTT's page asks the user to sign in to Grocery Express instead.
-    var oauthCode: String { "gx-oauth-code-alice" }
+    /// The OAuth code your service issues IFTTT for the signed-in user, from your backend (here: the sign-in's
+    /// answer). The sandbox's code works once; afterwards, or with none, IFTTT's page asks the user to sign in to
+    /// Grocery Express instead.
+    var oauthCode: String { ExampleSettings.partnerOAuthCode }
     /// The IFTTT user token saved after the first activation.
     var userToken: String? { UserDefaults.standard.string(forKey: Self.tokenKey) }
     /// Published services need no invite code.

@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+import IFTTTConnectSDK
 
 /// The partner backend's sign-in for its own native app, as a partner would write it: the app sends the user's
 /// username and password and gets back the session it then sends to the backend's other routes (such as
@@ -7,9 +8,11 @@ import Hummingbird
 ///
 /// `POST /partner/{service_id}/api/session` with the JSON body `{"login": "alice", "password": "gx-alice-password"}`
 /// (or the same two fields as `application/x-www-form-urlencoded`) answers 200 with
-/// `{"session": "gx-access-token-alice", "user_id": "gx-user-1001", "login": "alice"}` and `Cache-Control: no-store`:
-/// `session` is the partner account's session (in the sandbox, its access token from the seed), `user_id` the
-/// partner's own user id, `login` the account's login as stored. The accounts are the seed's partner accounts with a
+/// `{"session": "gx-access-token-alice", "user_id": "gx-user-1001", "login": "alice", "oauth_code": "gx-oauth-code-alice"}`
+/// and `Cache-Control: no-store`: `session` is the partner account's session (in the sandbox, its access token from
+/// the seed), `user_id` the partner's own user id, `login` the account's login as stored, `oauth_code` (when the
+/// account has one) the OAuth code the partner issues IFTTT for this user, which the app's credential provider
+/// passes as `oauthCode`. The accounts are the seed's partner accounts with a
 /// sign-in (`alice` / `gx-alice-password`, `bob` / `gx-bob-password`, `dave` / `gx-dave-password`); logins are
 /// case-insensitive.
 ///
@@ -60,11 +63,15 @@ struct PartnerSessionRoutes: SandboxRoutes {
             }
             if let key { throttle.reset(account: key, source: context.source) }
             env.logger.info("Partner backend \(service.id): \(account.partnerUserId) signed in")
-            var response = JSONResponse.make([
-                "session": .string(account.accessToken),
-                "user_id": .string(account.partnerUserId),
-                "login": .string(account.login ?? login),
-            ])
+            var answer: [(String, JSONValue)] = [
+                ("session", .string(account.accessToken)),
+                ("user_id", .string(account.partnerUserId)),
+                ("login", .string(account.login ?? login)),
+            ]
+            // The OAuth code the partner issues IFTTT for this user: the app's credential provider hands it to the
+            // Connect Button (`oauthCode`), so the activation links this user's account, not a fixed one.
+            if let code = account.oauthCode { answer.append(("oauth_code", .string(code))) }
+            var response = JSONResponse.make(.object(JSONObject(answer)))
             response.headers[.cacheControl] = "no-store"
             return response
         }

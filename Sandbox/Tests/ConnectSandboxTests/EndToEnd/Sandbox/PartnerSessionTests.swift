@@ -49,6 +49,7 @@ struct PartnerSessionTests {
             let json = try answer.json
             #expect(json["user_id"] == "gx-user-1001")
             #expect(json["login"] == "alice")
+            #expect(json["oauth_code"] == "gx-oauth-code-alice")
             let session = try #require(json["session"]?.stringValue)
             #expect(session == "gx-access-token-alice")
 
@@ -63,6 +64,7 @@ struct PartnerSessionTests {
             #expect(form.status == 200)
             #expect(try form.json["session"] == "gx-access-token-dave")
             #expect(try form.json["login"] == "dave")
+            #expect(try form.json["oauth_code"] == "gx-oauth-code-dave")
             // Dave has not connected IFTTT: the backend accepts his session and vouches for no token.
             let dave = try PartnerBackend.userTokenEndpoint(
                 client.base.appendingPathComponent("partner/grocery_express/api/user_token"),
