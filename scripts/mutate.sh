@@ -48,7 +48,7 @@ mutation xml-escape sdk Sources/IFTTTConnectCore/Button/ConnectButtonSVGRenderer
   'case "<": out.append(contentsOf: "&lt;".unicodeScalars)' \
   'case "<": out.append(contentsOf: "<".unicodeScalars)' \
   'ButtonSnapshotTests|ButtonAppearanceTests'
-mutation crc-check sdk Sources/IFTTTConnectLocation/EventJournal.swift \
+mutation crc-check sdk Sources/IFTTTConnectLocation/Store/EventJournal.swift \
   'if CRC32.checksum(payload) == checksum,' \
   'if CRC32.checksum(payload) == checksum || length >= 0,' \
   'EventStoreTests|EventJournalTests'
@@ -64,15 +64,15 @@ mutation nesting-limit sdk Sources/IFTTTConnectCore/JSON/JSONParser.swift \
   'case UInt8(ascii: "{"): return try parseObject(depth: depth + 1)' \
   'case UInt8(ascii: "{"): return try parseObject(depth: depth)' \
   'objectsOneLevelDeeperThanTheLimitAreRefused'
-mutation halving sdk Sources/IFTTTConnectLocation/RefusalTriage.swift \
+mutation halving sdk Sources/IFTTTConnectLocation/Upload/RefusalTriage.swift \
   'let half = batch.count / 2' \
   'let half = batch.count - 1' \
   'UploaderTests|SynchronizerDeliveryTests'
-mutation backoff-cap sdk Sources/IFTTTConnectLocation/UploadScheduler.swift \
+mutation backoff-cap sdk Sources/IFTTTConnectLocation/Upload/UploadScheduler.swift \
   'let delay = min(configuration.maximumDelay, configuration.baseDelay * pow(2, exponent))' \
   'let delay = configuration.baseDelay * pow(2, exponent)' \
   'UploaderTests|UploadSchedulerTests|SyncEngineTests'
-mutation region-radius sdk Sources/IFTTTConnectLocation/Geofence.swift \
+mutation region-radius sdk Sources/IFTTTConnectLocation/Geofences/Geofence.swift \
   'return min(maximum, max(minimum, radius))' \
   'return max(minimum, radius)' \
   'GeofenceTests|GeofenceDerivationTests|RegionSelectorTests'

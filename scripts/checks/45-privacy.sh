@@ -91,7 +91,7 @@ expect fail "systemUptime on a continued line" "IFTTTSDK: uses NSPrivacyAccessed
 copy
 rm "$work/tree/Sources/IFTTTConnectLocation/PrivacyInfo.xcprivacy"
 expect fail "a target that calls stat without a manifest" \
-  "IFTTTConnectLocation: uses NSPrivacyAccessedAPICategoryFileTimestamp but has no privacy manifest: fstat JournalFile.swift:"
+  "IFTTTConnectLocation: uses NSPrivacyAccessedAPICategoryFileTimestamp but has no privacy manifest: fstat Store/JournalFile.swift:"
 
 copy
 # The manifest's list of required-reason categories, empty (<array/>) or not (<array>), gains SystemBootTime.

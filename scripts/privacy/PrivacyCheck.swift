@@ -642,7 +642,7 @@ func objectHits(target: String, directory: URL, catalog: Catalog) -> [Hit]? {
     return hits
 }
 
-/// "stat JournalFile.swift:106; fstat JournalFile.swift:106, 120" (for an object: the symbol or selector).
+/// "stat Store/JournalFile.swift:106; fstat Store/JournalFile.swift:106, 120" (for an object: the symbol or selector).
 func uses(_ hits: [Hit]) -> String {
     var order: [String] = []
     var places: [String: [String]] = [:]
@@ -658,7 +658,7 @@ func uses(_ hits: [Hit]) -> String {
         .joined(separator: "; ")
 }
 
-/// "FileTimestamp (stat JournalFile.swift:106; ...)", one group per category.
+/// "FileTimestamp (stat Store/JournalFile.swift:106; ...)", one group per category.
 func describe(_ hits: [Hit]) -> String {
     let byCategory = Dictionary(grouping: hits, by: \.category)
     return byCategory.keys.sorted().map { "\(short($0)) (\(uses(byCategory[$0]!)))" }.joined(separator: "; ")

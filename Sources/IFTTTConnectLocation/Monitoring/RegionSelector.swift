@@ -14,8 +14,11 @@ import Foundation
 ///    included). A host region that is exactly the geofence the engine would register (same identifier,
 ///    centre and radius, as left by an earlier SDK version) is adopted; one that only shares a geofence's
 ///    identifier keeps it, and that geofence is not monitored.
-/// 2. When every geofence fits, all are monitored. With one free slot, the geofence whose edge is nearest to
-///    the last fix is monitored, and every fix (significant change, visit, crossing) selects again. Otherwise
+/// 2. When every geofence fits, all are monitored. With one free slot, the slot holds the geofence the user is in;
+///    outside every geofence, a refresh region that holds the last fix and touches no geofence (centred on the fix,
+///    or shifted away from a geofence nearer than the minimum radius), so that no geofence can be entered without
+///    leaving it; only where no such circle fits, the nearest geofence. Every fix (significant change, visit, any
+///    crossing, the host app's included) selects again. Otherwise
 ///    the engine monitors the `N - 1` geofences whose *edges* are nearest to the last fix, plus one refresh
 ///    region centred on the fix whose radius is the edge distance of the nearest geofence left out. The user
 ///    cannot reach a left-out geofence without leaving the refresh region, and leaving it (or any region
@@ -211,8 +214,10 @@ public struct RegionSelector: Sendable {
                 return []
             }
             guard let fence = geofencesById[id], monitored[id] != nil else {
-                // A host region (not ours to judge) or a stale one: no record, but the user moved.
-                return owns(id) ? [.requestLocation] : []
+                // A host region (not ours to judge) or a stale one: no record, but the user moved. When not every
+                // geofence is monitored, the fix selects again (the platform reports the host app's crossings to
+                // every location manager of the app: free wake-ups near the host app's places).
+                return owns(id) || (geofencesKnown && budget > 0 && index.count > budget) ? [.requestLocation] : []
             }
             var effects = observe(
                 fence, now: now, presence: transition == .entry ? .inside : .outside, isCrossing: true)
@@ -315,23 +320,73 @@ public struct RegionSelector: Sendable {
         return regions
     }
 
-    /// With one free slot: the geofence the device is in (so its exit is seen), else a refresh region around the
-    /// fix that reaches the nearest geofence's edge. The device cannot enter any geofence without leaving that
-    /// region first; leaving it asks for a fix, and a fix inside a geofence monitors it (its state is requested,
-    /// which records the entry). With significant-change reports off, crossings are the only fixes the SDK gets,
-    /// and this keeps one coming before each geofence.
+    /// With one free slot: the geofence the device is in (so its exit is seen); outside every geofence, a refresh
+    /// region that holds the fix and touches no geofence, so that no geofence can be entered without leaving it first
+    /// (leaving it asks for a fix, and a fix inside a geofence monitors it: its state is requested, which records the
+    /// entry at that fix). The refresh region is centred on the fix when the nearest geofence's edge is at least the
+    /// minimum radius away; nearer than that, a circle of the minimum radius is shifted away from the geofences
+    /// (`shiftedRefreshRegion(around:away:)`). Only where no such circle fits (between geofences closer than about
+    /// 1.5 minimum radii to each other) does the slot hold the nearest geofence. With significant-change reports off,
+    /// crossings (the host app's included) are the only fixes the SDK gets, and this keeps one coming before each
+    /// geofence.
     private func singleSlotRegion(at fix: LocationFix) -> MonitoredRegion {
         let inside = index.geofences.first { presence[$0.identifier] == .inside && monitored[$0.identifier] != nil }
         if let inside { return inside.monitoredRegion }
-        let nearest = index.nearest(1, to: fix.coordinate).first
-        if let nearest, nearest.geofence.monitoredRegion.contains(fix.coordinate) {
-            return nearest.geofence.monitoredRegion
+        guard let nearest = index.nearest(1, to: fix.coordinate).first else {
+            return MonitoredRegion(
+                identifier: Self.refreshRegionIdentifier, center: fix.coordinate,
+                radius: configuration.radiusLimits.clamp(0), notifyOnEntry: false, notifyOnExit: true)
         }
+        if nearest.geofence.monitoredRegion.contains(fix.coordinate) { return nearest.geofence.monitoredRegion }
+        let radius = configuration.radiusLimits.clamp(nearest.edgeDistance)
+        if radius <= nearest.edgeDistance {
+            return MonitoredRegion(
+                identifier: Self.refreshRegionIdentifier, center: fix.coordinate, radius: radius,
+                notifyOnEntry: false, notifyOnExit: true)
+        }
+        return shiftedRefreshRegion(around: fix.coordinate, away: nearest)
+            ?? nearest.geofence.monitoredRegion
+    }
+
+    /// A refresh region of the minimum radius that holds `point`, shifted away from the geofence `nearest` (whose
+    /// edge is nearer than the minimum radius); `nil` when none fits. Of 32 directions around "straight away" and 20
+    /// shifts in each, it keeps the circle whose smaller margin is largest: how deep `point` lies inside it, and how
+    /// far it stays from every geofence. That margin is at most half the distance from `point` to `nearest`'s edge.
+    /// Where another geofence leaves no room, the circle may reach up to ``refreshOverlapAllowance`` into a geofence:
+    /// an entry there is then learnt when the user leaves the circle, at most that far inside.
+    private func shiftedRefreshRegion(around point: Coordinate, away nearest: GeofenceIndex.Neighbor)
+        -> MonitoredRegion?
+    {
+        let radius = configuration.radiusLimits.clamp(configuration.radiusLimits.minimum)
+        let edge = nearest.edgeDistance
+        let away = nearest.geofence.center.bearing(to: point)
+        let shifts =
+            (1..<8).map { radius - edge * Double($0) / 8 }
+            + [0.995, 0.99, 0.98, 0.96, 0.93, 0.9, 0.85, 0.8, 0.7, 0.6, 0.5, 0.35, 0.2].map { radius * $0 }
+        var best: (margin: Double, center: Coordinate)?
+        for k in 0..<32 {
+            let turn = Double((k + 1) / 2) * (k % 2 == 1 ? 1 : -1)
+            let bearing = away + turn * .pi / 16
+            for shift in shifts where shift > 0 && shift < radius {
+                let center = point.moved(shift, bearing: bearing)
+                let depth = radius - center.distance(to: point)
+                guard depth >= Self.minimumRefreshDepth else { continue }
+                let clearance = (index.nearest(1, to: center).first?.edgeDistance ?? .infinity) - radius
+                let margin = min(depth, clearance)
+                if margin > (best?.margin ?? -Self.refreshOverlapAllowance) { best = (margin, center) }
+            }
+        }
+        guard let best else { return nil }
         return MonitoredRegion(
-            identifier: Self.refreshRegionIdentifier, center: fix.coordinate,
-            radius: configuration.radiusLimits.clamp(nearest?.edgeDistance ?? 0), notifyOnEntry: false,
+            identifier: Self.refreshRegionIdentifier, center: best.center, radius: radius, notifyOnEntry: false,
             notifyOnExit: true)
     }
+
+    /// How far, in metres, a shifted refresh region may reach into a geofence when no circle fits without: 15 m,
+    /// about 10 s at walking speed.
+    public static let refreshOverlapAllowance = 15.0
+    /// How deep, in metres, a shifted refresh region holds the fix at least.
+    static let minimumRefreshDepth = 0.01
 
     private mutating func select() -> [Effect] {
         guard geofencesKnown else { return [] }

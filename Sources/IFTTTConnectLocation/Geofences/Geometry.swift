@@ -27,6 +27,28 @@ public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
     public var description: String {
         String(format: "(%.6f, %.6f)", latitude, longitude)
     }
+
+    /// The initial great-circle bearing to `other`, in radians clockwise from north.
+    func bearing(to other: Coordinate) -> Double {
+        let lat1 = latitude * .pi / 180
+        let lat2 = other.latitude * .pi / 180
+        let dLon = (other.longitude - longitude) * .pi / 180
+        return atan2(sin(dLon) * cos(lat2), cos(lat1) * sin(lat2) - sin(lat1) * cos(lat2) * cos(dLon))
+    }
+
+    /// The point `distance` metres away along the great circle that leaves here at `bearing` (radians clockwise
+    /// from north).
+    func moved(_ distance: Double, bearing: Double) -> Coordinate {
+        let angle = distance / GeoMath.earthRadius
+        let lat1 = latitude * .pi / 180
+        let lon1 = longitude * .pi / 180
+        let lat2 = asin(sin(lat1) * cos(angle) + cos(lat1) * sin(angle) * cos(bearing))
+        let lon2 = lon1 + atan2(sin(bearing) * sin(angle) * cos(lat1), cos(angle) - sin(lat1) * sin(lat2))
+        var longitude = lon2 * 180 / .pi
+        if longitude > 180 { longitude -= 360 }
+        if longitude < -180 { longitude += 360 }
+        return Coordinate(latitude: lat2 * 180 / .pi, longitude: longitude)
+    }
 }
 
 /// A position report: where the device was, how precisely, and when.
