@@ -2,7 +2,9 @@
 # tier: full
 # The location engine under ThreadSanitizer: builds the SDK's tests with `--sanitize=thread` in its own scratch
 # directory (.build-tsan, so the default build is not recompiled) and runs the location tests, the interleaving and
-# stress tests of issue 29 among them. Any data race, or a test failure, fails the check.
+# stress tests of issue 29 among them. Any data race, or a test failure, fails the check. The crowded-grid
+# simulation (CrowdedGridTests) is left out: one task drives a simulated monitor step by step, so there is nothing
+# for ThreadSanitizer to find, and instrumented it would take minutes (20 s in a debug build); the default tier runs it.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/build-flags.sh
@@ -17,7 +19,7 @@ fi
 built=$(date +%s)
 # TSAN_OPTIONS: a race report fails the run (exit code 66) instead of only printing.
 if ! TSAN_OPTIONS="halt_on_error=1 exitcode=66 ${TSAN_OPTIONS:-}" swift test --package-path . --scratch-path .build-tsan \
-    --sanitize=thread --skip-build --filter IFTTTConnectLocationTests >"$log" 2>&1; then
+    --sanitize=thread --skip-build --filter IFTTTConnectLocationTests --skip CrowdedGridTests >"$log" 2>&1; then
     grep -E "WARNING: ThreadSanitizer|SUMMARY: ThreadSanitizer|✘|Fatal error" "$log" | head -40
     tail -20 "$log"
     echo "location-tsan: the location tests failed or raced under ThreadSanitizer"
