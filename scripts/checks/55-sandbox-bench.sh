@@ -2,9 +2,8 @@
 # tier: full
 # The sandbox load check, short form: a release sandbox with 100,000 location events, each route against /health
 # for 2 s from wrk on loopback. Prints each route's ratio to /health against its goal (POST a location event <= 4x,
-# GET a connection <= 2x, a page of events <= 4x) and says whether it meets it; fails only when a ratio is beyond
-# its ceiling (twice the goal, or twice what the route measured before, whichever is larger) or the peak RSS is
-# beyond twice its goal (2-core shared machines are noisy), printing the whole output then.
+# GET a connection <= 2x, a page of events <= 4x) and says whether it meets it; fails only when a ratio, or the peak
+# RSS, is beyond twice its goal (2-core shared machines are noisy), printing the whole output then.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 log="$(mktemp)"

@@ -283,15 +283,18 @@ extension RouteEnvironment {
     /// The body of `GET /v2/connections/{id}` for `principal`: the rendered JSON, cached per (Connection, viewer) for
     /// the store's current generation, so it is rebuilt after every write that can change it (the Connection, its
     /// services, any user connection of it, users and tokens). Access is checked on every call, hit or miss.
-    func renderedConnection(_ id: String, principal: Principal, request: Request) async throws -> Data {
-        let generation = store.generation
+    /// `generation` is one the request read before authenticating (the current one when `nil`).
+    func renderedConnection(_ id: String, principal: Principal, request: Request, generation: UInt64? = nil)
+        async throws -> ByteBuffer
+    {
+        let generation = generation ?? store.generation
         let key = RenderedConnectionKey(connectionId: id, userId: principal.user?.id)
         if let cached = store.caches.renderedConnections.value(for: key, generation: generation) {
             try cached.connection.checkAccess(by: principal, request: request)
             return cached.body
         }
         let snapshot = try await visibleConnection(id, principal: principal, request: request)
-        let body = renderer.render(snapshot, viewer: principal.user).serializedData()
+        let body = ByteBuffer(bytes: renderer.render(snapshot, viewer: principal.user).serializedData())
         store.caches.renderedConnections.store(
             RenderedConnection(connection: snapshot.connection, body: body), for: key, generation: generation)
         return body
@@ -301,8 +304,13 @@ extension RouteEnvironment {
 extension JSONResponse {
     /// A response whose body is already serialized JSON.
     static func make(serialized data: Data, status: HTTPResponse.Status = .ok) -> Response {
+        make(serialized: ByteBuffer(bytes: data), status: status)
+    }
+
+    /// A response whose body is already serialized JSON in a buffer (shared, not copied: a cached body).
+    static func make(serialized buffer: ByteBuffer, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = JSONResponse.contentType
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
     }
 }

@@ -8,9 +8,13 @@ struct ConnectionRoutes: SandboxRoutes {
     func register(on router: SandboxRouter) {
         // Anonymous, user token, or service key (+ user_id). Unpublished connections need the invite code.
         router.get("/v2/connections/:connection_id") { request, context in
-            let principal = try await env.authenticator.authenticate(request, policy: .optional)
+            // One read of the store's change count serves both cached reads (the token, the rendered JSON).
+            let generation = env.store.generation
+            let principal = try await env.authenticator.authenticate(
+                request, policy: .optional, generation: generation)
             let body = try await env.renderedConnection(
-                context.pathParameter("connection_id"), principal: principal, request: request)
+                context.pathParameter("connection_id"), principal: principal, request: request,
+                generation: generation)
             return JSONResponse.make(serialized: body)
         }
 

@@ -30,9 +30,12 @@ struct LocationEventRoutes: SandboxRoutes {
     func register(on router: SandboxRouter) {
         router.post("/v1/location_events") { request, _ in
             var request = request
-            let user = try await env.authenticator.authenticate(request, policy: .userOnly).requireUser()
+            // One read of the store's change count serves both cached reads (the token, the trigger subscriptions).
+            let generation = env.store.generation
+            let user = try await env.authenticator.authenticate(request, policy: .userOnly, generation: generation)
+                .requireUser()
             let body = try Self.parseArray(try await request.bodyData())
-            let subscriptions = try await env.store.triggerSubscriptions(userId: user.id)
+            let subscriptions = try await env.store.triggerSubscriptions(userId: user.id, generation: generation)
             let refusing = (injector?.rejectLocationEvents ?? 0) > 0
             let (events, ignored) = try Self.validate(
                 body, userId: user.id, subscriptions: subscriptions, refuseUnknownSubscriptions: refusing)

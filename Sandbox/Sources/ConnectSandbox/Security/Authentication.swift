@@ -68,7 +68,11 @@ enum AuthenticationPolicy: Sendable {
 struct Authenticator: Sendable {
     let store: SandboxStore
 
-    func authenticate(_ request: Request, policy: AuthenticationPolicy) async throws -> Principal {
+    /// The principal of `request` under `policy`. A user token is looked up in the store's cache at `generation` (a
+    /// ``SandboxStore/generation`` the request read before; the current one when `nil`).
+    func authenticate(_ request: Request, policy: AuthenticationPolicy, generation: UInt64? = nil) async throws
+        -> Principal
+    {
         let authorization = request.header(.authorization)
         let serviceKey = request.header(IFTTTHeader.serviceKey)
 
@@ -88,13 +92,13 @@ struct Authenticator: Sendable {
             guard let authorization else {
                 throw APIError.unauthorized("A user token is required (Authorization: Bearer <user token>).")
             }
-            return .user(try await user(authorization: authorization))
+            return .user(try await user(authorization: authorization, generation: generation))
         case .optional, .userOrService:
             if let serviceKey {
                 return try await servicePrincipal(key: serviceKey, request: request)
             }
             if let authorization {
-                return .user(try await user(authorization: authorization))
+                return .user(try await user(authorization: authorization, generation: generation))
             }
             if policy == .userOrService {
                 throw APIError.unauthorized("Authentication is required: send a user token or IFTTT-Service-Key.")
@@ -103,13 +107,13 @@ struct Authenticator: Sendable {
         }
     }
 
-    private func user(authorization: String) async throws -> SeedData.User {
+    private func user(authorization: String, generation: UInt64?) async throws -> SeedData.User {
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else {
             throw APIError.unauthorized("The Authorization header must have the form \"Bearer <user token>\".")
         }
-        let token = parts[1].trimmingCharacters(in: .whitespaces)
-        guard let user = try await store.user(forToken: token) else {
+        let token = Request.trimmed(String(parts[1]))
+        guard let user = try await store.user(forToken: token, generation: generation ?? store.generation) else {
             throw APIError.unauthorized("The user token is invalid or has been revoked.")
         }
         return user

@@ -58,9 +58,17 @@ struct ListPage: Sendable, Equatable {
 
     /// The opaque cursor for the position `key` of list `kind`.
     static func encode(_ key: Int64, kind: String) -> String {
-        Data("\(kind):\(key)".utf8).base64EncodedString()
-            .replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
-            .replacingOccurrences(of: "=", with: "")
+        // base64url without padding, in one pass over the base64 text.
+        var bytes: [UInt8] = []
+        for byte in Data("\(kind):\(key)".utf8).base64EncodedString().utf8 {
+            switch byte {
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: "-"))
+            case UInt8(ascii: "/"): bytes.append(UInt8(ascii: "_"))
+            case UInt8(ascii: "="): continue
+            default: bytes.append(byte)
+            }
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The position in `cursor` when it belongs to list `kind`.

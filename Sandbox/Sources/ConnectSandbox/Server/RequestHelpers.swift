@@ -19,18 +19,34 @@ extension Request {
         guard let query = uri.query, !query.isEmpty else { return nil }
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            let key = String(parts[0]).removingPercentEncoding ?? String(parts[0])
-            guard key == name else { continue }
-            let raw = parts.count > 1 ? String(parts[1]) : ""
-            return raw.removingPercentEncoding ?? raw
+            guard Self.percentDecoded(parts[0]) == name else { continue }
+            return parts.count > 1 ? Self.percentDecoded(parts[1]) : ""
         }
         return nil
     }
 
+    /// `text` percent-decoded (as it is when it is not valid percent-encoding); text without `%` is returned as it
+    /// is, without Foundation's decoder.
+    static func percentDecoded(_ text: Substring) -> String {
+        let raw = String(text)
+        guard text.utf8.contains(UInt8(ascii: "%")) else { return raw }
+        return raw.removingPercentEncoding ?? raw
+    }
+
     /// A non-empty header value, trimmed.
     func header(_ name: HeaderName) -> String? {
-        guard let value = headers[name]?.trimmingCharacters(in: .whitespaces), !value.isEmpty else { return nil }
+        guard let value = headers[name].map(Self.trimmed), !value.isEmpty else { return nil }
         return value
+    }
+
+    /// `value` without leading and trailing `CharacterSet.whitespaces`. A value that starts and ends with a visible
+    /// ASCII character (every token and key) is returned as it is, without the character set's slower scan.
+    static func trimmed(_ value: String) -> String {
+        let utf8 = value.utf8
+        if let first = utf8.first, let last = utf8.last, (0x21...0x7E).contains(first), (0x21...0x7E).contains(last) {
+            return value
+        }
+        return value.trimmingCharacters(in: .whitespaces)
     }
 
     /// The whole request body. ``BodyLimitMiddleware`` has already collected it within the size limit.

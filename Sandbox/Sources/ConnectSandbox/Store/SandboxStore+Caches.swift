@@ -1,29 +1,38 @@
 import Foundation
 import GRDB
 import NIOConcurrencyHelpers
+import NIOCore
 
 /// Counts the committed transactions that changed a table the store's caches depend on.
 ///
-/// It observes every table except the append-only event logs (`location_events`, `sdk_events`), so a table added
-/// later invalidates the caches by default. The count goes up in `databaseDidCommit`, before the write that committed
-/// returns, so a request that follows a write never sees a value cached before it.
+/// It observes every table except the append-only event logs (`location_events`, `sdk_events`, `dispatches`), so a
+/// table added later invalidates the caches by default. The count goes up in `databaseDidCommit`, before the write
+/// that committed returns, so a request that follows a write never sees a value cached before it.
 ///
 /// Another process may write the same database file (an embedded sandbox of a CLI command on the default database
-/// while `ifttt-connect sandbox` runs). For a database file the count therefore also goes up whenever SQLite's
-/// `PRAGMA data_version` changes on a connection of its own that does nothing else: SQLite changes it whenever any
-/// other connection, of any process, has committed (issue 30, hole 11: the former check, a copy of the WAL index
-/// header in the `-shm` file, missed some of another writer's commits, 6 of 300 rounds served stale status, and a
-/// deleted token stayed valid for about 10 s). This process's own commits change it too; they only cost an extra
-/// invalidation.
+/// while `ifttt-connect sandbox` runs). The database itself therefore counts those changes too: `store_generation`
+/// holds one number that triggers on every table but the event logs (``installCounterTriggers(_:)``, run at every
+/// open, so a table a later migration adds is covered) raise in the same transaction as the change, whichever
+/// connection of whichever process commits it. ``value`` reads that number on a connection of its own and counts a
+/// change whenever it moved. Appending events (`POST /v1/location_events` under load commits hundreds of times a
+/// second) leaves it alone, so the cached user tokens and trigger subscriptions stay valid while events arrive.
+///
+/// (Issue 30, hole 11, replaced a copy of the WAL index header, which missed some of another writer's commits, with
+/// SQLite's `PRAGMA data_version`; that one changes on every commit of any other connection, this process's own
+/// event appends included, so under an upload load every request missed every cache. Issue 31 counts only the
+/// changes that matter, in the database.)
 final class SandboxStoreGeneration: TransactionObserver, Sendable {
     /// Tables whose changes never alter a cached read.
     static let ignoredTables: Set<String> = ["location_events", "sdk_events", "dispatches"]
+
+    /// The one-row table whose `value` the triggers raise on every change of a table outside ``ignoredTables``.
+    static let counterTable = "store_generation"
 
     private struct State {
         var count: UInt64 = 0
         var dirty = false  // set by databaseDidChange on the writer's queue
         var monitor: DatabaseQueue?
-        var knownVersion: Int?
+        var knownCounter: Int64?
     }
 
     private let state = NIOLockedValueBox(State())
@@ -38,21 +47,52 @@ final class SandboxStoreGeneration: TransactionObserver, Sendable {
     ///
     /// The monitor connection is asked outside the lock: `databaseDidCommit` takes the lock on the writer's queue while
     /// SQLite's write lock is held, so asking SQLite inside it could wait on that writer while it waits on us. Two
-    /// callers that read versions out of order only cost an extra invalidation.
+    /// callers that read counters out of order only cost an extra invalidation.
     var value: UInt64 {
-        let version = dataVersion()
+        let counter = sharedCounter()
         return state.withLockedValue { state in
-            if let version, version != state.knownVersion {
-                state.knownVersion = version
+            if let counter, counter != state.knownCounter {
+                state.knownCounter = counter
                 state.count &+= 1
             }
             return state.count
         }
     }
 
-    /// `PRAGMA data_version` of the monitor connection (`nil` in memory or before the file can be opened). Call
-    /// outside the lock.
-    private func dataVersion() -> Int? {
+    /// The registered migration of ``counterTable``: one row, `value` 0.
+    static func registerCounterMigration(_ migrator: inout DatabaseMigrator) {
+        migrator.registerMigration("store-generation-v1") { db in
+            try db.create(table: counterTable) { t in
+                t.primaryKey("id", .integer)
+                t.column("value", .integer).notNull()
+            }
+            try db.execute(sql: "INSERT INTO \(counterTable) (id, value) VALUES (1, 0)")
+        }
+    }
+
+    /// Creates the triggers that raise ``counterTable``'s `value` after every insert, update and delete of each table
+    /// outside ``ignoredTables`` (and the counter itself), when they do not exist yet. Run after the migrations at
+    /// every open, in one immediate transaction, so a table added by any migration is covered without the migration
+    /// saying so.
+    static func installCounterTriggers(_ db: Database) throws {
+        let tables = try String.fetchAll(
+            db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
+        for table in tables where !ignoredTables.contains(table) && table != counterTable {
+            for event in ["insert", "update", "delete"] {
+                let trigger = "\(counterTable)_after_\(event)_on_\(table)"
+                try db.execute(
+                    sql: """
+                        CREATE TRIGGER IF NOT EXISTS \(trigger.quotedDatabaseIdentifier)
+                        AFTER \(event.uppercased()) ON \(table.quotedDatabaseIdentifier)
+                        BEGIN UPDATE \(counterTable) SET value = value + 1 WHERE id = 1; END
+                        """)
+            }
+        }
+    }
+
+    /// ``counterTable``'s `value`, read on the monitor connection (`nil` in memory or before the file can be opened).
+    /// Call outside the lock.
+    private func sharedCounter() -> Int64? {
         guard let databasePath else { return nil }
         let monitor = state.withLockedValue { state -> DatabaseQueue? in
             if state.monitor == nil {
@@ -63,7 +103,9 @@ final class SandboxStoreGeneration: TransactionObserver, Sendable {
             }
             return state.monitor
         }
-        return try? monitor?.inDatabase { try Int.fetchOne($0, sql: "PRAGMA data_version") }
+        return try? monitor?.inDatabase { db in
+            try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM \(Self.counterTable) WHERE id = 1"))
+        }
     }
 
     // Every table is observed, so that every write transaction of this process goes through databaseDidCommit; only
@@ -133,7 +175,7 @@ struct RenderedConnectionKey: Hashable, Sendable {
 /// A Connection's JSON as one viewer sees it, with the definition needed to check access again on a hit.
 struct RenderedConnection: Sendable {
     var connection: SeedData.Connection
-    var body: Data
+    var body: ByteBuffer
 }
 
 /// The store's read caches. Each is bounded and valid for one ``SandboxStore/generation``.

@@ -58,7 +58,12 @@ extension SandboxStore {
     /// The trigger subscriptions (user feature trigger ids) of `userId`, mapped to their connection ids.
     /// Cached per generation (any change of a user connection invalidates it).
     func triggerSubscriptions(userId: String) async throws -> [String: String] {
-        let generation = self.generation
+        try await triggerSubscriptions(userId: userId, generation: generation)
+    }
+
+    /// The trigger subscriptions of `userId` at `generation`, a ``generation`` the request read before (see
+    /// ``user(forToken:generation:)``).
+    func triggerSubscriptions(userId: String, generation: UInt64) async throws -> [String: String] {
         if let cached = caches.triggerSubscriptions.value(for: userId, generation: generation) { return cached }
         let result = try await database.read { db in
             var result: [String: String] = [:]

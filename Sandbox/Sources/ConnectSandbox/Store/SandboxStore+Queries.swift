@@ -18,7 +18,12 @@ extension SandboxStore {
     /// The user owning a user token.
     /// Cached per generation: a valid token costs no database read until the next change of users or tokens.
     func user(forToken token: String) async throws -> SeedData.User? {
-        let generation = self.generation
+        try await user(forToken: token, generation: generation)
+    }
+
+    /// The user owning a user token, at `generation` (a ``generation`` the request read before, so that one request
+    /// reads the store's shared change count once for all its cached reads).
+    func user(forToken token: String, generation: UInt64) async throws -> SeedData.User? {
         if let user = caches.users.value(for: token, generation: generation) { return user }
         let user = try await database.read { db in
             try Row.fetchOne(

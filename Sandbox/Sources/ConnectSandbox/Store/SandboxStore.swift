@@ -12,7 +12,7 @@ import IFTTTConnectSDK
 ///
 /// Reads that many requests repeat (user tokens, trigger subscriptions, rendered Connections) are cached in
 /// ``caches``; every committed transaction that changes a table other than the append-only event logs bumps
-/// ``generation`` and so invalidates them all (see ``SandboxStoreGeneration``).
+/// ``generation`` and so invalidates them all, whichever process commits it (see ``SandboxStoreGeneration``).
 public final class SandboxStore: Sendable {
     /// The database file, or ``SandboxConfiguration/inMemoryDatabasePath``.
     public let path: String
@@ -60,6 +60,7 @@ public final class SandboxStore: Sendable {
                 database = try DatabasePool(path: path, configuration: configuration)
             }
             try Self.migrator(now: clock.now).migrate(database)
+            try database.write { db in try SandboxStoreGeneration.installCounterTriggers(db) }
             database.add(transactionObserver: changes, extent: .databaseLifetime)
         } catch {
             throw .database(path: path, message: Self.describe(error))
@@ -131,6 +132,7 @@ public final class SandboxStore: Sendable {
         registerProvisionalCodeMigration(&migrator)
         registerDispatchMigration(&migrator)
         registerSDKEventServiceMigration(&migrator)
+        SandboxStoreGeneration.registerCounterMigration(&migrator)
         return migrator
     }
 

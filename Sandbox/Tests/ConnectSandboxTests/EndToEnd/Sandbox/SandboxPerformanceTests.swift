@@ -396,6 +396,66 @@ struct SandboxPerformanceTests {
         #expect(try await client.get(path, token: SandboxTest.aliceToken).json["user_status"] == "enabled")
     }
 
+    /// Events appended, by this process or another, leave the caches valid; any other change, by another connection
+    /// too, invalidates them (issue 31: the former `PRAGMA data_version` check counted this process's own event
+    /// appends as foreign changes, so under an upload load every request missed every cache).
+    @Test func eventAppendsKeepTheCachesAndOtherWritesInvalidateThem() async throws {
+        let directory = try SandboxTest.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("generation.sqlite").path
+        let store = try SandboxStore(path: path)
+        try await store.load(try SeedData.demo(), source: SeedData.demoSource)
+        let other = try SandboxStore(path: path)
+        func event(_ index: Int) -> LocationEventRecord {
+            LocationEventRecord(
+                recordId: String(format: "00000000-0000-4000-8000-%012d", index), userId: "alice",
+                triggerSubscriptionId: "alice-arrive-trigger-1", connectionId: "gx-arrive-store", eventType: "entry",
+                occurredAt: "2026-11-20T10:00:00+0000", regionType: "geo", channelId: "941030000",
+                installationId: "generation")
+        }
+        let before = store.generation
+        #expect(try await store.user(forToken: SandboxTest.aliceToken)?.id == "alice")  // cached at `before`
+        _ = try await store.recordLocationEvents([event(1)])
+        _ = try await other.recordLocationEvents([event(2)])
+        #expect(store.generation == before)
+        // Another connection's change of a cached table: the next read of the generation sees it.
+        #expect(try await other.setStatus(.disabled, userId: "alice", connectionId: "gx-weekly-deals") != nil)
+        let afterStatus = store.generation
+        #expect(afterStatus != before)
+        let token = try await other.mintToken(forUserId: "bob")
+        #expect(store.generation != afterStatus)
+        #expect(try await store.user(forToken: token)?.id == "bob")
+        // This process's own change, too.
+        let afterToken = store.generation
+        #expect(try await store.setStatus(.enabled, userId: "alice", connectionId: "gx-weekly-deals") != nil)
+        #expect(store.generation != afterToken)
+    }
+
+    /// A table a later migration adds (here: another connection creates one) is covered at the next open: its
+    /// changes raise the shared counter as every cached table's do.
+    @Test func aTableAddedLaterInvalidatesTheCachesOnceTheStoreIsOpenedAgain() async throws {
+        let directory = try SandboxTest.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("later.sqlite").path
+        let store = try SandboxStore(path: path)
+        let queue = try DatabaseQueue(path: path)
+        try await queue.write { db in try db.execute(sql: "CREATE TABLE later_feature (id INTEGER PRIMARY KEY)") }
+        _ = try SandboxStore(path: path)
+        let before = store.generation
+        try await queue.write { db in try db.execute(sql: "INSERT INTO later_feature (id) VALUES (1)") }
+        #expect(store.generation != before)
+        let triggers = try await queue.read { db in
+            try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'trigger' ORDER BY name")
+        }
+        for table in ["users", "user_tokens", "user_connections", "connections", "services", "later_feature"] {
+            for event in ["insert", "update", "delete"] {
+                #expect(triggers.contains("store_generation_after_\(event)_on_\(table)"), "\(table) \(event)")
+            }
+        }
+        #expect(!triggers.contains { $0.hasSuffix("_on_location_events") || $0.hasSuffix("_on_sdk_events") })
+        try queue.close()
+    }
+
     @Test func aFileDatabaseIsWALAndStaysConsistentUnderConcurrentLoad() async throws {
         try await Self.withFileSandbox(Self.aFileDatabaseIsWALAndStaysConsistentUnderConcurrentLoadBody)
     }
