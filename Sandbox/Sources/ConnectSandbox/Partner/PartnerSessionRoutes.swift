@@ -45,23 +45,24 @@ struct PartnerSessionRoutes: SandboxRoutes {
                 throw APIError.notFound("There is no partner backend for \"\(serviceId)\".")
             }
             let (login, password) = try await Self.credentials(request)
-            let now = env.store.clock.now
-            let candidate = try await env.store.partnerSignInAccount(serviceId: service.id, login: login)
-            let key = candidate.map { "\($0.serviceId):\($0.partnerUserId)" }
-            guard throttle.allows(account: key, source: context.source, now: now) else {
+            let account: SeedData.PartnerAccount
+            switch try await PartnerSignInAttempt.make(
+                store: env.store, throttle: throttle, serviceId: service.id, login: login, password: password,
+                source: context.source)
+            {
+            case .throttled:
                 env.logger.warning("Partner backend \(service.id): refused a throttled sign-in")
                 var response = APIError(
                     status: 429, code: .tooManyRequests, message: WebActivationRoutes.throttledMessage
                 ).response()
                 response.headers[HeaderName("Retry-After")!] = String(Self.retryAfter)
                 return response
-            }
-            guard let account = SandboxStore.verified(candidate, stored: \.password, password: password) else {
-                throttle.recordFailure(account: key, source: context.source, now: now)
+            case .refused:
                 env.logger.info("Partner backend \(service.id): a sign-in with a wrong username or password")
                 throw APIError.unauthorized("The username or password is not correct.")
+            case .signedIn(let signedIn):
+                account = signedIn
             }
-            if let key { throttle.reset(account: key, source: context.source) }
             env.logger.info("Partner backend \(service.id): \(account.partnerUserId) signed in")
             var answer: [(String, JSONValue)] = [
                 ("session", .string(account.accessToken)),

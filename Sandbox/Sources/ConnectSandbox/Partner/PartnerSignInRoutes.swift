@@ -64,18 +64,19 @@ struct PartnerSignInRoutes: SandboxRoutes {
                         service, requestURI: uri, pushed: pushed, action: request.uri.path, login: login, error: error),
                     status: status)
             }
-            let candidate = try await env.store.partnerSignInAccount(serviceId: service.id, login: login)
-            let key = candidate.map { "\($0.serviceId):\($0.partnerUserId)" }
-            guard throttle.allows(account: key, source: context.source, now: now) else {
+            let account: SeedData.PartnerAccount
+            switch try await PartnerSignInAttempt.make(
+                store: env.store, throttle: throttle, serviceId: service.id, login: login,
+                password: form["password"] ?? "", source: context.source)
+            {
+            case .throttled:
                 env.logger.warning("Partner sign-in of \(service.id): throttled")
                 return page(WebActivationRoutes.throttledMessage, .tooManyRequests)
-            }
-            guard let account = SandboxStore.verified(candidate, stored: \.password, password: form["password"] ?? "")
-            else {
-                throttle.recordFailure(account: key, source: context.source, now: now)
+            case .refused:
                 return page("The username or password is not correct.", .unauthorized)
+            case .signedIn(let signedIn):
+                account = signedIn
             }
-            if let key { throttle.reset(account: key, source: context.source) }
             let code = try await env.store.issuePartnerCode(
                 serviceId: service.id, partnerUserId: account.partnerUserId,
                 binding: PartnerCodeBinding(redirectURI: pushed.redirectURI, proof: pushed.codeChallenge))
@@ -134,4 +135,34 @@ struct PartnerSignInPage {
     let requestURI: String
     let login: String
     let error: String?
+}
+
+/// One sign-in to a partner account, the same for the partner's HTML sign-in page and its backend's sign-in for the
+/// native app, counted in their one ``SignInThrottle``: the login is looked up, the throttle asked (per account and
+/// per request source), the password checked against the stored salted hash (an unknown login spends the same
+/// time), a failure recorded and a success clearing its account's count.
+enum PartnerSignInAttempt {
+    /// Too many failures for this account or from this source: nothing was checked.
+    case throttled
+    /// A wrong username or password (counted).
+    case refused
+    /// The right password.
+    case signedIn(SeedData.PartnerAccount)
+
+    /// Tries `login` and `password` against the partner accounts of `serviceId`.
+    static func make(
+        store: SandboxStore, throttle: SignInThrottle, serviceId: String, login: String, password: String,
+        source: String
+    ) async throws -> Self {
+        let now = store.clock.now
+        let candidate = try await store.partnerSignInAccount(serviceId: serviceId, login: login)
+        let key = candidate.map { "\($0.serviceId):\($0.partnerUserId)" }
+        guard throttle.allows(account: key, source: source, now: now) else { return .throttled }
+        guard let account = SandboxStore.verified(candidate, stored: \.password, password: password) else {
+            throttle.recordFailure(account: key, source: source, now: now)
+            return .refused
+        }
+        if let key { throttle.reset(account: key, source: source) }
+        return .signedIn(account)
+    }
 }
