@@ -1,5 +1,11 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A benchmark's goal and its verdict, measured as a ratio against a baseline (or a time) in the same process.
 ///
 /// package-benchmark runs every benchmark in a process of its own, so a ratio between two rows of its table cannot be
@@ -13,7 +19,14 @@ public enum Goal {
     /// - Returns: Whether the goal is met.
     @discardableResult
     public static func report(_ name: String, measured: String, goal: String, met: Bool) -> Bool {
-        let line = "GOAL \(name): \(measured) (goal: \(goal)): \(met ? "goal met" : "goal missed")\n"
+        note("GOAL \(name): \(measured) (goal: \(goal)): \(met ? "goal met" : "goal missed")")
+        return met
+    }
+
+    /// Writes `text` and a newline where ``report(_:measured:goal:met:)`` writes its verdict: for the measurements
+    /// behind a verdict (a table), which a script reads next to it. Its lines should not start with `GOAL`.
+    public static func note(_ text: String) {
+        let line = text + "\n"
         FileHandle.standardError.write(Data(line.utf8))
         if let path = ProcessInfo.processInfo.environment["BENCHMARK_GOALS_FILE"], !path.isEmpty {
             if !FileManager.default.fileExists(atPath: path) {
@@ -25,7 +38,6 @@ public enum Goal {
                 try? handle.close()
             }
         }
-        return met
     }
 }
 
@@ -54,6 +66,44 @@ public enum Timing {
             bestBaseline = min(bestBaseline, try round(budget: budget, baseline))
         }
         return (bestSubject, bestBaseline)
+    }
+
+    /// Times each of `bodies` once per round, in turn, for `rounds` rounds, and returns every round's mean CPU time
+    /// per call of each, in nanoseconds (`result[round][body]`). The bodies of one round see the same machine
+    /// conditions, so the ratio of two of them within a round cancels the load, and the rounds give its spread. The
+    /// clock is the thread's CPU time, not the wall clock: on a machine shared by many builds a wall-clock round
+    /// also counts the time the thread waited for a core, which says nothing about the code and varied the ratios
+    /// of one run by 2-7x.
+    public static func interleaved(
+        rounds: Int, budget: Duration, _ bodies: [() throws -> Int]
+    ) throws -> [[Double]] {
+        let limit = nanoseconds(budget)
+        var result: [[Double]] = []
+        for _ in 0..<rounds {
+            var times: [Double] = []
+            for body in bodies {
+                var checksum = try body()  // warm up
+                var calls = 0
+                let start = threadCPUTime()
+                var elapsed = 0.0
+                repeat {
+                    checksum &+= try body()
+                    calls += 1
+                    elapsed = threadCPUTime() - start
+                } while elapsed < limit
+                keep(checksum)
+                times.append(elapsed / Double(calls))
+            }
+            result.append(times)
+        }
+        return result
+    }
+
+    /// The CPU time this thread has used, in nanoseconds.
+    public static func threadCPUTime() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) * 1e9 + Double(now.tv_nsec)
     }
 
     /// The async form of ``nanosecondsPerCall(rounds:budget:_:)``.
@@ -99,5 +149,24 @@ public enum Timing {
     @inline(never)
     public static func keep(_ value: Int) {
         if value == Int.min { FileHandle.standardError.write(Data(" ".utf8)) }
+    }
+}
+
+/// The median and the extremes of a sample.
+public struct Spread: Sendable {
+    /// The median (the mean of the two middle values for an even count).
+    public let median: Double
+    /// The smallest value.
+    public let min: Double
+    /// The largest value.
+    public let max: Double
+
+    /// The spread of `values` (at least one).
+    public init(_ values: [Double]) {
+        let sorted = values.sorted()
+        let middle = sorted.count / 2
+        median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        min = sorted.first ?? .nan
+        max = sorted.last ?? .nan
     }
 }

@@ -5,7 +5,7 @@
 // lack).
 //
 // Usage: InstructionCount list
-//        InstructionCount decode-sdk|decode-codable|decode-serialization <payload> <iterations>
+//        InstructionCount decode-sdk|decode-codable|decode-2.8 <payload> <iterations>
 //        InstructionCount button <state> <iterations>
 import Foundation
 import IFTTTConnectSDK
@@ -35,17 +35,17 @@ let (workload, subject) = (arguments[0], arguments[1])
 // difference between the two is the loop alone.
 var checksum = 0
 switch workload {
-case "decode-sdk", "decode-codable", "decode-serialization":
+case "decode-sdk", "decode-codable", "decode-2.8":
     guard let index = payloadNames.firstIndex(of: subject) else { fail("no payload \(subject)") }
     let data = allPayloads[index].data
-    let decode: (Data) throws -> Connection =
+    let decode: (Data) throws -> Int =
         switch workload {
-        case "decode-sdk": { try Connection.decode(from: $0) }
-        case "decode-codable": { try CodableBaseline.decode($0) }
-        default: { try SerializationBaseline.decode($0) }
+        case "decode-sdk": { try Connection.decode(from: $0).features.count }
+        case "decode-codable": { try CodableBaseline.decode($0).features.count }
+        default: { Legacy28Baseline.decode($0)?.features.count ?? 0 }
         }
-    checksum &+= (try decode(data)).features.count  // warm up: first-use costs stay out of the difference
-    for _ in 0..<iterations { checksum &+= (try decode(data)).features.count }
+    checksum &+= try decode(data)  // warm up: first-use costs stay out of the difference
+    for _ in 0..<iterations { checksum &+= try decode(data) }
 case "button":
     guard let state = states.first(where: { $0.name == subject }) else { fail("no state \(subject)") }
     let localization = ConnectLocalization(identifier: "en-US")

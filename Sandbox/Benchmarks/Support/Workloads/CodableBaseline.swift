@@ -26,7 +26,8 @@ public enum CodableBaseline {
         }
         return try Connection(
             id: wire.id, name: wire.name, description: wire.description ?? "", url: url, status: status,
-            services: wire.services.map(\.model), coverImages: covers, features: wire.features.map(\.model),
+            services: wire.services.map(\.model), coverImages: covers,
+            valuePropositions: (wire.value_propositions ?? []).map(\.model), features: wire.features.map(\.model),
             userConnection: wire.user_connection.map { UserConnection(userFeatures: $0.user_features.map(\.model)) },
             enabledCount: wire.enabled_count)
     }
@@ -116,8 +117,18 @@ public enum CodableBaseline {
         let enabled_count: Int?
         let services: [WireService]
         let cover_image: [String: String?]?
+        let value_propositions: [WireValueProposition]?
         let features: [WireFeature]
         let user_connection: WireUserConnection?
+    }
+
+    struct WireValueProposition: Decodable {
+        let description: String?
+        let icon_url: String?
+
+        var model: Connection.ValueProposition {
+            Connection.ValueProposition(description: description ?? "", iconURL: icon_url.flatMap(URL.init(string:)))
+        }
     }
 
     struct WireService: Decodable {
