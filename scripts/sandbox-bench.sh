@@ -99,18 +99,22 @@ done
 printf 'sandbox-bench: %d events recorded in %.1f s; %s rounds of %s s per run, %s connections\n' \
   "$events" "$(awk -v s="$start" -v e="$(date +%s.%N)" 'BEGIN { print e - s }')" "$rounds" "$seconds" "$connections"
 
+# Each upload carries a record id no other upload of the whole run uses: wrk's thread number, the run's number (the
+# script's argument, one per round) and a counter, so every POST of every round is a new event, not a duplicate.
 cat >"$work/post.lua" <<LUA
 wrk.method = "POST"
 wrk.headers["Content-Type"] = "application/json"
 wrk.headers["Authorization"] = "Bearer $token"
 local threads = 0
 function setup(thread) threads = threads + 1; thread:set("tid", threads) end
+local run = 0
+function init(args) run = tonumber(args[1]) or 0 end
 local counter = 0
 function request()
   counter = counter + 1
-  local body = string.format('[{"record_id":"%08x-0000-4000-9000-%012x","region_type":"geo",'
+  local body = string.format('[{"record_id":"%08x-%04x-4000-9000-%012x","region_type":"geo",'
     .. '"occurred_at":"2026-11-21T08:00:00+0000","event_type":"entry","channel_id":"941030000",'
-    .. '"trigger_subscription_id":"$subscription","installation_id":"bench"}]', tid, counter)
+    .. '"trigger_subscription_id":"$subscription","installation_id":"bench"}]', tid, run, counter)
   return wrk.format(nil, nil, nil, body)
 end
 LUA
@@ -127,24 +131,25 @@ settle() {
   done
 }
 
-# run_wrk PATH [LUA]: requests per second; also appends "p50 errors" to $work/last
+# run_wrk PATH [LUA [RUN]]: "requests/s p50 requests" (RUN is the Lua script's argument)
 run_wrk() {
-  local path="$1" lua="${2:-}" out
+  local path="$1" lua="${2:-}" run="${3:-0}" out
   if [ -n "$lua" ]; then
-    out=$(wrk -t2 -c"$connections" -d"${seconds}s" --timeout 30s --latency -s "$lua" "$url$path" 2>&1)
+    out=$(wrk -t2 -c"$connections" -d"${seconds}s" --timeout 30s --latency -s "$lua" "$url$path" -- "$run" 2>&1)
   else
     out=$(wrk -t2 -c"$connections" -d"${seconds}s" --timeout 30s --latency -H "Authorization: Bearer $token" "$url$path" 2>&1)
   fi
   : >"$work/server.log"
   settle
-  local rps p50 bad
+  local rps p50 bad requests
   rps=$(echo "$out" | awk '/Requests\/sec/ {print $2}')
   p50=$(echo "$out" | awk '$1 == "50%" {print $2}')
+  requests=$(echo "$out" | awk '/requests in/ {print $1}')
   bad=$(echo "$out" | awk '/Non-2xx/ {print $5}')
   if [ -z "$rps" ] || [ -n "$bad" ]; then
     echo "sandbox-bench: wrk on $path failed (non-2xx: ${bad:-?})" >&2; echo "$out" >&2; echo 0; return
   fi
-  echo "$rps $p50"
+  echo "$rps $p50 ${requests:-0}"
 }
 
 routes=("connection|/v2/connections/gx-arrive-store||GET /v2/connections/{id}|$goal_connection"
@@ -152,12 +157,14 @@ routes=("connection|/v2/connections/gx-arrive-store||GET /v2/connections/{id}|$g
         "list|/v1/location_events?limit=100||GET /v1/location_events?limit=100|$goal_list")
 for r in "${routes[@]}"; do : >"$work/ratios.${r%%|*}"; done
 
+posted=0
 printf '%-5s %-40s %10s %8s %10s %8s %7s\n' round route "health/s" "p50" "route/s" "p50" ratio
 for ((round = 1; round <= rounds; round++)); do
   for r in "${routes[@]}"; do
     IFS='|' read -r key path lua label goal <<<"$r"
-    read -r hrps hp50 <<<"$(run_wrk /health)"
-    read -r rrps rp50 <<<"$(run_wrk "$path" "$lua")"
+    read -r hrps hp50 _ <<<"$(run_wrk /health)"
+    read -r rrps rp50 rcount <<<"$(run_wrk "$path" "$lua" "$round")"
+    [ "$key" = post ] && posted=$((posted + ${rcount:-0}))
     ratio=$(awk -v h="$hrps" -v r="$rrps" 'BEGIN { if (r > 0) printf "%.2f", h / r; else print "inf" }')
     echo "$ratio" >>"$work/ratios.$key"
     printf '%-5s %-40s %10.0f %8s %10.0f %8s %6sx\n' "$round" "$label" "$hrps" "$hp50" "$rrps" "$rp50" "$ratio"
@@ -197,6 +204,14 @@ rss_verdict="meets goal"; [ "$rss_mb" -ge "$goal_rss" ] && rss_verdict="MISSES g
 [ "$rss_mb" -ge $(( goal_rss * factor )) ] && { rss_verdict=FAIL; status=1; }
 printf '%-40s %20s %8s  %s\n' "peak RSS of the sandbox" "$rss_mb MB" "<${goal_rss} MB" "$rss_verdict"
 printf 'events listed by cursor: %d in %d pages of up to 1000 (recorded before the load: %d)\n' "$count" "$pages" "$events"
+# Every answered upload carried a new record id, so each one is a new event; up to C per round may still have been in
+# flight when wrk stopped (recorded by the server, not counted by wrk).
+new_events=$((count - events))
+printf 'new events from the uploads: %d (uploads answered: %d)\n' "$new_events" "$posted"
+if [ "$new_events" -lt "$posted" ] || [ "$new_events" -gt $((posted + connections * rounds)) ]; then
+  echo "sandbox-bench: FAIL: the uploads answered and the new events differ (a record id used twice, or events lost)"
+  status=1
+fi
 if [ "$count" -lt "$events" ]; then echo "sandbox-bench: FAIL: events are missing"; status=1; fi
 [ "$check" -eq 1 ] && echo "(check mode: fails only beyond ${factor}x a goal)"
 exit $status
