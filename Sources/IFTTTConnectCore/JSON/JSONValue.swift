@@ -57,7 +57,7 @@ public enum JSONValue: Sendable, Hashable {
     public var doubleValue: Double? {
         switch self {
         case .number(let d): return d
-        case .string(let s): return Double(s.trimmingCharacters(in: .whitespaces)).flatMap { $0.isFinite ? $0 : nil }
+        case .string(let s): return Double(Whitespace.trimmed(s, newlines: false)).flatMap { $0.isFinite ? $0 : nil }
         default: return nil
         }
     }

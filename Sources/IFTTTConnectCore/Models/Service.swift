@@ -87,7 +87,7 @@ public struct ConnectColor: Sendable, Hashable, CustomStringConvertible {
 
     /// Parses `#RRGGBB` or `RRGGBB` (surrounding whitespace allowed); `nil` for anything else.
     public init?(hex: String) {
-        var text = Substring(hex.trimmingCharacters(in: .whitespacesAndNewlines))
+        var text = Whitespace.trimmed(hex, newlines: true)
         if text.hasPrefix("#") { text = text.dropFirst() }
         guard text.utf8.count == 6, let value = UInt32(text, radix: 16) else { return nil }
         self.init(red: UInt8(value >> 16 & 0xFF), green: UInt8(value >> 8 & 0xFF), blue: UInt8(value & 0xFF))
