@@ -68,8 +68,62 @@ package struct JSONReader {
 
     /// `text` as an absolute `http` or `https` URL with a host; `nil` for any other scheme.
     package static func webURL(_ text: String) -> URL? {
-        guard let url = absoluteURL(text), url.isWebURL else { return nil }
-        return url
+        guard let url = absoluteURL(text) else { return nil }
+        switch webURLVerdict(text) {
+        case true?: return url
+        case false?: return nil
+        case nil: return url.isWebURL ? url : nil
+        }
+    }
+
+    /// Whether `text`, which `URL(string:)` accepts, is a URL that ``URL/isWebURL`` accepts, decided on its bytes
+    /// when that is plain: the scheme is the bytes before the first `:` (``absoluteURL(_:)`` has checked them), and a
+    /// host needs `//` after it and an authority of letters, digits, `-._~` with at most one `@` (user information
+    /// before it) and one `:` after the host (a port of digits). For anything else in the authority (`%`, `[`, a
+    /// sub-delimiter, a non-ASCII byte, ...) it returns `nil`: the parsed URL decides. Reading the parsed URL's
+    /// scheme and host costs a copy, a lowercasing and a percent-decoding per URL.
+    static func webURLVerdict(_ text: String) -> Bool? {
+        var utf8 = text
+        return utf8.withUTF8 { bytes -> Bool? in
+            guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")) else { return false }
+            func lower(_ index: Int) -> UInt8 { bytes[index] | 0x20 }
+            let http =
+                colon >= 4 && colon <= 5 && lower(0) == UInt8(ascii: "h") && lower(1) == UInt8(ascii: "t")
+                && lower(2) == UInt8(ascii: "t") && lower(3) == UInt8(ascii: "p")
+                && (colon == 4 || lower(4) == UInt8(ascii: "s"))
+            guard http else { return false }
+            guard colon + 2 < bytes.count, bytes[colon + 1] == UInt8(ascii: "/"),
+                bytes[colon + 2] == UInt8(ascii: "/")
+            else { return false }
+            var hostStart = colon + 3
+            var hostEnd: Int?
+            var at = 0
+            var index = colon + 3
+            authority: while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: "/"), UInt8(ascii: "?"), UInt8(ascii: "#"): break authority
+                case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                    UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
+                    UInt8(ascii: "~"):
+                    if hostEnd != nil, !(UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
+                        return nil  // a port that is not digits
+                    }
+                case UInt8(ascii: "@"):
+                    at += 1
+                    guard at == 1 else { return nil }
+                    hostStart = index + 1
+                    hostEnd = nil
+                case UInt8(ascii: ":"):
+                    if hostEnd != nil { return nil }  // user information's `:`, or a second port separator
+                    hostEnd = index
+                default: return nil
+                }
+                index += 1
+            }
+            // A `:` before the `@` separated user and password, not host and port.
+            if let end = hostEnd, end < hostStart { return nil }
+            return (hostEnd ?? index) > hostStart
+        }
     }
 
     package static func absoluteURL(_ text: String) -> URL? {
