@@ -112,6 +112,8 @@ private struct Scanner {
             index += 1
             return .object(JSONObject(storage: members))
         }
+        // API objects mostly have 3 to 8 members: one allocation instead of growing through 1, 2, 4 and 8.
+        members.reserveCapacity(8)
         while true {
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
