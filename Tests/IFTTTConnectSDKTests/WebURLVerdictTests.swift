@@ -30,7 +30,8 @@ struct WebURLVerdictTests {
     @Test func hostileURLsAreDecidedAsTheParsedURLDecides() {
         for text in Self.hostile {
             #expect(
-                JSONReader.webURL(text)?.absoluteString == Self.reference(text)?.absoluteString, "\(text.debugDescription)")
+                JSONReader.webURL(text)?.absoluteString == Self.reference(text)?.absoluteString,
+                "\(text.debugDescription)")
         }
     }
 

@@ -34,7 +34,8 @@ struct WhitespaceTrimTests {
         ]
         for text in texts {
             for newlines in [false, true] {
-                #expect(String(Whitespace.trimmed(text, newlines: newlines)) == Self.reference(text, newlines: newlines))
+                #expect(
+                    String(Whitespace.trimmed(text, newlines: newlines)) == Self.reference(text, newlines: newlines))
             }
         }
     }

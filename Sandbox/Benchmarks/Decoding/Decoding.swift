@@ -66,7 +66,9 @@ let benchmarks: @Sendable () -> Void = {
                         legacy.max, Spread(times.map { $0[2] }).median / 1000, codable.median, codable.min,
                         codable.max))
         }
-        lines.append("(\(rounds) interleaved rounds of 20 ms of CPU time per decoder; times and ratios are medians of the rounds)")
+        lines.append(
+            "(\(rounds) interleaved rounds of 20 ms of CPU time per decoder; times and ratios are medians of the rounds)"
+        )
         for line in lines { Goal.note("  " + line) }
         benchmark.measurement(
             .custom("speed-up x100", polarity: .prefersLarger, useScalingFactor: false), Int(worst.legacy * 100))

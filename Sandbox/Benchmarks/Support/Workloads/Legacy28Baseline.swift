@@ -139,7 +139,10 @@ public enum Legacy28Baseline {
 
     /// 2.8's `Connection`, with the fields its parser fills.
     public struct Connection {
-        public enum Status: String { case initial = "never_enabled", enabled, disabled, unknown }
+        public enum Status: String {
+            case initial = "never_enabled"
+            case enabled, disabled, unknown
+        }
 
         public struct Service {
             public let id: String, name: String, shortName: String, isPrimary: Bool
