@@ -223,9 +223,6 @@ public actor LocationUploader {
             case .retry:
                 await progressHandler?(.failed(batch, failure))
                 return nil
-            case .waitForProbe:
-                await progressHandler?(.failed(batch, failure))
-                return waitForProbe(&run)
             case .backOff(let reason):
                 await progressHandler?(.failed(batch, failure))
                 return backOff(

@@ -34,8 +34,6 @@ struct RefusalTriage: Sendable {
         case deadLetter([DeadLetter])
         /// Go on with ``nextRequest()``.
         case retry
-        /// An event refused alone waits for a probe, and none can be sent in this run: end it, keep every event.
-        case waitForProbe
         /// The refusal is not a verdict on the events: keep them all and back off.
         case backOff(reason: String)
     }
