@@ -57,6 +57,9 @@ let package = Package(
                 .product(name: "IFTTTSDK", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectLocation", package: "IFTTTConnectSDK"),
                 .product(name: "IFTTTConnectDesktop", package: "IFTTTConnectSDK"),
+                // `location simulate` and the demo run the synchronizer on trip time (ManualClock).
+                .product(name: "IFTTTConnectTesting", package: "IFTTTConnectSDK"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

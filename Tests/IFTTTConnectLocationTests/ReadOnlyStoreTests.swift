@@ -77,4 +77,34 @@ struct ReadOnlyStoreTests {
         #expect(errors.values.contains { $0.code == .readOnly })
         #expect(await session.unstoredEvents.map(\.transition) == [.entry])  // kept in memory, not lost
     }
+
+    /// Two crossings on a read-only store, with fixes in between: the app hears of each failure once (each crossing
+    /// that cannot be stored, and the presence that cannot be saved), not at every event that retries it (before: 22
+    /// callbacks).
+    @Test func eachFailureIsReportedOnce() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        _ = try await written(1)
+        let store = try LocationEventStore(directory: directory, readOnly: true)
+        let errors = Recorder<LocationError>()
+        let monitor = SimulatedRegionMonitor()
+        let session = LocationMonitoringSession(
+            monitor: monitor, store: store, clock: ManualClock(epoch), dwellTime: 0, onError: { errors.append($0) })
+        await session.start()
+        let fence = Geofence(
+            triggerSubscriptionId: "home", center: Coordinate(latitude: 37.7749, longitude: -122.4194), radius: 150)
+        await monitor.move(
+            to: LocationFix(latitude: 37.70, longitude: -122.4194, horizontalAccuracy: 5, timestamp: epoch))
+        await session.update(geofences: [fence])
+        for (n, latitude) in [37.7749, 37.7749, 37.7750, 37.7748, 37.70, 37.70, 37.701].enumerated() {
+            await monitor.move(
+                to: LocationFix(
+                    latitude: latitude, longitude: -122.4194, horizontalAccuracy: 5,
+                    timestamp: epoch + 60 * Double(n + 1)))
+        }
+        _ = await session.retryStorage()
+        #expect(await session.unstoredEvents.map(\.transition) == [.entry, .exit])
+        let messages = errors.values.map(\.message)
+        #expect(errors.values.count <= 3, "\(errors.values.count) callbacks for 2 crossings: \(messages)")
+        #expect(errors.values.contains { $0.code == .readOnly })
+    }
 }

@@ -241,7 +241,7 @@ struct RegionSelectorTests {
         #expect(h.recorded.first?.occurredAt == epoch.addingTimeInterval(10))
     }
 
-    @Test func betweenGeofencesTooCloseForARefreshRegionTheSlotHoldsTheNearest() throws {
+    @Test func betweenGeofencesTooCloseForARefreshRegionTheSlotHoldsACircleAroundTheUser() throws {
         // Given one free slot and two geofences whose edges are 20 m apart
         var h = SelectorHarness(hostRegions: 19)
         let west = Geofence(
@@ -250,9 +250,20 @@ struct RegionSelectorTests {
             triggerSubscriptionId: "east", center: west.center.moved(220, bearing: .pi / 2), radius: 100)
         h.send(.geofencesChanged([west, east]))
         // When the user stands in the gap, 5 m from the east geofence
-        h.move(to: west.center.moved(115, bearing: .pi / 2))
-        // Then no 100 m circle holds the user without touching a geofence: the slot holds the nearer one
+        let user = west.center.moved(115, bearing: .pi / 2)
+        h.move(to: user)
+        // Then no 100 m circle holds the user without touching a geofence, and the slot still never holds a geofence
+        // the user is outside of (it would report nothing until the user came back): it holds the 100 m circle that
+        // holds the user and reaches least into a geofence, so leaving it asks for a fix
+        #expect(h.ownedMonitored == [RegionSelector.refreshRegionIdentifier])
+        let refresh = try #require(h.selector.refreshRegion)
+        #expect(refresh.contains(user))
+        #expect(refresh.radius == RadiusLimits.defaultMinimum)
+        #expect(refresh.notifyOnExit)
+        // Walking into the east geofence and out of the circle: the fix selects again and the entry is recorded
+        h.move(to: east.center, at: 60)
         #expect(h.ownedMonitored == [east.identifier])
+        #expect(h.recorded.map(\.geofence.identifier) == [east.identifier])
     }
 
     @Test func aHostRegionCrossingAsksForAFixOnlyWhenTheGeofencesDoNotAllFit() throws {

@@ -21,9 +21,10 @@ struct LocationSimulateCommand: AsyncParsableCommand {
         commandName: "simulate",
         abstract: "Replay a GPX route across a user's geofences and upload the recorded events.",
         discussion: """
-            Fetches the Connections with the user token, monitors their geofences with a simulated region monitor, \
-            replays the route, records the crossings in a temporary event store, uploads them to \
-            POST /v1/location_events and lists what the server recorded. Events the server refuses for good are \
+            Runs the SDK's Synchronizer as an app does, in a temporary directory: saves the user token, activates \
+            the Connections (the synchronizer fetches them and monitors their geofences with a simulated region \
+            monitor), replays the route on the route's own time, lets the synchronizer record each crossing and \
+            upload it to POST /v1/location_events, and lists what the server recorded. Events the server refuses for good are \
             dead-lettered and listed with their reasons. With --json the last line is the JSON array of the acknowledged \
             events (record_id, trigger_subscription_id, event_type, occurred_at, status "acknowledged") followed by the \
             rejected ones (status "rejected", status_code, reason). The SDK's dwell filter is on, as in an app: a \

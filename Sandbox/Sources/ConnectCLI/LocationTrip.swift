@@ -1,10 +1,15 @@
 import Foundation
 import IFTTTConnectLocation
 import IFTTTConnectSDK
+import IFTTTConnectTesting
+import NIOConcurrencyHelpers
 
-/// A simulated trip against a Connect API: fetches the user's Connections, monitors their geofences with a
-/// ``SimulatedRegionMonitor``, replays a ``Route``, records crossings in a ``LocationEventStore``, uploads them with
-/// ``LocationUploader`` and reads back what the server recorded (`GET /v1/location_events`).
+/// A simulated trip against a Connect API, run through the ``Synchronizer`` every app runs: the user token saved with
+/// `setup(with:)`, the Connections activated with `activate(connections:)` (the synchronizer fetches them and
+/// monitors their geofences with a ``SimulatedRegionMonitor``), a ``Route`` replayed through the monitor (the
+/// synchronizer records each crossing, reports it and uploads it), then what the server recorded read back
+/// (`GET /v1/location_events`). Time is the route's: a ``ManualClock`` follows the fixes, so the dwell filter and the
+/// upload back-off run on trip time.
 ///
 /// Used by `ifttt-connect location simulate`, the demo and the tests. The user token is never printed.
 struct LocationTrip: Sendable {
@@ -78,35 +83,63 @@ struct LocationTrip: Sendable {
 
     /// Runs the trip, calling `log` with one human-readable line per step.
     func run(log: @Sendable (String) -> Void) async throws -> Outcome {
-        let network = ConnectionNetworkController.Configuration.sandbox(root)
-        let controller = ConnectionNetworkController(configuration: network)
+        // The Connections, for the log (and the same error as before when one cannot be fetched); the synchronizer
+        // fetches them again itself, as in an app.
+        let controller = ConnectionNetworkController(configuration: .sandbox(root))
         let credentials = ConnectionCredentials(userToken: token)
-        var connections: [Connection] = []
         for id in connectionIds {
             let connection = try await controller.fetchConnection(for: id, credentialProvider: credentials)
             log("Connection \(id): \"\(connection.name)\", status \(connection.status)")
-            connections.append(connection)
         }
-        let geofences = Geofence.geofences(for: connections)
+
+        let start = route.fixes.first?.timestamp ?? Date()
+        let clock = ManualClock(start)
+        let monitor = SimulatedRegionMonitor()
+        var configuration = Synchronizer.Configuration(
+            regionMonitor: monitor, storageDirectory: storeDirectory, anonymousId: UUID().uuidString,
+            secureStore: FileSecureStore(directory: storeDirectory), clock: clock,
+            upload: .init(batchSize: 50, baseDelay: 0.2, maximumDelay: 2))
+        configuration.useServer(at: root)
+        configuration.dwellTime = dwellTime
+        let synchronizer = Synchronizer(configuration: configuration)
+        let reports = TripReports()
+        synchronizer.setLocationEventReportedClosure { reports.add($0) }
+        await synchronizer.setup(with: credentials, lifecycleSynchronizationOptions: [])
+        await synchronizer.activate(connections: connectionIds)
+        await synchronizer.waitUntilIdle()
+
+        let geofences = await synchronizer.storedConnections.flatMap { $0.geofences(radiusLimits: RadiusLimits()) }
         log("Regions monitored (\(geofences.count)):")
         for g in geofences {
             let center = String(format: "%.5f,%.5f", g.center.latitude, g.center.longitude)
             log("  \(g.identifier)  \(center) r=\(Int(g.radius)) m  \(g.transitions.names.joined(separator: "+"))")
         }
 
-        let store = try LocationEventStore(directory: storeDirectory)
-        let monitor = SimulatedRegionMonitor()
-        let start = route.fixes.first?.timestamp ?? Date()
-        let session = LocationMonitoringSession(
-            monitor: monitor, store: store, clock: ReadingClock { start }, dwellTime: dwellTime)
-        await session.start()
-        await session.update(geofences: geofences)
         log("Replaying \(route.fixes.count) fixes (dwell filter " + (dwellTime > 0 ? "\(Int(dwellTime)) s)" : "off)"))
-        await monitor.replay(route)
-        // The device stays at the route's last fix for the dwell time, so every crossing of the route is settled.
-        await session.releaseHeldCrossings(
-            now: (route.fixes.last?.timestamp ?? start).addingTimeInterval(dwellTime))
-        let recorded = await session.recordedEvents
+        for fix in route.fixes {
+            clock.advance(to: fix.timestamp)
+            await monitor.move(to: fix)
+            await synchronizer.waitUntilIdle()
+        }
+        // The device stays at the route's last fix for the dwell time, so every crossing of the route is settled;
+        // each synchronization records what is due, then uploads. A failed upload is retried after its back-off, on
+        // trip time.
+        clock.advance(dwellTime)
+        var round = 0
+        repeat {
+            round += 1
+            let result = await synchronizer.synchronize(source: .forceUpdate)
+            await synchronizer.waitUntilIdle()
+            if reports.unsettled > 0 {
+                log("  upload not finished (\(result.rawValue)); retrying")
+                clock.advance(configuration.upload.maximumDelay)
+            }
+        } while reports.unsettled > 0 && round < maximumRounds
+        guard reports.unsettled == 0 else {
+            throw LocationTripFailure("\(reports.unsettled) events were not uploaded after \(round) rounds")
+        }
+
+        let recorded = reports.recorded
         log("Events recorded (\(recorded.count)):")
         for (i, e) in recorded.enumerated() {
             log(
@@ -118,36 +151,9 @@ struct LocationTrip: Sendable {
             let entries = own.filter { $0.transition == .entry }.count
             log("  \(fence.identifier): \(entries) entries, \(own.count - entries) exits")
         }
-
-        // The uploader runs on the trip's clock (the route's last fix, then real time passing), so the events of an
-        // old GPX route are not dropped as expired and the backoff delays are real.
-        let end = route.fixes.last?.timestamp ?? start
-        let launched = Date()
-        let clock: @Sendable () -> Date = { end.addingTimeInterval(Date().timeIntervalSince(launched)) }
-        let progress = UploadProgress()
-        let uploader = LocationUploader(
-            store: store,
-            configuration: .init(network: network, scheduler: .init(batchSize: 50, baseDelay: 0.2, maximumDelay: 2)),
-            tokenProvider: { token }, clock: ReadingClock(clock),
-            progressHandler: { await progress.handle($0) })
-        var round = 0
-        upload: while round < maximumRounds {
-            round += 1
-            let report = await uploader.uploadPending()
-            switch report.next {
-            case .done: break upload
-            case .retry(let at):
-                log("  upload failed (\(report.error.map { "\($0)" } ?? "?")); retrying")
-                let delay = max(0, at.timeIntervalSince(clock()))
-                try await Task.sleep(nanoseconds: UInt64(delay * 1_000_000_000))
-            case .paused, .busy:
-                throw LocationTripFailure("uploading stopped: \(report.error.map { "\($0)" } ?? "\(report.next)")")
-            }
-        }
-        let uploaded = await progress.succeeded
-        let requests = await progress.attempts
-        let rejected = await progress.rejected
-        log("Events uploaded: \(uploaded.count) in \(requests) request(s)")
+        let uploaded = reports.succeeded
+        let rejected = reports.rejected
+        log("Events uploaded: \(uploaded.count) in \(reports.attempts) request(s)")
         if !rejected.isEmpty {
             log("Events refused by the server and dead-lettered (\(rejected.count)):")
             for letter in rejected {
@@ -164,7 +170,7 @@ struct LocationTrip: Sendable {
             log("  \(e.eventType) \(e.triggerSubscriptionId) at \(e.occurredAt) (record \(e.recordId))")
         }
         return Outcome(
-            geofences: geofences, recorded: recorded, uploaded: uploaded, requests: requests,
+            geofences: geofences, recorded: recorded, uploaded: uploaded, requests: reports.attempts,
             acknowledged: acknowledged, rejected: rejected)
     }
 
@@ -182,19 +188,47 @@ struct LocationTrip: Sendable {
     }
 }
 
-/// Collects the uploader's progress.
-actor UploadProgress {
-    private(set) var succeeded: [RegionEvent] = []
-    private(set) var rejected: [DeadLetter] = []
-    private(set) var attempts = 0
+/// What the synchronizer reported to the app during a trip (`setLocationEventReportedClosure`), in order.
+final class TripReports: Sendable {
+    private struct State {
+        var recorded: [RegionEvent] = []
+        var succeeded: [RegionEvent] = []
+        var rejected: [DeadLetter] = []
+        var attempts = 0
+        var settled = Set<UUID>()
+    }
 
-    func handle(_ progress: LocationUploader.Progress) {
-        switch progress {
-        case .attempted: attempts += 1
-        case .succeeded(let events): succeeded += events
-        case .rejected(let letters): rejected += letters
-        case .failed: break
+    private let state = NIOLockedValueBox(State())
+
+    /// Takes one report of the synchronizer: a recorded crossing, or one batch's progress.
+    func add(_ events: [LocationEvent]) {
+        state.withLockedValue { state in
+            if case .uploadAttempted? = events.first { state.attempts += 1 }
+            for event in events {
+                switch event {
+                case .reported(let region):
+                    state.recorded.append(region)
+                case .uploadSuccessful(let region, _):
+                    if state.settled.insert(region.recordId).inserted { state.succeeded.append(region) }
+                case .uploadFailed(let region, _, _):
+                    guard let rejection = region.rejection, state.settled.insert(region.recordId).inserted else {
+                        continue
+                    }
+                    state.rejected.append(DeadLetter(event: region, rejection: rejection))
+                case .uploadAttempted:
+                    break
+                }
+            }
         }
+    }
+
+    var recorded: [RegionEvent] { state.withLockedValue { $0.recorded } }
+    var succeeded: [RegionEvent] { state.withLockedValue { $0.succeeded } }
+    var rejected: [DeadLetter] { state.withLockedValue { $0.rejected } }
+    var attempts: Int { state.withLockedValue { $0.attempts } }
+    /// Recorded crossings neither accepted nor refused for good yet.
+    var unsettled: Int {
+        state.withLockedValue { state in state.recorded.filter { !state.settled.contains($0.recordId) }.count }
     }
 }
 

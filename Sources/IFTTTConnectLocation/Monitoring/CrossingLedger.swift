@@ -78,6 +78,11 @@ struct CrossingLedger: Sendable, Equatable {
     private(set) var appending: Append?
     /// The release waiting for the store to open, if any.
     private(set) var waitingForStore: Date?
+    /// Failures already reported, so that each is reported once (not at every retry): crossings whose append the
+    /// store refused, whether saving tracks fails, whether the store cannot be opened.
+    private(set) var reportedAppendFailures = Set<UUID>()
+    private(set) var reportedSaveFailure = false
+    private(set) var reportedOpenFailure = false
 
     init(storage: Storage, dwellTime: TimeInterval, unstoredLimit: Int) {
         self.storage = storage
@@ -122,13 +127,15 @@ struct CrossingLedger: Sendable, Equatable {
             waitingForStore = nil
             guard let stored else {
                 var effects: [Effect] = []
-                if resume != nil {
+                if resume != nil, !reportedOpenFailure {
+                    reportedOpenFailure = true
                     effects.append(
                         .fail(LocationError(.storage, "the event store cannot be opened; crossings wait in memory")))
                 }
                 return effects + [.scheduleRelease(nextDeadline)]
             }
             storage = .open
+            reportedOpenFailure = false
             // Geofences the store knows and this session does not yet (another launch wrote them) are read; this
             // session's own tracks are newer and are written over the store's.
             for (id, track) in stored where tracks[id] == nil { tracks[id] = track }
@@ -141,17 +148,23 @@ struct CrossingLedger: Sendable, Equatable {
             guard let current = appending, current.event.recordId == recordId else { return [] }
             appending = nil
             if let error {
-                // Refused (full, read-only, failing): it stays pending, durably, and is tried again later.
-                return [.fail(error)] + saveUnsaved() + [.scheduleRelease(nextDeadline)]
+                // Refused (full, read-only, failing): it stays pending, durably, and is tried again later; the app
+                // hears of it once, not at every retry.
+                let report: [Effect] = reportedAppendFailures.insert(recordId).inserted ? [.fail(error)] : []
+                return report + saveUnsaved() + [.scheduleRelease(nextDeadline)]
             }
+            reportedAppendFailures.remove(recordId)
             remove(recordId, from: current.geofence)
             return [.record(current.event)] + release(now: current.now)
 
         case .saved(let written, let error):
             if let error {
                 unsaved.formUnion(written.keys)
+                guard !reportedSaveFailure else { return [] }
+                reportedSaveFailure = true
                 return [.fail(error)]
             }
+            reportedSaveFailure = false
             for (id, track) in written where (tracks[id] ?? GeofenceTrack()) == track { unsaved.remove(id) }
             return []
 
@@ -160,6 +173,7 @@ struct CrossingLedger: Sendable, Equatable {
             unsaved = []
             appending = nil
             waitingForStore = nil
+            reportedAppendFailures = []
             return [.scheduleRelease(nil)]
         }
     }

@@ -21,7 +21,7 @@ import IFTTTConnectCore
 ///
 /// This is the shell the synchronization API sits on: `initialize` creates a session and calls ``start()``
 /// (so crossings are captured from launch), `activate` and Connection updates call ``update(connections:)``,
-/// `deactivate` calls ``stop()``.
+/// `deactivate` stops the regions, forgets every pending crossing and empties the store in one step.
 ///
 /// ```swift
 /// let session = LocationMonitoringSession(monitor: monitor, store: try LocationEventStore())
@@ -165,6 +165,16 @@ public actor LocationMonitoringSession {
         }
     }
 
+    /// Deactivation, as one input no release can interleave: forgets presence and pending crossings (a crossing due
+    /// meanwhile is dropped, not recorded), stops every region the SDK owns (the host app's stay), and removes every
+    /// event and track from `store` (the session's own store when `nil`). Nothing is recorded once it returned, until
+    /// geofences are given again. Returns the store's error, if removing failed.
+    func deactivate(clearing store: LocationEventStore? = nil) async -> LocationError? {
+        let outcome = DeactivationOutcome()
+        await submit(.deactivate(store, outcome))
+        return outcome.error.withLock { $0 }
+    }
+
     /// Forgets presence and pending crossings in memory (the store's copy goes with
     /// ``LocationEventStore/removeAll()``), as deactivation does: the next state the platform reports counts as new.
     public func forgetPresence() {
@@ -196,6 +206,12 @@ public actor LocationMonitoringSession {
         case selector(RegionSelector.Event, Date)
         case release(Date)
         case retryStorage
+        case deactivate(LocationEventStore?, DeactivationOutcome)
+    }
+
+    /// What a deactivation input reports back to its caller.
+    final class DeactivationOutcome: Sendable {
+        let error = Locked<LocationError?>(nil)
     }
 
     private var inputs: [Input] = []
@@ -273,6 +289,17 @@ public actor LocationMonitoringSession {
         case .release(let now):
             await perform(.release(now: now))
 
+        case .deactivate(let other, let outcome):
+            perform(ledger.handle(.forget))
+            await perform(.geofencesKnown([]))
+            await process(.geofencesChanged([]), at: clock.now)
+            do throws(LocationError) {
+                try await (other ?? store)?.removeAll()
+            } catch {
+                outcome.error.withLock { $0 = error }
+            }
+            perform(ledger.handle(.forget))
+
         case .retryStorage:
             if store == nil, let openStore, ledger.storage == .closed {
                 store = await openStore()
@@ -288,7 +315,9 @@ public actor LocationMonitoringSession {
     /// them; the crossing is recorded (its event appended) once its dwell time has passed. What is due by the
     /// event's time is recorded first, so crossings are recorded in the order they happened.
     private func process(_ event: RegionSelector.Event, at time: Date) async {
-        await perform(.release(now: max(time, clock.now)))
+        // At the event's own time: a report delivered late (after a suspension, say) still reverses a crossing
+        // whose dwell time had not passed when it happened.
+        await perform(.release(now: time))
         let ownedBefore = selector.ownedIdentifiers
         let effects = selector.handle(event, now: time)
         let ownedAfter = selector.ownedIdentifiers

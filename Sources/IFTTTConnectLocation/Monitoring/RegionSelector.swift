@@ -17,7 +17,8 @@ import Foundation
 /// 2. When every geofence fits, all are monitored. With one free slot, the slot holds the geofence the user is in;
 ///    outside every geofence, a refresh region that holds the last fix and touches no geofence (centred on the fix,
 ///    or shifted away from a geofence nearer than the minimum radius), so that no geofence can be entered without
-///    leaving it; only where no such circle fits, the nearest geofence. Every fix (significant change, visit, any
+///    leaving it; where no such circle fits, the one that reaches least into a geofence (never a geofence the user
+///    is outside of: it would report nothing until the user came back). Every fix (significant change, visit, any
 ///    crossing, the host app's included) selects again. Otherwise
 ///    the engine monitors the `N - 1` geofences whose *edges* are nearest to the last fix, plus one refresh
 ///    region centred on the fix whose radius is the edge distance of the nearest geofence left out. The user
@@ -325,10 +326,11 @@ public struct RegionSelector: Sendable {
     /// (leaving it asks for a fix, and a fix inside a geofence monitors it: its state is requested, which records the
     /// entry at that fix). The refresh region is centred on the fix when the nearest geofence's edge is at least the
     /// minimum radius away; nearer than that, a circle of the minimum radius is shifted away from the geofences
-    /// (`shiftedRefreshRegion(around:away:)`). Only where no such circle fits (between geofences closer than about
-    /// 1.5 minimum radii to each other) does the slot hold the nearest geofence. With significant-change reports off,
-    /// crossings (the host app's included) are the only fixes the SDK gets, and this keeps one coming before each
-    /// geofence.
+    /// (`shiftedRefreshRegion(around:away:overlap:)`). Where no such circle fits (between geofences closer than about
+    /// 1.5 minimum radii to each other), the circle that reaches least into a geofence: the slot never holds a
+    /// geofence the device is outside of, which would report nothing until the device came back to it. With
+    /// significant-change reports off, crossings (the host app's included) are the only fixes the SDK gets, and this
+    /// keeps one coming before each geofence.
     private func singleSlotRegion(at fix: LocationFix) -> MonitoredRegion {
         let inside = index.geofences.first { presence[$0.identifier] == .inside && monitored[$0.identifier] != nil }
         if let inside { return inside.monitoredRegion }
@@ -345,7 +347,10 @@ public struct RegionSelector: Sendable {
                 notifyOnEntry: false, notifyOnExit: true)
         }
         return shiftedRefreshRegion(around: fix.coordinate, away: nearest)
-            ?? nearest.geofence.monitoredRegion
+            ?? shiftedRefreshRegion(around: fix.coordinate, away: nearest, overlap: .infinity)
+            ?? MonitoredRegion(
+                identifier: Self.refreshRegionIdentifier, center: fix.coordinate, radius: radius,
+                notifyOnEntry: false, notifyOnExit: true)
     }
 
     /// A refresh region of the minimum radius that holds `point`, shifted away from the geofence `nearest` (whose
@@ -354,9 +359,9 @@ public struct RegionSelector: Sendable {
     /// far it stays from every geofence. That margin is at most half the distance from `point` to `nearest`'s edge.
     /// Where another geofence leaves no room, the circle may reach up to ``refreshOverlapAllowance`` into a geofence:
     /// an entry there is then learnt when the user leaves the circle, at most that far inside.
-    private func shiftedRefreshRegion(around point: Coordinate, away nearest: GeofenceIndex.Neighbor)
-        -> MonitoredRegion?
-    {
+    private func shiftedRefreshRegion(
+        around point: Coordinate, away nearest: GeofenceIndex.Neighbor, overlap: Double = refreshOverlapAllowance
+    ) -> MonitoredRegion? {
         let radius = configuration.radiusLimits.clamp(configuration.radiusLimits.minimum)
         let edge = nearest.edgeDistance
         let away = nearest.geofence.center.bearing(to: point)
@@ -373,7 +378,7 @@ public struct RegionSelector: Sendable {
                 guard depth >= Self.minimumRefreshDepth else { continue }
                 let clearance = (index.nearest(1, to: center).first?.edgeDistance ?? .infinity) - radius
                 let margin = min(depth, clearance)
-                if margin > (best?.margin ?? -Self.refreshOverlapAllowance) { best = (margin, center) }
+                if margin > (best?.margin ?? -overlap) { best = (margin, center) }
             }
         }
         guard let best else { return nil }

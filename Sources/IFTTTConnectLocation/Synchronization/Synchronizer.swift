@@ -244,9 +244,12 @@ public actor Synchronizer {
         }
         do { try vault.clear() } catch { logger.log("deactivate: \(error)") }
         logger.setSecrets([])
-        await session?.stop()
-        do throws(LocationError) { try await store?.removeAll() } catch { logger.log("deactivate: \(error)") }
-        await session?.forgetPresence()
+        if let session {
+            // One step: no release of a crossing between stopping the regions and emptying the store.
+            if let error = await session.deactivate(clearing: store) { logger.log("deactivate: \(error)") }
+        } else {
+            do throws(LocationError) { try await store?.removeAll() } catch { logger.log("deactivate: \(error)") }
+        }
         eventDates = [:]
         configuration.taskScheduler?.cancel(identifier: Configuration.backgroundTaskIdentifier)
         logger.log("deactivated")

@@ -85,12 +85,13 @@ public actor LocationUploader {
 
     /// Uploads pending events in batches until done, a failure, or a pause.
     ///
-    /// The journal is read once per call. A refused batch (400, 413, 422) goes to `RefusalTriage`: events the
-    /// server singles out move to the store's dead-letter area with its reason and the rest is sent again at
-    /// once; a refusal that names nothing is isolated by halves, and an event is dead-lettered only once isolated
-    /// (refused alone right after an acceptance that came after its first refusal); when requests are refused
-    /// alike (no error envelope, nothing accepted after a probe, or refusals in a row that start mid-run), the
-    /// events are kept and the uploader backs off as for any failure.
+    /// The journal is read once per call and sent oldest first; a refused batch is settled before any later event
+    /// is sent. A refused batch (400, 413, 422) goes to `RefusalTriage`: events the server singles out move to the
+    /// store's dead-letter area with its reason and the rest is sent again at once; a refusal that names nothing is
+    /// isolated by halves, earlier half first, and an event refused alone is dead-lettered only when its refusals
+    /// alone, between probes (an accepted event sent again), are too many to be chance; when requests are refused
+    /// alike (no error envelope, or refusals in a row), the events are kept and the uploader backs off as for any
+    /// failure.
     public func uploadPending() async -> Report {
         guard !isUploading else { return Report(uploaded: 0, next: .busy) }
         isUploading = true
@@ -111,32 +112,74 @@ public actor LocationUploader {
         while true {
             switch scheduler.handle(.wake(pending: triage.queued + run.rest.count), now: clock.now) {
             case .idle, .notifyAuthenticationFailure:
-                guard let refusal = triage.lastRefusal, !triage.setAside.isEmpty else { return run.report(.done) }
-                if triage.probe() { continue }
-                // Every request of the run was refused alike: the server (or a proxy) fails, the events do not.
-                return backOff(
-                    &run,
-                    LocationError(
-                        .uploadFailed,
-                        "the location API refused every request of this run alike (\(refusal.statusCode), no event named); \(triage.setAside.joined().count) events are kept",
-                        networkError: refusal.error),
-                    retryAfter: nil)
+                return run.report(.done)
             case .paused:
                 return run.report(.paused, LocationError(.authenticationFailure, "uploading is paused after a 401"))
             case .wait(let until):
                 return run.report(.retry(at: until))
             case .send(let count):
-                let batch = triage.nextBatch() ?? run.next(count)
+                var probe = false
+                let batch: [RegionEvent]
+                switch triage.nextRequest() {
+                case .batch(let queued)?:
+                    batch = queued
+                case .probe(let event)?:
+                    probe = true
+                    batch = [event]
+                case .nextEventAsProbe?:
+                    guard let next = run.next(1).first else { return waitForProbe(&run) }
+                    triage.probing(with: next)
+                    batch = [next]
+                case nil:
+                    batch = run.next(count)
+                }
                 guard let token = await tokenProvider(), !token.isEmpty else {
                     return run.report(
                         .paused, LocationError(.missingCredentials, "no IFTTT user token; nothing was sent"))
                 }
-                await progressHandler?(.attempted(batch))
+                if !probe { await progressHandler?(.attempted(batch)) }
                 let body = LocationEventPayload.encode(batch, installationId: configuration.installationId)
                 let answer = await network.postLocationEvents(body, userToken: token)
-                if let stop = await handle(answer, for: batch, in: &run) { return stop }
+                let stop = probe ? handleProbe(answer, in: &run) : await handle(answer, for: batch, in: &run)
+                if let stop { return stop }
             }
         }
+    }
+
+    /// An event refused alone waits for a probe and none can be sent: the run ends with every event kept. The
+    /// first time, the uploader backs off one step; while the same event waits, the back-off does not grow, so the
+    /// next crossing (which serves as the probe) waits at most one step.
+    private func waitForProbe(_ run: inout Run) -> Report {
+        let error = LocationError(
+            .uploadFailed,
+            "the location API refused an event sent alone, and no other event is at hand to tell a bad event from a refusing server; it is kept"
+        )
+        guard scheduler.state.consecutiveFailures == 0 else {
+            return run.report(.retry(at: clock.now.addingTimeInterval(configuration.scheduler.baseDelay)), error)
+        }
+        return backOff(&run, error, retryAfter: nil)
+    }
+
+    /// Acts on the answer to a probe; returns the report when the call ends here.
+    private func handleProbe(_ answer: LocationUploadAnswer, in run: inout Run) -> Report? {
+        let decision: RefusalTriage.Decision
+        switch answer.error {
+        case nil:
+            decision = triage.probeAnswered(accepted: true, statusCode: nil)
+        case .apiError(let status, _?)? where RefusalTriage.refusalStatuses.contains(status):
+            decision = triage.probeAnswered(accepted: false, statusCode: status)
+        case .cancelled?:
+            return run.report(.retry(at: clock.now), Self.locationError(.cancelled))
+        case let error? where error.isAuthenticationFailure:
+            _ = scheduler.handle(.authenticationFailed, now: clock.now)
+            save()
+            authenticationFailureHandler?()
+            return run.report(.paused, Self.locationError(error))
+        case let error?:
+            return backOff(&run, Self.locationError(error), retryAfter: answer.retryAfter)
+        }
+        guard case .backOff(let reason) = decision else { return nil }
+        return backOff(&run, LocationError(.uploadFailed, reason), retryAfter: answer.retryAfter)
     }
 
     /// Acts on the answer to one batch; returns the report when the call ends here.
@@ -177,9 +220,7 @@ public actor LocationUploader {
                 }
                 run.rejected += letters.count
                 return nil
-            case .split:
-                return nil
-            case .setAside:
+            case .retry:
                 await progressHandler?(.failed(batch, failure))
                 return nil
             case .backOff(let reason):
@@ -229,7 +270,7 @@ public actor LocationUploader {
         await progressHandler?(.rejected(letters))
     }
 
-    /// One call's progress through the journal; the batches being isolated or set aside belong to `RefusalTriage`.
+    /// One call's progress through the journal; the batches being isolated belong to `RefusalTriage`.
     private struct Run {
         var rest: ArraySlice<RegionEvent>
         var uploaded = 0

@@ -3,21 +3,28 @@ import IFTTTConnectCore
 
 /// The refusal-handling half of ``LocationUploader``: what to do with a batch the location API refused (400, 413
 /// or 422), judged over time rather than per request. It owns every piece of refusal state (the uploader's run
-/// keeps none): the batches waiting to be isolated or set aside, when each refused event was first refused, how
-/// many batches the API accepted, and how many requests in a row it refused. Pure: no I/O, no clock.
+/// keeps none): the requests queued ahead of the journal's rest, the event under suspicion and the evidence
+/// against it, and how many requests in a row the API refused. Pure: no I/O, no clock.
 ///
+/// * **In order.** Events reach the server in the order they happened: a refused batch is settled (delivered,
+///   or its bad events dead-lettered) before any later event is sent. Its halves, and the rest of a batch whose
+///   named events were dead-lettered, are queued ahead of the journal's rest.
 /// * **The server singles events out**: the envelope names them (by record id in a detail or the message, or by
 ///   a `[index]` prefix of a detail's parameter). Those go to the dead-letter area with the server's reason; the
 ///   rest of the batch is sent again at once.
-/// * **The server tells events apart**: it named nothing, but accepts other events. A refused batch is split in
-///   halves until each refused event is alone, and a refused single goes to the dead-letter area only when it was
-///   *isolated*: the server accepted a batch after the event was first refused, and the answer just before its
-///   refusal was an acceptance. A single that is not isolated yet waits aside until the next acceptance.
-/// * **Nothing accepted yet in this run**: batches refused alike are set aside; once the journal is exhausted one
-///   of them is probed in halves (a backlog of one batch, 30 events say, is isolated this way). If the probe is
-///   refused too, the events are kept and the uploader backs off.
-/// * **Refusals that start mid-run**: ``refusalLimit`` refusals in a row end the run with a back-off whatever was
-///   accepted before; no event was isolated by them, so none is dead-lettered.
+/// * **The server names nothing**: the refused batch is split in halves, the earlier half first, until the refused
+///   event is alone. An event refused alone is a suspect, never dead-lettered for that alone: a server that refuses
+///   requests at random refuses single events too. Between two tries of the suspect alone, the uploader sends a
+///   *probe*: the last event the server accepted, again (harmless: the server de-duplicates by `record_id`). The
+///   probes measure how often the server refuses a request whatever it holds; the suspect is dead-lettered once
+///   its lone refusals are too many to be chance at that rate (``deadLetterLikelihood``), and at least
+///   ``minimumLoneRefusals``. A healthy server and one bad event: 8 tries alone and 7 probes. A server refusing
+///   half of all requests at random: one good event in about a million would need 20 refusals in a row.
+/// * **No probe at hand** (nothing accepted since launch): the next event alone serves as one (the one case where a
+///   later event may be sent before a refused one is settled); with no later event, the run ends waiting for one,
+///   without lengthening the back-off.
+/// * **Refusals in a row**: ``refusalLimit`` refusals in a row (probes included) end the run with a back-off
+///   whatever was accepted before: the server refuses everything, and nothing is dead-lettered.
 /// * **No error envelope at all** (a proxy's page, an empty body): a failure of the server or of something in
 ///   front of it, not a verdict on the events: they are kept, and the uploader backs off.
 struct RefusalTriage: Sendable {
@@ -25,35 +32,62 @@ struct RefusalTriage: Sendable {
     enum Decision: Sendable, Hashable {
         /// Move these events to the dead-letter area (the rest of their batch is queued again).
         case deadLetter([DeadLetter])
-        /// Go on: the batch was split in halves, queued first (see ``nextBatch()``).
-        case split
-        /// Go on: the batch waits aside until an acceptance (or the run's probe).
-        case setAside
+        /// Go on with ``nextRequest()``.
+        case retry
         /// The refusal is not a verdict on the events: keep them all and back off.
         case backOff(reason: String)
     }
 
+    /// What to send next.
+    enum Request: Sendable, Hashable {
+        /// Events, oldest first.
+        case batch([RegionEvent])
+        /// An event the server accepted before, sent again to see whether the server accepts anything now.
+        case probe(RegionEvent)
+        /// A probe is due and no accepted event is known: send the next event of the journal alone as the probe.
+        case nextEventAsProbe
+    }
+
+    /// The event refused alone, and the evidence so far.
+    struct Suspect: Sendable, Hashable {
+        var event: RegionEvent
+        /// Its refusals when sent alone.
+        var loneRefusals = 0
+        /// Probes answered, and how many of them were refused.
+        var probes = 0
+        var probeRefusals = 0
+        /// Whether a probe goes before its next try.
+        var probeNext = false
+        /// The later event sent alone as a probe, while its answer is awaited.
+        var probingWith: UUID?
+
+        /// An upper estimate of how often the server refuses a request at random: `(refused + 1) / (probes + 1)`.
+        var randomRefusalRate: Double { Double(probeRefusals + 1) / Double(probes + 1) }
+        /// How likely its lone refusals are if the server refused them at random.
+        var likelihood: Double { pow(randomRefusalRate, Double(loneRefusals)) }
+    }
+
     /// The statuses that may refuse individual events; any other error status is a plain failure.
     static let refusalStatuses: Set<Int> = [400, 413, 422]
+    /// A suspect is dead-lettered once its lone refusals are this unlikely to be chance.
+    static let deadLetterLikelihood = 1e-6
+    /// The fewest lone refusals that dead-letter an event (refused alone, and again alone after a probe).
+    static let minimumLoneRefusals = 2
 
-    /// How many refusals in a row end a run (enough to isolate one event in a batch of `batchSize` by halves).
+    /// How many refusals in a row end a run (enough to isolate one event in a batch of `batchSize` by halves, and
+    /// try it alone once more).
     let refusalLimit: Int
     /// Batches the location API accepted since the uploader was created.
     private(set) var acceptances = 0
-    /// For each event refused without being named: ``acceptances`` when it was first refused.
-    private var firstRefused: [UUID: Int] = [:]
-    /// Whether the answer to the last request was an acceptance.
-    private var lastAnswerAccepted = false
     /// Refusals since the last acceptance.
     private(set) var refusalsInARow = 0
-    /// Whether the current run saw an acceptance.
-    private(set) var acceptedInRun = false
-    private var probed = false
-    /// Batches to send before the rest of the journal: halves being isolated, and the rest of a batch whose
-    /// named events were dead-lettered.
+    /// The last event the server accepted: the probe.
+    private(set) var lastAccepted: RegionEvent?
+    /// The event under suspicion, kept across runs while it is pending.
+    private(set) var suspect: Suspect?
+    /// Batches to send before the rest of the journal, in order: halves being isolated, and the rest of a batch
+    /// whose named events were dead-lettered.
     private var front: [[RegionEvent]] = []
-    /// Batches refused alike, waiting for an acceptance.
-    private(set) var setAside: [[RegionEvent]] = []
     /// The last refusal that named nothing, for the back-off's message.
     private(set) var lastRefusal: (statusCode: Int, error: ConnectAPIError)?
 
@@ -61,53 +95,78 @@ struct RefusalTriage: Sendable {
     init(batchSize: Int = 50) {
         var depth = 0
         while (1 << depth) < max(1, batchSize) { depth += 1 }
-        refusalLimit = depth + 2
+        refusalLimit = depth + 3
     }
 
-    /// Starts an upload run: the run's queues are emptied (the journal is read again); what the triage learnt
-    /// over time (acceptances, first refusals of events still pending) stays.
+    /// Starts an upload run: the run's queue is emptied (the journal is read again); what the triage learnt over
+    /// time (the suspect, while it is pending, and the probe) stays.
     mutating func beginRun(pending: [RegionEvent]) {
         front = []
-        setAside = []
         lastRefusal = nil
-        acceptedInRun = false
-        probed = false
         refusalsInARow = 0
-        let ids = Set(pending.map(\.recordId))
-        firstRefused = firstRefused.filter { ids.contains($0.key) }
+        if let suspect, !pending.contains(where: { $0.recordId == suspect.event.recordId }) { self.suspect = nil }
+        suspect?.probingWith = nil
+        suspect?.probeNext = false
     }
 
     /// Events queued ahead of the journal's rest.
     var queued: Int { front.reduce(0) { $0 + $1.count } }
 
-    /// The next queued batch, if any.
-    mutating func nextBatch() -> [RegionEvent]? {
-        front.isEmpty ? nil : front.removeFirst()
+    /// What to send next, when something is queued ahead of the journal's rest (`nil`: the journal's next batch).
+    mutating func nextRequest() -> Request? {
+        if let current = suspect, current.probeNext, current.probingWith == nil {
+            if let lastAccepted, lastAccepted.recordId != current.event.recordId { return .probe(lastAccepted) }
+            // No accepted event known: the next event after the suspect, alone.
+            guard front.count > 1, let next = front[1].first else { return .nextEventAsProbe }
+            front[1].removeFirst()
+            if front[1].isEmpty { front.remove(at: 1) }
+            suspect?.probingWith = next.recordId
+            return .batch([next])
+        }
+        return front.isEmpty ? nil : .batch(front.removeFirst())
     }
 
-    /// The API accepted `batch`: it tells events apart, so the batches set aside are queued again, by halves.
+    /// The uploader sends `event`, the journal's next, alone as the probe (after ``Request/nextEventAsProbe``).
+    mutating func probing(with event: RegionEvent) {
+        suspect?.probingWith = event.recordId
+    }
+
+    /// The API accepted `batch`: it holds no bad event.
     mutating func accepted(_ batch: [RegionEvent]) {
         acceptances += 1
-        acceptedInRun = true
-        lastAnswerAccepted = true
         refusalsInARow = 0
         lastRefusal = nil
-        for event in batch { firstRefused[event.recordId] = nil }
-        front += setAside.flatMap(Self.halves(of:))
-        setAside = []
+        if let last = batch.last { lastAccepted = last }
+        guard var current = suspect else { return }
+        if batch.contains(where: { $0.recordId == current.event.recordId }) {
+            suspect = nil  // refused before at random: it was good
+        } else if let probe = current.probingWith, batch.contains(where: { $0.recordId == probe }) {
+            current.probingWith = nil
+            current.probes += 1
+            current.probeNext = false
+            suspect = current
+        }
     }
 
-    /// Nothing else can be sent in this run: probes one set-aside batch in halves when the run accepted nothing
-    /// and has not probed yet (returns `true`), else the uploader backs off (`false`).
-    mutating func probe() -> Bool {
-        guard !acceptedInRun, !probed, refusalsInARow < refusalLimit,
-            let index = setAside.indices.filter({ setAside[$0].count > 1 }).min(by: {
-                setAside[$0].count < setAside[$1].count
-            })
-        else { return false }
-        probed = true
-        front += Self.halves(of: setAside.remove(at: index))
-        return true
+    /// The probe (a resent accepted event) was answered.
+    mutating func probeAnswered(accepted: Bool, statusCode: Int?) -> Decision {
+        guard var current = suspect else { return .retry }
+        current.probes += 1
+        current.probeNext = false
+        if accepted {
+            refusalsInARow = 0
+        } else {
+            current.probeRefusals += 1
+            refusalsInARow += 1
+        }
+        suspect = current
+        if refusalsInARow >= refusalLimit {
+            return .backOff(
+                reason:
+                    "the location API refused \(refusalsInARow) requests in a row\(statusCode.map { " (\($0))" } ?? ""), an event it accepted before among them; no event was isolated, every event is kept"
+            )
+        }
+        return .retry
     }
 
     /// Decides what to do with `batch`, refused with `statusCode` and `payload` (IFTTT's error envelope, `nil` when
@@ -115,8 +174,19 @@ struct RefusalTriage: Sendable {
     mutating func refused(
         _ batch: [RegionEvent], statusCode: Int, payload: APIErrorPayload?, error: ConnectAPIError, now: Date
     ) -> Decision {
-        let previousAccepted = lastAnswerAccepted
-        lastAnswerAccepted = false
+        // A later event sent alone as a probe and refused: it counts as a refused probe and waits its turn.
+        if let probe = suspect?.probingWith, batch.count == 1, batch[0].recordId == probe {
+            suspect?.probingWith = nil
+            front.insert(batch, at: min(1, front.count))
+            if payload == nil {
+                refusalsInARow += 1
+                return .backOff(
+                    reason:
+                        "the location API answered \(statusCode) without IFTTT's error envelope (a proxy or a server failure)"
+                )
+            }
+            return probeAnswered(accepted: false, statusCode: statusCode)
+        }
         guard let payload else {
             refusalsInARow += 1
             return .backOff(
@@ -129,7 +199,7 @@ struct RefusalTriage: Sendable {
             let refused = Set(named.map(\.event.recordId))
             let rest = batch.filter { !refused.contains($0.recordId) }
             if !rest.isEmpty { front.insert(rest, at: 0) }
-            for id in refused { firstRefused[id] = nil }
+            if let current = suspect, refused.contains(current.event.recordId) { suspect = nil }
             return .deadLetter(
                 named.map {
                     DeadLetter(
@@ -139,38 +209,32 @@ struct RefusalTriage: Sendable {
         }
         refusalsInARow += 1
         lastRefusal = (statusCode, error)
-        for event in batch where firstRefused[event.recordId] == nil { firstRefused[event.recordId] = acceptances }
-        // 413 is about the size of the request: halving answers it whatever else the run saw.
-        if statusCode == 413, batch.count > 1 {
-            front.insert(contentsOf: Self.halves(of: batch), at: 0)
-            return .split
-        }
         if refusalsInARow >= refusalLimit {
-            setAside.append(batch)
+            front.insert(batch, at: 0)
             return .backOff(
                 reason:
-                    "the location API refused \(refusalsInARow) requests in a row (\(statusCode), no event named); no event was isolated, \(setAside.joined().count + queued) are kept"
+                    "the location API refused \(refusalsInARow) requests in a row (\(statusCode), no event named); no event was isolated, every event is kept"
             )
-        }
-        guard acceptedInRun else {
-            setAside.append(batch)  // refused alike so far: wait for an acceptance or the probe
-            return .setAside
         }
         if batch.count > 1 {
             front.insert(contentsOf: Self.halves(of: batch), at: 0)
-            return .split
+            return .retry
         }
         let event = batch[0]
-        let isolated = previousAccepted && (firstRefused[event.recordId] ?? acceptances) < acceptances
-        guard isolated else {
-            setAside.append(batch)  // alone, but not proven yet: again after the next acceptance
-            return .setAside
+        var current = suspect?.event.recordId == event.recordId ? suspect! : Suspect(event: event)
+        current.loneRefusals += 1
+        if current.loneRefusals >= Self.minimumLoneRefusals, current.likelihood <= Self.deadLetterLikelihood {
+            suspect = nil
+            let reason = payload.message.isEmpty ? payload.code : payload.message
+            return .deadLetter([
+                DeadLetter(
+                    event: event, rejection: EventRejection(statusCode: statusCode, reason: reason, rejectedAt: now))
+            ])
         }
-        firstRefused[event.recordId] = nil
-        let reason = payload.message.isEmpty ? payload.code : payload.message
-        return .deadLetter([
-            DeadLetter(event: event, rejection: EventRejection(statusCode: statusCode, reason: reason, rejectedAt: now))
-        ])
+        current.probeNext = true
+        suspect = current
+        front.insert(batch, at: 0)
+        return .retry
     }
 
     /// The two halves of `batch` (the first one shorter for an odd count), or the batch itself when it is one event.

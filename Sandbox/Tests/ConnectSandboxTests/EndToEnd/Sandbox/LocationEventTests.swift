@@ -1,6 +1,7 @@
 @testable import ConnectCLI
 @testable import ConnectSandbox
 import Foundation
+import NIOConcurrencyHelpers
 import IFTTTConnectLocation
 import IFTTTConnectSDK
 import Testing
@@ -119,6 +120,44 @@ struct LocationEventTests {
             #expect(server.map(\.record_id) == outcome.recorded.map(\.recordId.uuidString))
             #expect(server.allSatisfy { $0.deliveries == 1 })
             #expect(try await LocationEventStore(directory: directory).pending(now: Date()).isEmpty)
+        }
+    }
+
+    /// The trip runs what an app runs: the public `Synchronizer` with the simulated monitor, over loopback HTTP to the
+    /// sandbox. Its storage is the synchronizer's own: the next launch of a synchronizer on it finds the Connections
+    /// activated, the credentials saved and nothing left to upload; the sandbox holds each crossing once, in order.
+    @Test func aTripRunsTheSynchronizerAppsRun() async throws {
+        try await SandboxTest.withDemo(pending: [("alice", "gx-store-visits")]) { client in
+            let visits = try await LocationTrip.configureStoreVisits(root: client.base)
+            let directory = try SandboxTest.temporaryDirectory()
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let route = try Route(gpx: Data(contentsOf: LocationTest.storeTripGPX))
+            let trip = LocationTrip(
+                root: client.base, token: SandboxTest.aliceToken,
+                connectionIds: ["gx-arrive-store", "gx-store-visits"], route: route, storeDirectory: directory)
+            let lines = NIOLockedValueBox<[String]>([])
+            let outcome = try await trip.run(log: { line in lines.withLockedValue { $0.append(line) } })
+            #expect(outcome.recorded.count == 3)
+            #expect(outcome.uploaded.map(\.recordId) == outcome.recorded.map(\.recordId))
+
+            // The next launch of an app's synchronizer on the same storage
+            var configuration = Synchronizer.Configuration(
+                regionMonitor: SimulatedRegionMonitor(), storageDirectory: directory,
+                secureStore: FileSecureStore(directory: directory))
+            configuration.useServer(at: client.base)
+            let relaunched = Synchronizer(configuration: configuration)
+            await relaunched.start()
+            #expect(await relaunched.isActive)
+            #expect(await relaunched.storedConnections.map(\.id) == ["gx-arrive-store", "gx-store-visits"])
+            #expect(
+                Set(await relaunched.monitoredRegions.map(\.identifier))
+                    == ["ifttt_alice-arrive-trigger-1", "ifttt_\(visits)"])
+            let store = try #require(await relaunched.eventStore)
+            #expect(try await store.pending(now: try #require(route.fixes.last).timestamp).isEmpty)
+            let server = try await LocationTest.serverEvents(root: client.base)
+            #expect(server.map(\.record_id) == outcome.recorded.map(\.recordId.uuidString))
+            #expect(server.allSatisfy { $0.deliveries == 1 })
+            #expect(!lines.withLockedValue { $0 }.joined().contains(SandboxTest.aliceToken))
         }
     }
 
