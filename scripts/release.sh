@@ -15,7 +15,7 @@
 #   CHANGELOG.md          the top release `## [VERSION] - YYYY-MM-DD` and its link `[VERSION]: .../releases/tag/VERSION`
 #   SDKInfo.version       Sources/IFTTTConnectCore/Networking/SDKInfo.swift, sent to IFTTT as `IFTTT-SDK-Version`
 #                         and `sdk_version`
-#   the podspec           IFTTTConnectSDK.podspec's `s.version`
+#   the podspecs          every *.podspec's `s.version` (one pod per module)
 #   the docs              README.md's `from: "VERSION"` and the DocC migration article's ``SDKInfo/version`` sentence
 # Runs on Linux (only the XCFrameworks need a Mac). Exit status: 0 released (or would be), 1 a check failed, 2 usage.
 set -uo pipefail
@@ -69,15 +69,15 @@ line="$(grep -n 'public static let version = "' "$sdkinfo" | head -1)"
 found="$(sed -n 's/.*public static let version = "\([^"]*\)".*/\1/p' <<<"$line")"
 if [ "$found" = "$version" ]; then ok "$sdkinfo:${line%%:*}: SDKInfo.version \"$version\" (sent as IFTTT-SDK-Version and sdk_version)"
 else bad "$sdkinfo:${line%%:*}: SDKInfo.version is \"$found\", not \"$version\""; fi
-podspec=IFTTTConnectSDK.podspec
-if [ -f "$podspec" ]; then
+podspecs=(*.podspec)
+[ -f "${podspecs[0]}" ] || bad "no podspec (one per module: IFTTTConnectCore.podspec, ...)"
+for podspec in "${podspecs[@]}"; do
+  [ -f "$podspec" ] || continue
   line="$(grep -n "^ *s\.version *= *'" "$podspec" | head -1)"
   found="$(sed -n "s/.*s\.version *= *'\([^']*\)'.*/\1/p" <<<"$line")"
   if [ "$found" = "$version" ]; then ok "$podspec:${line%%:*}: s.version '$version'"
   else bad "$podspec:${line%%:*}: s.version is '$found', not '$version'"; fi
-else
-  bad "$podspec: missing"
-fi
+done
 line="$(grep -n 'from: "[0-9][^"]*"' README.md | head -1)"
 found="$(sed -n 's/.*from: "\([^"]*\)".*/\1/p' <<<"$line")"
 if [ "$found" = "$version" ]; then ok "README.md:${line%%:*}: from: \"$version\""
@@ -121,8 +121,9 @@ if [ "$dry_run" -eq 0 ]; then
   git tag -a "$version" -m "$message" || { echo "release: git tag failed"; exit 1; }
   ok "tagged $version at $(git rev-parse --short HEAD)"
   echo "next: git push origin $version   (apple.yml then builds the XCFrameworks, their checksums and the"
-  echo "      Carthage JSON on a Mac and attaches them to the release; pod trunk push IFTTTConnectSDK.podspec, or"
-  echo "      pod repo push YOUR-SPECS IFTTTConnectSDK.podspec for a private spec repo)"
+  echo "      Carthage JSONs on a Mac and attaches them to the release; then push the pods in dependency order:"
+  echo "      for pod in IFTTTConnectCore IFTTTConnectLocation IFTTTConnectSDK IFTTTSDK IFTTTConnectService"
+  echo "      IFTTTConnectTesting; do pod trunk push \$pod.podspec --synchronous; done (or pod repo push YOUR-SPECS))"
   exit 0
 fi
 # Dry run: tag a throwaway clone, then resolve it by version from a throwaway app, as a user's SwiftPM would.
