@@ -6,7 +6,8 @@
 # product's target, every resource exists, the dependencies (pinned to the pod's version), the imports between
 # modules, the version (SDKInfo.version), the license file and the deployment targets agree with Package.swift, and
 # no stub module exists. It first checks itself: a core glob that leaves out a folder, another version, a Location
-# bundle without its privacy manifest and an umbrella without its Location dependency must each fail. Then it builds
+# bundle without its privacy manifest and an umbrella without its Location dependency must each fail. No source names
+# a module of the SDK as a qualifier (`IFTTTConnectCore.ConnectColor`: planted in the UIKit button, it fails). Then it builds
 # each pod as its own module on Linux, in dependency order, seeing only its dependencies' modules, with the podspec's
 # Swift flags (Apple-only lines are compiled out here: scripts/check-ios-sdk.sh compiles the pods against Apple's SDK).
 # Ruby comes from scripts/bootstrap.sh.
@@ -50,6 +51,27 @@ planted "a Location bundle without its privacy manifest" IFTTTConnectLocation.po
   "SwiftPM's resource Sources/IFTTTConnectLocation/PrivacyInfo.xcprivacy is in no resource bundle"
 planted "an umbrella without its Location dependency" IFTTTConnectSDK.podspec \
   "/s.dependency 'IFTTTConnectLocation'/d" "IFTTTConnectSDK: depends on IFTTTConnectCore, SwiftPM's IFTTTConnectSDK on"
+# A name qualified with a module of the SDK (`IFTTTConnectCore.ConnectColor`) resolves only where the file is compiled
+# into a module of that name: compiled into another module (the single-module pod of before: 23 errors on iOS) it
+# names nothing. The sources write such names unqualified (imports excepted); planted in the UIKit button, one fails.
+sdk_modules="$(ls Sources | paste -sd'|' -)"
+qualified_names() {   # files... -> `file:line: text` of each module-qualified name outside imports and comments
+  grep -nHE "(^|[^A-Za-z0-9_.])($sdk_modules)\.[A-Za-z_]" "$@" | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(//|(@_exported |@_spi\([A-Za-z]+\) |@testable )*import )'
+}
+button=Sources/IFTTTConnectCore/Button/Apple/ConnectButton+UIKit.swift
+mkdir -p "$work/qualified"
+sed 's/^\(        _ text: String, in box: CGRect, color: \)ConnectColor,/\1IFTTTConnectCore.ConnectColor,/' "$button" >"$work/qualified/ConnectButton+UIKit.swift"
+if cmp -s "$button" "$work/qualified/ConnectButton+UIKit.swift"; then
+  echo "podspec: self-test could not plant IFTTTConnectCore.ConnectColor in the UIKit button (its line changed)"; exit 1
+fi
+if ! qualified_names "$work/qualified/ConnectButton+UIKit.swift" | grep -q 'IFTTTConnectCore.ConnectColor'; then
+  echo "podspec: self-test FAILED: a planted IFTTTConnectCore.ConnectColor in the UIKit button was not reported"; exit 1
+fi
+mapfile -t swift_sources < <(find Sources -name '*.swift' ! -path '*.docc/*' | sort)
+if found="$(qualified_names "${swift_sources[@]}")"; then
+  echo "$found" | sed 's/^/podspec: module-qualified name (write it unqualified): /'
+  echo "podspec: $(echo "$found" | wc -l) names qualified with a module of the SDK"; exit 1
+fi
 if ! ruby "$checker" "$work/describe.json" "${podspecs[@]}" --dump "$work/pods.json" >"$work/check.out" 2>&1; then
   cat "$work/check.out"; exit 1
 fi
@@ -77,5 +99,6 @@ done < <(ruby -rjson -rset -e '
 echo "podspec: the $compiled pods ($files Swift files) build as their own modules on Linux, each seeing only its" \
   "dependencies' modules (swiftc -emit-module, Swift 6, the podspecs' flags, warnings as errors)"
 echo "podspec: self-test: a core glob missing a folder, another version, a bundle without its privacy manifest and" \
-  "an umbrella without its Location dependency each fail"
+  "an umbrella without its Location dependency each fail; IFTTTConnectCore.ConnectColor planted in the UIKit button is reported"
+echo "podspec: ${#swift_sources[@]} Swift files of Sources/, 0 names qualified with a module of the SDK (imports aside)"
 cat "$work/check.out"
