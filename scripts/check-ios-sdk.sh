@@ -32,7 +32,9 @@
 #                                                           files (split(separator: ", ") in the core, iOS 17's
 #                                                           .containerRelativeFrame in the SwiftUI example, openURL(_:)
 #                                                           in the URL opener, RecordingTransport's typed-throws
-#                                                           property) and fails unless this check catches each
+#                                                           property, a nonisolated read of UIApplication.shared,
+#                                                           windowScene?.keyWindow in the UIKit button) and fails
+#                                                           unless this check catches each
 #   scripts/check-ios-sdk.sh --stubs                        only compare Tests/AppleStubs with the SDK's declarations
 #   scripts/check-ios-sdk.sh --flags                        set the SDK up, then print the swiftc flags that compile
 #                                                           against it (-sdk, -resource-dir: one per line) and exit
@@ -874,6 +876,14 @@ planted_defects() {
     Sources/IFTTTConnectTesting/RecordingTransport.swift \
     's|^    private let answer: @Sendable (HTTPRequest) -> Result<HTTPResponse, ConnectAPIError>$|    private let answer: @Sendable (HTTPRequest) throws(ConnectAPIError) -> HTTPResponse|; s|^        self.answer = { request in$|        self.answer = answer; _ = { (request: HTTPRequest) -> Result<HTTPResponse, ConnectAPIError> in|; s|^        switch answer(request) {$|        return try answer(request); switch Result<HTTPResponse, ConnectAPIError>.failure(.timedOut) {|' \
     link "Swift runtime function missing on iOS 13.7, imported weakly and called without a check: _swift_getExtendedFunctionTypeMetadata"
+  planted_defect 'a nonisolated UIApplication.shared read' Sources/IFTTTConnectCore \
+    Sources/IFTTTConnectCore/Activation/AppleAdapters.swift \
+    's|^    public func canOpen(_ url: URL) -> Bool {$|    nonisolated func plantedIsActive() -> Bool { UIApplication.shared.applicationState == .active }\n&|' \
+    typecheck "error: .*AppleAdapters.swift:[0-9]+:[0-9]+: .*(main actor|nonisolated).*Swift 6 mode fails it"
+  planted_defect 'windowScene?.keyWindow in the UIKit button' Sources/IFTTTConnectCore \
+    Sources/IFTTTConnectCore/Button/Apple/ConnectButton+UIKit.swift \
+    's|^        let application = UIApplication.shared$|&\n        _ = host.view.window?.windowScene?.keyWindow|' \
+    typecheck "error: .*'keyWindow' is only available in iOS 15"
   [ "$link_status" -eq 0 ] || status=1
 }
 
@@ -1011,8 +1021,12 @@ channels_stage() {
       read -ra flag_list <<<"$flags"; read -ra source_list <<<"$sources"
       includes=(); for dep in $reachable; do includes+=(-I "$out/$dep"); done
       mkdir -p "$out/$pod"
-      local build=(-emit-module -emit-module-path "$out/$pod/$pod.swiftmodule")
-      [ "$version" = 6 ] && build+=(-c -o "$out/$pod.o")
+      # Swift 6 (the pods' language version) to an object and a module; Swift 5 type-checks the pod's own files
+      # against its dependencies' Swift 6 modules, as a pod built in Swift 5 mode would see them.
+      local build=(-emit-module -emit-module-path "$out/$pod/$pod.swiftmodule" -c -o "$out/$pod.o")
+      if [ "$version" = 5 ]; then
+        build=(-typecheck); includes=(); for dep in $reachable; do includes+=(-I "$work/pods-6/$dep"); done
+      fi
       swiftc "${build[@]}" -wmo -parse-as-library -swift-version "$version" -module-name "$pod" "${flag_list[@]}" \
         -D COCOAPODS -D DEBUG -Onone "${includes[@]}" "${apple[@]}" "${source_list[@]}" >"$work/pod-$pod-$version.log" 2>&1
       report "pod $pod (${#source_list[@]} files, as CocoaPods)" "$version" "$work/pod-$pod-$version.log"
@@ -1064,6 +1078,23 @@ channels_stage() {
     # The client sees the interfaces only: no binary module, no source (the module cache is its own).
     channel_client "XCFrameworks (interfaces only)" "$fw" -I "$interfaces" -module-cache-path "$work/interface-cache" || ok=0
     compare_images "XCFrameworks" "${images[@]}"
+    # Self-test: the core linked into a second image as well (the per-product dynamic frameworks of before, each
+    # holding its own copy of the core's state) must be counted as duplicates.
+    local saved_status=$status
+    mkdir -p "$work/embedded"
+    if link_image "$work/embedded/IFTTTConnectLocation" framework "$deployment" "$fw/IFTTTConnectLocation.o" \
+        "$fw/IFTTTConnectCore.o" >/dev/null; then
+      compare_images "self-test" "IFTTTConnectCore=$fw/IFTTTConnectCore.framework/IFTTTConnectCore" \
+        "IFTTTConnectLocation=$work/embedded/IFTTTConnectLocation" >"$work/embedded.out"
+    fi
+    status=$saved_status
+    local planted_duplicates
+    planted_duplicates="$(sed -n 's/.* images, \([0-9]*\) duplicate symbol definitions.*/\1/p' "$work/embedded.out" 2>/dev/null)"
+    if [ "${planted_duplicates:-0}" -gt 0 ]; then
+      echo "ios-sdk: channels self-test: the core linked into IFTTTConnectLocation's image too: $planted_duplicates duplicate symbol definitions reported"
+    else
+      echo "ios-sdk: channels self-test FAILED: the core linked into a second image was not reported"; status=1
+    fi
   else
     status=1
   fi
