@@ -24,11 +24,17 @@
 #                                                           and ios-obligations.tsv from the SDK
 #   scripts/check-ios-sdk.sh --no-link                      everything but the link stage
 #   scripts/check-ios-sdk.sh --link-only                    only the objects, the link and the older-iOS symbol check
+#   scripts/check-ios-sdk.sh --channels                     only the install channels other than SwiftPM (section 5c):
+#                                                           each pod compiled as CocoaPods does and linked, each
+#                                                           framework with a verified .swiftinterface, a client of
+#                                                           each, and no symbol defined in two images
 #   scripts/check-ios-sdk.sh --planted                      plants the known defects one at a time in a copy of the
 #                                                           files (split(separator: ", ") in the core, iOS 17's
 #                                                           .containerRelativeFrame in the SwiftUI example, openURL(_:)
 #                                                           in the URL opener, RecordingTransport's typed-throws
-#                                                           property) and fails unless this check catches each
+#                                                           property, a nonisolated read of UIApplication.shared,
+#                                                           windowScene?.keyWindow in the UIKit button) and fails
+#                                                           unless this check catches each
 #   scripts/check-ios-sdk.sh --stubs                        only compare Tests/AppleStubs with the SDK's declarations
 #   scripts/check-ios-sdk.sh --flags                        set the SDK up, then print the swiftc flags that compile
 #                                                           against it (-sdk, -resource-dir: one per line) and exit
@@ -81,6 +87,7 @@ flags_only=0
 no_link=0
 link_only=0
 planted_only=0
+channels_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --sdk) sdk="$2"; shift 2 ;;
@@ -99,6 +106,7 @@ while [ $# -gt 0 ]; do
     --no-link) no_link=1; shift ;;
     --link-only) link_only=1; shift ;;
     --planted) planted_only=1; link_only=1; shift ;;
+    --channels) channels_only=1; shift ;;
     -h|--help) sed -n '2,/^set -uo pipefail/p' "$0" | sed '$d'; exit 0 ;;
     *) echo "check-ios-sdk: unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
@@ -517,15 +525,21 @@ ignore_rules() {
 # The errors this SDK's age used to cause (Swift 5.9 and 6 standard library API, concurrency annotations of Xcode 16's
 # SDKs) are gone: the script's view of the SDK declares those as Xcode 16 has them (section 2), so no rule is needed.
 # Swift 5 mode of the products: the package is built in Swift 6 mode only (swiftLanguageModes: [.v6]).
+# Swift 6 mode's warnings, which fail like errors: this SDK's SwiftUI declares Animatable without isolation, so the
+# @preconcurrency of a main-actor view's Animatable conformance (needed with Xcode 16's SDKs, where the conformance
+# crosses into the view's main-actor isolation) is reported as having no effect here.
+6 | Sources/IFTTTConnectCore/Button/Apple/ConnectButtonView\+Motion\.swift | '@preconcurrency' on conformance to 'Animatable' has no effect | 16.5's Animatable is nonisolated; Xcode 16's SDKs need the @preconcurrency conformance of the main-actor frame view
 5 | Sources/IFTTTConnectCore/Activation/WebAuthenticationSession\.swift | call to main actor-isolated initializer 'init()' in a synchronous nonisolated context [#ActorIsolatedCall] | BrowserWebAuthenticationSession.init(opener:)'s main-actor default argument is accepted in Swift 6 mode (isolated default values, SE-0411), the package's only mode; Swift 5 mode refuses it
 EOF_RULES
 }
 
 # Reads compiler output (-diagnostic-style=llvm) on standard input; $1 = Swift version, $2 = the unit's label.
-# Prints each error no rule ignores, appends the ignored ones to $work/ignored, and prints a last line
+# In the package's language mode (Swift 6) a warning counts as an error, as the package builds with warnings as errors
+# and Xcode 16's SDKs, annotated for concurrency, make this SDK's isolation warnings (a nonisolated read of
+# UIApplication.shared) errors; the rules below match warnings as they match errors. Prints each error no rule ignores, appends the ignored ones to $work/ignored, and prints a last line
 # `ERRORS IGNORED WARNINGS`.
 classify() {
-  awk -v mode="$1" -v label="$2" -v root="$root/" -v ignored_file="$work/ignored" -v rules_file="$work/rules" '
+  awk -v mode="$1" -v strict="$package_mode" -v label="$2" -v root="$root/" -v ignored_file="$work/ignored" -v rules_file="$work/rules" '
     BEGIN {
       FS = "\n"
       while ((getline line < rules_file) > 0) {
@@ -542,8 +556,8 @@ classify() {
       where = substr(line, 1, RSTART - 1); sub(/:$/, "", where); kind = substr(line, RSTART + 1, RLENGTH - 3); message = substr(line, RSTART + RLENGTH)
       if (index(where, root) == 1) where = substr(where, length(root) + 1)
       split(where, loc, ":"); file = loc[1]; at = loc[1] ":" loc[2]
-      if (kind == "warning") { warnings++; warning_text[warnings] = where ": " message; next }
-      count++; ewhere[count] = where; efile[count] = file; eat[count] = at; emsg[count] = message
+      if (kind == "warning" && mode != strict) { warnings++; warning_text[warnings] = where ": " message; next }
+      count++; ewhere[count] = where; efile[count] = file; eat[count] = at; emsg[count] = message; ekind[count] = kind
     }
     END {
       # First the rules that stand alone, then the follow-on ones, which need an ignored error on their line.
@@ -560,6 +574,7 @@ classify() {
         }
       for (i = 1; i <= count; i++) {
         if (rule[i]) { ignored++; printf "%s\t%s\t%s\t%s\t%s\n", rule[i], mode, label, ewhere[i], emsg[i] >> ignored_file }
+        else if (ekind[i] == "warning") { errors++; print "    error: " ewhere[i] ": " emsg[i] " (a warning against this SDK; Swift " strict " mode fails it: Xcode 16'\''s SDKs carry the concurrency annotations that make it an error, and the package builds with warnings as errors)" }
         else { errors++; print "    error: " ewhere[i] ": " emsg[i] }
       }
       for (i = 1; i <= warnings && i <= 40; i++) print "    warning: " warning_text[i]
@@ -729,6 +744,7 @@ link_image() {
   local base=(-arch arm64 -platform_version ios "$ios" "$sdk_version" "${link_roots[@]}" -L/usr/lib/swift -L/usr/lib
     -F/System/Library/Frameworks -lSystem -lobjc -dead_strip_dylibs -o "$out")
   [ "$kind" = dylib ] && base+=(-dylib -install_name "@rpath/$(basename "$out")")
+  [ "$kind" = framework ] && base+=(-dylib -install_name "@rpath/$(basename "$out").framework/$(basename "$out")")
   [ "$kind" = executable ] && base+=(-execute -e _main)
   local undefined weak strong=() allowed=() symbol
   toolchain_symbols=()
@@ -860,18 +876,27 @@ planted_defects() {
     Sources/IFTTTConnectTesting/RecordingTransport.swift \
     's|^    private let answer: @Sendable (HTTPRequest) -> Result<HTTPResponse, ConnectAPIError>$|    private let answer: @Sendable (HTTPRequest) throws(ConnectAPIError) -> HTTPResponse|; s|^        self.answer = { request in$|        self.answer = answer; _ = { (request: HTTPRequest) -> Result<HTTPResponse, ConnectAPIError> in|; s|^        switch answer(request) {$|        return try answer(request); switch Result<HTTPResponse, ConnectAPIError>.failure(.timedOut) {|' \
     link "Swift runtime function missing on iOS 13.7, imported weakly and called without a check: _swift_getExtendedFunctionTypeMetadata"
+  planted_defect 'a nonisolated UIApplication.shared read' Sources/IFTTTConnectCore \
+    Sources/IFTTTConnectCore/Activation/AppleAdapters.swift \
+    's|^    public func canOpen(_ url: URL) -> Bool {$|    nonisolated func plantedIsActive() -> Bool { UIApplication.shared.applicationState == .active }\n&|' \
+    typecheck "error: .*AppleAdapters.swift:[0-9]+:[0-9]+: .*(main actor|nonisolated).*Swift 6 mode fails it"
+  planted_defect 'windowScene?.keyWindow in the UIKit button' Sources/IFTTTConnectCore \
+    Sources/IFTTTConnectCore/Button/Apple/ConnectButton+UIKit.swift \
+    's|^        let application = UIApplication.shared$|&\n        _ = host.view.window?.windowScene?.keyWindow|' \
+    typecheck "error: .*'keyWindow' is only available in iOS 15"
   [ "$link_status" -eq 0 ] || status=1
 }
 
-link_stage() {
-  objects="$work/objects"; objects_modules="$work/modules-$package_mode"; mkdir -p "$objects"
-  if ! ensure_lld; then echo "ios-sdk: link: no ld64.lld-19 (apt-get install lld-19); the link stage is skipped"; status=1; return; fi
-  [ -x "$nm_tool" ] || { echo "ios-sdk: link: no llvm-nm"; status=1; return; }
+# The linker, the SDK's version and the system roots of the link (once).
+prepare_link() {
+  [ -n "${link_roots+set}" ] && return 0
+  if ! ensure_lld; then echo "ios-sdk: link: no ld64.lld-19 (apt-get install lld-19); the link stage is skipped"; status=1; return 1; fi
+  [ -x "$nm_tool" ] || { echo "ios-sdk: link: no llvm-nm"; status=1; return 1; }
   sdk_version="$(sed -n 's/.*"Version" *: *"\([0-9.]*\)".*/\1/p' "$sdk/SDKSettings.json" | head -1)"
   # The mirror's 16.5 SDK lacks Foundation.tbd (over the mirror's file size limit): the newest older SDK's stands in,
   # from a second system root the linker searches after the SDK (the SDK view itself stays as the module cache knows
   # it).
-  local foundation="System/Library/Frameworks/Foundation.framework" fallback="$cache/link-fallback-root"
+  local foundation="System/Library/Frameworks/Foundation.framework" fallback="$cache/link-fallback-root" older
   # Its Swift overlay (libswiftFoundation), which 16.5 folds into Foundation.tbd, comes from the same SDK: that root is
   # searched first and holds only those two stubs.
   link_roots=(-syslibroot "$view")
@@ -888,6 +913,10 @@ link_stage() {
       fi
     done
   fi
+}
+link_stage() {
+  objects="$work/objects"; objects_modules="$work/modules-$package_mode"; mkdir -p "$objects"
+  prepare_link || return
   local product files ok=1 count
   for product in "${products[@]}"; do
     mapfile -t files < <(find "Sources/$product" -name '*.swift' | sort)
@@ -919,9 +948,184 @@ link_stage() {
     fi
   done
 }
+# ---------------------------------------------------------------------------------------------------------------------
+# 5c. The install channels other than SwiftPM, built as their tools build them (section 4 and 5b are SwiftPM's):
+#     - CocoaPods: each pod of the podspecs (scripts/podspec/check-podspec.rb reads them: one pod per module) compiled
+#       as CocoaPods compiles a pod target: its own files, as the module named by its module_name, the podspec's
+#       Swift flags (pod_target_xcconfig), COCOAPODS defined, no SWIFT_PACKAGE, only its dependencies' modules on the
+#       search path, arm64 iOS 13; in Swift 6 (to an object) and Swift 5; each linked into its dynamic framework
+#       against its dependencies' (use_frameworks!); then an app that sees only the pods' modules compiles
+#       Tests/ClientCompat/05-FetchingConnection.swift (`import IFTTTConnectSDK`, a ConnectButton and its controller)
+#       and links with the pods' frameworks.
+#     - XCFrameworks (manual, Carthage, .binaryTarget): each module compiled with library evolution, its
+#       .swiftinterface emitted and verified (-verify-emitted-module-interface: the interface compiles back into a
+#       module), linked into its framework image against the images of the modules it imports (the core is linked,
+#       never embedded); the same client compiled against the interfaces alone (a folder of .swiftinterface files, no
+#       binary module, no source) and linked with the images.
+#     For both, every pair of images is compared: a symbol defined in two images (the core's state copied into a
+#     second framework) fails; the core's symbols another image uses must be imported from the core's image.
+#     .github/workflows/apple.yml builds the XCFrameworks on a Mac with the same swiftc steps.
+channel_modules=()
+channels_client=(Tests/ClientCompat/05-FetchingConnection.swift)
+# Prints the defined external symbols of image $1, one a line, sorted.
+defined_symbols() { "$nm_tool" -g --defined-only -j "$1" 2>/dev/null | LC_ALL=C sort -u; }
+# Compares the images ($@, each `module=path`): prints one line and the first duplicates; fails on a duplicate or on
+# a core symbol another image defines or does not import from the core.
+compare_images() {
+  local label="$1"; shift
+  local entry module image duplicates imported_from_core=0 images=0 core_image=""
+  : >"$work/all-defined"
+  for entry in "$@"; do
+    module="${entry%%=*}"; image="${entry#*=}"; images=$((images + 1))
+    defined_symbols "$image" | sed "s/\$/\t$module/" >>"$work/all-defined"
+    [ "$module" = IFTTTConnectCore ] && core_image="$image"
+  done
+  duplicates="$(cut -f1 "$work/all-defined" | LC_ALL=C sort | uniq -d | wc -l)"
+  for entry in "$@"; do
+    module="${entry%%=*}"; image="${entry#*=}"
+    [ "$module" = IFTTTConnectCore ] && continue
+    imported_from_core=$((imported_from_core + $("$nm_tool" -m "$image" | grep -c '(undefined) .*(from IFTTTConnectCore)')))
+  done
+  local core_count=0
+  [ -n "$core_image" ] && core_count="$(defined_symbols "$core_image" | wc -l)"
+  echo "ios-sdk: $label: $images images, $duplicates duplicate symbol definitions across them; the core's $core_count symbols defined in IFTTTConnectCore's image only, $imported_from_core imports of them from it by the others"
+  if [ "$duplicates" -gt 0 ]; then
+    cut -f1 "$work/all-defined" | LC_ALL=C sort | uniq -d | head -5 | while read -r symbol; do
+      echo "    defined in $(awk -F'\t' -v s="$symbol" '$1 == s { printf "%s ", $2 }' "$work/all-defined"): $symbol ($(swift demangle --compact "$symbol" | head -c 120))"
+    done
+    status=1
+  fi
+  [ "$imported_from_core" -gt 0 ] || { echo "    no image imports anything from IFTTTConnectCore's: the core is not linked as one image"; status=1; }
+}
+channels_stage() {
+  prepare_link || return
+  # The pods, from the podspecs (Ruby evaluates them: scripts/bootstrap.sh installs it).
+  if ! command -v ruby >/dev/null; then
+    echo "ios-sdk: channels: no ruby to read the podspecs (scripts/bootstrap.sh installs Debian's ruby)"; status=1; return
+  fi
+  if ! swift package --scratch-path .build-podspec describe --type json >"$work/describe.json" 2>"$work/describe.err" \
+      || ! ruby scripts/podspec/check-podspec.rb "$work/describe.json" ./*.podspec --dump "$work/pods.json" >"$work/podspec.out" 2>&1; then
+    cat "$work/describe.err" "$work/podspec.out" 2>/dev/null | tail -20; echo "ios-sdk: channels: the podspecs do not check (scripts/checks/48-podspec.sh)"; status=1; return
+  fi
+  ruby -rjson -rset -e '
+    pods = JSON.parse(File.read(ARGV[0])).to_h { |pod| [pod["name"], pod] }
+    closure = ->(name, seen) { pods[name]["dependencies"].each { |d| closure.(d, seen) if seen.add?(d) }; seen }
+    pods.each_value { |pod| puts [pod["name"], pod["swift_flags"].join(" "), pod["dependencies"].join(" "), closure.(pod["name"], Set.new).to_a.join(" "), pod["sources"].join(" ")].join("|") }
+  ' "$work/pods.json" >"$work/pods.txt"
+  mapfile -t channel_modules < <(cut -d'|' -f1 "$work/pods.txt")
+  local pod flags direct reachable sources flag_list source_list includes dep version out images=() ok=1 client_flags
+  # CocoaPods: Swift 6 (the pods' swift_versions) to objects and frameworks, then Swift 5.
+  for version in 6 5; do
+    out="$work/pods-$version"; mkdir -p "$out"
+    while IFS='|' read -r pod flags direct reachable sources; do
+      read -ra flag_list <<<"$flags"; read -ra source_list <<<"$sources"
+      includes=(); for dep in $reachable; do includes+=(-I "$out/$dep"); done
+      mkdir -p "$out/$pod"
+      # Swift 6 (the pods' language version) to an object and a module; Swift 5 type-checks the pod's own files
+      # against its dependencies' Swift 6 modules, as a pod built in Swift 5 mode would see them.
+      local build=(-emit-module -emit-module-path "$out/$pod/$pod.swiftmodule" -c -o "$out/$pod.o")
+      if [ "$version" = 5 ]; then
+        build=(-typecheck); includes=(); for dep in $reachable; do includes+=(-I "$work/pods-6/$dep"); done
+      fi
+      swiftc "${build[@]}" -wmo -parse-as-library -swift-version "$version" -module-name "$pod" "${flag_list[@]}" \
+        -D COCOAPODS -D DEBUG -Onone "${includes[@]}" "${apple[@]}" "${source_list[@]}" >"$work/pod-$pod-$version.log" 2>&1
+      report "pod $pod (${#source_list[@]} files, as CocoaPods)" "$version" "$work/pod-$pod-$version.log"
+      [ "$last_errors" -eq 0 ] || ok=0
+      if [ "$version" = 6 ] && [ -s "$out/$pod.o" ]; then
+        local deps_images=(); for dep in $direct; do deps_images+=("$out/$dep.framework/$dep"); done
+        mkdir -p "$out/$pod.framework"
+        if count="$(link_image "$out/$pod.framework/$pod" framework "$deployment" "$out/$pod.o" "${deps_images[@]}")"; then
+          images+=("$pod=$out/$pod.framework/$pod")
+        else
+          echo "ios-sdk: link: pod $pod FAILED: $count"; ok=0; status=1
+        fi
+      fi
+    done <"$work/pods.txt"
+  done
+  client_flags=(); for pod in "${channel_modules[@]}"; do client_flags+=(-I "$work/pods-6/$pod"); done
+  channel_client "CocoaPods" "$work/pods-6" "${client_flags[@]}" || ok=0
+  [ "$ok" -eq 1 ] && compare_images "CocoaPods (use_frameworks!)" "${images[@]}"
+  # XCFrameworks: library evolution, verified interfaces, one image per module.
+  local fw="$work/frameworks" interfaces="$work/interfaces" module
+  images=(); ok=1
+  mkdir -p "$fw" "$interfaces"
+  while IFS='|' read -r module flags direct reachable sources; do
+    read -ra flag_list <<<"$flags"; read -ra source_list <<<"$sources"
+    local swiftmodule="$fw/$module.swiftmodule"
+    mkdir -p "$swiftmodule"
+    swiftc -c -o "$fw/$module.o" -emit-module -emit-module-path "$swiftmodule/arm64-apple-ios.swiftmodule" \
+      -enable-library-evolution -emit-module-interface-path "$swiftmodule/arm64-apple-ios.swiftinterface" \
+      -emit-private-module-interface-path "$swiftmodule/arm64-apple-ios.private.swiftinterface" \
+      -verify-emitted-module-interface -wmo -parse-as-library -swift-version 6 -module-name "$module" "${flag_list[@]}" \
+      -Onone -I "$fw" "${apple[@]}" "${source_list[@]}" >"$work/framework-$module.log" 2>&1
+    report "framework $module (${#source_list[@]} files, library evolution)" 6 "$work/framework-$module.log"
+    [ "$last_errors" -eq 0 ] || { ok=0; continue; }
+    if [ ! -s "$swiftmodule/arm64-apple-ios.swiftinterface" ]; then
+      echo "    no .swiftinterface was emitted"; ok=0; status=1; continue
+    fi
+    echo "ios-sdk: framework $module: $(grep -vc '^//' "$swiftmodule/arm64-apple-ios.swiftinterface") lines of .swiftinterface, re-verified (it compiles back into a module)"
+    mkdir -p "$interfaces/$module.swiftmodule"
+    cp "$swiftmodule/arm64-apple-ios.swiftinterface" "$interfaces/$module.swiftmodule/"
+    local deps_images=(); for dep in $direct; do deps_images+=("$fw/$dep.framework/$dep"); done
+    mkdir -p "$fw/$module.framework"
+    if count="$(link_image "$fw/$module.framework/$module" framework "$deployment" "$fw/$module.o" "${deps_images[@]}")"; then
+      images+=("$module=$fw/$module.framework/$module")
+    else
+      echo "ios-sdk: link: framework $module FAILED: $count"; ok=0; status=1
+    fi
+  done <"$work/pods.txt"
+  if [ "$ok" -eq 1 ]; then
+    # The client sees the interfaces only: no binary module, no source (the module cache is its own).
+    channel_client "XCFrameworks (interfaces only)" "$fw" -I "$interfaces" -module-cache-path "$work/interface-cache" || ok=0
+    compare_images "XCFrameworks" "${images[@]}"
+    # Self-test: the core linked into a second image as well (the per-product dynamic frameworks of before, each
+    # holding its own copy of the core's state) must be counted as duplicates.
+    local saved_status=$status
+    mkdir -p "$work/embedded"
+    if link_image "$work/embedded/IFTTTConnectLocation" framework "$deployment" "$fw/IFTTTConnectLocation.o" \
+        "$fw/IFTTTConnectCore.o" >/dev/null; then
+      compare_images "self-test" "IFTTTConnectCore=$fw/IFTTTConnectCore.framework/IFTTTConnectCore" \
+        "IFTTTConnectLocation=$work/embedded/IFTTTConnectLocation" >"$work/embedded.out"
+    fi
+    status=$saved_status
+    local planted_duplicates
+    planted_duplicates="$(sed -n 's/.* images, \([0-9]*\) duplicate symbol definitions.*/\1/p' "$work/embedded.out" 2>/dev/null)"
+    if [ "${planted_duplicates:-0}" -gt 0 ]; then
+      echo "ios-sdk: channels self-test: the core linked into IFTTTConnectLocation's image too: $planted_duplicates duplicate symbol definitions reported"
+    else
+      echo "ios-sdk: channels self-test FAILED: the core linked into a second image was not reported"; status=1
+    fi
+  else
+    status=1
+  fi
+}
+# Compiles and links the channel's client: $1 = label, $2 = folder of the framework images, the rest = search flags.
+channel_client() {
+  local label="$1" images_dir="$2"; shift 2
+  local main="$work/channel-main.swift" version count frameworks=() pod
+  printf '%s\n' 'import UIKit' '' '@main' 'enum ChannelClient {' '    @MainActor static func main() {' \
+    '        _ = FetchingViewController()' '    }' '}' >"$main"
+  for version in 6 5; do
+    swiftc -typecheck -parse-as-library -swift-version "$version" -module-name App "$@" "${apple[@]}" \
+      "${channels_client[@]}" "$main" >"$work/client.log" 2>&1
+    report "$label: an app's ${channels_client[*]##*/}" "$version" "$work/client.log"
+    [ "$last_errors" -eq 0 ] || return 1
+  done
+  swiftc -c -wmo -parse-as-library -swift-version 6 -module-name App -Onone "$@" "${apple[@]}" \
+    "${channels_client[@]}" "$main" -o "$work/client.o" >"$work/client.log" 2>&1 || { cat "$work/client.log" | head; status=1; return 1; }
+  for pod in "${channel_modules[@]}"; do frameworks+=("$images_dir/$pod.framework/$pod"); done
+  if count="$(link_image "$work/client-app" executable "$deployment" "$work/client.o" "${frameworks[@]}")"; then
+    echo "ios-sdk: link: $label: the app -> arm64 executable against the ${#frameworks[@]} frameworks: linked ($count)"
+  else
+    echo "ios-sdk: link: $label: the app FAILED: $count"; status=1; return 1
+  fi
+}
 start=$SECONDS
 type_checks=1
 [ "$stubs_only" -eq 1 ] || [ "$update_availability" -eq 1 ] && type_checks=0
+if [ "$channels_only" -eq 1 ]; then
+  channels_stage; echo "ios-sdk: install channels checked against $sdk_name in $((SECONDS - start)) s"; exit $status
+fi
 if [ "$type_checks" -eq 1 ]; then
 compile_products "$package_mode"
 if [ "$client_mode" -eq 1 ]; then
@@ -950,7 +1154,7 @@ done
 mapfile -t files < <(find Tests/ClientCompat -name '*.swift' | sort)
 for version in 6 5; do typecheck_app "$version" "Tests/ClientCompat (${#files[@]} files)" "$deployment" "${files[@]}"; done
 
-[ "$no_link" -eq 1 ] || link_stage
+[ "$no_link" -eq 1 ] || { link_stage; channels_stage; }
 
 # IFTTT's own 2.8 example app, unchanged: Swift 5 mode must have no error; Swift 6 mode's errors are the app's own
 # (2.8 predates Swift 6's data-race checking), counted and listed, not failed.

@@ -8,6 +8,10 @@
 // iOS never compiles (os(Linux), canImport(Glibc), ...) are skipped. A name is a use of a table entry when
 //   - it names a type of the table (`Duration`, `UIButton.Configuration` when written qualified),
 //   - it is a member access `.name` of a property or enum case the table lists (all of that name are newer),
+//   - in Apple-only code, it is a member access `receiver.name` of a property newer on some types only (the table's
+//     `.keyWindow@UIWindowScene`, with the older owners at version 0), and the receiver's type, resolved from the
+//     tokens (a type name, `Type(...)`, `(x as? Type)`, a variable declared with a type, or one named after a type:
+//     `windowScene`), is a newer owner, or cannot be resolved at all (so it fails unless guarded),
 //   - it is a call `name(label: ...)` or `Type(label: ...)` whose argument labels fit only newer signatures of the
 //     table (a signature fits when the call's labels appear in it in order; when an older signature fits too, the
 //     call is not flagged, so that a use of an old overload is never reported).
@@ -39,6 +43,9 @@ struct Parameter {
 struct Table {
     var types: [String: Entry] = [:]
     var properties: [String: Entry] = [:]
+    /// Properties newer than the deployment target on some types only (`.keyWindow@UIWindowScene`): name -> the
+    /// owners (qualified type names) with their entries; other types' declarations of the name are older.
+    var ownedProperties: [String: [(owner: String, entry: Entry)]] = [:]
     /// base name -> signatures (labels, and whether each parameter has a default) with their versions (zero for
     /// old overloads)
     var functions: [String: [(parameters: [Parameter], entry: Entry)]] = [:]
@@ -50,7 +57,10 @@ struct Table {
             guard columns.count >= 3, let version = Version(columns[1]) else { continue }
             let entry = Entry(version: version, module: columns[2])
             let key = columns[0]
-            if key.hasPrefix(".") {
+            if key.hasPrefix("."), let at = key.firstIndex(of: "@") {
+                let name = String(key[key.index(after: key.startIndex)..<at])
+                ownedProperties[name, default: []].append((String(key[key.index(after: at)...]), entry))
+            } else if key.hasPrefix(".") {
                 properties[String(key.dropFirst())] = entry
             } else if let open = key.firstIndex(of: "("), key.hasSuffix(")") {
                 let base = String(key[..<open])
@@ -593,7 +603,74 @@ struct Declarations {
     }
 }
 
-func scan(file: String, tokens: [Token], table: Table, own: Declarations, deployment: Version) -> [Finding] {
+/// The type of the receiver of the member access whose `.` is at `dot`, when the tokens say it: a type name
+/// (`UIApplication.shared`: the last name before the dot when capitalized), or a variable of this file declared with
+/// a type (`let scene: UIWindowScene`, `scene = x as? UIWindowScene`, `let scene = UIWindowScene(...)`). Optional
+/// chaining (`scene?.`) and forced unwrapping (`scene!.`) are looked through. Otherwise the variable's own name (the
+/// caller matches it against the owners' type names: `windowScene` names a UIWindowScene, `layer` a CALayer); nil for
+/// the result of a call other than an initializer.
+func receiverType(_ tokens: [Token], dot: Int) -> String? {
+    var at = dot - 1
+    while at >= 0, tokens[at].text == "?" || tokens[at].text == "!" { at -= 1 }
+    if at >= 0, tokens[at].text == ")" {
+        // `Type(...)` or `(x as? Type)`; the result of another call is not resolved.
+        var open = at - 1
+        var depth = 1
+        while open >= 0 {
+            if tokens[open].text == ")" { depth += 1 }
+            if tokens[open].text == "(" { depth -= 1; if depth == 0 { break } }
+            open -= 1
+        }
+        if open > 0, tokens[open - 1].kind == .identifier, tokens[open - 1].text.first?.isUppercase == true {
+            return tokens[open - 1].text
+        }
+        if open >= 0, open < at - 2, tokens[at - 1].kind == .identifier,
+            ["as", "?", "!"].contains(tokens[at - 2].text), tokens[at - 1].text.first?.isUppercase == true
+        {
+            return tokens[at - 1].text
+        }
+        return nil
+    }
+    guard at >= 0, tokens[at].kind == .identifier else { return nil }
+    let name = tokens[at].text
+    if name.first?.isUppercase == true { return name }
+    // `UIApplication.shared.keyWindow`: the singleton of a type is of that type.
+    if name == "shared", at >= 2, tokens[at - 1].text == ".", tokens[at - 2].text.first?.isUppercase == true {
+        return tokens[at - 2].text
+    }
+    for (position, token) in tokens.enumerated() where token.text == name && position != at {
+        let next = position + 1 < tokens.count ? tokens[position + 1].text : ""
+        // `name: Type` in a declaration (not an argument label: a label is followed by a value, not a type name).
+        if next == ":", position > 0, ["let", "var", "("].contains(tokens[position - 1].text) || tokens[position - 1].text == ",",
+            position + 2 < tokens.count, tokens[position + 2].text.first?.isUppercase == true
+        {
+            return tokens[position + 2].text
+        }
+        // `name = ... as? Type` / `as! Type` / `Type(...)` on the declaration's line.
+        if next == "=", position > 0, ["let", "var"].contains(tokens[position - 1].text) {
+            var scan = position + 2
+            if scan < tokens.count, tokens[scan].text.first?.isUppercase == true, scan + 1 < tokens.count,
+                tokens[scan + 1].text == "("
+            {
+                return tokens[scan].text
+            }
+            while scan < tokens.count, tokens[scan].kind != .newline, tokens[scan].text != "{" {
+                if tokens[scan].text == "as", scan + 1 < tokens.count {
+                    var type = scan + 1
+                    while type < tokens.count, tokens[type].text == "?" || tokens[type].text == "!" { type += 1 }
+                    if type < tokens.count, tokens[type].kind == .identifier { return tokens[type].text }
+                }
+                scan += 1
+            }
+        }
+    }
+    // Unresolved: the name itself, which the caller matches against the owners' names (`windowScene`, `layer`).
+    return name
+}
+
+func scan(
+    file: String, tokens: [Token], table: Table, own: Declarations, deployment: Version, appleOnly: Set<Int> = []
+) -> [Finding] {
     // Scopes: each `{` opens one with the guard version in force inside it.
     struct Scope {
         var version: Version
@@ -745,6 +822,52 @@ func scan(file: String, tokens: [Token], table: Table, own: Declarations, deploy
         // Member properties and enum cases (`.components`, `.iso8601`), not calls.
         if isMember, !isCall, !isClosureCall, !own.names.contains(name), let entry = table.properties[name] {
             report("." + name, entry, at: token)
+        }
+        // A property newer on some types only (`keyWindow`: UIWindowScene's needs iOS 15, UIApplication's does not):
+        // the receiver's type decides. It is resolved from the tokens (a type name, `x?.`, or a variable declared in
+        // this file with a type: `let x: T`, `x = ... as? T`, `x = T(...)`); one that cannot be resolved counts as
+        // the newest owner, so it fails unless guarded. An implicit member (`.active`) is not checked here, nor is code
+        // that Linux compiles too.
+        // Only in Apple-only code: what Linux compiles cannot have a receiver of an Apple-only type, and Linux's
+        // build resolved it.
+        if isMember, !isCall, !isClosureCall, appleOnly.contains(token.line), !own.names.contains(name),
+            table.properties[name] == nil, let owners = table.ownedProperties[name]
+        {
+            // An implicit member (`.active`, no receiver written) takes its type from the context, which the tokens
+            // do not say, and so does the result of a call other than an initializer: neither is checked here.
+            var before = index - 2
+            while before >= 0, tokens[before].text == "?" || tokens[before].text == "!" { before -= 1 }
+            let written = before >= 0 && (tokens[before].kind == .identifier || tokens[before].text == ")")
+            let receiver: String? = written ? receiverType(tokens, dot: index - 1) : nil
+            let newer = owners.filter { $0.entry.version > .zero }
+            if let receiver {
+                // A variable named after a type (`windowScene`, `titleLabel`): its whole name, else its last word
+                // (`Label`), against the end of each owner's name. A name whose last word matches no owner names
+                // another type (`titleLabel` is no UICellAccessory.LabelOptions); a one-word name that matches none
+                // (`x`, `thing`) is not resolved, and fails unless guarded.
+                func named(_ suffix: String) -> [(owner: String, entry: Entry)] {
+                    owners.filter { $0.owner.split(separator: ".").last.map { $0.hasSuffix(suffix) } == true }
+                }
+                var matches = owners.filter { $0.owner == receiver || $0.owner.hasSuffix("." + receiver) }
+                if matches.isEmpty, receiver.first?.isLowercase == true {
+                    matches = named(receiver.prefix(1).uppercased() + receiver.dropFirst())
+                    if matches.isEmpty, let last = receiver.lastIndex(where: \.isUppercase) {
+                        matches = named(String(receiver[last...]))
+                    }
+                }
+                if let match = matches.filter({ $0.entry.version > .zero }).max(by: { $0.entry.version < $1.entry.version }),
+                    matches.allSatisfy({ $0.entry.version > .zero })
+                {
+                    report(match.owner + "." + name, match.entry, at: token)
+                } else if matches.isEmpty, receiver.first?.isLowercase == true, !receiver.contains(where: \.isUppercase),
+                    let newest = newer.max(by: { $0.entry.version < $1.entry.version })
+                {
+                    report(
+                        "." + name, Entry(version: newest.entry.version, module: newest.entry.module
+                            + "; newer on \(newer.map(\.owner).sorted().joined(separator: ", ")), and the type of `\(receiver)` is not resolved here"),
+                        at: token)
+                }
+            }
         }
         index += 1
     }
@@ -949,7 +1072,9 @@ enum AvailabilityCheckTool {
         for file in files { own.collect(file.tokens) }
         var findings: [Finding] = []
         for file in files {
-            findings += scan(file: file.path, tokens: file.tokens, table: table, own: own, deployment: file.deployment)
+            findings += scan(
+                file: file.path, tokens: file.tokens, table: table, own: own, deployment: file.deployment,
+                appleOnly: file.appleOnly)
         }
         var unresolved: [Unresolved] = []
         if let namesPath {

@@ -13,7 +13,10 @@
 # table's SDK, like iOS 17's containerRelativeFrame) fails rather than passes. Calls of API Apple disabled
 # (scripts/apple/disabled-apis.tsv: UIApplication.openURL(_:), UIWebView) fail. Each of these is planted and must fail:
 # split(separator: ", ") (iOS 16) in the core, .containerRelativeFrame in the SwiftUI example, openURL(_:) in the
-# URL opener.
+# URL opener, windowScene?.keyWindow in the UIKit button (a property newer on UIWindowScene only: the table lists it per
+# type, `.keyWindow@UIWindowScene`, and the checker resolves the receiver's type or fails when it cannot).
+# (That resolution covers Apple-only lines and written receivers: a declared type, `Type(...)`, `x as? Type`, or a
+# variable named after the type; an implicit member `.name` and the result of another call are not resolved.)
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 table=scripts/apple/ios-availability.tsv
@@ -113,6 +116,16 @@ plant ".containerRelativeFrame in the SwiftUI example" Examples/GroceryExpress-S
 plant "UIApplication.shared.openURL(_:) in the URL opener" Sources/IFTTTConnectCore/Activation/AppleAdapters.swift \
   's|^        await UIApplication.shared.open(url, options: \[:\])$|        UIApplication.shared.openURL(url)|' \
   "AppleAdapters.swift:[0-9]+: 'openURL' is an API Apple disabled"
+# (d) `windowScene?.keyWindow` (UIWindowScene's keyWindow needs iOS 15; UIApplication's keyWindow is older): a member
+#     newer on one type only is resolved by its receiver's type (here by the name `windowScene`), and fails when the
+#     receiver cannot be resolved.
+plant "windowScene?.keyWindow in the UIKit button" Sources/IFTTTConnectCore/Button/Apple/ConnectButton+UIKit.swift \
+  's|^        let application = UIApplication.shared$|&\n        _ = host.view.window?.windowScene?.keyWindow|' \
+  "ConnectButton\+UIKit.swift:[0-9]+: 'UIWindowScene.keyWindow' needs iOS 15.0"
+# (e) The same through a variable whose type the tokens do not say: not resolved, so it fails.
+plant "an unresolved receiver of keyWindow in the UIKit button" Sources/IFTTTConnectCore/Button/Apple/ConnectButton+UIKit.swift \
+  's|^        let application = UIApplication.shared$|&\n        let x = host.view.window?.windowScene\n        _ = x?.keyWindow|' \
+  "ConnectButton\+UIKit.swift:[0-9]+: '.keyWindow' needs iOS 15.0 \(UIKit; newer on UIWindowScene, and the type of .x. is not resolved"
 
 # 2. The real sources.
 roots=("Sources=$deployment" "Tests/ClientCompat=$deployment")
@@ -127,6 +140,7 @@ status=$?
 if [ $status -ne 0 ]; then cat "$work/scan.out"; exit 1; fi
 echo "availability: self-test: a Duration without @available (AnalyticsUploader, a planted parameter) is reported," \
   "guarded ones are not; a stored typed-throws function type (RecordingTransport.answer before its fix) is reported"
-echo "availability: self-test: split(separator: \", \") in the core, .containerRelativeFrame in the SwiftUI example and" \
-  "UIApplication.shared.openURL(_:) in the URL opener are each reported"
+echo "availability: self-test: split(separator: \", \") in the core, .containerRelativeFrame in the SwiftUI example," \
+  "UIApplication.shared.openURL(_:) in the URL opener, windowScene?.keyWindow in the UIKit button and keyWindow on a" \
+  "receiver of unresolved type are each reported"
 tail -4 "$work/scan.out"

@@ -3,7 +3,9 @@
 # The check against Apple's own iOS SDK (scripts/check-ios-sdk.sh: every product in Swift 6 and 5 modes, the example
 # apps, Tests/ClientCompat, the link of the products and the apps with ld64.lld and their imports against the older
 # iOS SDKs 13.7, 14.5 and 15.6 (THEOS_SDKS names the theos/sdks clone they come from; lists cached earlier serve
-# without it), the stubs against Apple's declarations and requirements, the availability tables), when an SDK is at hand:
+# without it), the install channels other than SwiftPM (each pod compiled as CocoaPods does and linked, each framework
+# with a verified .swiftinterface, a client of each, no symbol defined in two images), Swift 6 warnings as errors,
+# the stubs against Apple's declarations and requirements, the availability tables), when an SDK is at hand:
 # IOS_SDK, or the one scripts/check-ios-sdk.sh --theos-sdks MIRROR extracted into .build-ios-sdk. Without one it prints
 # one line saying so and passes: the stub check (50-apple.sh) and the availability check (45-ios-availability.sh)
 # stand in. IFTTT_CONNECTSDK_IOS (a checkout or git mirror of IFTTT/ConnectSDK-iOS) adds IFTTT's GroceryExpress app.

@@ -4,12 +4,12 @@ import Foundation
 /// got the SDK. This is the one place that knows; nothing else names `Bundle.module`.
 ///
 /// - SwiftPM: the target's resource bundle, `Bundle.module` (SwiftPM generates it for a target with resources).
-/// - CocoaPods: the resource bundle `IFTTTConnectCore.bundle` that `IFTTTConnectSDK.podspec`'s `resource_bundles`
+/// - CocoaPods: the resource bundle `IFTTTConnectCore.bundle` that `IFTTTConnectCore.podspec`'s `resource_bundles`
 ///   makes, inside the pod's framework (`use_frameworks!`) or, for a static library, inside the app.
 /// - A plain framework or XCFramework (Carthage, manual): the same `IFTTTConnectCore.bundle` inside the framework,
 ///   or, when the resources were copied into the framework itself, the framework's own bundle.
 enum ConnectResources {
-    /// The name of the resource bundle outside SwiftPM (the `resource_bundles` key of the podspec).
+    /// The name of the resource bundle outside SwiftPM (the `resource_bundles` key of IFTTTConnectCore.podspec).
     static let bundleName = "IFTTTConnectCore"
 
     /// The bundle that holds the SDK's resources (looked up on each use: LocalizationTables reads it once).

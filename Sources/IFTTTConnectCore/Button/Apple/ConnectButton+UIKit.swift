@@ -410,7 +410,7 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     }
 
     private func drawCentered(
-        _ text: String, in box: CGRect, color: IFTTTConnectCore.ConnectColor, fontName: String, size: CGFloat,
+        _ text: String, in box: CGRect, color: ConnectColor, fontName: String, size: CGFloat,
         weight: UIFont.Weight, minimumScale: CGFloat
     ) {
         var fontSize = size
@@ -434,7 +434,7 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
 
 extension UIColor {
     /// The SDK colour as an opaque sRGB `UIColor`.
-    convenience init(_ color: IFTTTConnectCore.ConnectColor) {
+    convenience init(_ color: ConnectColor) {
         self.init(
             red: CGFloat(color.red) / 255, green: CGFloat(color.green) / 255, blue: CGFloat(color.blue) / 255, alpha: 1)
     }

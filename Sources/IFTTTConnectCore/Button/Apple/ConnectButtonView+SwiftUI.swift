@@ -280,7 +280,7 @@ private struct TickShape: Shape {
 @available(iOS 14.0, macOS 12.0, tvOS 14.0, watchOS 7.0, *)
 extension SwiftUI.Color {
     /// The SDK colour as an opaque sRGB SwiftUI colour.
-    init(_ color: IFTTTConnectCore.ConnectColor) {
+    init(_ color: ConnectColor) {
         self.init(
             .sRGB, red: Double(color.red) / 255, green: Double(color.green) / 255, blue: Double(color.blue) / 255,
             opacity: 1)

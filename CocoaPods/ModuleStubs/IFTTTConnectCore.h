@@ -1,1 +1,0 @@
-// Empty: see module.modulemap.

@@ -1,0 +1,22 @@
+# IFTTTSDK: the legacy Applets API.
+# One pod per module, as SwiftPM's products: `import IFTTTSDK` is the same line under both. scripts/checks/48-podspec.sh
+# checks this file against Package.swift on Linux; scripts/check-ios-sdk.sh compiles the pod as CocoaPods does.
+Pod::Spec.new do |s|
+  s.name = 'IFTTTSDK'
+  s.version = '3.0.0'
+  s.summary = 'The legacy IFTTT Applets API (IFTTTSDK) on the IFTTT Connect SDK.'
+  s.homepage = 'https://github.com/IFTTT/ConnectSDK-Swift'
+  s.license = { :type => 'MIT', :file => 'LICENSE' }
+  s.author = { 'IFTTT' => 'developers@ifttt.com' }
+  s.source = { :git => 'https://github.com/IFTTT/ConnectSDK-Swift.git', :tag => s.version.to_s }
+  s.module_name = 'IFTTTSDK'
+  s.swift_versions = ['6.0']
+  s.cocoapods_version = '>= 1.13.0'
+  s.ios.deployment_target = '13.0'
+  s.osx.deployment_target = '12.0'
+  # The modules of the SDK share one package name, as under SwiftPM (the sources use the package access level).
+  s.pod_target_xcconfig = { 'OTHER_SWIFT_FLAGS' => '$(inherited) -package-name IFTTTConnectSDK' }
+  s.dependency 'IFTTTConnectCore', s.version.to_s
+  s.source_files = 'Sources/IFTTTSDK/**/*.swift'
+  s.resource_bundles = { 'IFTTTSDK' => ['Sources/IFTTTSDK/PrivacyInfo.xcprivacy'] }
+end
