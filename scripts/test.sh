@@ -11,11 +11,15 @@
 # the lines that explain it (compiler errors, failed tests with their issues, or the end of the log). Green
 # runs print no test chatter. The full logs of a failed run are kept and their directory is printed.
 # Options: --full runs the full tier; --quick skips the consumer check; --verbose streams every log as it is written.
+# Each package's `swift test` runs under a time bound (IFTTT_TEST_TIMEOUT seconds, default 1200): past it the tests are
+# stopped, the ones still running are named, and the run fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 source scripts/lib/build-flags.sh
 quick=0 verbose=0 full=0
+# Seconds each package's tests may take before they are stopped and the tests still running are named.
+test_timeout="${IFTTT_TEST_TIMEOUT:-1200}"
 for argument in "$@"; do
   case "$argument" in
     --full) full=1 ;;
@@ -71,6 +75,22 @@ count() {  # the passed and failed tests of a test log, from its summary lines, 
   p=$(( p + ${executed:-0} - ${failures:-0} )); f=$(( f + ${failures:-0} ))
 }
 
+# The tests a log shows started and not finished (Swift Testing's "◇ Test NAME started." without a result line, and
+# XCTest's "Test Case 'NAME' started" without "passed"/"failed"): what was running when a time bound stopped it.
+running_tests() {
+  local log="$1"
+  {
+    sed -nE 's/.*◇ Test (.*) started\.$/\1/p' "$log"
+    sed -nE 's/.*[✔✘] Test (.*) (passed|failed) after .*/-\1/p' "$log"
+  } | awk '/^-/ { done[substr($0, 2)] = 1; next } $0 != "run" { started[$0] = 1 }
+           END { for (t in started) if (!(t in done)) print "swift-testing: " t }' | sort
+  {
+    sed -nE "s/.*Test Case '(.*)' started.*/\1/p" "$log"
+    sed -nE "s/.*Test Case '(.*)' (passed|failed).*/-\1/p" "$log"
+  } | awk '/^-/ { done[substr($0, 2)] = 1; next } { started[$0] = 1 }
+           END { for (t in started) if (!(t in done)) print "XCTest: " t }' | sort
+}
+
 show_build_failure() {  # the compiler's errors and warnings with the source lines under them
   grep -E -A3 '(error|warning):' "$1" | grep -v '^--$' | head -60
 }
@@ -110,10 +130,19 @@ test_package() {  # $1 = package path, $2 = name
   local build_time="${!time_variable}" order=()
   [ "$name" = sandbox ] && order=(--no-parallel)
   echo "== $name: test"
-  step "$name tests" "$logdir/$name.test.log" swift test --package-path "$path" --skip-build "${order[@]}"
+  # A time bound per package: a test that hangs becomes a named failure instead of a command that never ends.
+  step "$name tests" "$logdir/$name.test.log" timeout --kill-after=30 "$test_timeout" \
+    swift test --package-path "$path" --skip-build "${order[@]}"
   local log="$logdir/$name.test.log" rc=$step_rc p f
   count "$log"
   passed=$((passed + p)); failed=$((failed + f))
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    status=1; keep_logs=1; failed=$((failed + 1))
+    echo "== $name: TIMED OUT after $(elapsed "$test_timeout") (IFTTT_TEST_TIMEOUT); still running then:"
+    running_tests "$log" | sed 's/^/   /'
+    echo "== $name: TESTS TIMED OUT: $p passed, $f failed before the bound; build $(elapsed "$build_time")"
+    return
+  fi
   if [ "$rc" -ne 0 ]; then
     status=1; keep_logs=1
     show_test_failure "$log"
