@@ -13,10 +13,14 @@ struct ConnectFlowModelTests {
         #expect(ConnectFlowEvent(activation: .success(activation)) == .activated(activation))
         #expect(ConnectFlowEvent(activation: .failure(.canceled)) == .cancelled)
         #expect(ConnectFlowEvent(activation: .failure(.userCancelledConfiguration)) == .cancelled)
-        #expect(ConnectFlowEvent(activation: .failure(.iftttAccountCreationFailed)) == .activationFailed(.iftttAccountCreationFailed))
+        #expect(
+            ConnectFlowEvent(activation: .failure(.iftttAccountCreationFailed))
+                == .activationFailed(.iftttAccountCreationFailed))
         #expect(ConnectFlowEvent(activation: .failure(.unknownRedirect)) == .activationFailed(.unknownRedirect))
         #expect(ConnectFlowEvent(deactivation: .success(Self.connection)) == .deactivated(Self.connection))
-        #expect(ConnectFlowEvent(deactivation: .failure(.unableToGetConnection)) == .deactivationFailed(.unableToGetConnection))
+        #expect(
+            ConnectFlowEvent(deactivation: .failure(.unableToGetConnection))
+                == .deactivationFailed(.unableToGetConnection))
         // A failed deactivation is never reported as a cancelled or failed activation.
         #expect(ConnectFlowEvent(deactivation: .failure(.canceled)) == .deactivationFailed(.canceled))
         #expect("\(ConnectFlowEvent.activated(activation))" == "activated(gx-arrive-store)")
