@@ -129,10 +129,18 @@ test_package() {  # $1 = package path, $2 = name
   local path="$1" name="$2" time_variable="${2}_build_time"
   local build_time="${!time_variable}" order=()
   [ "$name" = sandbox ] && order=(--no-parallel)
-  echo "== $name: test"
-  # A time bound per package: a test that hangs becomes a named failure instead of a command that never ends.
-  step "$name tests" "$logdir/$name.test.log" timeout --kill-after=30 "$test_timeout" \
-    swift test --package-path "$path" --skip-build "${order[@]}"
+  local pid_variable="${name}_tests_pid" started_variable="${name}_tests_started"
+  if [ -n "${!pid_variable:-}" ]; then   # started by start_tests: collect them
+    if kill -0 "${!pid_variable}" 2>/dev/null; then echo "== (waiting for the $name tests)"; fi
+    wait "${!pid_variable}"
+    step_rc="$(cat "$logdir/$name.test.rc" 2>/dev/null || echo 1)"
+    step_time=$((SECONDS - ${!started_variable}))
+  else
+    echo "== $name: test"
+    # A time bound per package: a test that hangs becomes a named failure instead of a command that never ends.
+    step "$name tests" "$logdir/$name.test.log" timeout --kill-after=30 "$test_timeout" \
+      swift test --package-path "$path" --skip-build "${order[@]}"
+  fi
   local log="$logdir/$name.test.log" rc=$step_rc p f
   count "$log"
   passed=$((passed + p)); failed=$((failed + f))
@@ -196,9 +204,36 @@ if [ "$step_rc" -ne 0 ]; then
   tail -20 "$logdir/bootstrap.log"; echo "bootstrap failed"; echo "0 passed, 1 failed"; exit 1
 fi
 
-# 1. The builds, one after the other (each keeps both cores busy).
+# The default tier runs the two soak tests at a fifth of their size, the full tier (and a plain `swift test`) at full
+# size: the location journal's SIGKILL soak (IFTTT_LOCATION_SOAK_ITERATIONS: 40 of 200) and the paging of 100,000
+# location events (IFTTT_PAGING_EVENTS: 20,000; the full tier's load check also pages 100,000 on a release build).
+if [ "$full" -eq 0 ]; then
+  export IFTTT_LOCATION_SOAK_ITERATIONS="${IFTTT_LOCATION_SOAK_ITERATIONS:-40}"
+  export IFTTT_PAGING_EVENTS="${IFTTT_PAGING_EVENTS:-20000}"
+fi
+
+# start_tests PATH NAME: the package's tests in the background, under the same time bound; test_package collects
+# their result later.
+start_tests() {
+  local path="$1" name="$2"
+  echo "== $name: test (beside the sandbox build)"
+  printf -v "${name}_tests_started" '%s' "$SECONDS"
+  (
+    timeout --kill-after=30 "$test_timeout" swift test --package-path "$path" --skip-build \
+      >"$logdir/$name.test.log" 2>&1
+    echo $? >"$logdir/$name.test.rc"
+  ) &
+  printf -v "${name}_tests_pid" '%s' "$!"
+}
+
+# 1. The SDK's build, then the sandbox's build with the SDK's tests running beside it: the packages have separate
+# .build directories (no SwiftPM lock is shared), and the sandbox build, which the SDK's tests do not need, was the
+# longest step of a fresh run. With --verbose, or IFTTT_TEST_SERIAL=1, everything runs one step at a time.
 built_ok=1
 build_package "$root" sdk
+if [ "$verbose" -eq 0 ] && [ "$sdk_built" -eq 1 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ]; then
+  start_tests "$root" sdk
+fi
 build_package "$root/Sandbox" sandbox
 
 # 2. The tests of both packages, and beside them, in two more lanes, the consumer check and the default tier's checks
@@ -207,13 +242,6 @@ build_package "$root/Sandbox" sandbox
 # (IFTTT_TEST_BUILT=1) and only read them. The second lane's output is printed when the tests are done.
 # With --verbose, or after a failed build, everything runs one step at a time.
 export IFTTT_TEST_BUILT=$built_ok
-# The default tier runs the two soak tests at a fifth of their size, the full tier (and a plain `swift test`) at full
-# size: the location journal's SIGKILL soak (IFTTT_LOCATION_SOAK_ITERATIONS: 40 of 200) and the paging of 100,000
-# location events (IFTTT_PAGING_EVENTS: 20,000; the full tier's load check also pages 100,000 on a release build).
-if [ "$full" -eq 0 ]; then
-  export IFTTT_LOCATION_SOAK_ITERATIONS="${IFTTT_LOCATION_SOAK_ITERATIONS:-40}"
-  export IFTTT_PAGING_EVENTS="${IFTTT_PAGING_EVENTS:-20000}"
-fi
 if [ "$verbose" -eq 0 ] && [ "$built_ok" -eq 1 ]; then
   default_checks 1 >"$logdir/checks.out" 2>&1 &
   lane1=$!
