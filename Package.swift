@@ -63,3 +63,9 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// The DocC plugin, only to publish the documentation (scripts/docs-site.sh and .github/workflows/docs.yml set
+// IFTTT_DOCC_PLUGIN=1): an app that depends on this package never resolves it.
+if Context.environment["IFTTT_DOCC_PLUGIN"] == "1" {
+    package.dependencies.append(.package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"))
+}

@@ -2,7 +2,8 @@
 # Type-checks every Apple-only line of the SDK on Linux, against the stub frameworks in Tests/AppleStubs.
 #
 #   scripts/check-apple.sh                                   SDK products (Swift 6, warnings as errors), the example
-#                                                            apps, and Tests/ClientCompat/*.swift in Swift 5 and 6
+#                                                            apps, Tests/ClientCompat/*.swift and the README's Swift
+#                                                            snippets in Swift 5 and 6
 #   scripts/check-apple.sh --client FILE... [--swift-version 5|6]   type-check FILEs as an app that imports the SDK
 #
 # How: each stub (UIKit, SwiftUI, CoreLocation, ...) is built with `swiftc -emit-module` into a temporary directory
@@ -98,6 +99,14 @@ for file in Tests/ClientCompat/*.swift; do
   [ -f "$file" ] || continue
   for version in 5 6; do typecheck "$version" "$file" "$file" || status=1; done
 done
+
+# 4b. The README's snippets (the sandbox set-up, the SwiftUI and the UIKit Connect Button), together as one app.
+mapfile -t readme_snippets < <("$root/scripts/lib/readme-swift.sh" "$log/readme")
+if [ "${#readme_snippets[@]}" -lt 3 ]; then
+  echo "check-apple: found ${#readme_snippets[@]} Swift snippets in README.md, expected 3"; status=1
+else
+  for version in 6 5; do typecheck "$version" "README.md's Swift snippets" "${readme_snippets[@]}" || status=1; done
+fi
 
 # 5. Every Apple-only line was in the compiled configuration.
 counter="$("$root/scripts/apple/build-tool.sh" AppleLineCount "$scratch/tools" 2>"$log/counter")" \

@@ -2,7 +2,7 @@
 # Compiles and links the SDK against Apple's own iOS SDK, as an iOS developer's Xcode would build the package: target
 # arm64-apple-ios13.0 (the package's deployment target), every product type-checked in the package's language mode
 # (Swift 6) and in Swift 5 mode, the example apps (for the iOS version each README names), the 2.8-style client files
-# of Tests/ClientCompat, and any files you name. Then the link stage (section 5b): every product compiled to an arm64
+# of Tests/ClientCompat, the README's Swift snippets, and any files you name. Then the link stage (section 5b): every product compiled to an arm64
 # object and linked with ld64.lld (Debian's lld-19, installed here with apt-get when missing) into one dylib against
 # the SDK's .tbd stubs, each example app compiled and linked with them into an executable, and every symbol each
 # image imports looked up in the .tbd stubs of the older iOS SDKs 13.7, 14.5 and 15.6 of the theos/sdks mirror: a
@@ -47,8 +47,7 @@
 # exits 3. The first run builds the module cache and extracts symbol graphs (several minutes); later runs reuse them.
 #
 # Apple's iOS SDK is not in this repository and never may be: get it from the public theos/sdks repository
-# (`git clone --bare https://github.com/theos/sdks`, 161 MB; iPhoneOS16.5.sdk is its newest iOS SDK; in a session
-# with the search tools, `fetch github:theos/sdks` brings a snapshot to /work/.mirror/theos+sdks/repo) and pass the
+# (`git clone --bare https://github.com/theos/sdks`, 161 MB; iPhoneOS16.5.sdk is its newest iOS SDK) and pass the
 # clone with --theos-sdks (or THEOS_SDKS). The extraction skips blobs a partial clone lacks. The link stage reads the
 # older SDKs' .tbd files from the same clone (cached as symbol lists in the cache); without the clone it checks
 # against the lists cached earlier, or says it skipped. The mirror's 16.5 lacks Foundation.tbd (over its file size
@@ -1151,8 +1150,16 @@ for app in Examples/*/; do
   case "$ios" in *.*) ;; *) ios="$ios.0" ;; esac
   for version in 6 5; do typecheck_app "$version" "$app (iOS $ios)" "$ios" "${files[@]}"; done
 done
-mapfile -t files < <(find Tests/ClientCompat -name '*.swift' | sort)
+# Together as one app, but the files marked `// client-compat: alone` (their own types shadow the SDK's), each alone.
+mapfile -t files < <(find Tests/ClientCompat -name '*.swift' | sort | while read -r file; do
+  head -1 "$file" | grep -q '^// client-compat: alone' || echo "$file"; done)
 for version in 6 5; do typecheck_app "$version" "Tests/ClientCompat (${#files[@]} files)" "$deployment" "${files[@]}"; done
+for alone in $(grep -l '^// client-compat: alone' Tests/ClientCompat/*.swift); do
+  for version in 6 5; do typecheck_app "$version" "$alone" "$deployment" "$alone"; done
+done
+# The README's Swift snippets (the sandbox set-up and both Connect Buttons), together as one app, for iOS 13.
+mapfile -t files < <(scripts/lib/readme-swift.sh "$work/readme")
+for version in 6 5; do typecheck_app "$version" "README.md's Swift snippets (${#files[@]})" "$deployment" "${files[@]}"; done
 
 [ "$no_link" -eq 1 ] || { link_stage; channels_stage; }
 

@@ -71,9 +71,9 @@ if [ $need_sdk -eq 1 ] && ! fresh sdk-lib "${sdk_sources[@]}" Fuzz/BundleModule.
       -emit-module -emit-module-path "$out/lib/IFTTTConnectCore.swiftmodule" -o "$out/lib/libIFTTTConnectCore.a" \
       "${sdk_sources[@]/#/$root/}" "$root/Fuzz/BundleModule.swift") || exit 1
 fi
-if [ $need_sdk -eq 1 ] && ! fresh sdk-bin "$out/lib/libIFTTTConnectCore.a" Fuzz/SDKFuzzTargets.swift Tests/IFTTTConnectSDKTests/JSONDifferential.swift; then
+if [ $need_sdk -eq 1 ] && ! fresh sdk-bin "$out/lib/libIFTTTConnectCore.a" Fuzz/SDKFuzzTargets.swift Tests/IFTTTConnectSDKTests/JSON/JSONDifferential.swift; then
   build sdk-bin sdk-bin "${flags[@]}" -I "$out/lib" -module-name SDKFuzz -o "$out/bin/sdk-fuzz" \
-    Fuzz/SDKFuzzTargets.swift Tests/IFTTTConnectSDKTests/JSONDifferential.swift "$out/lib/libIFTTTConnectCore.a" || exit 1
+    Fuzz/SDKFuzzTargets.swift Tests/IFTTTConnectSDKTests/JSON/JSONDifferential.swift "$out/lib/libIFTTTConnectCore.a" || exit 1
 fi
 if [ $need_location -eq 1 ] && ! fresh location-lib "$out/lib/libIFTTTConnectCore.a" "${location_sources[@]}"; then
   echo "fuzz: building IFTTTConnectLocation with -sanitize=fuzzer,address"

@@ -11,11 +11,15 @@
 # the lines that explain it (compiler errors, failed tests with their issues, or the end of the log). Green
 # runs print no test chatter. The full logs of a failed run are kept and their directory is printed.
 # Options: --full runs the full tier; --quick skips the consumer check; --verbose streams every log as it is written.
+# Each package's `swift test` runs under a time bound (IFTTT_TEST_TIMEOUT seconds, default 1200): past it the tests are
+# stopped, the ones still running are named, and the run fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
 source scripts/lib/build-flags.sh
 quick=0 verbose=0 full=0
+# Seconds each package's tests may take before they are stopped and the tests still running are named.
+test_timeout="${IFTTT_TEST_TIMEOUT:-1200}"
 for argument in "$@"; do
   case "$argument" in
     --full) full=1 ;;
@@ -71,6 +75,22 @@ count() {  # the passed and failed tests of a test log, from its summary lines, 
   p=$(( p + ${executed:-0} - ${failures:-0} )); f=$(( f + ${failures:-0} ))
 }
 
+# The tests a log shows started and not finished (Swift Testing's "◇ Test NAME started." without a result line, and
+# XCTest's "Test Case 'NAME' started" without "passed"/"failed"): what was running when a time bound stopped it.
+running_tests() {
+  local log="$1"
+  {
+    sed -nE 's/.*◇ Test (.*) started\.$/\1/p' "$log"
+    sed -nE 's/.*[✔✘] Test (.*) (passed|failed) after .*/-\1/p' "$log"
+  } | awk '/^-/ { done[substr($0, 2)] = 1; next } $0 != "run" { started[$0] = 1 }
+           END { for (t in started) if (!(t in done)) print "swift-testing: " t }' | sort
+  {
+    sed -nE "s/.*Test Case '(.*)' started.*/\1/p" "$log"
+    sed -nE "s/.*Test Case '(.*)' (passed|failed).*/-\1/p" "$log"
+  } | awk '/^-/ { done[substr($0, 2)] = 1; next } { started[$0] = 1 }
+           END { for (t in started) if (!(t in done)) print "XCTest: " t }' | sort
+}
+
 show_build_failure() {  # the compiler's errors and warnings with the source lines under them
   grep -E -A3 '(error|warning):' "$1" | grep -v '^--$' | head -60
 }
@@ -109,11 +129,28 @@ test_package() {  # $1 = package path, $2 = name
   local path="$1" name="$2" time_variable="${2}_build_time"
   local build_time="${!time_variable}" order=()
   [ "$name" = sandbox ] && order=(--no-parallel)
-  echo "== $name: test"
-  step "$name tests" "$logdir/$name.test.log" swift test --package-path "$path" --skip-build "${order[@]}"
+  local pid_variable="${name}_tests_pid" started_variable="${name}_tests_started"
+  if [ -n "${!pid_variable:-}" ]; then   # started by start_tests: collect them
+    if kill -0 "${!pid_variable}" 2>/dev/null; then echo "== (waiting for the $name tests)"; fi
+    wait "${!pid_variable}"
+    step_rc="$(cat "$logdir/$name.test.rc" 2>/dev/null || echo 1)"
+    step_time=$((SECONDS - ${!started_variable}))
+  else
+    echo "== $name: test"
+    # A time bound per package: a test that hangs becomes a named failure instead of a command that never ends.
+    step "$name tests" "$logdir/$name.test.log" timeout --kill-after=30 "$test_timeout" \
+      swift test --package-path "$path" --skip-build "${order[@]}"
+  fi
   local log="$logdir/$name.test.log" rc=$step_rc p f
   count "$log"
   passed=$((passed + p)); failed=$((failed + f))
+  if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+    status=1; keep_logs=1; failed=$((failed + 1))
+    echo "== $name: TIMED OUT after $(elapsed "$test_timeout") (IFTTT_TEST_TIMEOUT); still running then:"
+    running_tests "$log" | sed 's/^/   /'
+    echo "== $name: TESTS TIMED OUT: $p passed, $f failed before the bound; build $(elapsed "$build_time")"
+    return
+  fi
   if [ "$rc" -ne 0 ]; then
     status=1; keep_logs=1
     show_test_failure "$log"
@@ -167,9 +204,36 @@ if [ "$step_rc" -ne 0 ]; then
   tail -20 "$logdir/bootstrap.log"; echo "bootstrap failed"; echo "0 passed, 1 failed"; exit 1
 fi
 
-# 1. The builds, one after the other (each keeps both cores busy).
+# The default tier runs the two soak tests at a fifth of their size, the full tier (and a plain `swift test`) at full
+# size: the location journal's SIGKILL soak (IFTTT_LOCATION_SOAK_ITERATIONS: 40 of 200) and the paging of 100,000
+# location events (IFTTT_PAGING_EVENTS: 20,000; the full tier's load check also pages 100,000 on a release build).
+if [ "$full" -eq 0 ]; then
+  export IFTTT_LOCATION_SOAK_ITERATIONS="${IFTTT_LOCATION_SOAK_ITERATIONS:-40}"
+  export IFTTT_PAGING_EVENTS="${IFTTT_PAGING_EVENTS:-20000}"
+fi
+
+# start_tests PATH NAME: the package's tests in the background, under the same time bound; test_package collects
+# their result later.
+start_tests() {
+  local path="$1" name="$2"
+  echo "== $name: test (beside the sandbox build)"
+  printf -v "${name}_tests_started" '%s' "$SECONDS"
+  (
+    timeout --kill-after=30 "$test_timeout" swift test --package-path "$path" --skip-build \
+      >"$logdir/$name.test.log" 2>&1
+    echo $? >"$logdir/$name.test.rc"
+  ) &
+  printf -v "${name}_tests_pid" '%s' "$!"
+}
+
+# 1. The SDK's build, then the sandbox's build with the SDK's tests running beside it: the packages have separate
+# .build directories (no SwiftPM lock is shared), and the sandbox build, which the SDK's tests do not need, was the
+# longest step of a fresh run. With --verbose, or IFTTT_TEST_SERIAL=1, everything runs one step at a time.
 built_ok=1
 build_package "$root" sdk
+if [ "$verbose" -eq 0 ] && [ "$sdk_built" -eq 1 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ]; then
+  start_tests "$root" sdk
+fi
 build_package "$root/Sandbox" sandbox
 
 # 2. The tests of both packages, and beside them, in two more lanes, the consumer check and the default tier's checks
@@ -178,13 +242,6 @@ build_package "$root/Sandbox" sandbox
 # (IFTTT_TEST_BUILT=1) and only read them. The second lane's output is printed when the tests are done.
 # With --verbose, or after a failed build, everything runs one step at a time.
 export IFTTT_TEST_BUILT=$built_ok
-# The default tier runs the two soak tests at a fifth of their size, the full tier (and a plain `swift test`) at full
-# size: the location journal's SIGKILL soak (IFTTT_LOCATION_SOAK_ITERATIONS: 40 of 200) and the paging of 100,000
-# location events (IFTTT_PAGING_EVENTS: 20,000; the full tier's load check also pages 100,000 on a release build).
-if [ "$full" -eq 0 ]; then
-  export IFTTT_LOCATION_SOAK_ITERATIONS="${IFTTT_LOCATION_SOAK_ITERATIONS:-40}"
-  export IFTTT_PAGING_EVENTS="${IFTTT_PAGING_EVENTS:-20000}"
-fi
 if [ "$verbose" -eq 0 ] && [ "$built_ok" -eq 1 ]; then
   default_checks 1 >"$logdir/checks.out" 2>&1 &
   lane1=$!

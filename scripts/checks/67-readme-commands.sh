@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every shell command of the README's ```sh blocks, typed as written, after the README's set-up step: a fresh
+# Every shell command of the ```sh blocks of the README, CONTRIBUTING.md and docs/sandbox.md (where the README's former
+# reference sections went), typed as written, after the README's set-up step: a fresh
 # HOME, `ifttt-connect` on the PATH, the working directory a scratch view of the repository (so files the commands
 # write, like token.txt and button.svg, land there). Each command runs with a timeout and must exit 0; a
 # `ifttt-connect sandbox` command must print its URL, answer GET /health and stop cleanly on Ctrl-C (SIGINT).
@@ -7,6 +8,9 @@
 # It reuses the test command's debug build: `ifttt-connect` is the binary of `swift build --package-path Sandbox`
 # (built with the test command's flags when missing, a no-op after scripts/test.sh), so nothing is built twice.
 # Commands that cannot run unattended are listed below (`skip_reason`) and checked with their --help instead.
+# `swift run --package-path Sandbox ifttt-connect ARGS` runs as `ifttt-connect ARGS`: the same debug product, which
+# `swift run` would otherwise rebuild whole (its flags differ from the test build's -warnings-as-errors). A sandbox
+# command without --port gets --port 0: its default, 8080, may be taken by a sandbox already running on the machine.
 #
 # Usage: scripts/checks/67-readme-commands.sh [--verbose]   (--verbose prints every command and its output)
 set -uo pipefail
@@ -51,8 +55,11 @@ mapfile -t commands < <(awk '
     gsub(/[[:space:]]+/, " ", line); sub(/^ /, "", line); sub(/ $/, "", line)
     if (line != "") print line
     line = ""
-  }' README.md)
-if [ ${#commands[@]} -lt 10 ]; then echo "readme commands: found only ${#commands[@]} commands in README.md"; exit 1; fi
+  }' README.md CONTRIBUTING.md docs/sandbox.md)
+if [ ${#commands[@]} -lt 10 ]; then echo "readme commands: found only ${#commands[@]} commands in the docs"; exit 1; fi
+if ! awk '/^```sh/{inside=1; next} /^```/{inside=0} inside' README.md | grep -q .; then
+  echo "readme commands: README.md has no sh block"; exit 1
+fi
 
 # Why a command does not run here; empty when it runs. Each skipped command is still checked (see `check_skipped`).
 skip_reason() {
@@ -131,16 +138,19 @@ for command in "${commands[@]}"; do
     continue
   fi
   start=$SECONDS
+  typed="$command"
+  case "$command" in "swift run --package-path Sandbox ifttt-connect "*) command="ifttt-connect ${command#swift run --package-path Sandbox ifttt-connect }" ;; esac
+  case "$command" in "ifttt-connect sandbox"*) [[ "$command" == *"--port"* ]] || command="$command --port 0" ;; esac
   case "$command" in
     "ifttt-connect sandbox "*) run_server "$command" "$log"; rc=$? ;;
     *) timeout 60 bash -c "$command" >"$log" 2>&1; rc=$? ;;
   esac
   if [ "$rc" -eq 0 ]; then
     ran=$((ran + 1))
-    [ "$verbose" -eq 1 ] && echo "   ok ($((SECONDS - start)) s): $command"
+    [ "$verbose" -eq 1 ] && echo "   ok ($((SECONDS - start)) s): $typed"
   else
     failures=$((failures + 1))
-    echo "   FAIL (exit $rc, $((SECONDS - start)) s): $command"
+    echo "   FAIL (exit $rc, $((SECONDS - start)) s): $typed"
     tail -15 "$log" | sed 's/^/     /'
   fi
   [ "$verbose" -eq 1 ] && sed 's/^/     | /' "$log" | head -20

@@ -2,14 +2,15 @@
 # lane: 2
 # Builds the documentation of every DocC catalog (Sources/<Module>/<Module>.docc, in both packages) with the
 # toolchain's `docc`, from public symbol graphs extracted out of the debug build, and fails on any warning
-# (broken symbol links, undocumented parameters, ...). The archives go to .build-docc/<Module>.doccarchive.
-# No docc plugin is needed, so the SDK package keeps zero dependencies.
+# (broken symbol links, undocumented parameters, ...). The archives, transformed for static hosting as the published
+# site is (scripts/docs-site.sh), go to .build-docc/site/<Module>; then every internal link of them is checked
+# (scripts/lib/check-site-links.py). No docc plugin is needed here, so the SDK package keeps zero dependencies.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 root="$(pwd)"
 source scripts/lib/build-flags.sh
 out="$root/.build-docc"
-rm -rf "$out"; mkdir -p "$out"
+rm -rf "$out"; mkdir -p "$out/site"
 triple="$(swift -print-target-info | sed -n 's/.*"triple": "\(.*\)".*/\1/p' | head -1)"
 status=0
 total=0
@@ -31,7 +32,8 @@ for package in "." "Sandbox"; do
       echo "docc $module: symbol graph extraction failed"; head -20 "$out/$module-extract.log"; status=1; continue
     fi
     log="$out/$module.log"
-    docc convert "$catalog" --additional-symbol-graph-dir "$graphs" --output-path "$out/$module.doccarchive" \
+    docc convert "$catalog" --additional-symbol-graph-dir "$graphs" --output-path "$out/site/$module" \
+      --transform-for-static-hosting --hosting-base-path "$module" \
       --fallback-display-name "$module" --fallback-bundle-identifier "com.ifttt.$module" --fallback-bundle-version 1 \
       >"$log" 2>&1
     rc=$?
@@ -47,4 +49,5 @@ for package in "." "Sandbox"; do
   done
 done
 echo "docc: $total warnings in all catalogs"
+python3 scripts/lib/check-site-links.py "$out/site" --no-index || status=1
 exit $status

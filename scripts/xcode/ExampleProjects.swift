@@ -9,8 +9,8 @@
 //                                               object reference and its isa, walks the groups to each file on disk,
 //                                               compares the build phases with the app's folder, and checks the
 //                                               package reference, products and build settings; then it checks each
-//                                               Info.plist against the keys the Getting Started articles tell
-//                                               integrators to add (both articles must list the same keys).
+//                                               Info.plist against the keys the Getting Started article tells
+//                                               integrators to add (one copy: no other article lists them).
 //
 // Object identifiers are 24 hex digits derived from the object's role, so generating twice gives the same bytes.
 import Foundation
@@ -584,9 +584,23 @@ func projectProblems(
 // MARK: - Info.plist keys against the Getting Started articles
 
 let articles = [
-    "Sources/IFTTTConnectCore/IFTTTConnectCore.docc/GettingStarted.md",
-    "Sources/IFTTTConnectLocation/IFTTTConnectLocation.docc/GettingStarted.md",
+    "Sources/IFTTTConnectCore/IFTTTConnectCore.docc/GettingStarted.md"
 ]
+
+/// The articles, other than ``articles``, that hold a copy of the keys (a `<key>CFBundleURLTypes</key>` line): the
+/// keys are listed once, and the other articles point to that list.
+func copiesOfTheKeys(root: URL) -> [String] {
+    let sources = root.appendingPathComponent("Sources")
+    guard let walker = FileManager.default.enumerator(atPath: sources.path) else { return [] }
+    var copies: [String] = []
+    while let path = walker.nextObject() as? String {
+        let article = "Sources/" + path
+        guard article.hasSuffix(".md"), article.contains(".docc/"), !articles.contains(article) else { continue }
+        let text = (try? String(contentsOf: root.appendingPathComponent(article), encoding: .utf8)) ?? ""
+        if text.contains("<key>CFBundleURLTypes</key>") { copies.append(article) }
+    }
+    return copies.sorted()
+}
 let keysHeading = "## Add the keys to Info.plist"
 
 /// The ```xml block under the keys heading of an article, as a property list dictionary.
@@ -717,6 +731,9 @@ func main() throws -> Bool {
         } catch {
             failures.append("\(error)")
         }
+    }
+    for copy in copiesOfTheKeys(root: root) {
+        failures.append("\(copy): a second copy of the Info.plist keys (list them once, in \(articles[0]))")
     }
     for app in apps {
         var problems: [String] = []

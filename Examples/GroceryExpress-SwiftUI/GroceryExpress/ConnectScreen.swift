@@ -9,6 +9,8 @@ struct ConnectScreen: View {
     /// Changes when the settings change, so the button starts over with them.
     @State private var revision = 0
     @State private var lastError: String?
+    /// Whether the Connection is on and whether the button is working, as the button reports it.
+    @State private var status: ConnectFlowStatus?
 
     var body: some View {
         VStack(spacing: 24) {
@@ -17,19 +19,28 @@ struct ConnectScreen: View {
             ConnectFlowButton(
                 configuration: AppConfiguration.connectionConfiguration(),
                 controllerConfiguration: AppConfiguration.controllerConfiguration,
-                locale: ExampleSettings.locale
-            ) { result in
-                switch result {
-                case .success(let activation):
+                locale: ExampleSettings.locale,
+                onStatusChange: { status = $0 }
+            ) { event in
+                switch event {
+                case .activated(let activation):
                     GroceryExpressCredentials.save(userToken: activation.userToken)
                     ConnectButtonController.update(with: GroceryExpressCredentials())
                     ConnectButtonController.activate(connections: [activation.connection.id])
                     lastError = nil
-                case .failure(let error):
-                    lastError = "\(error)"
+                case .deactivated, .cancelled:
+                    lastError = nil
+                case .activationFailed(let error):
+                    lastError = "Connecting failed: \(error)"
+                case .deactivationFailed(let error):
+                    lastError = "Turning it off failed: \(error)"
                 }
             }
             .id(revision)
+            if let status, !status.isBusy {
+                Text(status.isConnected ? "Your list opens at the store." : "Not connected yet.")
+                    .font(.footnote)
+            }
             if let lastError {
                 Text(lastError).font(.footnote).foregroundStyle(.secondary)
             }

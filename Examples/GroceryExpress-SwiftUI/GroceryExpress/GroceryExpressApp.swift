@@ -11,6 +11,8 @@ struct GroceryExpressApp: App {
     init() {
         // Location: the App's initializer runs before launch finishes, so a geofence crossing that launched the
         // app is recorded. enableSDKBackgroundProcess registers the SDK's background task (see Info.plist).
+        // The synchronizer talks to the same sandbox as the button (its default is production IFTTT).
+        AppConfiguration.useSynchronizerServer()
         ConnectButtonController.initialize(
             options: InitializerOptions(
                 enableSDKBackgroundProcess: true,

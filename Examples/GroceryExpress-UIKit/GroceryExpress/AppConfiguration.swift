@@ -37,6 +37,17 @@ enum AppConfiguration {
                 : sandboxURL.appendingPathComponent("partner/grocery_express/api"))
     }
 
+    /// Points the location synchronizer at the same IFTTT as the button. Its default is production IFTTT: without
+    /// this, geofences would be fetched and crossings uploaded there with the sandbox's token (and the 401 that
+    /// answers clears the saved token). Call it before `ConnectButtonController.initialize(options:)`.
+    @MainActor
+    static func useSynchronizerServer() {
+        guard !usesProduction else { return }
+        var configuration = Synchronizer.Configuration.platformDefault()
+        configuration.useServer(at: sandboxURL)
+        ConnectButtonController.synchronizer = Synchronizer(configuration: configuration)
+    }
+
     /// The Connect Button's configuration with the current settings.
     static func connectionConfiguration() -> ConnectionConfiguration {
         ConnectionConfiguration(

@@ -13,6 +13,8 @@ final class AppDelegate: UIResponder, UIApplicationDelegate {
     ) -> Bool {
         // Location: start before launch finishes, so a geofence crossing that launched the app is recorded.
         // enableSDKBackgroundProcess registers com.ifttt.ifttt.synchronization_scheduler (see Info.plist).
+        // The synchronizer talks to the same sandbox as the button (its default is production IFTTT).
+        AppConfiguration.useSynchronizerServer()
         ConnectButtonController.synchronizationLoggingEnabled = true
         ConnectButtonController.initialize(
             options: InitializerOptions(

@@ -101,8 +101,9 @@ struct ConnectCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("token-file"),
-        help: ArgumentHelp("Where to write the user token (mode 0600).", valueName: "file"))
-    var tokenFile: String = ConnectCommand.defaultTokenFile
+        help: ArgumentHelp(
+            "Where to write the user token (mode 0600; default: $HOME/.ifttt-connect/user-token).", valueName: "file"))
+    var tokenFile: String?
 
     @Flag(name: .customLong("show-token"), help: "Print the user token.")
     var showToken = false
@@ -232,6 +233,7 @@ struct ConnectCommand: AsyncParsableCommand {
                 "Connected \(activation.connection.name) (\(activation.connection.id)), status \(activation.connection.status)"
             )
             if let token = activation.userToken {
+                let tokenFile = self.tokenFile ?? Self.defaultTokenFile
                 let directory = URL(fileURLWithPath: tokenFile).deletingLastPathComponent()
                 try FileManager.default.createDirectory(
                     at: directory, withIntermediateDirectories: true,

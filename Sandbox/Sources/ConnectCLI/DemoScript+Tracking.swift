@@ -50,10 +50,16 @@ extension DemoScript {
             url: root.appendingPathComponent("sandbox/sdk_events"), resolvingAgainstBaseURL: false)
         components?.queryItems = [URLQueryItem(name: "anonymous_id", value: anonymousId)]
         guard let url = components?.url else { throw DemoFailure("bad listing URL") }
-        var request = URLRequest(url: url)
-        request.setValue("sandbox-service-key-grocery-express", forHTTPHeaderField: "IFTTT-Service-Key")
-        let (data, _) = try await URLSession.shared.data(for: request)
-        let body = try JSONDecoder().decode(JSONValue.self, from: data)
+        // The SDK's transport, as every other step of the demo: its own session and timeout, no shared state.
+        let request = HTTPRequest(
+            method: "GET", url: url,
+            headers: ["IFTTT-Service-Key": "sandbox-service-key-grocery-express", "Accept": "application/json"],
+            timeout: 10)
+        let response = try await URLSessionTransport().send(request)
+        guard response.statusCode == 200 else {
+            throw DemoFailure("GET /sandbox/sdk_events answered \(response.statusCode)")
+        }
+        let body = try JSONDecoder().decode(JSONValue.self, from: response.body)
         guard case .array(let items)? = body["data"] else {
             throw DemoFailure("unexpected listing body")
         }

@@ -223,8 +223,6 @@ public actor LocationMonitoringSession {
     private static let drainingSession = TaskLocal<ObjectIdentifier?>(wrappedValue: nil)
     /// Inputs handled since the session was created (for tests and monitoring).
     private(set) var handledInputs = 0
-    /// Inputs accepted and not handled yet (for tests).
-    var waitingInputs: Int { inputs.count }
 
     /// Queues `input`; the caller returns once it was handled (at once when the caller is the drain itself).
     private func submit(_ input: Input) async {

@@ -116,12 +116,6 @@ extension SandboxStore {
         return account
     }
 
-    /// The user whose e-mail address (case-insensitive) or login is `identifier` and whose password is `password`;
-    /// `nil` when there is none or the password differs.
-    func verifiedUser(identifier: String, password: String) async throws -> SeedData.User? {
-        Self.verified(try await signInUser(identifier: identifier), stored: \.password, password: password)
-    }
-
     /// A hash of nothing anyone knows, to spend the same time on unknown identifiers.
     static let dummyHash = PasswordHash.make(UUID().uuidString)
 
@@ -133,13 +127,6 @@ extension SandboxStore {
                 arguments: [serviceId, login]
             ).map { try Self.partnerAccount($0) }
         }
-    }
-
-    /// The partner account of `serviceId` whose sign-in login is `login` (case-insensitive) and whose password is
-    /// `password`; `nil` otherwise.
-    func partnerSignIn(serviceId: String, login: String, password: String) async throws -> SeedData.PartnerAccount? {
-        Self.verified(
-            try await partnerSignInAccount(serviceId: serviceId, login: login), stored: \.password, password: password)
     }
 
     /// Issues a new single-use authorization code for the partner account, valid for ``issuedCodeLifetime`` and bound to

@@ -13,20 +13,26 @@ import AuthenticationServices
 /// ConnectFlowButton(configuration: ConnectionConfiguration(connectionId: "gx-arrive-store",
 ///                                                          suggestedUserEmail: user.email,
 ///                                                          credentialProvider: credentials,
-///                                                          redirectURL: redirectURL)) { result in
-///     if case .success(let activation) = result { save(activation.userToken) }
+///                                                          redirectURL: redirectURL),
+///                   onStatusChange: { status = $0 }) { event in
+///     if case .activated(let activation) = event { save(activation.userToken) }
 /// }
 /// ```
+///
+/// Each flow ends with one ``ConnectFlowEvent``: the Connection turned on or off, the user cancelled, or turning it
+/// on or off failed. ``ConnectFlowStatus`` tells whether the Connection is on and whether a flow is under way, each
+/// time that changes. When the view is updated with another Connection, email, redirect URL, locale or server, the
+/// button starts over with them (after a flow under way ends); the latest closures receive what follows.
 ///
 /// The web page is presented over the window that shows this view (the scene's window), found through the view
 /// itself, never by looking for a key window. The footer's "about" link presents the ``AboutViewController`` from
 /// the view controller hosting the view. Forward redirects to a ``ConnectionRedirectHandler`` from `onOpenURL` as
-/// with any controller. The view creates its controller once; give it a new `.id(...)` to start over with another
-/// configuration.
+/// with any controller.
 @available(iOS 14.0, *)
 @MainActor
 public struct ConnectFlowButton: View {
     @StateObject private var model: ConnectFlowModel
+    private let inputs: ConnectFlowModel.Inputs
     private let style: ConnectButtonStyle
 
     /// Creates the view and its controller.
@@ -38,24 +44,27 @@ public struct ConnectFlowButton: View {
     ///     in an `ASWebAuthenticationSession` over this view's window.
     ///   - locale: The language of the button and of IFTTT's pages.
     ///   - style: The button's colours; default ``ConnectButtonStyle/dynamic``.
-    ///   - onResult: Receives each activation's result on the main actor.
+    ///   - onStatusChange: Receives the status when it changes (connected, busy), on the main actor.
+    ///   - onEvent: Receives the end of each flow on the main actor: activated, deactivated, cancelled or failed.
     public init(
         configuration: ConnectionConfiguration,
         controllerConfiguration: ConnectButtonController.Configuration = ConnectButtonController.Configuration(),
         locale: Locale = ConnectButtonController.determineLocale(), style: ConnectButtonStyle = .dynamic,
-        onResult: @escaping @MainActor (Result<ConnectionActivation, ConnectButtonControllerError>) -> Void = { _ in }
+        onStatusChange: @escaping @MainActor (ConnectFlowStatus) -> Void = { _ in },
+        onEvent: @escaping @MainActor (ConnectFlowEvent) -> Void = { _ in }
     ) {
-        _model = StateObject(
-            wrappedValue: ConnectFlowModel(
-                configuration: configuration, controllerConfiguration: controllerConfiguration, locale: locale,
-                onResult: onResult))
+        let inputs = ConnectFlowModel.Inputs(
+            configuration: configuration, controllerConfiguration: controllerConfiguration, locale: locale,
+            onStatusChange: onStatusChange, onEvent: onEvent)
+        _model = StateObject(wrappedValue: ConnectFlowModel(inputs))
+        self.inputs = inputs
         self.style = style
     }
 
-    /// The button, with an invisible view that gives the flow its window.
+    /// The button, with an invisible view that gives the flow its window and hands it each update's inputs.
     public var body: some View {
         ZStack {
-            WindowAnchorView(model: model).frame(width: 0, height: 0)
+            WindowAnchorView(model: model, inputs: inputs).frame(width: 0, height: 0)
             ConnectButtonView(
                 state: model.state, connection: model.connection, localization: model.localization, style: style,
                 onTap: { model.tap() }, onFooterTap: { model.footerTapped($0) },
@@ -68,38 +77,70 @@ public struct ConnectFlowButton: View {
 @available(iOS 14.0, *)
 @MainActor
 final class ConnectFlowModel: ObservableObject, ConnectButtonPresenting, ConnectButtonControllerDelegate {
+    /// What the view was created or updated with.
+    struct Inputs {
+        var configuration: ConnectionConfiguration
+        var controllerConfiguration: ConnectButtonController.Configuration
+        var locale: Locale
+        var onStatusChange: @MainActor (ConnectFlowStatus) -> Void
+        var onEvent: @MainActor (ConnectFlowEvent) -> Void
+
+        var settings: ConnectFlowSettings {
+            ConnectFlowSettings(
+                configuration: configuration, controllerConfiguration: controllerConfiguration, locale: locale)
+        }
+    }
+
     @Published private(set) var state: ConnectButtonVisualState = .loading
     @Published private(set) var connection: Connection?
+    @Published private(set) var localization: ConnectLocalization
     var actionHandler: (@MainActor (ConnectButtonAction) -> Void)?
-    let localization: ConnectLocalization
     /// The invisible view inside the hierarchy: its window is the scene's window, its responder chain leads to the
     /// hosting view controller.
     weak var anchorView: UIView?
     private var controller: ConnectButtonController?
     private var typedEmail = ""
-    private let onResult: @MainActor (Result<ConnectionActivation, ConnectButtonControllerError>) -> Void
+    private var inputs: Inputs
+    private var restart: ConnectFlowRestartPolicy
+    private var status = ConnectFlowStatus(step: .loading)
 
-    init(
-        configuration: ConnectionConfiguration, controllerConfiguration: ConnectButtonController.Configuration,
-        locale: Locale,
-        onResult: @escaping @MainActor (Result<ConnectionActivation, ConnectButtonControllerError>) -> Void
-    ) {
-        self.localization = ConnectLocalization(locale: locale)
-        self.onResult = onResult
-        var setup = controllerConfiguration
+    init(_ inputs: Inputs) {
+        self.inputs = inputs
+        self.localization = ConnectLocalization(locale: inputs.locale)
+        self.restart = ConnectFlowRestartPolicy(inputs.settings)
+        startController()
+    }
+
+    /// A view update: the latest closures, and a new controller when the settings changed (after a flow ends).
+    func update(_ newInputs: Inputs) {
+        inputs = newInputs
+        guard restart.update(newInputs.settings, busy: status.isBusy) else { return }
+        // Not inside SwiftUI's update: the new controller publishes its first state.
+        Task { @MainActor [weak self] in self?.startController() }
+    }
+
+    private func startController() {
+        var setup = inputs.controllerConfiguration
         #if canImport(AuthenticationServices)
         if setup.webAuthenticationSession == nil {
             setup.webAuthenticationSession = SystemWebAuthenticationSession { [weak self] in self?.anchorView?.window }
         }
         #endif
+        localization = ConnectLocalization(locale: inputs.locale)
+        typedEmail = ""
         controller = ConnectButtonController(
-            connectButton: self, connectionConfiguration: configuration, locale: locale, delegate: self,
+            connectButton: self, connectionConfiguration: inputs.configuration, locale: inputs.locale, delegate: self,
             configuration: setup)
     }
 
     func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String) {
         if let connection { self.connection = connection }
         state = ConnectButtonVisualState(step: step, email: typedEmail.isEmpty ? suggestedEmail : typedEmail)
+        let newStatus = ConnectFlowStatus(step: step)
+        guard newStatus != status else { return }
+        status = newStatus
+        inputs.onStatusChange(newStatus)
+        if restart.statusChanged(busy: newStatus.isBusy) { startController() }
     }
 
     func tap() { actionHandler?(.toggle) }
@@ -156,13 +197,15 @@ final class ConnectFlowModel: ObservableObject, ConnectButtonPresenting, Connect
         _ connectButtonController: ConnectButtonController,
         didFinishActivationWithResult result: Result<ConnectionActivation, ConnectButtonControllerError>
     ) {
-        onResult(result)
+        inputs.onEvent(ConnectFlowEvent(activation: result))
     }
 
     func connectButtonController(
         _ connectButtonController: ConnectButtonController,
         didFinishDeactivationWithResult result: Result<Connection, ConnectButtonControllerError>
-    ) {}
+    ) {
+        inputs.onEvent(ConnectFlowEvent(deactivation: result))
+    }
 }
 
 /// An empty UIKit view placed beside the button, so the flow finds its window and hosting view controller.
@@ -170,6 +213,7 @@ final class ConnectFlowModel: ObservableObject, ConnectButtonPresenting, Connect
 @MainActor
 struct WindowAnchorView: UIViewRepresentable {
     let model: ConnectFlowModel
+    let inputs: ConnectFlowModel.Inputs
 
     func makeUIView(context: Context) -> UIView {
         let view = UIView()
@@ -177,8 +221,10 @@ struct WindowAnchorView: UIViewRepresentable {
         return view
     }
 
+    /// Called on every update of the ``ConnectFlowButton``: hands the model the view's current inputs.
     func updateUIView(_ uiView: UIView, context: Context) {
         model.anchorView = uiView
+        model.update(inputs)
     }
 }
 #endif

@@ -307,12 +307,14 @@ struct ActivationHardeningTests {
         let file = try Data(contentsOf: URL(fileURLWithPath: path))
         #expect(
             file.range(of: Data("alice-password".utf8)) == nil && file.range(of: Data("gx-dave-password".utf8)) == nil)
+        // The lookups and the hash check the sign-in pages use.
+        let alice = try await store.signInUser(identifier: "ALICE@example.com")
+        #expect(SandboxStore.verified(alice, stored: \.password, password: "alice-password")?.id == "alice")
+        #expect(SandboxStore.verified(alice, stored: \.password, password: "alice-passwordX") == nil)
+        let dave = try await store.partnerSignInAccount(serviceId: "grocery_express", login: "dave")
         #expect(
-            try await store.verifiedUser(identifier: "ALICE@example.com", password: "alice-password")?.id == "alice")
-        #expect(try await store.verifiedUser(identifier: "alice", password: "alice-passwordX") == nil)
-        #expect(
-            try await store.partnerSignIn(serviceId: "grocery_express", login: "dave", password: "gx-dave-password")?
-                .partnerUserId == "gx-user-1003")
+            SandboxStore.verified(dave, stored: \.password, password: "gx-dave-password")?.partnerUserId
+                == "gx-user-1003")
     }
 
     @Test func theHashFunctionsMatchTheirTestVectors() {
