@@ -5,7 +5,8 @@
 # each product's XCFramework on a Mac (device and simulator slices, library evolution on, privacy manifests inside)
 # and attaches them, their SwiftPM checksums and a Carthage binary project JSON to the release.
 #
-#   scripts/release.sh VERSION                 check, run the full tier, tag (the working tree must be clean, on main)
+#   scripts/release.sh VERSION                 check, run the full tier, tag (the working tree must be clean and on
+#                                              main: any other branch or a detached HEAD is refused)
 #   scripts/release.sh VERSION --dry-run       the same without touching this repository: the tag is made in a
 #                                              throwaway clone, and a throwaway app resolves
 #                                              `.package(url: <that clone>, from: "VERSION")` against it
@@ -42,6 +43,12 @@ if [ "$skip_tests" -eq 1 ] && [ "$dry_run" -eq 0 ]; then
 fi
 mode="release"; [ "$dry_run" -eq 1 ] && mode="dry run"
 echo "release $version ($mode)"
+# Everything the script writes goes into its own private folder (mktemp -d: mode 0700, a fresh unguessable name), never
+# into a predictable path of a shared temporary directory where another user could plant a symlink. It is removed at
+# exit, unless the full tier failed: then its log stays there for reading.
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/release-XXXXXXXX")" || { echo "release: mktemp -d failed" >&2; exit 1; }
+keep_scratch=0
+trap '[ "$keep_scratch" -eq 1 ] || rm -rf "$scratch"' EXIT
 failures=0
 ok() { echo "  ok    $*"; }
 bad() { echo "  FAIL  $*"; failures=$((failures + 1)); }
@@ -95,6 +102,10 @@ if git rev-parse -q --verify "refs/tags/$version" >/dev/null; then
 else
   ok "no tag $version yet"
 fi
+branch="$(git symbolic-ref -q --short HEAD || echo "a detached HEAD")"
+if [ "$branch" = "main" ]; then ok "on main"
+elif [ "$dry_run" -eq 1 ]; then echo "  note  on $branch, not main: a release tags only from main"
+else bad "on $branch, not main: a release tags only from main"; fi
 dirty="$(git status --porcelain --untracked-files=no)"
 if [ -z "$dirty" ]; then ok "the working tree is clean (HEAD $(git rev-parse --short HEAD))"
 elif [ "$dry_run" -eq 1 ]; then echo "  note  the working tree has uncommitted changes: the dry run tags HEAD ($(git rev-parse --short HEAD)) without them"
@@ -106,10 +117,11 @@ if [ "$skip_tests" -eq 1 ]; then
   echo "  SKIPPED  --skip-tests: the full tier did not run in this dry run; a release runs it"
 elif [ "$failures" -gt 0 ]; then
   echo "  not run: fix the version first"
-elif scripts/test.sh --full >"${TMPDIR:-/tmp}/release-$version-tests.log" 2>&1; then
-  ok "$(grep -E '^[0-9]+ passed, [0-9]+ failed' "${TMPDIR:-/tmp}/release-$version-tests.log" | tail -1)"
+elif scripts/test.sh --full >"$scratch/tests.log" 2>&1; then
+  ok "$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$scratch/tests.log" | tail -1)"
 else
-  bad "the full tier failed: ${TMPDIR:-/tmp}/release-$version-tests.log"; tail -5 "${TMPDIR:-/tmp}/release-$version-tests.log" | sed 's/^/        /'
+  keep_scratch=1
+  bad "the full tier failed: $scratch/tests.log"; tail -5 "$scratch/tests.log" | sed 's/^/        /'
 fi
 
 if [ "$failures" -gt 0 ]; then echo "release $version: $failures checks failed; nothing was tagged"; exit 1; fi
@@ -126,8 +138,6 @@ if [ "$dry_run" -eq 0 ]; then
   exit 0
 fi
 # Dry run: tag a throwaway clone, then resolve it by version from a throwaway app, as a user's SwiftPM would.
-scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
 git clone -q --no-hardlinks "$root" "$scratch/ifttt-connect-swift" && git -C "$scratch/ifttt-connect-swift" checkout -q "$(git rev-parse HEAD)" \
   || { echo "release: could not clone the repository"; exit 1; }
 git -C "$scratch/ifttt-connect-swift" -c user.name=release -c user.email=release@localhost tag -a "$version" -m "$message"
