@@ -5,7 +5,8 @@
 # each product's XCFramework on a Mac (device and simulator slices, library evolution on, privacy manifests inside)
 # and attaches them, their SwiftPM checksums and a Carthage binary project JSON to the release.
 #
-#   scripts/release.sh VERSION                 check, run the full tier, tag (the working tree must be clean, on main)
+#   scripts/release.sh VERSION                 check, run the full tier, tag (the working tree must be clean and on
+#                                              main: any other branch or a detached HEAD is refused)
 #   scripts/release.sh VERSION --dry-run       the same without touching this repository: the tag is made in a
 #                                              throwaway clone, and a throwaway app resolves
 #                                              `.package(url: <that clone>, from: "VERSION")` against it
@@ -46,9 +47,15 @@ if [ "$skip_tests" -eq 1 ] && [ "$dry_run" -eq 0 ]; then
 fi
 mode="release"; [ "$dry_run" -eq 1 ] && mode="dry run"
 echo "release $version ($mode)"
+# Everything the script writes goes into its own private folder (mktemp -d: mode 0700, a fresh unguessable name), never
+# into a predictable path of a shared temporary directory where another user could plant a symlink. It is removed at
+# exit, unless a check failed: then its logs stay there for reading.
+scratch="$(mktemp -d "${TMPDIR:-/tmp}/release-XXXXXXXX")" || { echo "release: mktemp -d failed" >&2; exit 1; }
+keep_scratch=0
+trap '[ "$keep_scratch" -eq 1 ] || rm -rf "$scratch"' EXIT
 failures=0
 ok() { echo "  ok    $*"; }
-bad() { echo "  FAIL  $*"; failures=$((failures + 1)); }
+bad() { echo "  FAIL  $*"; failures=$((failures + 1)); keep_scratch=1; }
 
 # 1. The version everywhere it appears.
 echo "1. the version everywhere it appears"
@@ -115,24 +122,28 @@ if git rev-parse -q --verify "refs/tags/$version" >/dev/null; then
 else
   ok "no tag $version yet"
 fi
+branch="$(git symbolic-ref -q --short HEAD || echo "a detached HEAD")"
+if [ "$branch" = "main" ]; then ok "on main"
+elif [ "$dry_run" -eq 1 ]; then echo "  note  on $branch, not main: a release tags only from main"
+else bad "on $branch, not main: a release tags only from main"; fi
 dirty="$(git status --porcelain --untracked-files=no)"
 if [ -z "$dirty" ]; then ok "the working tree is clean (HEAD $(git rev-parse --short HEAD))"
 elif [ "$dry_run" -eq 1 ]; then echo "  note  the working tree has uncommitted changes: the dry run tags HEAD ($(git rev-parse --short HEAD)) without them"
 else bad "the working tree has uncommitted changes"; fi
 
 release_channels() {
-  ok "CocoaPods: $(grep -m1 'podspecs checked' "${TMPDIR:-/tmp}/release-$version-podspec.log")"
-  local channels_log="${TMPDIR:-/tmp}/release-$version-channels.log"
+  ok "CocoaPods: $(grep -m1 'podspecs checked' "$scratch/podspec.log")"
+  local channels_log="$scratch/channels.log"
   scripts/check-ios-sdk.sh --channels >"$channels_log" 2>&1
   case $? in
     0) ok "CocoaPods and XCFrameworks against Apple's SDK: $(grep -c ' 0 errors' "$channels_log") units with 0 errors; $(grep -E 'duplicate symbol definitions' "$channels_log" | sed 's/^ios-sdk: //; s/:.*images, /: /; s/ across them.*//' | paste -sd';' -)" ;;
     3) bad "CocoaPods and XCFrameworks: no iOS SDK to prove them against ($(head -1 "$channels_log"))" ;;
     *) bad "CocoaPods and XCFrameworks against Apple's SDK failed: $channels_log"; grep -E 'error|FAIL|duplicate' "$channels_log" | head -8 | sed 's/^/        /' ;;
   esac
-  if scripts/carthage.sh --check >"${TMPDIR:-/tmp}/release-$version-carthage.log" 2>&1; then
-    ok "Carthage: $(tail -1 "${TMPDIR:-/tmp}/release-$version-carthage.log")"
+  if scripts/carthage.sh --check >"$scratch/carthage.log" 2>&1; then
+    ok "Carthage: $(tail -1 "$scratch/carthage.log")"
   else
-    bad "Carthage: $(tail -3 "${TMPDIR:-/tmp}/release-$version-carthage.log" | paste -sd' ' -)"
+    bad "Carthage: $(tail -3 "$scratch/carthage.log" | paste -sd' ' -)"
   fi
 }
 # 3. Every install channel, as its tools build it: the podspecs (48-podspec), and the pods, frameworks and their
@@ -142,9 +153,9 @@ echo "3. the install channels"
 if [ "$failures" -gt 0 ]; then
   echo "  not run: fix the failures above first (scripts/checks/48-podspec.sh, scripts/check-ios-sdk.sh --channels and"
   echo "  scripts/carthage.sh --check run them alone)"
-elif ! scripts/checks/48-podspec.sh >"${TMPDIR:-/tmp}/release-$version-podspec.log" 2>&1; then
-  bad "CocoaPods: scripts/checks/48-podspec.sh failed: ${TMPDIR:-/tmp}/release-$version-podspec.log"
-  tail -5 "${TMPDIR:-/tmp}/release-$version-podspec.log" | sed 's/^/        /'
+elif ! scripts/checks/48-podspec.sh >"$scratch/podspec.log" 2>&1; then
+  bad "CocoaPods: scripts/checks/48-podspec.sh failed: $scratch/podspec.log"
+  tail -5 "$scratch/podspec.log" | sed 's/^/        /'
 else
   release_channels
 fi
@@ -155,10 +166,11 @@ if [ "$skip_tests" -eq 1 ]; then
   echo "  SKIPPED  --skip-tests: the full tier did not run in this dry run; a release runs it"
 elif [ "$failures" -gt 0 ]; then
   echo "  not run: fix the failures above first"
-elif scripts/test.sh --full >"${TMPDIR:-/tmp}/release-$version-tests.log" 2>&1; then
-  ok "$(grep -E '^[0-9]+ passed, [0-9]+ failed' "${TMPDIR:-/tmp}/release-$version-tests.log" | tail -1)"
+elif scripts/test.sh --full >"$scratch/tests.log" 2>&1; then
+  ok "$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$scratch/tests.log" | tail -1)"
 else
-  bad "the full tier failed: ${TMPDIR:-/tmp}/release-$version-tests.log"; tail -5 "${TMPDIR:-/tmp}/release-$version-tests.log" | sed 's/^/        /'
+  keep_scratch=1
+  bad "the full tier failed: $scratch/tests.log"; tail -5 "$scratch/tests.log" | sed 's/^/        /'
 fi
 
 if [ "$failures" -gt 0 ]; then echo "release $version: $failures checks failed; nothing was tagged"; exit 1; fi
@@ -186,8 +198,6 @@ if [ "$dry_run" -eq 0 ]; then
   exit 0
 fi
 # Dry run: tag a throwaway clone, then resolve it by version from a throwaway app, as a user's SwiftPM would.
-scratch="$(mktemp -d)"
-trap 'rm -rf "$scratch"' EXIT
 git clone -q --no-hardlinks "$root" "$scratch/ifttt-connect-swift" && git -C "$scratch/ifttt-connect-swift" checkout -q "$(git rev-parse HEAD)" \
   || { echo "release: could not clone the repository"; exit 1; }
 release_commit "$scratch/ifttt-connect-swift" || { echo "release: the release commit failed in the throwaway clone"; exit 1; }

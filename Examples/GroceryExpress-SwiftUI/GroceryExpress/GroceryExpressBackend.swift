@@ -1,12 +1,14 @@
 import Foundation
 import IFTTTConnectSDK
 
-/// Grocery Express's own backend, as the app talks to it: two routes under ``root``. The sandbox plays it at
+/// Grocery Express's own backend, as the app talks to it: three routes under ``root``. The sandbox plays it at
 /// `<sandbox>/partner/grocery_express/api`; in production it is yours.
 ///
 /// - `POST session` with `{"login": ..., "password": ...}` signs the user in and answers
 ///   `{"session": "...", "user_id": "...", "login": "...", "oauth_code": "..."}` (401 for a wrong username or password, 429 after too
 ///   many): ``signIn(login:password:)``.
+/// - `DELETE session` with `Authorization: Bearer <session>` signs out: the session no longer works anywhere
+///   (``signOut(session:)``).
 /// - `POST user_token` with `Authorization: Bearer <session>` answers the user's IFTTT user token, which the
 ///   Connect Button takes as the voucher of an activation: ``partnerBackend(session:)``, the SDK's ready-made
 ///   `PartnerBackend` for it.
@@ -73,6 +75,15 @@ struct GroceryExpressBackend: Sendable {
         case 429: throw SignInError.throttled
         default: throw SignInError.unexpectedAnswer(response.statusCode)
         }
+    }
+
+    /// Signs out: ends `session` at the backend, so a copy of it left anywhere stops working. Best effort: the app
+    /// forgets the session whatever the answer (offline, or already ended).
+    func signOut(session: String) async {
+        let request = HTTPRequest(
+            method: "DELETE", url: root.appendingPathComponent("session"),
+            headers: ["Authorization": "Bearer " + session])
+        _ = try? await transport.send(request)
     }
 
     /// The answer of `POST session`.

@@ -1,4 +1,5 @@
 import Foundation
+import Security
 import IFTTTConnectSDK
 
 /// Where the example runs. By default: the local sandbox (`ifttt-connect sandbox` on the Mac, which the iOS
@@ -57,9 +58,9 @@ enum AppConfiguration {
     }
 }
 
-/// The settings of IFTTT's 2.8 example, kept in `UserDefaults`: the user's email, skipping IFTTT's configuration
-/// screen, the locale, the new-user flow, and Grocery Express's session (signed in or not). A production app keeps
-/// the session in the Keychain; the example keeps it in `UserDefaults` to stay short.
+/// The settings of IFTTT's 2.8 example: the user's email, skipping IFTTT's configuration screen, the locale and
+/// the new-user flow in `UserDefaults`; Grocery Express's session and OAuth code in the Keychain
+/// (``ExampleKeychain``), as every secret of the app.
 enum ExampleSettings {
     private static var defaults: UserDefaults { .standard }
 
@@ -83,11 +84,11 @@ enum ExampleSettings {
         get { defaults.bool(forKey: "gx_new_user") }
         set { defaults.set(newValue, forKey: "gx_new_user") }
     }
-    /// Grocery Express's session of the signed-in user (`""`: signed out), from the sign-in screen. In the sandbox,
-    /// a partner account's access token: `gx-access-token-alice`, `-bob` or `-dave`.
+    /// Grocery Express's session of the signed-in user (`""`: signed out), from the sign-in screen; sign-out ends
+    /// it at the backend. In the Keychain.
     static var partnerSession: String {
-        get { defaults.string(forKey: "gx_session") ?? "" }
-        set { defaults.set(newValue, forKey: "gx_session") }
+        get { ExampleKeychain.string("gx_session") ?? "" }
+        set { ExampleKeychain.set(newValue, for: "gx_session") }
     }
     /// The signed-in user's Grocery Express login, for the settings screen.
     static var partnerLogin: String {
@@ -96,8 +97,8 @@ enum ExampleSettings {
     }
     /// The OAuth code Grocery Express issued IFTTT for the signed-in user (`""`: none), from the sign-in screen.
     static var partnerOAuthCode: String {
-        get { defaults.string(forKey: "gx_oauth_code") ?? "" }
-        set { defaults.set(newValue, forKey: "gx_oauth_code") }
+        get { ExampleKeychain.string("gx_oauth_code") ?? "" }
+        set { ExampleKeychain.set(newValue, for: "gx_oauth_code") }
     }
     /// Whether the user is signed in to Grocery Express; the app shows its sign-in screen until then.
     static var isSignedIn: Bool { !partnerSession.isEmpty }
@@ -109,9 +110,12 @@ enum ExampleSettings {
         partnerOAuthCode = account.oauthCode ?? ""
     }
 
-    /// Signs out of Grocery Express: forgets the session and the IFTTT user token (it was that user's), and stops
-    /// the location synchronization, as 2.8 asks of an app whose user logs out (`deactivate()`).
+    /// Signs out of Grocery Express: ends the session at the backend, forgets it and the IFTTT user token (it was
+    /// that user's), and stops the location synchronization, as 2.8 asks of an app whose user logs out
+    /// (`deactivate()`).
     static func signOut() {
+        let session = partnerSession
+        if !session.isEmpty { Task { await AppConfiguration.backend.signOut(session: session) } }
         partnerSession = ""
         partnerLogin = ""
         partnerOAuthCode = ""
@@ -131,8 +135,7 @@ enum ExampleSettings {
     }
 }
 
-/// What the SDK needs to know about the signed-in user. A production app keeps the IFTTT token in the Keychain;
-/// the example keeps it in `UserDefaults` to stay short.
+/// What the SDK needs to know about the signed-in user. The IFTTT user token is kept in the Keychain.
 struct GroceryExpressCredentials: ConnectionCredentialProvider {
     private static let tokenKey = "ifttt_user_token"
 
@@ -141,7 +144,7 @@ struct GroceryExpressCredentials: ConnectionCredentialProvider {
     /// Grocery Express instead.
     var oauthCode: String { ExampleSettings.partnerOAuthCode }
     /// The IFTTT user token saved after the first activation.
-    var userToken: String? { UserDefaults.standard.string(forKey: Self.tokenKey) }
+    var userToken: String? { ExampleKeychain.string(Self.tokenKey) }
     /// Published services need no invite code.
     var inviteCode: String? { nil }
     /// Grocery Express's backend vouches for the user's IFTTT token while the user is signed in to Grocery Express:
@@ -156,6 +159,38 @@ struct GroceryExpressCredentials: ConnectionCredentialProvider {
 
     /// Saves the token IFTTT returned when the user connected.
     static func save(userToken: String?) {
-        UserDefaults.standard.set(userToken, forKey: tokenKey)
+        ExampleKeychain.set(userToken, for: tokenKey)
+    }
+}
+
+/// The app's secrets (Grocery Express's session and OAuth code, the IFTTT user token) as generic passwords in the
+/// Keychain, on this device only and readable after its first unlock (the location upload runs in the background).
+enum ExampleKeychain {
+    private static let service = "com.example.GroceryExpress"
+
+    /// The value stored for `key`, if any.
+    static func string(_ key: String) -> String? {
+        var query = item(key)
+        query[kSecReturnData as String] = true
+        query[kSecMatchLimit as String] = kSecMatchLimitOne
+        var result: CFTypeRef?
+        guard SecItemCopyMatching(query as CFDictionary, &result) == errSecSuccess, let data = result as? Data else {
+            return nil
+        }
+        return String(data: data, encoding: .utf8)
+    }
+
+    /// Stores `value` for `key`; `nil` or `""` deletes it.
+    static func set(_ value: String?, for key: String) {
+        _ = SecItemDelete(item(key) as CFDictionary)
+        guard let value, !value.isEmpty else { return }
+        var add = item(key)
+        add[kSecValueData as String] = Data(value.utf8)
+        add[kSecAttrAccessible as String] = kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly
+        _ = SecItemAdd(add as CFDictionary, nil)
+    }
+
+    private static func item(_ key: String) -> [String: Any] {
+        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: key]
     }
 }

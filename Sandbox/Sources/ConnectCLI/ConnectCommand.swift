@@ -26,8 +26,9 @@ struct ConnectCommand: AsyncParsableCommand {
             --code, --partner-session, --service-key and --access-token are refused with a usage error.
 
             Against the sandbox, sign in with a demo user (alice@example.com / alice-password, partner session \
-            gx-access-token-alice) and give the code gx-oauth-code-alice in IFTTT_OAUTH_CODE or --code-file (codes \
-            are single-use); without a valid code the pages send you through Grocery Express's own sign-in (dave / \
+            gx-access-token-alice) and give a partner OAuth code in IFTTT_OAUTH_CODE or --code-file: the sandbox's \
+            Grocery Express sign-in (POST /partner/grocery_express/api/session) issues a fresh single-use one; \
+            without a valid code the pages send you through Grocery Express's own sign-in (dave / \
             gx-dave-password, partner session gx-access-token-dave, for an unlinked account). An address at \
             fail.example makes account creation fail.
             """

@@ -38,13 +38,26 @@ struct ActivationURLBuilder: Sendable, Hashable {
     struct Credentials: Sendable, Hashable, CustomStringConvertible {
         var oauthCode: String
         var inviteCode: String?
+        /// Binds `oauthCode` to this attempt: the URL carries its challenge next to `code` (``PartnerLinkProof``).
+        var linkProof: PartnerLinkProof? = nil
         var description: String { "Credentials(<redacted>)" }
+
+        /// `code`, then its `code_challenge` and `code_challenge_method=S256` when the attempt holds a proof.
+        var codeItems: [(String, String)] {
+            guard !oauthCode.isEmpty else { return [] }
+            var items = [("code", oauthCode)]
+            if let linkProof {
+                items.append(("code_challenge", linkProof.challenge))
+                items.append(("code_challenge_method", "S256"))
+            }
+            return items
+        }
     }
 
     /// The hand-off URL for the IFTTT app: common items, `code`, the user, `action=activation`.
     func appHandoffURL(user: ActivationUser?, credentials: Credentials, state: RedirectNonce) -> URL {
         var items = commonItems(credentials: credentials, state: state)
-        if !credentials.oauthCode.isEmpty { items.append(("code", credentials.oauthCode)) }
+        items += credentials.codeItems
         if let user { items.append(userItem(user)) }
         items.append(("action", "activation"))
         return url(base: appHandoffBaseURL, items: items)
@@ -61,7 +74,7 @@ struct ActivationURLBuilder: Sendable, Hashable {
         } else {
             for scheme in installedMailApps { items.append(("available_email_app_schemes[]", scheme)) }
         }
-        if !credentials.oauthCode.isEmpty { items.append(("code", credentials.oauthCode)) }
+        items += credentials.codeItems
         return url(base: webActivationBaseURL, items: items)
     }
 

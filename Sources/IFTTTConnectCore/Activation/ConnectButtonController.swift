@@ -92,6 +92,8 @@ public final class ConnectButtonController {
     /// The attempt now waiting for its redirect and how it decides; the web session's own callback is checked
     /// against it (see ``startWebSession(_:url:)``).
     private var awaiting: (nonce: RedirectNonce, verifier: RedirectVerifier)?
+    /// The proof binding the latest attempt's URL `code` to it (``PartnerLinkProof``), with that attempt's `state`.
+    private var attemptLinkProof: (nonce: RedirectNonce, proof: PartnerLinkProof)?
 
     /// Where the migration article explains a first activation without a partner backend (named in the log).
     nonisolated static let migrationAnchor = "MigratingFrom28#A-first-activation-without-a-partner-backend"
@@ -230,11 +232,15 @@ public final class ConnectButtonController {
                         + "cannot start (noPartnerBackend, reported as unknownRedirect); give the credential provider "
                         + "a partnerBackend, see \(Self.migrationAnchor)")
         }
+        let nonce = RedirectNonce.random()
+        let linkProof = credentials.oauthCode.isEmpty ? nil : PartnerLinkProof.random()
+        attemptLinkProof = linkProof.map { (nonce, $0) }
         return ActivationFlow.Attempt(
-            sessionId: UUID(), nonce: .random(),
+            sessionId: UUID(), nonce: nonce,
             appInstalled: sessionOnly ? false : handoffScheme.map(opener.canOpen) ?? false,
             hasUserToken: hasUserToken,
-            credentials: .init(oauthCode: credentials.oauthCode, inviteCode: credentials.inviteCode),
+            credentials: .init(
+                oauthCode: credentials.oauthCode, inviteCode: credentials.inviteCode, linkProof: linkProof),
             installedMailApps: sessionOnly
                 ? []
                 : ActivationURLBuilder.mailAppSchemes.filter { URL(string: $0).map(opener.canOpen) ?? false },
@@ -580,7 +586,13 @@ public final class ConnectButtonController {
             Task { [weak self] in self?.send(.cancel) }
             return
         }
-        let verifier = redirectVerifier()
+        var verifier = redirectVerifier()
+        if let attemptLinkProof, attemptLinkProof.nonce == nonce {
+            verifier.partnerLink = .init(
+                url: Self.partnerLinkURL(
+                    base: configuration.webActivationBaseURL, connectionId: connectionConfiguration.connectionId),
+                proof: attemptLinkProof.proof)
+        }
         awaiting = (nonce, verifier)
         awaitsUnvouchedToken = verifier.acceptsUnvouchedToken
         if awaitsUnvouchedToken {
@@ -641,8 +653,11 @@ public final class ConnectButtonController {
     private func finishFromWebSession(
         _ callback: URL, scheme: String, session: UUID, nonce: RedirectNonce, verifier: RedirectVerifier
     ) {
+        // `RedirectStatePolicy.required` holds here as on every other channel: a callback without `state` is refused
+        // before any check.
+        let acceptsWithoutState = connectionConfiguration.redirectStatePolicy == .verifyWhenMissing
         guard callback.scheme?.lowercased() == scheme, let matcher, let candidate = matcher.candidate(for: callback),
-            candidate.state.map(nonce.matches) ?? true
+            candidate.state.map(nonce.matches) ?? acceptsWithoutState
         else {
             log("the web session's callback is not this flow's redirect")
             send(.webSessionEnded(session, .failed(.unknownRedirect)))
@@ -660,6 +675,13 @@ public final class ConnectButtonController {
                 self?.send(.webSessionEnded(session, .failed(.unknownRedirect)))
             }
         }
+    }
+
+    /// Where the attempt completes the partner link its URL `code` claimed: `{web activation base}/{id}/partner_link`.
+    static func partnerLinkURL(base: URL, connectionId: String) -> URL {
+        var text = base.absoluteString
+        while text.hasSuffix("/") { text.removeLast() }
+        return URL(string: text + "/" + APIRequest.percentEncode(connectionId) + "/partner_link") ?? base
     }
 
     /// How the attempt now waiting decides whether a `complete` redirect finishes it, and with which token.

@@ -63,6 +63,10 @@ package final class RedirectRegistry: Sendable {
         /// Signal checks: whether one runs, and the redirects waiting for the next one.
         var checking = false
         var signals: [Verdict] = []
+        /// The distinct tokens of the redirects waiting for the next signal check (those with the attempt's `state`
+        /// first), at most ``RedirectVerifier/maximumLinkTokens``: the check presents them to complete the partner
+        /// link the attempt's URL code claimed.
+        var signalTokens: [String] = []
         /// Redirect-token checks: the kept redirects in order, and how many checks run.
         var candidates: [Candidate] = []
         var running = 0
@@ -246,6 +250,16 @@ package final class RedirectRegistry: Sendable {
     ) -> Bool {
         if entry.verifier.isSignal {
             entry.signals.append(verdict)
+            if entry.verifier.partnerLink != nil, case .complete(let redirected) = candidate.outcome,
+                let token = redirected?.value, !token.isEmpty, !entry.signalTokens.contains(token)
+            {
+                if withState {
+                    entry.signalTokens.insert(token, at: 0)
+                } else {
+                    entry.signalTokens.append(token)
+                }
+                if entry.signalTokens.count > RedirectVerifier.maximumLinkTokens { entry.signalTokens.removeLast() }
+            }
             if !entry.checking {
                 entry.checking = true
                 actions.signalChecks.append((entry.nonce, entry.verifier))
@@ -295,17 +309,20 @@ package final class RedirectRegistry: Sendable {
     /// Runs the entry's signal checks one after another while redirects wait for one.
     private func runSignalChecks(_ nonce: RedirectNonce, _ verifier: RedirectVerifier) async {
         while true {
-            let batch: [Verdict]? = state.withLock { pending in
+            let job: ([Verdict], [String])? = state.withLock { pending in
                 guard let index = pending.firstIndex(where: { $0.nonce == nonce }) else { return nil }
                 guard !pending[index].signals.isEmpty else {
                     pending[index].checking = false
                     return nil
                 }
-                defer { pending[index].signals = [] }
-                return pending[index].signals
+                defer {
+                    pending[index].signals = []
+                    pending[index].signalTokens = []
+                }
+                return (pending[index].signals, pending[index].signalTokens)
             }
-            guard let batch else { return }
-            let result = await verifier.check(.complete(userToken: nil))
+            guard let (batch, tokens) = job else { return }
+            let result = await verifier.check(.complete(userToken: nil), linkTokens: tokens)
             var actions = Actions()
             switch result {
             case .failure(let refusal):

@@ -112,6 +112,17 @@ struct RedirectVerifier: Sendable {
     let allowsUnvouchedToken: Bool
     /// Receives one line per refusal: reasons only, never a token, a login or a `state`.
     var logHandler: (@Sendable (String) -> Void)?
+    /// Where and with what the attempt completes the partner link its URL `code` claimed, when it sent one.
+    var partnerLink: PartnerLink? = nil
+
+    /// The attempt's partner link: the URL to post to and the proof whose challenge the activation URL carried.
+    struct PartnerLink: Sendable {
+        let url: URL
+        let proof: PartnerLinkProof
+    }
+
+    /// The most distinct redirect tokens one check presents with the attempt's verifier.
+    static let maximumLinkTokens = 8
 
     /// Whether every redirect gets the same answer, whatever it carries (a voucher decides), so that redirects
     /// arriving together can share one check.
@@ -129,7 +140,7 @@ struct RedirectVerifier: Sendable {
     func boundToWebSession() -> RedirectVerifier {
         RedirectVerifier(
             voucher: voucher, network: network, connectionId: connectionId, inviteCode: inviteCode,
-            userVerifier: userVerifier, allowsUnvouchedToken: true, logHandler: logHandler)
+            userVerifier: userVerifier, allowsUnvouchedToken: true, logHandler: logHandler, partnerLink: partnerLink)
     }
 
     /// Writes `line` to ``logHandler``.
@@ -152,8 +163,20 @@ struct RedirectVerifier: Sendable {
 
     /// The outcome that finishes the flow (a `complete` with the token to keep), or why `outcome` may not.
     /// Only `complete` outcomes are checked here.
-    func check(_ outcome: RedirectOutcome) async -> Result<RedirectOutcome, Refusal> {
+    ///
+    /// When the attempt's URL carried a `code`, the redirect's token (and `linkTokens`, those of the redirects a
+    /// signal check answers) is first presented with the attempt's verifier, so the partner link the code claimed is
+    /// made before anything asks for the user's token (``PartnerLinkProof``).
+    func check(_ outcome: RedirectOutcome, linkTokens: [String] = []) async -> Result<RedirectOutcome, Refusal> {
         guard case .complete(let redirected) = outcome else { return .success(outcome) }
+        if let partnerLink {
+            var tokens: [String] = []
+            for token in [redirected?.value].compactMap({ $0 }) + linkTokens
+            where !token.isEmpty && !tokens.contains(token) && tokens.count < Self.maximumLinkTokens {
+                tokens.append(token)
+            }
+            for token in tokens { await completePartnerLink(partnerLink, token: token) }
+        }
         let token: String
         switch voucher {
         case .partnerBackend(let backend):
@@ -187,6 +210,23 @@ struct RedirectVerifier: Sendable {
             guard await connectionIsOn(token: token) else { return .failure(.connectionNotOn) }
         }
         return .success(.complete(userToken: RedactedToken(value: token)))
+    }
+
+    /// Presents `token` with the attempt's verifier (`POST .../partner_link`, form `code_verifier`); the answer does
+    /// not matter here (404: nothing was claimed for that pair, as on a server that does not bind codes).
+    private func completePartnerLink(_ link: PartnerLink, token: String) async {
+        let body = "code_verifier=" + APIRequest.percentEncode(link.proof.verifier)
+        let request = HTTPRequest(
+            method: "POST", url: link.url,
+            headers: ["Authorization": "Bearer " + token, "Content-Type": "application/x-www-form-urlencoded"],
+            body: Data(body.utf8))
+        do throws(ConnectAPIError) {
+            _ = try await network.send(
+                request, loggablePath: "/" + connectionId + "/partner_link", method: "POST",
+                acceptedStatuses: [204, 404], secrets: [token, link.proof.verifier])
+        } catch {
+            log("the partner link could not be completed: \(error)")
+        }
     }
 
     /// The login `/v2/me` gives for `token`, when it is a user token.

@@ -29,7 +29,8 @@ struct ActivationChannelTrustTests {
     }
 
     func makeController(
-        backend: PartnerBackend? = nil, redirectURL: URL = F.redirectURL, opener: RecordingURLOpener = .init()
+        backend: PartnerBackend? = nil, redirectURL: URL = F.redirectURL, opener: RecordingURLOpener = .init(),
+        statePolicy: RedirectStatePolicy = .verifyWhenMissing
     ) -> ConnectButtonController {
         let network = ConnectionNetworkController(
             configuration: .init(
@@ -41,10 +42,11 @@ struct ActivationChannelTrustTests {
             logHandler: logs.handler)
         configuration.registry = registry
         configuration.analyticsUploaders = AnalyticsUploaderRegistry()
-        let config = ConnectionConfiguration(
+        var config = ConnectionConfiguration(
             connection: F.connection(), suggestedUserEmail: "user@example.com",
             credentialProvider: ConnectionCredentials(oauthCode: "o", partnerBackend: backend),
             redirectURL: redirectURL)
+        config.redirectStatePolicy = statePolicy
         return ConnectButtonController(
             connectButton: HeadlessConnectButton(), connectionConfiguration: config,
             locale: Locale(identifier: "en_US"), delegate: results, configuration: configuration)
@@ -123,6 +125,23 @@ struct ActivationChannelTrustTests {
             #expect(await result() == .failure(.unknownRedirect), "\(query)")
             #expect(controller.step == .initial)
         }
+    }
+
+    /// `RedirectStatePolicy.required` holds for the web session's callback as for every other channel: one without
+    /// `state` is refused before any check, even with a real token of a user who has the Connection on. Failed
+    /// before the fix (the callback was checked and its token kept); one with the flow's `state` still finishes.
+    @Test func requiredStateHoldsForTheSessionCallbackToo() async throws {
+        let controller = makeController(statePolicy: .required)
+        _ = try await startAndWait(controller)
+        aliceTurnsItOn()
+        let checks = transport.verificationRequests
+        web.end(.callback(redirect("next_step=complete&user_token=\(Self.alice)")))
+        #expect(await result() == .failure(.unknownRedirect))
+        #expect(transport.verificationRequests == checks)
+        let page = try await startAndWait(controller)
+        let state = try #require(F.query(page).first { $0.0 == "state" }?.1)
+        web.end(.callback(redirect("next_step=complete&user_token=\(Self.alice)&state=\(state)")))
+        #expect(try await result().get().userToken == Self.alice)
     }
 
     /// The documented limit of the session channel without a voucher: a page shown *inside* the session (IFTTT's

@@ -64,9 +64,12 @@ struct StepRoutes: SandboxRoutes {
             return JSONResponse.make(try Self.perform(call))
         }
 
+        // A service key (`IFTTT-Service-Key`) lists its own service's dispatches only: those of Connections whose
+        // primary service it is. Field values (an e-mail subject) are other people's business.
         router.get("/sandbox/dispatches") { request, _ in
+            let serviceId = try await env.authenticator.authenticate(request, policy: .serviceOnly).service?.id ?? ""
             let records = try await env.store.dispatches(
-                kind: request.query("kind").flatMap { $0.isEmpty ? nil : $0 },
+                serviceId: serviceId, kind: request.query("kind").flatMap { $0.isEmpty ? nil : $0 },
                 connectionId: request.query("connection_id").flatMap { $0.isEmpty ? nil : $0 })
             return JSONResponse.make([
                 "type": "list",

@@ -8,6 +8,7 @@ struct WebActivationParameters: Sendable, Equatable {
     static let carriedNames = [
         "sdk_return_to", "sdk_version", "sdk_platform", "sdk_anonymous_id", "locale", "skip_config", "invite_code",
         "state", "email", "username", "sdk_create_account", "available_email_app_schemes[]", "code", "action",
+        "code_challenge", "code_challenge_method",
     ]
 
     /// The custom URL schemes the pages' `form-action` policy lets the final redirect go to (besides loopback `http`
@@ -130,6 +131,10 @@ final class WebActivationSessions: Sendable {
         /// whose flow presents it, and another browser's flow with the same code goes through the partner's sign-in
         /// instead (a code read from a command line, history or a shared link works for nobody else).
         var urlCode: String? = nil
+        /// The activation URL's `code_challenge` (method `S256`) that binds ``urlCode`` to the app that built the
+        /// URL: the code only claims its partner link until that app presents the verifier with the flow's user
+        /// token. Without one, a URL code is not used (the partner's own sign-in decides).
+        var urlCodeChallenge: String? = nil
         /// The IFTTT user who signed in (or created an account), once known; it never changes afterwards.
         var userId: String?
         var partnerAuthorized = false
@@ -196,11 +201,23 @@ final class WebActivationSessions: Sendable {
                 } else {
                     state.claims[code] = (browser, now.addingTimeInterval(Self.lifetime))
                     session.urlCode = code
+                    session.urlCodeChallenge = Self.challenge(parameters)
                 }
             }
             state.sessions[session.id] = session
             return session
         }
+    }
+
+    private static let base64URLCharacters = Set(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_".utf8)
+
+    /// The URL's PKCE challenge, when it is one: `code_challenge_method=S256` and 43 base64url characters (RFC 7636).
+    static func challenge(_ parameters: WebActivationParameters) -> String? {
+        guard parameters.value("code_challenge_method") == "S256", let challenge = parameters.value("code_challenge"),
+            challenge.utf8.count == 43, challenge.utf8.allSatisfy(base64URLCharacters.contains)
+        else { return nil }
+        return challenge
     }
 
     /// The live flow `id` of `connectionId`, started in `browser`.

@@ -72,7 +72,9 @@ struct WebActivationRoutes: SandboxRoutes {
                 let identifier = (form["email"] ?? "").trimmingCharacters(in: .whitespaces)
                 // Throttled per account: the address and the login of one user share one count.
                 let account = try await env.store.signInUser(identifier: identifier)
-                guard throttle.allows(account: account?.id, source: context.source, now: now) else {
+                // An identifier that names no account counts like one: the answers do not tell which exist.
+                let key = SignInThrottle.key(account: account?.id, identifier: identifier)
+                guard throttle.allows(account: key, source: context.source, now: now) else {
                     env.logger.warning("Web activation of \(connection.id): sign-in throttled")
                     return WebActivationPages.response(
                         WebActivationPages.signIn(
@@ -83,7 +85,7 @@ struct WebActivationRoutes: SandboxRoutes {
                 guard
                     let user = SandboxStore.verified(account, stored: \.password, password: form["password"] ?? "")
                 else {
-                    throttle.recordFailure(account: account?.id, source: context.source, now: now)
+                    throttle.recordFailure(account: key, source: context.source, now: now)
                     return WebActivationPages.response(
                         WebActivationPages.signIn(
                             connection, parameters: session.parameters, session: session.id,
@@ -130,7 +132,9 @@ struct WebActivationRoutes: SandboxRoutes {
                     let userId = session.userId, let user = try await env.store.user(id: userId)
                 else { return Self.expired }
                 let service = try await primaryService(connection)
-                guard let code = session.urlCode, !code.isEmpty else {
+                // A URL code is used only when the URL binds it to the app that built it (`code_challenge`): a code
+                // alone may be anyone's, put in a link sent to this user.
+                guard let code = session.urlCode, !code.isEmpty, let challenge = session.urlCodeChallenge else {
                     env.logger.info(
                         "Web activation of \(connection.id): no code; sending the user through \(service.id)'s sign-in")
                     return partnerSignInRedirect(connection, service: service, user: user, session: session)
@@ -148,7 +152,7 @@ struct WebActivationRoutes: SandboxRoutes {
                     return partnerSignInRedirect(connection, service: service, user: user, session: session)
                 }
                 switch try await env.store.redeemPartnerCode(
-                    serviceId: service.id, code: code, userId: user.id, binding: nil)
+                    serviceId: service.id, code: code, userId: user.id, binding: nil, urlChallenge: challenge)
                 {
                 case .invalidCode:
                     env.logger.info(
@@ -193,6 +197,27 @@ struct WebActivationRoutes: SandboxRoutes {
                     return try await partnerConnected(connection, user: user, session: session)
                 }
             }
+        }
+
+        // The app that built the activation URL completes the partner link its `code` claimed: the flow's user token
+        // (which only the device that finished the flow received) with the verifier of the URL's `code_challenge`
+        // (which only that app holds). 204 when a link was made; 404 when none waits for this pair.
+        router.post("/access/api/:connection_id/partner_link") { request, context in
+            let principal = try await env.authenticator.authenticate(request, policy: .userOnly)
+            let user = try principal.requireUser()
+            let form = try await Self.form(request)
+            guard let verifier = form["code_verifier"], (43...128).contains(verifier.utf8.count) else {
+                throw APIError.badRequest(
+                    "code_verifier (43 to 128 characters) is required.",
+                    details: [.init(parameter: "code_verifier", message: "is required")])
+            }
+            let linked = try await env.store.completePartnerLinks(userId: user.id, verifier: verifier)
+            guard !linked.isEmpty else { throw APIError.notFound("No partner link waits for this verifier.") }
+            for account in linked {
+                env.logger.info(
+                    "Web activation of \(context.pathParameter("connection_id")): linked a \(account.serviceId) account to \(user.id)")
+            }
+            return JSONResponse.empty()
         }
 
         router.post("/access/api/:connection_id/configure") { request, context in
@@ -326,7 +351,7 @@ struct WebActivationRoutes: SandboxRoutes {
         let service = try await primaryService(connection)
         // The partner account the link's code would connect is named on the page (issue 30, hole 1).
         var linked: SeedData.PartnerAccount?
-        if let code = signedIn.urlCode {
+        if let code = signedIn.urlCode, signedIn.urlCodeChallenge != nil {
             linked = try await env.store.partnerAccount(urlCode: code, serviceId: service.id)
         }
         return WebActivationPages.response(

@@ -9,11 +9,20 @@ import IFTTTConnectService
 /// `POST /partner/{service_id}/api/user_token` with `Authorization: Bearer <partner session>` answers
 /// `{"user_token": "<token>"}`, or `{"user_token": null}` when the partner user has not connected IFTTT yet (the
 /// app then carries on signed out). The partner sessions are the seed's partner accounts' access tokens, for
-/// example `gx-access-token-alice` for `gx-user-1001`; the partner's app gets one by signing in with
-/// `POST /partner/{service_id}/api/session` (``PartnerSessionRoutes``). An unknown session is 401; a service without a service
+/// example `gx-access-token-alice` for `gx-user-1001`, and the revocable sessions the partner's app gets by signing
+/// in with `POST /partner/{service_id}/api/session` (``PartnerSessionRoutes``; sign-out revokes them). An unknown session is 401; a service without a service
 /// key is 404; an IFTTT failure is 502. The backend talks to this sandbox's own `/v2` over loopback.
 struct PartnerBackendRoutes: SandboxRoutes {
     let env: RouteEnvironment
+
+    /// The partner account a bearer names: a live session of the backend's sign-in, or one of the seed's fixed
+    /// access tokens (for scripts and the CLI, which sign in with no password).
+    static func account(_ store: SandboxStore, serviceId: String, bearer: String) async throws
+        -> SeedData.PartnerAccount?
+    {
+        if let account = try await store.partnerAccount(serviceId: serviceId, session: bearer) { return account }
+        return try await store.partnerAccount(serviceId: serviceId, accessToken: bearer)
+    }
 
     func register(on router: SandboxRouter) {
         router.post("/partner/:service_id/api/user_token") { request, context in
@@ -23,7 +32,7 @@ struct PartnerBackendRoutes: SandboxRoutes {
             }
             let parts = (request.header(.authorization) ?? "").split(separator: " ", maxSplits: 1)
             guard parts.count == 2, parts[0].lowercased() == "bearer",
-                let account = try await env.store.partnerAccount(serviceId: serviceId, accessToken: String(parts[1]))
+                let account = try await Self.account(env.store, serviceId: serviceId, bearer: String(parts[1]))
             else {
                 throw APIError.unauthorized("Sign in to \(service.name) first (Authorization: Bearer <session>).")
             }

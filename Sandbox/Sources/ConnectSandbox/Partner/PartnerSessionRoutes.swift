@@ -8,10 +8,10 @@ import IFTTTConnectSDK
 ///
 /// `POST /partner/{service_id}/api/session` with the JSON body `{"login": "alice", "password": "gx-alice-password"}`
 /// (or the same two fields as `application/x-www-form-urlencoded`) answers 200 with
-/// `{"session": "gx-access-token-alice", "user_id": "gx-user-1001", "login": "alice", "oauth_code": "gx-oauth-code-alice"}`
-/// and `Cache-Control: no-store`: `session` is the partner account's session (in the sandbox, its access token from
-/// the seed), `user_id` the partner's own user id, `login` the account's login as stored, `oauth_code` (when the
-/// account has one) the OAuth code the partner issues IFTTT for this user, which the app's credential provider
+/// `{"session": "grocery_express-session-…", "user_id": "gx-user-1001", "login": "alice", "oauth_code": "grocery_express-code-…"}`
+/// and `Cache-Control: no-store`: `session` is a new session of the partner account (random, valid 12 hours, ended
+/// by `DELETE` of the same path: sign-out; only its hash is stored), `user_id` the partner's own user id, `login` the account's login as stored, `oauth_code` a fresh
+/// single-use OAuth code for this user (valid 10 minutes, one per sign-in), which the app's credential provider
 /// passes as `oauthCode`. The accounts are the seed's partner accounts with a
 /// sign-in (`alice` / `gx-alice-password`, `bob` / `gx-bob-password`, `dave` / `gx-dave-password`); logins are
 /// case-insensitive.
@@ -39,6 +39,7 @@ struct PartnerSessionRoutes: SandboxRoutes {
     static let retryAfter = Int(SignInThrottle.window)
 
     func register(on router: SandboxRouter) {
+        registerSignOut(on: router)
         router.post("/partner/:service_id/api/session") { request, context in
             let serviceId = context.pathParameter("service_id")
             guard let service = try await env.store.service(id: serviceId), service.serviceKey != nil else {
@@ -64,17 +65,40 @@ struct PartnerSessionRoutes: SandboxRoutes {
                 account = signedIn
             }
             env.logger.info("Partner backend \(service.id): \(account.partnerUserId) signed in")
+            let session = try await env.store.startPartnerSession(
+                serviceId: service.id, partnerUserId: account.partnerUserId)
             var answer: [(String, JSONValue)] = [
-                ("session", .string(account.accessToken)),
+                ("session", .string(session)),
                 ("user_id", .string(account.partnerUserId)),
                 ("login", .string(account.login ?? login)),
             ]
             // The OAuth code the partner issues IFTTT for this user: the app's credential provider hands it to the
-            // Connect Button (`oauthCode`), so the activation links this user's account, not a fixed one.
-            if let code = account.oauthCode { answer.append(("oauth_code", .string(code))) }
+            // Connect Button (`oauthCode`), so the activation links this user's account, not a fixed one. A fresh
+            // single-use code per sign-in, valid 10 minutes: a spent code is never handed out again.
+            let code = try await env.store.issueURLCode(serviceId: service.id, partnerUserId: account.partnerUserId)
+            answer.append(("oauth_code", .string(code)))
             var response = JSONResponse.make(.object(JSONObject(answer)))
             response.headers[.cacheControl] = "no-store"
             return response
+        }
+    }
+
+    /// `DELETE /partner/{service_id}/api/session` with `Authorization: Bearer <session>`: signs out (204); the
+    /// session no longer works anywhere. 401 for a session that is not live (unknown, expired, already ended).
+    func registerSignOut(on router: SandboxRouter) {
+        router.delete("/partner/:service_id/api/session") { request, context in
+            let serviceId = context.pathParameter("service_id")
+            guard let service = try await env.store.service(id: serviceId), service.serviceKey != nil else {
+                throw APIError.notFound("There is no partner backend for \"\(serviceId)\".")
+            }
+            let parts = (request.header(.authorization) ?? "").split(separator: " ", maxSplits: 1)
+            guard parts.count == 2, parts[0].lowercased() == "bearer",
+                try await env.store.endPartnerSession(serviceId: service.id, session: String(parts[1]))
+            else {
+                throw APIError.unauthorized("This is not a live session of \(service.name).")
+            }
+            env.logger.info("Partner backend \(service.id): a session was signed out")
+            return JSONResponse.empty()
         }
     }
 

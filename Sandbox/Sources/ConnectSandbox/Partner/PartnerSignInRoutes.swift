@@ -156,13 +156,15 @@ enum PartnerSignInAttempt {
     ) async throws -> Self {
         let now = store.clock.now
         let candidate = try await store.partnerSignInAccount(serviceId: serviceId, login: login)
-        let key = candidate.map { "\($0.serviceId):\($0.partnerUserId)" }
+        // An unknown login counts like an account: the answers do not tell which logins exist.
+        let key = SignInThrottle.key(
+            account: candidate.map { "\($0.serviceId):\($0.partnerUserId)" }, identifier: "\(serviceId):\(login)")
         guard throttle.allows(account: key, source: source, now: now) else { return .throttled }
         guard let account = SandboxStore.verified(candidate, stored: \.password, password: password) else {
             throttle.recordFailure(account: key, source: source, now: now)
             return .refused
         }
-        if let key { throttle.reset(account: key, source: source) }
+        throttle.reset(account: key, source: source)
         return .signedIn(account)
     }
 }

@@ -19,9 +19,14 @@ import NIOConcurrencyHelpers
 ///   in as before. (The former overall count refused every user's right password once anyone had sent 100 wrong
 ///   ones.)
 ///
-/// Memory is bounded without forgetting a live count: failures are kept only for accounts that exist (junk
-/// identifiers count per source only), each list keeps at most the failures its limit needs, old failures expire,
-/// and at most ``maximumSources`` sources are tracked (the ones whose last failure is oldest go first).
+/// An identifier that names no account counts exactly like an account (``key(account:identifier:)``): after
+/// ``maximumFailures`` wrong passwords it is refused too, so the answers (401, then 429) do not tell whether an
+/// account exists, at any count.
+///
+/// Memory is bounded without forgetting a live count of an account: each list keeps at most the failures its limit
+/// needs, old failures expire, at most ``maximumUnknownIdentifiers`` identifiers that name no account are tracked
+/// (the ones whose last failure is oldest go first; accounts are never evicted), and at most ``maximumSources``
+/// sources are tracked (the ones whose last failure is oldest go first).
 final class SignInThrottle: Sendable {
     /// Failures allowed per account and source within ``window``.
     static let maximumFailures = 5
@@ -35,6 +40,16 @@ final class SignInThrottle: Sendable {
     static let sprayWindow: TimeInterval = 60
     /// How many sources are tracked at most.
     static let maximumSources = 10_000
+    /// How many identifiers that name no account are tracked at most.
+    static let maximumUnknownIdentifiers = 10_000
+    /// The prefix of the key of an identifier that names no account.
+    private static let unknownPrefix = "?"
+
+    /// What an attempt counts against: the account's id, or, when the identifier names none, the identifier itself
+    /// (trimmed, case-insensitive), so a guesser sees the same answers for both.
+    static func key(account: String?, identifier: String) -> String {
+        account ?? unknownPrefix + identifier.trimmingCharacters(in: .whitespaces).lowercased()
+    }
 
     private struct State {
         /// Per account: the failures' times and sources, oldest first; at most ``maximumAccountFailures``.
@@ -69,6 +84,14 @@ final class SignInThrottle: Sendable {
             state.sources[source, default: []].append(now)
             if state.sources[source]!.count > Self.maximumSourceFailures { state.sources[source]!.removeFirst() }
             if let account {
+                if account.hasPrefix(Self.unknownPrefix), state.accounts[account] == nil {
+                    let unknown = state.accounts.filter { $0.key.hasPrefix(Self.unknownPrefix) }
+                    if unknown.count >= Self.maximumUnknownIdentifiers,
+                        let oldest = unknown.min(by: { ($0.value.last?.0 ?? now) < ($1.value.last?.0 ?? now) })
+                    {
+                        state.accounts.removeValue(forKey: oldest.key)
+                    }
+                }
                 state.accounts[account, default: []].append((now, source))
                 if state.accounts[account]!.count > Self.maximumAccountFailures {
                     state.accounts[account]!.removeFirst()

@@ -25,55 +25,31 @@ struct SandboxRequestContext: RequestContext, RemoteAddressRequestContext {
 }
 
 /// Who a request comes from, for per-source limits. Over loopback every local user has the address 127.0.0.1, so
-/// on Linux the source is the local user owning the client's socket (the `uid` column of `/proc/net/tcp` and
-/// `/proc/net/tcp6`, readable without privileges): another local user flooding the sandbox counts as himself, not
-/// as everyone. Elsewhere, and for clients on other hosts (`--host` on a LAN address), the source is the client's
-/// IP address.
+/// on Linux the source is the local user owning the client's socket, learnt once per connection when it opens
+/// (``PeerOwnerLookup``: one targeted `sock_diag` query, whose cost no other user's sockets change): another local
+/// user flooding the sandbox counts as himself, not as everyone. Elsewhere, and for clients on other hosts (`--host`
+/// on a LAN address), the source is the client's IP address, an IPv4-mapped IPv6 address (`::ffff:10.0.0.5`, as an
+/// every-interface `--host ::` sees IPv4 clients) written as the IPv4 address it is, so both forms are one source.
 enum RequestSource {
-    /// `uid:N` for a loopback client whose socket owner the kernel names, else `ip:ADDRESS`.
+    /// `uid:N` for a client whose socket owner the kernel named, else `ip:ADDRESS`.
     static func key(remote: SocketAddress?, local: SocketAddress?) -> String {
         guard let remote, let ip = remote.ipAddress else { return "unknown" }
-        if let local, let owner = owner(client: remote, server: local) { return "uid:\(owner)" }
-        return "ip:\(ip)"
+        if let local, let owner = PeerOwners.shared.owner(client: remote, server: local) { return "uid:\(owner)" }
+        return "ip:\(unmapped(ip) ?? ip)"
     }
 
-    /// The uid owning the socket `client` → `server`, from `/proc/net/tcp{,6}` (Linux only).
-    static func owner(client: SocketAddress, server: SocketAddress) -> UInt32? {
-        #if os(Linux)
-        guard let clientPort = client.port, let serverPort = server.port, let clientIP = client.ipAddress,
-            let serverIP = server.ipAddress
+    /// The IPv4 address `ip` is: itself when it is one, the embedded one of an IPv4-mapped IPv6 address
+    /// (`::ffff:a.b.c.d`, any spelling); `nil` for any other IPv6 address.
+    static func unmapped(_ ip: String) -> String? {
+        #if canImport(Glibc)
+        var v4 = in_addr()
+        if inet_pton(AF_INET, ip, &v4) == 1 { return ip }
+        var v6 = [UInt8](repeating: 0, count: 16)
+        guard inet_pton(AF_INET6, ip, &v6) == 1, v6[0..<10].allSatisfy({ $0 == 0 }), v6[10] == 0xFF, v6[11] == 0xFF
         else { return nil }
-        for (file, family) in [("/proc/net/tcp", AF_INET), ("/proc/net/tcp6", AF_INET6)] {
-            guard let local = procAddress(clientIP, port: clientPort, family: family),
-                let remote = procAddress(serverIP, port: serverPort, family: family),
-                // Read to the end: /proc files report a size of 0, which whole-file readers take at its word.
-                let handle = FileHandle(forReadingAtPath: file),
-                let table = String(data: (try? handle.readToEnd()) ?? Data(), encoding: .ascii)
-            else { continue }
-            for line in table.split(separator: "\n").dropFirst() {
-                let columns = line.split(separator: " ", omittingEmptySubsequences: true)
-                guard columns.count > 7, columns[1] == local, columns[2] == remote else { continue }
-                return UInt32(columns[7])
-            }
-        }
-        return nil
+        return v6[12...].map(String.init).joined(separator: ".")
         #else
         return nil
         #endif
     }
-
-    #if os(Linux)
-    /// An address as `/proc/net/tcp` writes it: each 32-bit word of the address in host byte order, then the port.
-    static func procAddress(_ ip: String, port: Int, family: Int32) -> Substring? {
-        let size = family == AF_INET ? 4 : 16
-        var bytes = [UInt8](repeating: 0, count: size)
-        guard inet_pton(family, ip, &bytes) == 1 else { return nil }
-        var text = ""
-        for word in stride(from: 0, to: size, by: 4) {
-            let value = bytes[word..<word + 4].withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
-            text += String(format: "%08X", value)
-        }
-        return Substring(text + String(format: ":%04X", port))
-    }
-    #endif
 }

@@ -73,6 +73,7 @@ public enum SandboxServer {
             server: .http1(
                 configuration: .init(additionalChannelHandlers: [
                     ParserErrorEnvelope(),
+                    PeerOwnerLookup(),
                     HeaderReadDeadline(timeout: headerTimeout, bodyTimeout: bodyTimeout, registry: registry),
                 ])),
             configuration: .init(

@@ -48,15 +48,35 @@ final class SandboxStoreGeneration: TransactionObserver, Sendable {
     /// The monitor connection is asked outside the lock: `databaseDidCommit` takes the lock on the writer's queue while
     /// SQLite's write lock is held, so asking SQLite inside it could wait on that writer while it waits on us. Two
     /// callers that read counters out of order only cost an extra invalidation.
+    ///
+    /// Fails closed: when the database has a file but its counter cannot be read (the row was deleted, the monitor
+    /// cannot open the file), every read counts a change, so no cached answer outlives a change nobody could see.
     var value: UInt64 {
         let counter = sharedCounter()
         return state.withLockedValue { state in
-            if let counter, counter != state.knownCounter {
-                state.knownCounter = counter
+            switch counter {
+            case .inMemory:
+                break
+            case .unreadable:
+                state.knownCounter = nil
                 state.count &+= 1
+            case .value(let counter):
+                if counter != state.knownCounter {
+                    state.knownCounter = counter
+                    state.count &+= 1
+                }
             }
             return state.count
         }
+    }
+
+    /// What the shared counter read gave.
+    private enum SharedCounter {
+        /// An in-memory database: only this process writes it, and the observer counts every change.
+        case inMemory
+        /// A file whose counter could not be read.
+        case unreadable
+        case value(Int64)
     }
 
     /// The registered migration of ``counterTable``: one row, `value` 0.
@@ -74,7 +94,11 @@ final class SandboxStoreGeneration: TransactionObserver, Sendable {
     /// outside ``ignoredTables`` (and the counter itself), when they do not exist yet. Run after the migrations at
     /// every open, in one immediate transaction, so a table added by any migration is covered without the migration
     /// saying so.
+    ///
+    /// The counter's row is recreated when it is missing (deleted by hand or by another program): without it the
+    /// triggers would raise nothing.
     static func installCounterTriggers(_ db: Database) throws {
+        try db.execute(sql: "INSERT OR IGNORE INTO \(counterTable) (id, value) VALUES (1, 0)")
         let tables = try String.fetchAll(
             db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' ORDER BY name")
         for table in tables where !ignoredTables.contains(table) && table != counterTable {
@@ -90,10 +114,9 @@ final class SandboxStoreGeneration: TransactionObserver, Sendable {
         }
     }
 
-    /// ``counterTable``'s `value`, read on the monitor connection (`nil` in memory or before the file can be opened).
-    /// Call outside the lock.
-    private func sharedCounter() -> Int64? {
-        guard let databasePath else { return nil }
+    /// ``counterTable``'s `value`, read on the monitor connection. Call outside the lock.
+    private func sharedCounter() -> SharedCounter {
+        guard let databasePath else { return .inMemory }
         let monitor = state.withLockedValue { state -> DatabaseQueue? in
             if state.monitor == nil {
                 var configuration = Configuration()
@@ -103,9 +126,10 @@ final class SandboxStoreGeneration: TransactionObserver, Sendable {
             }
             return state.monitor
         }
-        return try? monitor?.inDatabase { db in
+        let value = try? monitor?.inDatabase { db in
             try Int64.fetchOne(db.cachedStatement(sql: "SELECT value FROM \(Self.counterTable) WHERE id = 1"))
         }
+        return value.map { .value($0) } ?? .unreadable
     }
 
     // Every table is observed, so that every write transaction of this process goes through databaseDidCommit; only

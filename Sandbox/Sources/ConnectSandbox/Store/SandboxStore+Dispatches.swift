@@ -52,11 +52,15 @@ extension SandboxStore {
         }
     }
 
-    /// The dispatches, oldest first, optionally of one kind and one Connection.
-    func dispatches(kind: String?, connectionId: String?) async throws -> [DispatchRecord] {
+    /// The dispatches of `serviceId`'s Connections (those whose primary service it is), oldest first, optionally of
+    /// one kind and one Connection.
+    func dispatches(serviceId: String, kind: String?, connectionId: String?) async throws -> [DispatchRecord] {
         try await database.read { db in
-            var sql = "SELECT * FROM dispatches WHERE 1"
-            var arguments: StatementArguments = []
+            var sql = """
+                SELECT * FROM dispatches WHERE connection_id IN
+                    (SELECT id FROM connections WHERE primary_service_id = ?)
+                """
+            var arguments: StatementArguments = [serviceId]
             if let kind {
                 sql += " AND kind = ?"
                 arguments += [kind]

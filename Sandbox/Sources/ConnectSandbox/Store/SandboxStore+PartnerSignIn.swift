@@ -153,6 +153,26 @@ extension SandboxStore {
         return code
     }
 
+    /// Issues a new single-use code for the partner account that its app passes as the activation URL's `code`
+    /// (bound to no redirect URI: the URL's `code_challenge` binds it to the app's flow), valid for
+    /// ``issuedCodeLifetime``. The backend's sign-in for the native app issues one per sign-in, so a code once spent
+    /// is never handed out again.
+    func issueURLCode(serviceId: String, partnerUserId: String) async throws -> String {
+        let now = clock.now
+        var generator = SystemRandomNumberGenerator()
+        let code =
+            "\(serviceId)-code-" + PasswordHash.hex((0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        try await database.write { db in
+            try db.execute(
+                sql: """
+                    INSERT INTO partner_oauth_codes (code, service_id, partner_user_id, expires_at)
+                    VALUES (?, ?, ?, ?)
+                    """,
+                arguments: [code, serviceId, partnerUserId, now.addingTimeInterval(Self.issuedCodeLifetime)])
+        }
+        return code
+    }
+
     /// Redeems an authorization code of `serviceId` for the IFTTT user `userId`, in one transaction.
     ///
     /// * An unknown, expired or used code changes nothing (`invalidCode`).
@@ -161,9 +181,11 @@ extension SandboxStore {
     ///   activation URL's `code`), only a seeded code is accepted. A mismatch changes nothing (`invalidCode`).
     /// * A code for a partner account that another IFTTT user has linked changes nothing, and the code stays unused
     ///   for its owner (`linkedToAnotherUser`).
-    /// * Otherwise the code is used up and its partner account linked to `userId`.
+    /// * Otherwise the code is used up and its partner account linked to `userId`; or, with `urlChallenge` (the
+    ///   activation URL's `code_challenge`), only claimed for `userId` until the app that built the URL proves the
+    ///   flow finished (``completePartnerLinks(userId:verifier:)``).
     func redeemPartnerCode(
-        serviceId: String, code: String, userId: String, binding: PartnerCodeBinding?
+        serviceId: String, code: String, userId: String, binding: PartnerCodeBinding?, urlChallenge: String? = nil
     ) async throws -> PartnerLinkResult {
         let now = clock.now
         return try await database.write { db in
@@ -194,6 +216,12 @@ extension SandboxStore {
             let account = try Self.partnerAccount(accountRow)
             if let linked = account.userId, linked != userId { return .linkedToAnotherUser(account) }
             try db.execute(sql: "UPDATE partner_oauth_codes SET used_at = ? WHERE code = ?", arguments: [now, code])
+            if let urlChallenge {
+                try Self.claimPartnerLink(
+                    serviceId: serviceId, partnerUserId: partnerUserId, userId: userId, challenge: urlChallenge,
+                    now: now, in: db)
+                return .linked(account)
+            }
             try db.execute(
                 sql: "UPDATE partner_accounts SET user_id = ? WHERE service_id = ? AND partner_user_id = ?",
                 arguments: [userId, serviceId, partnerUserId])

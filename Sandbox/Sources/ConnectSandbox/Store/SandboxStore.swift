@@ -133,6 +133,8 @@ public final class SandboxStore: Sendable {
         registerDispatchMigration(&migrator)
         registerSDKEventServiceMigration(&migrator)
         SandboxStoreGeneration.registerCounterMigration(&migrator)
+        registerPartnerLinkClaimMigration(&migrator)
+        registerPartnerSessionMigration(&migrator)
         return migrator
     }
 

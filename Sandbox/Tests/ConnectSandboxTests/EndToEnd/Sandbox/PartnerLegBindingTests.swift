@@ -153,7 +153,7 @@ struct PartnerLegBindingTests {
                 base, "gx-weekly-deals",
                 [
                     ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("email", "alice@example.com"),
-                    ("code", "gx-oauth-code-alice"),
+                    ("code", "gx-oauth-code-alice"), LinkBindingTests.challenge, LinkBindingTests.challengeMethod,
                 ])
             let path = "/access/api/gx-weekly-deals"
             func signIn(_ email: String, _ password: String) async throws -> Int {
@@ -196,7 +196,7 @@ struct PartnerLegBindingTests {
                 base, "gx-arrive-store",
                 [
                     ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("email", "carol@example.com"),
-                    ("code", "gx-oauth-code-alice"),
+                    ("code", "gx-oauth-code-alice"), LinkBindingTests.challenge, LinkBindingTests.challengeMethod,
                 ])
             _ = try await Pages.post(
                 base, "/access/api/gx-arrive-store/sign_in",
@@ -208,7 +208,7 @@ struct PartnerLegBindingTests {
                 string: base.absoluteString + "/access/api/gx-arrive-store?"
                     + Pages.query([
                         ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("email", "alice@example.com"),
-                        ("code", "gx-oauth-code-alice"), ("skip_config", "true"),
+                        ("code", "gx-oauth-code-alice"), LinkBindingTests.challenge, LinkBindingTests.challengeMethod, ("skip_config", "true"),
                     ]))!
             let walk = try await PageWalker.walk(alice, base: base, fill: PageWalker.password("alice-password"))
             #expect(walk.titles == ["Sign in to IFTTT", "Authorize Grocery Express"])

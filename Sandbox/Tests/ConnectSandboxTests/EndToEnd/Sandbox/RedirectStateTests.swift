@@ -117,7 +117,9 @@ struct RedirectStateTests {
             let http = try #require(response as? HTTPURLResponse)
             #expect(http.statusCode == 200, "\(String(decoding: data, as: UTF8.self))")
             #expect(String(decoding: data, as: UTF8.self).contains("value=\"bob@example.com\""))
-            let walk = try await PageWalker.walk(url, base: base, fill: PageWalker.password("bob-password"))
+            // A 2.8 URL's code carries no challenge: the partner's own sign-in links the account instead.
+            let walk = try await PageWalker.walk(
+                url, base: base, fill: ActivationHardeningTests.fill(ifttt: "bob-password", partner: ("bob", "gx-bob-password")))
             #expect(
                 walk.location.scheme == "groceryexpress" && walk.location.host == "ifttt"
                     && walk.location.path == "/callback")
@@ -135,7 +137,8 @@ struct RedirectStateTests {
             let (data, response) = try await WebActivationPageTests.session.data(from: url)
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             #expect(String(decoding: data, as: UTF8.self).contains("value=\"bob\""))
-            let walk = try await PageWalker.walk(url, base: base, fill: PageWalker.password("bob-password"))
+            let walk = try await PageWalker.walk(
+                url, base: base, fill: ActivationHardeningTests.fill(ifttt: "bob-password", partner: ("bob", "gx-bob-password")))
             #expect(walk.location.host == "127.0.0.1" && walk.location.port == 4567)
             #expect(walk.location.queryItems?.map(\.name) == ["next_step", "user_token"])
         }
@@ -154,7 +157,8 @@ struct RedirectStateTests {
                             ("state", "s+t/a=te"),
                             ("code", "gx-oauth-code-bob"), ("email", "bob@example.com"), ("action", "activation"),
                         ]))!
-                let walk = try await PageWalker.walk(url, base: base, fill: PageWalker.password("bob-password"))
+                let walk = try await PageWalker.walk(
+                url, base: base, fill: ActivationHardeningTests.fill(ifttt: "bob-password", partner: ("bob", "gx-bob-password")))
                 let names = walk.location.queryItems?.map(\.name) ?? []
                 switch mode {
                 case .echo:

@@ -43,7 +43,7 @@ struct SandboxResidueTests {
             let carol = Pages.browser()
             let link = [
                 ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("email", "carol@example.com"),
-                ("code", "gx-oauth-code-dave"),
+                ("code", "gx-oauth-code-dave"), LinkBindingTests.challenge, LinkBindingTests.challengeMethod,
             ]
             let (session, page) = try await Self.signedIn(
                 base, link, email: "carol@example.com", password: "carol-password", in: carol)
@@ -70,7 +70,10 @@ struct SandboxResidueTests {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { base in
             let victim = Pages.browser()
             let carol = Pages.browser()
-            let link = [("sdk_return_to", "http://127.0.0.1:4567/cb"), ("code", "gx-oauth-code-dave")]
+            let link = [
+                ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("code", "gx-oauth-code-dave"), LinkBindingTests.challenge,
+                LinkBindingTests.challengeMethod,
+            ]
             let (first, _, _) = try await Pages.get(base, "/access/api/gx-arrive-store", link, in: victim)
             #expect(first == 200)
             let (session, page) = try await Self.signedIn(
