@@ -49,13 +49,13 @@ mode="release"; [ "$dry_run" -eq 1 ] && mode="dry run"
 echo "release $version ($mode)"
 # Everything the script writes goes into its own private folder (mktemp -d: mode 0700, a fresh unguessable name), never
 # into a predictable path of a shared temporary directory where another user could plant a symlink. It is removed at
-# exit, unless a check failed: then its logs stay there for reading.
+# exit, unless the full tier failed: then its log stays there for reading (the other checks print what failed).
 scratch="$(mktemp -d "${TMPDIR:-/tmp}/release-XXXXXXXX")" || { echo "release: mktemp -d failed" >&2; exit 1; }
 keep_scratch=0
 trap '[ "$keep_scratch" -eq 1 ] || rm -rf "$scratch"' EXIT
 failures=0
 ok() { echo "  ok    $*"; }
-bad() { echo "  FAIL  $*"; failures=$((failures + 1)); keep_scratch=1; }
+bad() { echo "  FAIL  $*"; failures=$((failures + 1)); }
 
 # 1. The version everywhere it appears.
 echo "1. the version everywhere it appears"
