@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # lane: 2
-# scripts/release.sh attacked in a throwaway repository whose version checks pass and whose full tier is a stub:
+# scripts/release.sh attacked in a throwaway repository whose version checks pass and whose install-channel checks and
+# full tier are stubs:
 # (1) another user plants a symlink where the script used to write its test log (${TMPDIR}/release-VERSION-tests.log)
 #     pointing at a file of the releaser's: the file must stay as it was, and nothing may be left in TMPDIR;
 # (2) a release from a branch other than main must be refused, with no tag made.
@@ -15,12 +16,17 @@ fail() { echo "release-script: FAIL: $*"; failures=$((failures + 1)); }
 # A repository in which every version check of release.sh passes for 1.2.3.
 make_repo() {   # $1 = directory, $2 = branch
   local repo="$1"
-  mkdir -p "$repo/scripts" "$repo/Sources/IFTTTConnectCore/Networking" \
+  mkdir -p "$repo/scripts/checks" "$repo/Sources/IFTTTConnectCore/Networking" \
     "$repo/Sources/IFTTTConnectCore/IFTTTConnectCore.docc"
   cp "$root/scripts/release.sh" "$repo/scripts/release.sh"
   printf '#!/usr/bin/env bash\necho "1 passed, 0 failed"\n' >"$repo/scripts/test.sh"
-  chmod +x "$repo/scripts/release.sh" "$repo/scripts/test.sh"
-  printf '# Changelog\n\n## [Unreleased]\n\n## [1.2.3] - 2026-01-01\n\n[1.2.3]: https://example.invalid/releases/tag/1.2.3\n' \
+  printf '#!/usr/bin/env bash\necho "podspec: 1 podspecs checked"\n' >"$repo/scripts/checks/48-podspec.sh"
+  printf '#!/usr/bin/env bash\necho "ios-sdk: 0 errors"\n' >"$repo/scripts/check-ios-sdk.sh"
+  printf '#!/usr/bin/env bash\necho "carthage: ok"\n' >"$repo/scripts/carthage.sh"
+  chmod +x "$repo/scripts/release.sh" "$repo/scripts/test.sh" "$repo/scripts/checks/48-podspec.sh" \
+    "$repo/scripts/check-ios-sdk.sh" "$repo/scripts/carthage.sh"
+  mkdir -p "$repo/Carthage" && echo '{}' >"$repo/Carthage/IFTTTConnectCore.json"
+  printf '# Changelog\n\n## [Unreleased]\n\n## [1.2.3] - Unreleased\n\n[1.2.3]: https://example.invalid/releases/tag/1.2.3\n' \
     >"$repo/CHANGELOG.md"
   printf 'enum SDKInfo {\n    public static let version = "1.2.3"\n}\n' \
     >"$repo/Sources/IFTTTConnectCore/Networking/SDKInfo.swift"
