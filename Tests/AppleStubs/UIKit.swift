@@ -33,6 +33,8 @@ open class UIEvent: NSObject {}
 open class UITouch: NSObject {
     /// https://developer.apple.com/documentation/uikit/uitouch/location(in:)
     open func location(in view: UIView?) -> CGPoint { .zero }
+    /// https://developer.apple.com/documentation/uikit/uitouch/timestamp
+    open var timestamp: TimeInterval { 0 }
 }
 
 /// https://developer.apple.com/documentation/uikit/uigesturerecognizer
@@ -111,6 +113,10 @@ open class UIAccessibilityElement: NSObject {
     open var accessibilityIdentifier: String?
     /// https://developer.apple.com/documentation/uikit/uiaccessibilityelement/accessibilityframeincontainerspace
     open var accessibilityFrameInContainerSpace: CGRect = .zero
+    /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/accessibilitylanguage
+    open var accessibilityLanguage: String?
+    /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/accessibilityuserinputlabels
+    open var accessibilityUserInputLabels: [String]!
 }
 
 /// https://developer.apple.com/documentation/uikit/uiinteraction
@@ -309,6 +315,10 @@ open class UIView: UIResponder {
     open var accessibilityHint: String?
     /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/accessibilityelements
     open var accessibilityElements: [Any]?
+    /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/accessibilitylanguage
+    open var accessibilityLanguage: String?
+    /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/accessibilityuserinputlabels
+    open var accessibilityUserInputLabels: [String]!
     /// https://developer.apple.com/documentation/uikit/uiaccessibilityidentification/accessibilityidentifier
     open var accessibilityIdentifier: String?
     /// https://developer.apple.com/documentation/uikit/uilargecontentvieweritem/showslargecontentviewer

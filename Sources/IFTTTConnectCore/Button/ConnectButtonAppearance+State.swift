@@ -94,8 +94,7 @@ extension ConnectButtonAppearance {
         var progressValue: Progress?
         var emailValue: EmailField?
         var checkmarkValue: Checkmark?
-        var footerKind = Footer.Kind.worksWithIFTTT
-        var footerAction: Footer.Action?
+        let (footerKind, footerAction) = Self.footer(for: state)
         var transition = Transition.standard
         var interactive = false
 
@@ -106,12 +105,9 @@ extension ConnectButtonAppearance {
             labelValue = value
         case .loadingFailed:
             labelValue = label(.loading)
-            footerKind = .loadingFailed
-            footerAction = .retry
         case .connect:
             labelValue = label(.connect, .avoidingLeftKnob, shortName)
             knobValue = knob(at: 0, on: styleBackground)
-            footerAction = .showAbout
             interactive = true
         case .slideToConnect:
             background = brandBackground
@@ -136,8 +132,6 @@ extension ConnectButtonAppearance {
                 confirmFrame: rtl ? geometry.mirrored(confirm) : confirm, confirmColor: confirmColor,
                 confirmGlyphColor: ConnectColor.textColor(onAll: [confirmColor]),
                 confirmAccessibilityLabel: l10n.string(.emailConfirm))
-            footerKind = invalid ? .emailInvalid : .enterEmail
-            footerAction = invalid ? nil : .showAbout
             transition.duration = 0.5
             transition.hold = invalid ? 2.0 : nil
             transition.next = invalid ? .enterEmail(email: email, isInvalid: false) : nil
@@ -145,11 +139,9 @@ extension ConnectButtonAppearance {
         case .verifying:
             labelValue = label(.verifying)
             progressValue = progressBar(from: 0, to: 0.5, duration: 0.75, branded: false)
-            footerAction = .showAbout
         case .creatingAccount:
             labelValue = label(.creatingAccount)
             progressValue = progressBar(from: 0.5, to: 1, duration: 2.25, branded: false)
-            footerKind = .creatingAccount
             transition.hold = 2.25
             transition.next = .continueToService
         case .continueToService:
@@ -176,7 +168,6 @@ extension ConnectButtonAppearance {
         case .connected:
             labelValue = label(.connected, .avoidingRightKnob)
             knobValue = knob(at: 1, on: styleBackground)
-            footerAction = .showAbout
             interactive = true
         case .disconnecting:
             labelValue = label(.disconnecting)
@@ -259,6 +250,17 @@ extension ConnectButtonAppearance {
             if let first = text.first(where: { $0.isLetter || $0.isNumber }) { return String(first).uppercased() }
         }
         return "?"
+    }
+
+    /// The footer of `state` and what tapping it does. The footer looks alike in every state, so it acts alike:
+    /// it opens the About page, except after a failed load, where it loads the Connection again.
+    static func footer(for state: ConnectButtonVisualState) -> (kind: Footer.Kind, action: Footer.Action) {
+        switch state {
+        case .loadingFailed: return (.loadingFailed, .retry)
+        case .enterEmail(_, let invalid): return (invalid ? .emailInvalid : .enterEmail, .showAbout)
+        case .creatingAccount: return (.creatingAccount, .showAbout)
+        default: return (.worksWithIFTTT, .showAbout)
+        }
     }
 
     /// The footer's styled text. The email step shows its "learn more" link once (the original repeated it).

@@ -95,11 +95,11 @@ struct ButtonMotionAccessibilityCLITests {
         #expect(object["announcement"] is NSNull)
         let elements = try #require(object["elements"] as? [[String: Any]])
         #expect(elements.count == 2)
-        #expect(elements[0]["label"] as? String == "Verbindung mit YouTube")
+        #expect(elements[0]["label"] as? String == "YouTube verbinden")
         #expect(elements[0]["value"] as? String == "Nicht verbunden")
         #expect(elements[0]["hint"] as? String == "Verbindet YouTube über IFTTT.")
         #expect(elements[0]["traits"] as? [String] == ["button", "toggle"])
-        #expect(elements[1]["label"] as? String == "Über IFTTT")
+        #expect(elements[1]["label"] as? String == "Funktioniert mit IFTTT")
         for element in elements { #expect(Set(element.keys) == ["label", "value", "hint", "traits"]) }
     }
 
