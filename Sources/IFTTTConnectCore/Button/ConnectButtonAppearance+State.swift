@@ -54,10 +54,38 @@ extension ConnectButtonAppearance {
                 text: ConnectLocalization.format(l10n.string(key), args), color: color ?? scheme.labelColor,
                 insets: rtl ? Insets(left: insets.right, right: insets.left) : insets, fontSize: labelFontSize)
         }
-        func progressBar(from start: Double, to target: Double, duration: Double, branded: Bool) -> Progress {
+        // Text on the brand colour is white, as 2.8 drew it, wherever white meets WCAG AA for the size actually
+        // drawn: 4.5:1, or 3:1 where the bold label cannot shrink below large text (18.66 pt); black only where
+        // white fails. The label then stops shrinking at large text (it is squeezed or cut instead).
+        func labelOnBrand(_ key: ConnectStringKey, _ args: String...) -> Label {
+            var value = label(key, color: textOnBrand)
+            value.text = ConnectLocalization.format(l10n.string(key), args)
+            guard let brand else { return value }
+            let white = ConnectColor.white.contrastRatio(with: brand)
+            let large = ConnectButtonGeometry.largeBoldTextSize
+            let available = geometry.width - value.insets.left - value.insets.right
+            let fit = ConnectButtonSVGRenderer.fitting(
+                value.text, fontSize: labelFontSize, minimumScale: value.minimumScaleFactor, available: available,
+                weight: .bold)
+            if white >= 4.5 {
+                value.color = .white
+            } else if white >= 3, fit.size >= large {
+                value.color = .white
+                value.minimumScaleFactor = (large / labelFontSize * 1000).rounded(.up) / 1000
+            }
+            return value
+        }
+        func requiredContrast(_ label: Label?) -> Double {
+            guard let label else { return 4.5 }
+            return label.fontSize * label.minimumScaleFactor >= ConnectButtonGeometry.largeBoldTextSize ? 3 : 4.5
+        }
+        func progressBar(
+            from start: Double, to target: Double, duration: Double, branded: Bool, under text: Label? = nil
+        ) -> Progress {
             let color =
                 branded && brand != nil
-                ? brandBackground.contrasting().ensuringContrast(4.5, with: textOnBrand)
+                ? brandBackground.contrasting().ensuringContrast(
+                    requiredContrast(text), with: text?.color ?? textOnBrand)
                 : scheme.neutralProgressColor
             let fraction = min(1, max(0, progress ?? start))
             return Progress(fraction: fraction, target: target, duration: duration, color: color)
@@ -111,8 +139,8 @@ extension ConnectButtonAppearance {
             interactive = true
         case .slideToConnect:
             background = brandBackground
-            labelValue = label(.verifying, color: service == nil ? scheme.labelColor : textOnBrand)
-            progressValue = progressBar(from: 0, to: 1, duration: 1.0, branded: true)
+            labelValue = service == nil ? label(.verifying) : labelOnBrand(.verifying)
+            progressValue = progressBar(from: 0, to: 1, duration: 1.0, branded: true, under: labelValue)
             transition.hold = 1.0
         case .enterEmail(let email, let invalid):
             background = ConnectButtonPalette.lightGrey
@@ -146,13 +174,13 @@ extension ConnectButtonAppearance {
             transition.next = .continueToService
         case .continueToService:
             background = brandBackground
-            labelValue = label(.continueToService, color: textOnBrand, fullName)
-            progressValue = progressBar(from: 0, to: 1, duration: 2.0, branded: true)
+            labelValue = labelOnBrand(.continueToService, fullName)
+            progressValue = progressBar(from: 0, to: 1, duration: 2.0, branded: true, under: labelValue)
             transition.hold = 2.0
         case .connecting:
             background = brandBackground
-            labelValue = label(.connecting, color: textOnBrand)
-            progressValue = progressBar(from: 0, to: 1, duration: 2.0, branded: true)
+            labelValue = labelOnBrand(.connecting)
+            progressValue = progressBar(from: 0, to: 1, duration: 2.0, branded: true, under: labelValue)
             transition.hold = 2.0
             transition.next = .checkmark
         case .checkmark:
@@ -162,7 +190,10 @@ extension ConnectButtonAppearance {
                 frame: ConnectButtonRect(
                     x: geometry.width / 2 - d / 2, y: ConnectButtonGeometry.height / 2 - d / 2,
                     width: d, height: d),
-                color: textOnBrand, drawDuration: 0.75 + 0.3)
+                // A graphic: white wherever it meets 3:1 (WCAG 1.4.11), as 2.8 drew it.
+                color: brand.map { ConnectColor.white.contrastRatio(with: $0) >= 3 ? .white : textOnBrand }
+                    ?? textOnBrand,
+                drawDuration: 0.75 + 0.3)
             transition.hold = 1.5
             transition.next = .connected
         case .connected:
