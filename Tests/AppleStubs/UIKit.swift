@@ -22,6 +22,10 @@ open class UIResponder: NSObject {
     open func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) {}
     /// https://developer.apple.com/documentation/uikit/uiresponder/touchescancelled(_:with:)
     open func touchesCancelled(_ touches: Set<UITouch>, with event: UIEvent?) {}
+    /// https://developer.apple.com/documentation/uikit/uiresponder/becomefirstresponder()
+    @discardableResult open func becomeFirstResponder() -> Bool { false }
+    /// https://developer.apple.com/documentation/uikit/uiresponder/resignfirstresponder()
+    @discardableResult open func resignFirstResponder() -> Bool { false }
 }
 
 /// https://developer.apple.com/documentation/uikit/uievent
@@ -744,7 +748,7 @@ public enum UITextAutocapitalizationType: Int, Sendable {
 
 /// https://developer.apple.com/documentation/uikit/uireturnkeytype
 public enum UIReturnKeyType: Int, Sendable {
-    case `default`, go, done
+    case `default`, go, done, `continue`
 }
 
 /// https://developer.apple.com/documentation/uikit/uikeyboardtype

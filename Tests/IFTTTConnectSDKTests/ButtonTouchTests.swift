@@ -128,3 +128,25 @@ struct ButtonTouchTests {
         }
     }
 }
+
+/// The email step's keyboard and VoiceOver focus, as the portable model decides them.
+@Suite("Connect Button focus and keyboard")
+struct ButtonFocusTests {
+    @Test func enteringTheEmailStepWithoutASuggestionRaisesTheKeyboard() {
+        let empty = ConnectButtonFocus(from: .connect, to: .enterEmail(email: "", isInvalid: false))
+        #expect(empty.keyboard == .raise && empty.focus == .emailField)
+        let suggested = ConnectButtonFocus(from: .connect, to: .enterEmail(email: "jane@example.com", isInvalid: false))
+        #expect(suggested.keyboard == .unchanged, "a suggested email can be confirmed without typing")
+        #expect(suggested.focus == .emailField, "the pill went away: focus moves to the field")
+    }
+
+    @Test func confirmingDismissesTheKeyboardAndFocusReturnsToThePill() {
+        let confirmed = ConnectButtonFocus(from: .enterEmail(email: "jane@example.com", isInvalid: false), to: .verifying)
+        #expect(confirmed.keyboard == .dismiss && confirmed.focus == .button)
+        let invalid = ConnectButtonFocus(
+            from: .enterEmail(email: "jane@", isInvalid: false), to: .enterEmail(email: "jane@", isInvalid: true))
+        #expect(invalid.keyboard == .unchanged && invalid.focus == nil, "an invalid email keeps the user typing")
+        let elsewhere = ConnectButtonFocus(from: .verifying, to: .connecting)
+        #expect(elsewhere.keyboard == .unchanged && elsewhere.focus == nil)
+    }
+}

@@ -92,7 +92,8 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
         emailField.borderStyle = .none
         emailField.autocorrectionType = .no
         emailField.autocapitalizationType = .none
-        emailField.returnKeyType = .done
+        // The return key says what it does: it continues, as the confirm button.
+        emailField.returnKeyType = .continue
         #if os(iOS) || IFTTT_APPLE_STUB_CHECK
         emailField.keyboardType = .emailAddress
         #endif
