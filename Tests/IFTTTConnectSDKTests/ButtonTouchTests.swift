@@ -141,7 +141,8 @@ struct ButtonFocusTests {
     }
 
     @Test func confirmingDismissesTheKeyboardAndFocusReturnsToThePill() {
-        let confirmed = ConnectButtonFocus(from: .enterEmail(email: "jane@example.com", isInvalid: false), to: .verifying)
+        let confirmed = ConnectButtonFocus(
+            from: .enterEmail(email: "jane@example.com", isInvalid: false), to: .verifying)
         #expect(confirmed.keyboard == .dismiss && confirmed.focus == .button)
         let invalid = ConnectButtonFocus(
             from: .enterEmail(email: "jane@", isInvalid: false), to: .enterEmail(email: "jane@", isInvalid: true))

@@ -145,7 +145,8 @@ public struct ConnectButtonAccessibility: Sendable, Hashable {
         let pill = geometry.pillFrame
         var elements: [Element] = []
         var announcement: String?
-        let visibleLabel = Self.visibleLabel(state, serviceName: name, fullServiceName: full, localization: localization)
+        let visibleLabel = Self.visibleLabel(
+            state, serviceName: name, fullServiceName: full, localization: localization)
 
         func button(_ value: Key, _ args: String..., hint: Key? = nil, traits: [Trait]) {
             let label = visibleLabel ?? connectionName

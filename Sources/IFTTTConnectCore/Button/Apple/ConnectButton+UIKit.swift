@@ -253,7 +253,7 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
         let local = CGPoint(x: point.x - pillOrigin.x, y: point.y)
         defer {
             touchModel = nil
-                setNeedsDisplay()
+            setNeedsDisplay()
         }
         if var model = touchModel {
             model.handle(.release(x: Double(local.x), y: Double(local.y), time: touch.timestamp))
