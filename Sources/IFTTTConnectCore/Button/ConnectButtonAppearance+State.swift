@@ -220,7 +220,8 @@ extension ConnectButtonAppearance {
         self.progress = progressValue
         self.emailField = emailValue
         self.checkmark = checkmarkValue
-        let footerSize = ConnectTextStyle.footnote.scaled(ConnectButtonGeometry.footerFontSize, for: textSize)
+        // The footer grows with the pill's label and stops where the label stops: it never dwarfs the label.
+        let footerSize = ConnectTextStyle.footnote.scaled(ConnectButtonGeometry.footerFontSize, for: cappedSize)
         var footerFrame = geometry.footerFrame
         footerFrame.height = ConnectButtonGeometry.footerLineHeight(fontSize: footerSize)
         self.footer =
