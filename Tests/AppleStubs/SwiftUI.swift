@@ -703,6 +703,9 @@ extension View {
     /// https://developer.apple.com/documentation/swiftui/view/accessibilityhint(_:)-(text) (iOS 14+)
     @available(iOS 14.0, *)
     nonisolated public func accessibilityHint(_ hint: Text) -> some View { modified() }
+    /// https://developer.apple.com/documentation/swiftui/view/accessibilityinputlabels(_:)-(text) (iOS 14+)
+    @available(iOS 14.0, *)
+    nonisolated public func accessibilityInputLabels(_ inputLabels: [Text]) -> some View { modified() }
     /// https://developer.apple.com/documentation/swiftui/view/accessibilityshowslargecontentviewer(_:) (iOS 15+)
     @available(iOS 15.0, *)
     nonisolated public func accessibilityShowsLargeContentViewer<V: View>(@ViewBuilder _ largeContentView: () -> V)

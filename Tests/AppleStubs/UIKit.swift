@@ -22,6 +22,10 @@ open class UIResponder: NSObject {
     open func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) {}
     /// https://developer.apple.com/documentation/uikit/uiresponder/touchescancelled(_:with:)
     open func touchesCancelled(_ touches: Set<UITouch>, with event: UIEvent?) {}
+    /// https://developer.apple.com/documentation/uikit/uiresponder/becomefirstresponder()
+    @discardableResult open func becomeFirstResponder() -> Bool { false }
+    /// https://developer.apple.com/documentation/uikit/uiresponder/resignfirstresponder()
+    @discardableResult open func resignFirstResponder() -> Bool { false }
 }
 
 /// https://developer.apple.com/documentation/uikit/uievent
@@ -33,6 +37,8 @@ open class UIEvent: NSObject {}
 open class UITouch: NSObject {
     /// https://developer.apple.com/documentation/uikit/uitouch/location(in:)
     open func location(in view: UIView?) -> CGPoint { .zero }
+    /// https://developer.apple.com/documentation/uikit/uitouch/timestamp
+    open var timestamp: TimeInterval { 0 }
 }
 
 /// https://developer.apple.com/documentation/uikit/uigesturerecognizer
@@ -111,6 +117,10 @@ open class UIAccessibilityElement: NSObject {
     open var accessibilityIdentifier: String?
     /// https://developer.apple.com/documentation/uikit/uiaccessibilityelement/accessibilityframeincontainerspace
     open var accessibilityFrameInContainerSpace: CGRect = .zero
+    /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/accessibilitylanguage
+    open var accessibilityLanguage: String?
+    /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/accessibilityuserinputlabels
+    open var accessibilityUserInputLabels: [String]!
 }
 
 /// https://developer.apple.com/documentation/uikit/uiinteraction
@@ -309,6 +319,10 @@ open class UIView: UIResponder {
     open var accessibilityHint: String?
     /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/accessibilityelements
     open var accessibilityElements: [Any]?
+    /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/accessibilitylanguage
+    open var accessibilityLanguage: String?
+    /// https://developer.apple.com/documentation/objectivec/nsobject-swift.class/accessibilityuserinputlabels
+    open var accessibilityUserInputLabels: [String]!
     /// https://developer.apple.com/documentation/uikit/uiaccessibilityidentification/accessibilityidentifier
     open var accessibilityIdentifier: String?
     /// https://developer.apple.com/documentation/uikit/uilargecontentvieweritem/showslargecontentviewer
@@ -734,7 +748,7 @@ public enum UITextAutocapitalizationType: Int, Sendable {
 
 /// https://developer.apple.com/documentation/uikit/uireturnkeytype
 public enum UIReturnKeyType: Int, Sendable {
-    case `default`, go, done
+    case `default`, go, done, `continue`
 }
 
 /// https://developer.apple.com/documentation/uikit/uikeyboardtype

@@ -2,14 +2,19 @@ import ArgumentParser
 import Foundation
 import IFTTTConnectSDK
 
-/// The Connection a `button` subcommand draws: `--connection ID` from the API (see `--api`) or `--file FILE` with the
-/// JSON of `GET /v2/connections/{id}`; plus the look shared by the subcommands (`--locale`, `--style`, `--width`).
+/// The Connection a `button` subcommand draws: `--connection ID` from the API (see `--api`; `--invite-code` for an
+/// unpublished one) or `--file FILE` with the JSON of `GET /v2/connections/{id}`; plus the look shared by the subcommands (`--locale`, `--style`, `--width`).
 struct ButtonConnectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The id of a Connection to fetch from the API.", valueName: "id"))
     var connection: String?
 
     @Option(help: ArgumentHelp("A file with a Connection's JSON.", valueName: "file"))
     var file: String?
+
+    @Option(
+        name: .customLong("invite-code"),
+        help: ArgumentHelp("The invite code of an unpublished service (with --connection).", valueName: "code"))
+    var inviteCode: String?
 
     @Option(help: ArgumentHelp("light or dark (default light).", valueName: "style"))
     var style: String = "light"
@@ -36,6 +41,9 @@ struct ButtonConnectionOptions: ParsableArguments {
             throw ValidationError("--width must be a positive number, got \(width)")
         }
         guard !locale.isEmpty else { throw ValidationError("--locale must not be empty") }
+        if inviteCode != nil, file != nil {
+            throw ValidationError("--invite-code goes with --connection ID, not --file FILE")
+        }
     }
 
     /// The state called `name`, or a usage error naming `option`.
@@ -95,7 +103,7 @@ struct ButtonConnectionOptions: ParsableArguments {
                 let transport = URLSessionTransport()
                 let connection = try await ConnectionNetworkController(
                     configuration: .sandbox(url, transport: transport)
-                ).fetchConnection(for: id, credentialProvider: ConnectionCredentials())
+                ).fetchConnection(for: id, credentialProvider: ConnectionCredentials(inviteCode: inviteCode))
                 var icon: ConnectButtonIconImage?
                 if wantsIcon, let iconURL = connection.connectingService.monochromeIconURL {
                     switch await ServiceIconLoader(transport: transport, cacheDirectory: nil).icon(for: iconURL) {

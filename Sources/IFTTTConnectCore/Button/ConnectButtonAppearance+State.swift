@@ -54,10 +54,38 @@ extension ConnectButtonAppearance {
                 text: ConnectLocalization.format(l10n.string(key), args), color: color ?? scheme.labelColor,
                 insets: rtl ? Insets(left: insets.right, right: insets.left) : insets, fontSize: labelFontSize)
         }
-        func progressBar(from start: Double, to target: Double, duration: Double, branded: Bool) -> Progress {
+        // Text on the brand colour is white, as 2.8 drew it, wherever white meets WCAG AA for the size actually
+        // drawn: 4.5:1, or 3:1 where the bold label cannot shrink below large text (18.66 pt); black only where
+        // white fails. The label then stops shrinking at large text (it is squeezed or cut instead).
+        func labelOnBrand(_ key: ConnectStringKey, _ args: String...) -> Label {
+            var value = label(key, color: textOnBrand)
+            value.text = ConnectLocalization.format(l10n.string(key), args)
+            guard let brand else { return value }
+            let white = ConnectColor.white.contrastRatio(with: brand)
+            let large = ConnectButtonGeometry.largeBoldTextSize
+            let available = geometry.width - value.insets.left - value.insets.right
+            let fit = ConnectButtonSVGRenderer.fitting(
+                value.text, fontSize: labelFontSize, minimumScale: value.minimumScaleFactor, available: available,
+                weight: .bold)
+            if white >= 4.5 {
+                value.color = .white
+            } else if white >= 3, fit.size >= large {
+                value.color = .white
+                value.minimumScaleFactor = (large / labelFontSize * 1000).rounded(.up) / 1000
+            }
+            return value
+        }
+        func requiredContrast(_ label: Label?) -> Double {
+            guard let label else { return 4.5 }
+            return label.fontSize * label.minimumScaleFactor >= ConnectButtonGeometry.largeBoldTextSize ? 3 : 4.5
+        }
+        func progressBar(
+            from start: Double, to target: Double, duration: Double, branded: Bool, under text: Label? = nil
+        ) -> Progress {
             let color =
                 branded && brand != nil
-                ? brandBackground.contrasting().ensuringContrast(4.5, with: textOnBrand)
+                ? brandBackground.contrasting().ensuringContrast(
+                    requiredContrast(text), with: text?.color ?? textOnBrand)
                 : scheme.neutralProgressColor
             let fraction = min(1, max(0, progress ?? start))
             return Progress(fraction: fraction, target: target, duration: duration, color: color)
@@ -94,8 +122,7 @@ extension ConnectButtonAppearance {
         var progressValue: Progress?
         var emailValue: EmailField?
         var checkmarkValue: Checkmark?
-        var footerKind = Footer.Kind.worksWithIFTTT
-        var footerAction: Footer.Action?
+        let (footerKind, footerAction) = Self.footer(for: state)
         var transition = Transition.standard
         var interactive = false
 
@@ -106,17 +133,14 @@ extension ConnectButtonAppearance {
             labelValue = value
         case .loadingFailed:
             labelValue = label(.loading)
-            footerKind = .loadingFailed
-            footerAction = .retry
         case .connect:
             labelValue = label(.connect, .avoidingLeftKnob, shortName)
             knobValue = knob(at: 0, on: styleBackground)
-            footerAction = .showAbout
             interactive = true
         case .slideToConnect:
             background = brandBackground
-            labelValue = label(.verifying, color: service == nil ? scheme.labelColor : textOnBrand)
-            progressValue = progressBar(from: 0, to: 1, duration: 1.0, branded: true)
+            labelValue = service == nil ? label(.verifying) : labelOnBrand(.verifying)
+            progressValue = progressBar(from: 0, to: 1, duration: 1.0, branded: true, under: labelValue)
             transition.hold = 1.0
         case .enterEmail(let email, let invalid):
             background = ConnectButtonPalette.lightGrey
@@ -136,8 +160,6 @@ extension ConnectButtonAppearance {
                 confirmFrame: rtl ? geometry.mirrored(confirm) : confirm, confirmColor: confirmColor,
                 confirmGlyphColor: ConnectColor.textColor(onAll: [confirmColor]),
                 confirmAccessibilityLabel: l10n.string(.emailConfirm))
-            footerKind = invalid ? .emailInvalid : .enterEmail
-            footerAction = invalid ? nil : .showAbout
             transition.duration = 0.5
             transition.hold = invalid ? 2.0 : nil
             transition.next = invalid ? .enterEmail(email: email, isInvalid: false) : nil
@@ -145,22 +167,20 @@ extension ConnectButtonAppearance {
         case .verifying:
             labelValue = label(.verifying)
             progressValue = progressBar(from: 0, to: 0.5, duration: 0.75, branded: false)
-            footerAction = .showAbout
         case .creatingAccount:
             labelValue = label(.creatingAccount)
             progressValue = progressBar(from: 0.5, to: 1, duration: 2.25, branded: false)
-            footerKind = .creatingAccount
             transition.hold = 2.25
             transition.next = .continueToService
         case .continueToService:
             background = brandBackground
-            labelValue = label(.continueToService, color: textOnBrand, fullName)
-            progressValue = progressBar(from: 0, to: 1, duration: 2.0, branded: true)
+            labelValue = labelOnBrand(.continueToService, fullName)
+            progressValue = progressBar(from: 0, to: 1, duration: 2.0, branded: true, under: labelValue)
             transition.hold = 2.0
         case .connecting:
             background = brandBackground
-            labelValue = label(.connecting, color: textOnBrand)
-            progressValue = progressBar(from: 0, to: 1, duration: 2.0, branded: true)
+            labelValue = labelOnBrand(.connecting)
+            progressValue = progressBar(from: 0, to: 1, duration: 2.0, branded: true, under: labelValue)
             transition.hold = 2.0
             transition.next = .checkmark
         case .checkmark:
@@ -170,13 +190,15 @@ extension ConnectButtonAppearance {
                 frame: ConnectButtonRect(
                     x: geometry.width / 2 - d / 2, y: ConnectButtonGeometry.height / 2 - d / 2,
                     width: d, height: d),
-                color: textOnBrand, drawDuration: 0.75 + 0.3)
+                // A graphic: white wherever it meets 3:1 (WCAG 1.4.11), as 2.8 drew it.
+                color: brand.map { ConnectColor.white.contrastRatio(with: $0) >= 3 ? .white : textOnBrand }
+                    ?? textOnBrand,
+                drawDuration: 0.75 + 0.3)
             transition.hold = 1.5
             transition.next = .connected
         case .connected:
             labelValue = label(.connected, .avoidingRightKnob)
             knobValue = knob(at: 1, on: styleBackground)
-            footerAction = .showAbout
             interactive = true
         case .disconnecting:
             labelValue = label(.disconnecting)
@@ -198,7 +220,8 @@ extension ConnectButtonAppearance {
         self.progress = progressValue
         self.emailField = emailValue
         self.checkmark = checkmarkValue
-        let footerSize = ConnectTextStyle.footnote.scaled(ConnectButtonGeometry.footerFontSize, for: textSize)
+        // The footer grows with the pill's label and stops where the label stops: it never dwarfs the label.
+        let footerSize = ConnectTextStyle.footnote.scaled(ConnectButtonGeometry.footerFontSize, for: cappedSize)
         var footerFrame = geometry.footerFrame
         footerFrame.height = ConnectButtonGeometry.footerLineHeight(fontSize: footerSize)
         self.footer =
@@ -259,6 +282,17 @@ extension ConnectButtonAppearance {
             if let first = text.first(where: { $0.isLetter || $0.isNumber }) { return String(first).uppercased() }
         }
         return "?"
+    }
+
+    /// The footer of `state` and what tapping it does. The footer looks alike in every state, so it acts alike:
+    /// it opens the About page, except after a failed load, where it loads the Connection again.
+    static func footer(for state: ConnectButtonVisualState) -> (kind: Footer.Kind, action: Footer.Action) {
+        switch state {
+        case .loadingFailed: return (.loadingFailed, .retry)
+        case .enterEmail(_, let invalid): return (invalid ? .emailInvalid : .enterEmail, .showAbout)
+        case .creatingAccount: return (.creatingAccount, .showAbout)
+        default: return (.worksWithIFTTT, .showAbout)
+        }
     }
 
     /// The footer's styled text. The email step shows its "learn more" link once (the original repeated it).

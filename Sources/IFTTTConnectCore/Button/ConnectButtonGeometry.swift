@@ -58,6 +58,8 @@ public struct ConnectButtonGeometry: Sendable, Hashable {
     public static let footerHeight = (footerFontSize * 1.4 * 1.1).rounded()
     /// The label's font size before shrinking to fit.
     public static let labelFontSize = 22.0
+    /// WCAG 2's large text for a bold font: 14 pt, 18.66 CSS px (a point on screen is a CSS px).
+    static let largeBoldTextSize = 18.66
     /// The email field's font size.
     public static let emailFontSize = 18.0
     /// The largest text size the pill's texts grow to: the pill keeps its height, so at the accessibility sizes

@@ -176,9 +176,12 @@ struct ButtonAppearanceModelTests {
         let standard = appearance(.large)
         #expect(standard.label?.fontSize == 22 && standard.footer?.fontSize == 14)
         #expect(!standard.usesLargeContentViewer)
-        // Footnote 13 → 44 pt from the default to AX5: the footer grows by 44/13 and wraps.
+        // The footer grows with the label and stops where it stops (footnote 13 → 19 pt at extra-extra-extra-large):
+        // it never dwarfs the label.
         let largest = appearance(.accessibilityExtraExtraExtraLarge)
-        #expect(largest.footer?.fontSize == 47.4)
+        #expect(largest.footer?.fontSize == appearance(.extraExtraExtraLarge).footer?.fontSize)
+        #expect((largest.footer?.fontSize ?? 99) < (largest.label?.fontSize ?? 0))
+        #expect((appearance(.extraLarge).footer?.fontSize ?? 0) > 14)
         // The pill keeps its height: its label stops at extra-extra-extra-large (headline 17 → 23) and the
         // Large Content Viewer takes over.
         #expect(largest.label?.fontSize == 29.8)
@@ -190,8 +193,11 @@ struct ButtonAppearanceModelTests {
             #expect(style.pointSizes.count == ConnectTextSize.allCases.count)
             #expect(zip(style.pointSizes, style.pointSizes.dropFirst()).allSatisfy { $0 <= $1 }, "\(style)")
         }
-        let svg = ConnectButtonSVGRenderer.render(largest)
-        #expect(svg.components(separatedBy: "class=\"footer\"").count - 1 >= 2, "the large footer wraps")
+        let email = ConnectButtonAppearance(
+            state: .enterEmail(email: "", isInvalid: false), connection: ButtonFixtures.standard,
+            textSize: .accessibilityExtraExtraExtraLarge)
+        let svg = ConnectButtonSVGRenderer.render(email)
+        #expect(svg.components(separatedBy: "class=\"footer\"").count - 1 >= 2, "a long large footer wraps")
     }
 
     @Test func rightToLeftMirrorsTheLayout() throws {

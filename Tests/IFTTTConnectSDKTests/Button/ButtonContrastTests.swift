@@ -50,3 +50,43 @@ struct ButtonContrastTests {
         #expect(failing.isEmpty)
     }
 }
+
+/// 2.8 drew white on brand colours; white stays wherever it meets AA for the size actually drawn.
+@Suite("Connect Button white on brand colours")
+struct ButtonWhiteOnBrandTests {
+    static func appearance(_ state: ConnectButtonVisualState, brand: String) -> ConnectButtonAppearance {
+        ConnectButtonAppearance(state: state, connection: ButtonContrastTests.connection(brand: brand))
+    }
+
+    /// #1D7CF2 (4.02:1) and #EE4433 (3.81:1) pass as large text: the 22-pt bold label stays at least 18.66 pt;
+    /// #2F6FDE and #1D9A6C pass 4.5:1 at any size.
+    @Test(arguments: ["#1D7CF2", "#EE4433", "#2F6FDE", "#1D9A6C"])
+    func whiteWhereLargeTextAllowsIt(_ brand: String) throws {
+        for state in [ConnectButtonVisualState.connecting, .continueToService, .slideToConnect] {
+            let label = try #require(Self.appearance(state, brand: brand).label)
+            #expect(label.color == .white, "\(brand) \(state.name)")
+            if ConnectColor.white.contrastRatio(with: ConnectColor(hex: brand) ?? .white) < 4.5 {
+                #expect(label.fontSize * label.minimumScaleFactor >= ConnectButtonGeometry.largeBoldTextSize)
+            }
+        }
+        #expect(Self.appearance(.checkmark, brand: brand).checkmark?.color == .white)
+    }
+
+    /// Where white fails even as large text (a light brand colour), the label is black.
+    @Test(arguments: ["#FFE14D", "#00FF00", "#FFFFFF"])
+    func blackWhereWhiteFails(_ brand: String) throws {
+        let label = try #require(Self.appearance(.connecting, brand: brand).label)
+        #expect(label.color == .black, "\(brand)")
+        #expect(Self.appearance(.checkmark, brand: brand).checkmark?.color == .black)
+    }
+
+    /// A label too long to stay large text on a 3:1 colour turns black rather than shrink below AA.
+    @Test func aLongLabelThatMustShrinkTurnsBlack() throws {
+        let long = ButtonFixtures.connection(
+            connecting: Connection.Service(
+                id: "long", name: "A Very Long Service Name That Does Not Fit At All", isPrimary: false,
+                brandColor: ConnectColor(hex: "#EE4433")))
+        let label = try #require(ConnectButtonAppearance(state: .continueToService, connection: long).label)
+        #expect(label.color == .black)
+    }
+}

@@ -95,12 +95,31 @@ struct ButtonMotionAccessibilityCLITests {
         #expect(object["announcement"] is NSNull)
         let elements = try #require(object["elements"] as? [[String: Any]])
         #expect(elements.count == 2)
-        #expect(elements[0]["label"] as? String == "Verbindung mit YouTube")
+        #expect(elements[0]["label"] as? String == "YouTube verbinden")
         #expect(elements[0]["value"] as? String == "Nicht verbunden")
         #expect(elements[0]["hint"] as? String == "Verbindet YouTube über IFTTT.")
         #expect(elements[0]["traits"] as? [String] == ["button", "toggle"])
-        #expect(elements[1]["label"] as? String == "Über IFTTT")
+        #expect(elements[1]["label"] as? String == "Funktioniert mit IFTTT")
         for element in elements { #expect(Set(element.keys) == ["label", "value", "hint", "traits"]) }
+    }
+
+    /// The unpublished seed Connection renders with its invite code; without it the API refuses (403).
+    @Test func renderTakesAnInviteCode() async throws {
+        try await withSandbox { url, _ in
+            let base = ["button", "render", "--connection", "gx-early-access", "--state", "connect"]
+            let refused = try IFTTTConnectCommand.parseAsRoot(base + ["--api", url.absoluteString])
+            let render = try #require(refused as? ButtonCommand.Render)
+            await #expect(throws: ExitCode.self) { _ = try await render.loadConnection() }
+            let invited = try IFTTTConnectCommand.parseAsRoot(
+                base + ["--invite-code", "gx-invite-2026", "--api", url.absoluteString])
+            let connection = try await #require(invited as? ButtonCommand.Render).loadConnection()
+            #expect(connection.id == "gx-early-access")
+        }
+        #expect(throws: (any Error).self) {
+            try IFTTTConnectCommand.parseAsRoot([
+                "button", "render", "--file", "f.json", "--invite-code", "x", "--state", "connect",
+            ])
+        }
     }
 
     @Test func accessibilityOfTheEmailStepAgainstTheAPI() async throws {

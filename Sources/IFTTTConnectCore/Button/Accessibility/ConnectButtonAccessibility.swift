@@ -11,14 +11,18 @@ import Foundation
 /// ```swift
 /// let model = ConnectButtonAccessibility(state: .connect, serviceName: "Sunny Weather",
 ///                                        localization: ConnectLocalization(identifier: "de"))
-/// model.elements[0].label   // "Verbindung mit Sunny Weather"
+/// model.elements[0].label   // "Sunny Weather verbinden"
+/// model.elements[0].value   // "Nicht verbunden"
 /// model.elements[0].traits  // [.button, .toggle]
 /// ```
 ///
-/// Per state: the pill is a toggle-like button whose label names the Connection, whose value tells its state
-/// (off, on, or what is happening) and whose hint says what a double-tap does; in the email step the email field
-/// and the confirm button are separate elements; a footer with an action is a button, a footer without one
-/// static text. Every interactive element's touch target is at least 44 × 44 pt.
+/// Every name contains the words the element draws (WCAG 2.5.3, Label in Name), so a Voice Control user can say
+/// what they see: the pill is named by its label (what the toggle is, "Sunny Weather connection", names it only
+/// where the pill draws no words, the checkmark), its value tells its state where the label does not already
+/// say it, and its hint says what a double-tap does. In the email step the field is named by its placeholder and
+/// the confirm button is a separate element. The footer is a button in every state, named by all its words. Every
+/// text is in ``localization``, which platforms pass on as the speech language. Every interactive element's touch
+/// target is at least 44 × 44 pt.
 public struct ConnectButtonAccessibility: Sendable, Hashable {
     /// One accessibility element.
     public struct Element: Sendable, Hashable {
@@ -48,6 +52,8 @@ public struct ConnectButtonAccessibility: Sendable, Hashable {
         public var frame: ConnectButtonRect
         /// Where it takes touches: ``frame`` grown to at least ``minimumTouchTarget`` on each side.
         public var touchTarget: ConnectButtonRect
+        /// What Voice Control answers to (`accessibilityUserInputLabels`), the visible words first.
+        var inputLabels: [String] = []
 
         /// Creates an element; the touch target is `frame` grown to at least 44 × 44 pt around its centre.
         public init(
@@ -133,36 +139,37 @@ public struct ConnectButtonAccessibility: Sendable, Hashable {
         let geometry = ConnectButtonGeometry(width: width)
         let name = serviceName.flatMap { $0.isEmpty ? nil : $0 }
         let full = fullServiceName.flatMap { $0.isEmpty ? nil : $0 } ?? name ?? ""
-        let label = name.map { texts.format(.buttonLabel, $0) } ?? texts.string(.buttonLabelNoService)
+        // What the toggle is ("Sunny Weather connection"): the name where the pill draws no words (the checkmark),
+        // and a second phrase Voice Control answers to.
+        let connectionName = name.map { texts.format(.buttonLabel, $0) } ?? texts.string(.buttonLabelNoService)
         let pill = geometry.pillFrame
         var elements: [Element] = []
         var announcement: String?
-        var visibleLabel: String?
+        let visibleLabel = Self.visibleLabel(
+            state, serviceName: name, fullServiceName: full, localization: localization)
 
         func button(_ value: Key, _ args: String..., hint: Key? = nil, traits: [Trait]) {
+            let label = visibleLabel ?? connectionName
             let text = texts.format(value, args)
-            elements.append(
-                Element(
-                    kind: .button, label: label, value: text, hint: hint.map { texts.format($0, name ?? "") },
-                    traits: traits, frame: pill))
+            var element = Element(
+                kind: .button, label: label, value: Self.spokenKey(text) == Self.spokenKey(label) ? nil : text,
+                hint: hint.map { texts.format($0, name ?? "") }, traits: traits, frame: pill)
+            element.inputLabels = Self.unique([label, connectionName])
+            elements.append(element)
         }
         let busy: [Trait] = [.button, .toggle, .notEnabled, .updatesFrequently]
 
         switch state {
         case .loading:
             button(.valueLoading, traits: busy)
-            visibleLabel = localization.string(.loading)
         case .loadingFailed:
             button(.valueLoadingFailed, traits: [.button, .toggle, .notEnabled])
-            visibleLabel = localization.string(.loading)
             announcement = texts.string(.announceLoadingFailed)
         case .connect:
             button(.valueOff, hint: name == nil ? nil : .hintConnect, traits: [.button, .toggle])
-            visibleLabel = localization.format(.connect, name ?? "")
         case .slideToConnect:
             button(.valueVerifying, traits: busy)
             announcement = texts.string(.valueVerifying)
-            visibleLabel = localization.string(.verifying)
         case .enterEmail(let email, let invalid):
             let confirm = geometry.knobFrame(
                 position: 1, scale: ConnectButtonGeometry.height / ConnectButtonGeometry.knobDiameter)
@@ -170,82 +177,64 @@ public struct ConnectButtonAccessibility: Sendable, Hashable {
             let field = ConnectButtonRect(
                 x: fieldX, y: ConnectButtonGeometry.knobInset, width: max(0, confirm.x - fieldX - 8),
                 height: ConnectButtonGeometry.height - 2 * ConnectButtonGeometry.knobInset)
-            elements.append(
-                Element(
-                    kind: .emailField, label: texts.string(.emailLabel), value: email.isEmpty ? nil : email,
-                    hint: texts.string(invalid ? .emailHintInvalid : .emailHint), traits: [.textField], frame: field))
-            elements.append(
-                Element(
-                    kind: .confirmButton, label: texts.string(.emailConfirmLabel),
-                    hint: texts.string(.emailConfirmHint), traits: [.button], frame: confirm))
+            // The placeholder is the field's visible label: its name; a typed address is its value.
+            let placeholder = localization.string(.emailPlaceholder)
+            var fieldElement = Element(
+                kind: .emailField, label: placeholder, value: email.isEmpty ? nil : email,
+                hint: texts.string(invalid ? .emailHintInvalid : .emailHint), traits: [.textField], frame: field)
+            fieldElement.inputLabels = Self.unique([placeholder, texts.string(.emailLabel)])
+            elements.append(fieldElement)
+            let confirmLabel = localization.string(.emailConfirm)
+            var confirmElement = Element(
+                kind: .confirmButton, label: confirmLabel, hint: texts.string(.emailConfirmHint), traits: [.button],
+                frame: confirm)
+            confirmElement.inputLabels = Self.unique([confirmLabel, texts.string(.emailConfirmLabel)])
+            elements.append(confirmElement)
             announcement = invalid ? texts.string(.emailHintInvalid) : nil
-            visibleLabel = email.isEmpty ? localization.string(.emailPlaceholder) : email
         case .verifying:
             button(.valueVerifying, traits: busy)
             announcement = texts.string(.valueVerifying)
-            visibleLabel = localization.string(.verifying)
         case .creatingAccount:
             button(.valueCreatingAccount, traits: busy)
             announcement = texts.string(.valueCreatingAccount)
-            visibleLabel = localization.string(.creatingAccount)
         case .continueToService:
             button(.valueOpening, full, traits: busy)
             announcement = texts.format(.valueOpening, full)
-            visibleLabel = localization.format(.continueToService, full)
         case .connecting:
             button(.valueConnecting, traits: busy)
             announcement = texts.string(.valueConnecting)
-            visibleLabel = localization.string(.connecting)
         case .checkmark:
             button(.valueOn, traits: [.button, .toggle, .selected, .notEnabled])
             announcement = name.map { texts.format(.announceConnected, $0) } ?? texts.string(.valueOn)
         case .connected:
             button(.valueOn, hint: .hintDisconnect, traits: [.button, .toggle, .selected])
-            visibleLabel = localization.string(.connected)
         case .disconnecting:
             button(.valueDisconnecting, traits: busy)
             announcement = texts.string(.valueDisconnecting)
-            visibleLabel = localization.string(.disconnecting)
         case .disconnected:
             button(.valueOff, traits: [.button, .toggle, .notEnabled])
             announcement = texts.string(.announceDisconnected)
-            visibleLabel = localization.string(.disconnected)
         }
 
         if showsFooter {
-            let footer = geometry.footerFrame
-            switch state {
-            case .loadingFailed:
-                elements.append(
-                    Element(
-                        kind: .footer, label: texts.string(.footerRetry), hint: texts.string(.footerRetryHint),
-                        traits: [.button], frame: footer))
-            case .enterEmail(_, true):
-                elements.append(
-                    Element(
-                        kind: .footer, label: localization.string(.footerEmailInvalid), traits: [.staticText],
-                        frame: footer))
-            case .enterEmail:
-                elements.append(
-                    Element(
-                        kind: .footer, label: texts.string(.footerLearnMore), hint: texts.string(.footerAboutHint),
-                        traits: [.button], frame: footer))
-            case .creatingAccount(let email):
-                elements.append(
-                    Element(
-                        kind: .footer, label: localization.format(.footerCreatingAccount, email),
-                        traits: [.staticText], frame: footer))
-            case .connect, .verifying, .connected:
-                elements.append(
-                    Element(
-                        kind: .footer, label: texts.string(.footerAbout), hint: texts.string(.footerAboutHint),
-                        traits: [.button], frame: footer))
-            default:
-                elements.append(
-                    Element(
-                        kind: .footer, label: localization.string(.footerWorksWith), traits: [.staticText],
-                        frame: footer))
-            }
+            // The footer looks alike in every state, so it is a button in every state, named by all its words; the
+            // link's words (and the older short names) are what Voice Control also answers to.
+            let (kind, action) = ConnectButtonAppearance.footer(for: state)
+            let text = ConnectButtonAppearance.footerText(
+                kind, state: state, localization: localization, scheme: .light)
+            let words = text.description
+            var footer = Element(
+                kind: .footer, label: words, hint: texts.string(action == .retry ? .footerRetryHint : .footerAboutHint),
+                traits: [.button], frame: geometry.footerFrame)
+            let link = text.runs.filter { $0.kind == .link }.map(\.text).joined()
+            let alias: Key =
+                switch kind {
+                case .loadingFailed: .footerRetry
+                case .enterEmail: .footerLearnMore
+                default: .footerAbout
+                }
+            footer.inputLabels = Self.unique([words, link, texts.string(alias)])
+            elements.append(footer)
         }
 
         self.state = state
@@ -254,6 +243,40 @@ public struct ConnectButtonAccessibility: Sendable, Hashable {
         self.announcement = announcement
         let first = elements[0]
         self.largeContent = LargeContent(title: visibleLabel ?? first.value ?? first.label)
+    }
+
+    /// The words the pill draws in `state` (``ConnectButtonAppearance``'s label, or the email field's text), or
+    /// `nil` where it draws none (the checkmark).
+    static func visibleLabel(
+        _ state: ConnectButtonVisualState, serviceName name: String?, fullServiceName full: String,
+        localization: ConnectLocalization
+    ) -> String? {
+        switch state {
+        case .loading, .loadingFailed: return localization.string(.loading)
+        case .connect: return localization.format(.connect, name ?? "")
+        case .slideToConnect, .verifying: return localization.string(.verifying)
+        case .enterEmail(let email, _): return email.isEmpty ? localization.string(.emailPlaceholder) : email
+        case .creatingAccount: return localization.string(.creatingAccount)
+        case .continueToService: return localization.format(.continueToService, full)
+        case .connecting: return localization.string(.connecting)
+        case .checkmark: return nil
+        case .connected: return localization.string(.connected)
+        case .disconnecting: return localization.string(.disconnecting)
+        case .disconnected: return localization.string(.disconnected)
+        }
+    }
+
+    /// `text` as speech compares it: case, white space and a trailing ellipsis or full stop do not count.
+    static func spokenKey(_ text: String) -> String {
+        var key = text.lowercased().split(whereSeparator: \.isWhitespace).joined()
+        while key.hasSuffix("…") || key.hasSuffix(".") { key.removeLast() }
+        return key
+    }
+
+    /// `phrases` without empty or repeated ones (as speech compares them), in order.
+    static func unique(_ phrases: [String]) -> [String] {
+        var seen: Set<String> = []
+        return phrases.filter { !$0.isEmpty && seen.insert(spokenKey($0)).inserted }
     }
 
     /// The model as JSON: `{"elements": [{"label": …, "value": …, "hint": …, "traits": […]}], "announcement": …}`,

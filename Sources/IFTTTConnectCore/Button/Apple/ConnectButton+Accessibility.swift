@@ -24,6 +24,8 @@ extension ConnectButton {
             if element.kind == .emailField {
                 emailField.accessibilityLabel = element.label
                 emailField.accessibilityHint = element.hint
+                emailField.accessibilityLanguage = model.localization
+                emailField.accessibilityUserInputLabels = element.inputLabels
                 return emailField
             }
             let item =
@@ -34,6 +36,9 @@ extension ConnectButton {
             item.accessibilityValue = element.value
             item.accessibilityHint = element.hint
             item.accessibilityTraits = UIAccessibilityTraits(element.traits)
+            item.accessibilityUserInputLabels = element.inputLabels
+            // The texts follow the controller's locale, not the device's: VoiceOver reads them with that voice.
+            item.accessibilityLanguage = model.localization
             item.accessibilityFrameInContainerSpace = target
             return item
         }
@@ -52,13 +57,19 @@ extension ConnectButton {
 }
 
 extension UIAccessibilityTraits {
-    /// UIKit's traits for the model's: a toggle is a button whose value says whether it is on (UIKit's
-    /// `toggleButton` trait needs iOS 17), a text field has no trait of its own (the real field is the element).
+    /// UIKit's traits for the model's: a toggle is UIKit's `toggleButton` from iOS 17 (before, a button whose value
+    /// says whether it is on), a text field has no trait of its own (the real field is the element).
     init(_ traits: [ConnectButtonAccessibility.Trait]) {
         var result: UIAccessibilityTraits = []
         for trait in traits {
             switch trait {
-            case .button, .toggle: result.insert(.button)
+            case .button: result.insert(.button)
+            case .toggle:
+                result.insert(.button)
+                // iOS 17's `toggleButton` (VoiceOver says "switch button" and reads the selected state as on or
+                // off). Its constant exists from the iOS 17 SDK on; the trait is bit 53 as UIKit defines it, so an
+                // app built with an older SDK gets it too. Before iOS 17 the value carries the state.
+                if #available(iOS 17.0, tvOS 17.0, *) { result.insert(UIAccessibilityTraits(rawValue: 1 << 53)) }
             case .selected: result.insert(.selected)
             case .notEnabled: result.insert(.notEnabled)
             case .updatesFrequently: result.insert(.updatesFrequently)

@@ -111,6 +111,24 @@ extension ConnectButton {
                 from: previous.state, to: visualState, reduceMotion: UIAccessibility.isReduceMotionEnabled),
             from: previous)
         announceAccessibility()
+        moveFocus(ConnectButtonFocus(from: previous.state, to: visualState))
+    }
+
+    /// Raises or dismisses the keyboard and moves VoiceOver to the element that replaced the one it was on.
+    private func moveFocus(_ change: ConnectButtonFocus) {
+        switch change.keyboard {
+        case .raise: emailField.becomeFirstResponder()
+        case .dismiss: emailField.resignFirstResponder()
+        case .unchanged: break
+        }
+        guard let kind = change.focus else { return }
+        let element: Any? =
+            kind == .emailField
+            ? emailField
+            : (accessibilityElements ?? []).first {
+                ($0 as? UIAccessibilityElement)?.accessibilityIdentifier == kind.rawValue
+            }
+        UIAccessibility.post(notification: .layoutChanged, argument: element)
     }
 }
 #endif

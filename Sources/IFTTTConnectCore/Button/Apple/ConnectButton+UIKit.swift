@@ -64,6 +64,8 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
 
     /// Plays the transitions between states (ConnectButton+Motion.swift).
     let motionPlayer = ConnectButtonMotionPlayer()
+    /// The finger on the pill, while there is one (the portable model decides; this view only forwards touches).
+    private var touchModel: ConnectButtonTouch?
 
     /// Creates a button.
     public override init(frame: CGRect) {
@@ -90,7 +92,8 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
         emailField.borderStyle = .none
         emailField.autocorrectionType = .no
         emailField.autocapitalizationType = .none
-        emailField.returnKeyType = .done
+        // The return key says what it does: it continues, as the confirm button.
+        emailField.returnKeyType = .continue
         #if os(iOS) || IFTTT_APPLE_STUB_CHECK
         emailField.keyboardType = .emailAddress
         #endif
@@ -216,24 +219,55 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     // The button consumes its touches: as UIResponder's documentation asks of a view that does not call super,
     // every touch method is overridden.
 
-    /// Consumes the touch; the tap is decided when it ends.
-    open override func touchesBegan(_ touches: Set<UITouch>, with event: UIEvent?) {}
+    /// A finger down on the pill presses it: the portable ``ConnectButtonTouch`` highlights the pill and, as the
+    /// finger moves, drags the knob.
+    open override func touchesBegan(_ touches: Set<UITouch>, with event: UIEvent?) {
+        guard let touch = touches.first else { return }
+        let point = touch.location(in: self)
+        var model = ConnectButtonTouch(appearance: appearance)
+        model.handle(.press(x: Double(point.x - pillOrigin.x), y: Double(point.y), time: touch.timestamp))
+        touchModel = model.isPressed ? model : nil
+        setNeedsDisplay()
+    }
 
-    /// Consumes the touch.
-    open override func touchesMoved(_ touches: Set<UITouch>, with event: UIEvent?) {}
+    /// Forwards the movement to the touch model (the knob follows the finger).
+    open override func touchesMoved(_ touches: Set<UITouch>, with event: UIEvent?) {
+        guard let touch = touches.first, var model = touchModel else { return }
+        let point = touch.location(in: self)
+        model.handle(.move(x: Double(point.x - pillOrigin.x), y: Double(point.y), time: touch.timestamp))
+        touchModel = model
+        setNeedsDisplay()
+    }
 
-    /// Consumes the touch; a cancelled touch taps nothing.
-    open override func touchesCancelled(_ touches: Set<UITouch>, with event: UIEvent?) {}
+    /// A cancelled touch taps nothing; a dragged knob goes back.
+    open override func touchesCancelled(_ touches: Set<UITouch>, with event: UIEvent?) {
+        touchModel = nil
+        setNeedsDisplay()
+    }
 
-    /// A touch that ends inside the button taps the pill, the confirm button or the footer.
+    /// On the pill the touch model decides (toggle or snap back); elsewhere a touch that ends inside the button taps
+    /// the confirm button or the footer.
     open override func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) {
         guard let touch = touches.first else { return }
         let point = touch.location(in: self)
-        guard bounds.contains(point) else { return }
         let local = CGPoint(x: point.x - pillOrigin.x, y: point.y)
+        defer {
+            touchModel = nil
+            setNeedsDisplay()
+        }
+        if var model = touchModel {
+            model.handle(.release(x: Double(local.x), y: Double(local.y), time: touch.timestamp))
+            if model.outcome == .toggle {
+                onTap?()
+                actionHandler?(.toggle)
+            }
+            return
+        }
+        guard bounds.contains(point) else { return }
         if let field = appearance.emailField, CGRect(field.confirmFrame).contains(local) {
             confirmEmail(emailField.text ?? "")
         } else if local.y <= CGFloat(ConnectButtonGeometry.height) {
+            // A pill without a knob (no drag) still toggles on a tap where the state allows it.
             if appearance.isInteractive {
                 onTap?()
                 actionHandler?(.toggle)
@@ -286,7 +320,8 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     /// Draws the pill, progress, label, knob, confirm button, checkmark and footer.
     open override func draw(_ rect: CGRect) {
         guard let context = UIGraphicsGetCurrentContext() else { return }
-        let a = motionPlayer.appearance(over: appearance)
+        var a = motionPlayer.appearance(over: appearance)
+        if let touchModel { a = a.applying(touchModel) }
         let g = a.geometry
         context.saveGState()
         context.translateBy(x: pillOrigin.x, y: 0)

@@ -26,8 +26,8 @@ extension ConnectButtonView {
 
 @available(iOS 14.0, macOS 12.0, tvOS 14.0, watchOS 7.0, *)
 extension View {
-    /// One accessibility element made of this view, as `element` describes it: its label, value, hint and traits,
-    /// children hidden. Without an element (the pill in the email step) the view only contains its children's
+    /// One accessibility element made of this view, as `element` describes it: its label, value, hint, traits and
+    /// Voice Control phrases, children hidden. Without an element (the pill in the email step) the view only contains its children's
     /// elements (the email field and the confirm button).
     func connectAccessibility(_ element: ConnectButtonAccessibility.Element?) -> some View {
         var traits: AccessibilityTraits = []
@@ -47,6 +47,7 @@ extension View {
             .accessibilityValue(Text(verbatim: element?.value ?? ""))
             .accessibilityHint(Text(verbatim: element?.hint ?? ""))
             .accessibilityAddTraits(traits)
+            .accessibilityInputLabels((element?.inputLabels ?? []).map { Text(verbatim: $0) })
             .disabled(element?.traits.contains(.notEnabled) ?? false)
     }
 

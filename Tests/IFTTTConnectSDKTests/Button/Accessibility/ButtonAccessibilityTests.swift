@@ -29,47 +29,56 @@ struct ButtonAccessibilityTests {
 
     @Test func theButtonIsAToggleWithLabelValueAndHint() {
         let off = Self.model(.connect).elements[0]
-        #expect(off.label == "Sunny Weather connection")
+        #expect(off.label == "Connect Sunny Weather", "named by the words it shows")
         #expect(off.value == "Not connected")
         #expect(off.hint == "Connects Sunny Weather through IFTTT.")
         #expect(off.traits == [.button, .toggle])
         let on = Self.model(.connected).elements[0]
-        #expect(on.label == off.label, "the label names the control in every state")
-        #expect(on.value == "Connected" && on.hint == "Turns this connection off.")
+        #expect(on.label == "Connected" && on.value == nil, "the value does not repeat the label")
+        #expect(on.hint == "Turns this connection off.")
+        #expect(on.inputLabels == ["Connected", "Sunny Weather connection"])
+        let done = Self.model(.checkmark).elements[0]
+        #expect(done.label == "Sunny Weather connection" && done.value == "Connected", "no words drawn")
         #expect(on.traits == [.button, .toggle, .selected])
         let busy = Self.model(.verifying).elements[0]
         #expect(busy.value == "Verifying your account" && busy.hint == nil)
         #expect(busy.traits.contains(.notEnabled) && busy.traits.contains(.updatesFrequently))
         #expect(!busy.isInteractive)
-        #expect(Self.model(.continueToService).elements[0].value == "Opening Sunny Weather Service")
+        #expect(Self.model(.continueToService).elements[0].label == "Opening Sunny Weather Service…")
         let loading = ConnectButtonAccessibility(state: .loading, serviceName: nil).elements[0]
-        #expect(loading.label == "IFTTT connection" && loading.value == "Loading")
+        #expect(loading.label == "Loading…" && loading.value == nil)
+        #expect(loading.inputLabels == ["Loading…", "IFTTT connection"])
     }
 
     @Test func theEmailStepHasAFieldAndAConfirmButton() {
         let model = Self.model(.enterEmail(email: "jane@example.com", isInvalid: false))
         let field = model.elements[0]
-        #expect(field.label == "Email address" && field.value == "jane@example.com")
+        #expect(field.label == "Your email address" && field.value == "jane@example.com")
+        #expect(field.inputLabels == ["Your email address", "Email address"])
         #expect(field.traits == [.textField] && field.isInteractive)
         let confirm = model.elements[1]
         #expect(confirm.label == "Continue" && confirm.traits == [.button])
-        #expect(model.elements[2].label == "Learn more about IFTTT" && model.elements[2].traits == [.button])
+        #expect(model.elements[2].label == "Your email signs you in to IFTTT. Learn more")
+        #expect(model.elements[2].traits == [.button])
+        #expect(model.elements[2].inputLabels.contains("Learn more"))
         #expect(model.announcement == nil)
         let invalid = Self.model(.enterEmail(email: "jane@", isInvalid: true))
         #expect(invalid.elements[0].hint == "Enter a valid email address.")
         #expect(invalid.announcement == "Enter a valid email address.")
-        #expect(invalid.elements[2].traits == [.staticText])
+        #expect(invalid.elements[2].label == "Please enter a valid email address.")
         #expect(Self.model(.enterEmail(email: "", isInvalid: false)).elements[0].value == nil)
     }
 
-    @Test func footerLinksAreButtons() {
+    @Test func theFooterIsAButtonNamedByItsWords() {
         let retry = Self.model(.loadingFailed).elements[1]
-        #expect(retry.label == "Try again" && retry.hint == "Loads the connection again.")
+        #expect(retry.label == "Couldn't load the connection. Try again")
+        #expect(retry.hint == "Loads the connection again." && retry.inputLabels.contains("Try again"))
         #expect(retry.traits == [.button] && retry.isInteractive)
         let about = Self.model(.connect).elements[1]
-        #expect(about.label == "About IFTTT" && about.traits == [.button])
+        #expect(about.label == "Works with IFTTT" && about.traits == [.button])
+        #expect(about.inputLabels == ["Works with IFTTT", "About IFTTT"])
         let creating = Self.model(.creatingAccount(email: "jane@example.com")).elements[1]
-        #expect(creating.traits == [.staticText] && creating.label.contains("jane@example.com"))
+        #expect(creating.traits == [.button] && creating.label.contains("jane@example.com"))
     }
 
     @Test func announcementsWhenTheStateChanges() {
@@ -134,7 +143,7 @@ struct ButtonAccessibilityTests {
     @Test func spanishAndJapaneseModels() {
         let es = Self.model(.connected, locale: "es-MX")
         #expect(es.localization == "es-419")
-        #expect(es.elements[0].label == "Conexión con Sunny Weather" && es.elements[0].value == "Conectado")
+        #expect(es.elements[0].label == "Conectado" && es.elements[0].inputLabels.last == "Conexión con Sunny Weather")
         let ja = Self.model(.connecting, locale: "ja")
         #expect(ja.announcement == "接続中")
     }

@@ -88,7 +88,7 @@ struct ButtonAppearanceEndToEndTests {
             let svg = render.svg(for: connection, icon: icon)
             #expect(svg.contains("xlink:href=\"data:image/svg+xml;base64,"))
             #expect(svg.contains("class=\"knob\" cx=\"324\""), "the knob starts on the right")
-            #expect(svg.contains("font-size=\"47.4\""), "the footer at AX5")
+            #expect(svg.contains("font-size=\"20.5\""), "the footer at AX5 stops where the label stops")
             #expect(svg.contains("Conectar"))
         }
     }
