@@ -1,6 +1,6 @@
 import Foundation
-import IFTTTConnectLocation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectLocation
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// A simulated trip against a Connect API: fetches the user's Connections, monitors their geofences with a
 /// ``SimulatedRegionMonitor``, replays a ``Route``, records crossings in a ``LocationEventStore``, uploads them with

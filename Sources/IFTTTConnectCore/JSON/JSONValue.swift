@@ -14,7 +14,7 @@ import Foundation
 ///
 /// Inside the SDK the same type is what its bounded parser (`package` access, invisible to apps) produces
 /// and what the models are read out of; apps decode models through their `Data` entry points, such as
-/// ``Connection/decode(from:)``.
+/// `Connection/decode(from:)`.
 public enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null

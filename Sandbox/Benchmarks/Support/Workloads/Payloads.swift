@@ -1,7 +1,7 @@
 // The work the benchmark suites and `InstructionCount` measure, shared so that both run exactly the same code: the
 // decoding payloads and baselines, and the Connect Button render.
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The payloads, by name.
 public func payloads() -> [(name: String, data: Data)] {

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The original SDK's approach, for comparison: `JSONSerialization` into `[String: Any]`, then a
 /// hand-written walk of the dictionaries that builds the same model values.

@@ -19,7 +19,7 @@ import Foundation
 /// (off, on, or what is happening) and whose hint says what a double-tap does; in the email step the email field
 /// and the confirm button are separate elements; a footer with an action is a button, a footer without one
 /// static text. Every interactive element's touch target is at least 44 × 44 pt.
-public struct ConnectButtonAccessibility: Sendable, Hashable {
+@_spi(Sandbox) public struct ConnectButtonAccessibility: Sendable, Hashable {
     /// One accessibility element.
     public struct Element: Sendable, Hashable {
         /// Which part of the button the element is.

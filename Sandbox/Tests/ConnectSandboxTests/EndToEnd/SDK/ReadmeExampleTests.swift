@@ -1,6 +1,6 @@
 import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 
 /// The README's smallest example, run as written against a sandbox (only the port differs).

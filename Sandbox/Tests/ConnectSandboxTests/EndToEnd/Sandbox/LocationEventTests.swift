@@ -1,8 +1,8 @@
 @testable import ConnectCLI
 @testable import ConnectSandbox
 import Foundation
-import IFTTTConnectLocation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectLocation
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 
 @Suite("Sandbox: POST and GET /v1/location_events")
