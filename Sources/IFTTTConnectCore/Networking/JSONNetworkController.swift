@@ -24,7 +24,7 @@ public final class JSONNetworkController: Sendable {
     public typealias CompletionClosure = @MainActor (Result<Response, any Error>) -> Void
 
     /// 2.8's name of the response: the SDK's ``HTTPResponse`` (status, headers, body), which adds
-    /// `HTTPResponse/json`, `HTTPResponse/isValidResponse` and `HTTPResponse/isAuthenticationFailure`.
+    /// ``HTTPResponse/json``, ``HTTPResponse/isValidResponse`` and ``HTTPResponse/isAuthenticationFailure``.
     public typealias Response = HTTPResponse
 
     /// Where and how requests are sent: the transport, the timeout and the log handler are used.
@@ -128,7 +128,7 @@ extension ConnectionNetworkController {
     ///   - completionHandler: Called once, on the main actor.
     /// - Returns: The running data task, or `nil` with a transport other than ``URLSessionTransport``.
     @discardableResult
-    @_spi(Sandbox) public func json(
+    public func json(
         urlRequest: URLRequest, completionHandler: JSONNetworkController.CompletionClosure?
     ) -> URLSessionDataTask? {
         JSONNetworkController(configuration: configuration).json(
