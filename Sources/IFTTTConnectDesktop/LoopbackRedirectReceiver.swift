@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -113,12 +113,18 @@ public final class LoopbackRedirectReceiver: BrowserLaunchPad, Sendable {
     ///
     /// - Parameters:
     ///   - path: The redirect path, starting with `/`; default `/ifttt/callback`.
-    ///   - clock: The clock of the request and verification deadlines (its `nowMilliseconds`); default
-    ///     `SystemConnectClock`.
     /// - Throws: ``StartError`` when the socket cannot be created or bound.
-    public convenience init(
-        path: String = "/ifttt/callback", clock: any ConnectClock = SystemConnectClock()
-    ) throws(StartError) {
+    public convenience init(path: String = "/ifttt/callback") throws(StartError) {
+        try self.init(path: path, registry: .shared, clock: SystemConnectClock())
+    }
+
+    /// Binds 127.0.0.1 on a free port and starts answering on a background thread, reading deadlines from `clock`.
+    ///
+    /// - Parameters:
+    ///   - path: The redirect path, starting with `/`.
+    ///   - clock: The clock of the request and verification deadlines (its `nowMilliseconds`).
+    /// - Throws: ``StartError`` when the socket cannot be created or bound.
+    @_spi(Sandbox) public convenience init(path: String, clock: any ConnectClock) throws(StartError) {
         try self.init(path: path, registry: .shared, clock: clock)
     }
 

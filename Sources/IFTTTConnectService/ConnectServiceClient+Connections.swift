@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 extension ConnectServiceClient {
     /// Whose field options ``fetchFieldOptions(connectionId:for:userId:)`` reads.

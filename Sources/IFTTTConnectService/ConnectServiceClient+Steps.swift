@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 extension ConnectServiceClient {
     /// What ``performQuery(connectionId:queryId:userId:userFeatureId:fields:includes:limit:cursor:)`` answers

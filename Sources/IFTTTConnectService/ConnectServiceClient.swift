@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// Server-side calls to the Connect API authenticated with your service key, for a partner backend.
 ///

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
 #endif
@@ -16,7 +16,7 @@ import AuthenticationServices
 /// let activationURL = try await opener.next()
 /// ```
 @MainActor
-public final class RecordingURLOpener: URLOpener {
+@_spi(Sandbox) public final class RecordingURLOpener: URLOpener {
     /// The URL schemes ``canOpen(_:)`` answers `true` for.
     public var installed: Set<String>
     /// What ``open(_:)`` returns.
@@ -74,7 +74,7 @@ public final class RecordingURLOpener: URLOpener {
 /// let activationPage = try await session.next()
 /// ```
 @MainActor
-public final class RecordingWebSession: WebAuthenticationSession {
+@_spi(Sandbox) public final class RecordingWebSession: WebAuthenticationSession {
     /// Every URL a session was started with, in order.
     public private(set) var started: [URL] = []
     /// How many times ``dismiss()`` was called.
@@ -191,7 +191,7 @@ public final class RecordingConnectButtonDelegate: ConnectButtonControllerDelega
 }
 
 /// Why a test double could not deliver what a test awaited.
-public enum TestDoubleError: Error, Sendable, Equatable {
+@_spi(Sandbox) public enum TestDoubleError: Error, Sendable, Equatable {
     /// The double's stream ended before the awaited value arrived.
     case finished
 }

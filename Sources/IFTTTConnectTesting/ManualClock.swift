@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// A clock that moves only when the test moves it: a `ConnectClock` for the Connect
 /// button's pauses and a `now` for every API that takes a `() -> Date`.
@@ -10,7 +10,7 @@ import IFTTTConnectCore
 /// clock.advance(by: 2_000)                // milliseconds: wakes the flow's timers that are due
 /// clock.advance(1.5)                      // seconds
 /// ```
-public final class ManualClock: ConnectClock, Sendable {
+@_spi(Sandbox) public final class ManualClock: ConnectClock, Sendable {
     private struct State {
         var current: Date
         var sleepers: [(deadline: UInt64, continuation: CheckedContinuation<Void, Never>)] = []

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// An `HTTPTransport` for tests: records every request and answers from a closure,
 /// without any network.
@@ -50,7 +50,7 @@ public final class RecordingTransport: HTTPTransport, Sendable {
 }
 
 /// Collects log lines from any thread, for asserting that logs hold no secret.
-public final class LogCapture: Sendable {
+@_spi(Sandbox) public final class LogCapture: Sendable {
     private let captured = Locked<[String]>([])
 
     /// Creates an empty capture.

@@ -5,7 +5,7 @@
 /// var random = SplitMix64(seed: 42)
 /// let radius = Double.random(in: 100..<1500, using: &random)
 /// ```
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+@_spi(Sandbox) public struct SplitMix64: RandomNumberGenerator, Sendable {
     /// The generator's position; each ``next()`` moves it.
     public var state: UInt64
 

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -54,19 +54,19 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     ///   - baseURL: the server root (scheme, host and port; a path is ignored). The default is
     ///     `https://api.ifttt.com`.
     ///   - transport: sends the requests.
-    ///   - anonymousId: sent as `IFTTT-SDK-Anonymous-Id` and `ifttt_sdk_anonymous_id`; by default the
-    ///     per-install id of `AnonymousIdentifierStore`.
+    ///   - anonymousId: sent as `IFTTT-SDK-Anonymous-Id` and `ifttt_sdk_anonymous_id`; `nil` (the default) sends
+    ///     the SDK's per-install id.
     ///   - callbackQueue: runs completion handlers; `nil` runs them on a concurrency thread.
     ///   - logHandler: receives one line per request (method, path, status); never a token or an email.
     public init(
         baseURL: URL? = nil,
         transport: any HTTPTransport = URLSessionTransport(),
-        anonymousId: String = AnonymousIdentifierStore.current,
+        anonymousId: String? = nil,
         callbackQueue: DispatchQueue? = ConnectionNetworkController.Configuration.defaultCallbackQueue,
         logHandler: (@Sendable (String) -> Void)? = nil
     ) {
         var initial = State(
-            anonymousId: anonymousId, transport: transport, callbackQueue: callbackQueue, logHandler: logHandler)
+            anonymousId: anonymousId ?? AnonymousIdentifierStore.current, transport: transport, callbackQueue: callbackQueue, logHandler: logHandler)
         if let baseURL {
             let parts = Self.split(baseURL)
             initial.scheme = parts.scheme

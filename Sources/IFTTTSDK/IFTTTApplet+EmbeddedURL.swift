@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 extension IFTTTApplet {
     /// The web activation URL for this Applet, with the anonymous id and invite code of

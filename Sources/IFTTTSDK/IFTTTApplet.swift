@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// An Applet of the legacy IFTTT API (`/v1/services/{service}/applets`), as the 2017 IFTTT SDK modelled it.
 public struct IFTTTApplet: Sendable, Hashable, Identifiable {

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// The order in which ``IFTTTAPIManager/fetchApplets(order:platform:)`` lists Applets (the legacy `IFTTTOrderType`).
 ///

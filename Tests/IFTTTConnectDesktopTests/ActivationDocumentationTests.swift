@@ -1,6 +1,6 @@
 import Foundation
-import IFTTTConnectCore
-import IFTTTConnectDesktop
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectDesktop
 import Testing
 
 /// Compiles the command-line example of Activation.md (it is not run: it would open a browser).

@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-@testable import IFTTTConnectCore
-@testable import IFTTTConnectDesktop
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectDesktop
 
 /// No secret reaches a command line: the desktop flow hands `xdg-open` (or `open`) a launch URL of the loopback
 /// receiver, which leads only this program's user, once, to the activation URL.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectCore
-@testable import IFTTTConnectDesktop
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectDesktop
 
 /// The receiver hands a redirect to the SDK as the client wrote it: its request target behind the receiver's own
 /// `http://127.0.0.1:PORT`. The client's `Host` header is never read and an absolute-form request line is not the

@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-@testable import IFTTTConnectDesktop
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectDesktop
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// The receiver's deadlines come from the injected `ConnectClock`, not from the system's.
 @Suite("Loopback receiver on an injected clock", .timeLimit(.minutes(1)))

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectCore
-@testable import IFTTTConnectDesktop
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectDesktop
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 
 /// The receiver keeps answering while connections are flooded at it and held open: no peer takes more than its
 /// share, and the real redirect is never pushed out. The flood is driven with explicit synchronization: the

@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-@testable import IFTTTConnectDesktop
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectDesktop
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// The loopback receiver serves connections concurrently with one deadline per request.
 @Suite("Loopback receiver under slow and idle clients", .timeLimit(.minutes(1)))

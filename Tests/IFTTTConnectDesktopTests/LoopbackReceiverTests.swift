@@ -1,11 +1,11 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-@testable import IFTTTConnectDesktop
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectDesktop
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// The loopback receiver over real HTTP, handing redirects to the registry a waiting activation registered with (how
 /// a waiting ConnectButtonController receives them is tested in the SDK's own tests, on the same registry).

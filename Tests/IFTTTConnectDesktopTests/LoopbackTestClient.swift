@@ -1,6 +1,6 @@
 import Foundation
-import IFTTTConnectTesting
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectCore
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)

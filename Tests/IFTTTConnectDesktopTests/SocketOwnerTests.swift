@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectDesktop
+@_spi(Sandbox) @testable import IFTTTConnectDesktop
 
 /// The kernel's answer to "who owns the client's socket", which the receiver's launch check and per-peer limit use.
 @Suite("Socket owner", .enabled(if: SocketOwner.isSupported, "only Linux says who owns a socket"))

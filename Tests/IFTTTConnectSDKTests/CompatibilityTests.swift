@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import IFTTTConnectCore
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import TestSupport
 
 /// A 2.8 app's class-based credential provider: the token changes when the user logs in.

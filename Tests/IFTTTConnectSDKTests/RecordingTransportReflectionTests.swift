@@ -1,6 +1,6 @@
 import Foundation
-import IFTTTConnectCore
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
 
 /// `RecordingTransport` keeps no typed-throws function type in a stored property: reflecting such a property needs the

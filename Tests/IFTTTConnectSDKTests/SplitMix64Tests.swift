@@ -1,4 +1,4 @@
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
 
 /// `IFTTTConnectTesting.SplitMix64` is the one seeded generator of the repository (tests, the sandbox's `--seed`

@@ -1,7 +1,7 @@
 import Foundation
-import IFTTTConnectCore
-import IFTTTConnectTesting
-import IFTTTConnectService
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectService
 import Testing
 
 /// Runs the examples of ServerSideCalls.md against a fake transport.

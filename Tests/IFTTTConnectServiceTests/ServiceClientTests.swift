@@ -1,6 +1,6 @@
 import Foundation
-import IFTTTConnectCore
-import IFTTTConnectService
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectService
 import Testing
 
 @Suite("ConnectServiceClient guards the service key")

@@ -1,7 +1,7 @@
 import Foundation
-import IFTTTConnectCore
-import IFTTTConnectService
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectService
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
 
 /// Run an action, perform a query, test a trigger and the provisional access code: the requests IFTTT's docs show

@@ -1,6 +1,6 @@
 import Foundation
-import IFTTTConnectCore
-import IFTTTSDK
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTSDK
 import Testing
 import TestSupport
 

@@ -1,7 +1,7 @@
 import Foundation
-import IFTTTConnectCore
-import IFTTTConnectTesting
-import IFTTTSDK
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTSDK
 import Testing
 
 @Suite("Embedded activation URL")

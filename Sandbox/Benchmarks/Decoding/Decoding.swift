@@ -9,7 +9,7 @@
 import Benchmark
 import BenchmarkSupport
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 import Workloads
 
 let benchmarks: @Sendable () -> Void = {

@@ -10,9 +10,9 @@
 import Benchmark
 import BenchmarkSupport
 import Foundation
-import IFTTTConnectLocation
-import IFTTTConnectSDK
-import IFTTTConnectTesting
+@_spi(Sandbox) import IFTTTConnectLocation
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectTesting
 
 /// 100,000 geofences spread over the contiguous United States, and 256 query points.
 struct GeofenceWorkload: Sendable {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import IFTTTConnectSDK
-import IFTTTSDK
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTSDK
 
 /// `ifttt-connect applets ...`: the legacy v1 Applets API through `IFTTTAPIManager`.
 struct AppletsCommand: AsyncParsableCommand {

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 extension ButtonCommand {
     /// `ifttt-connect button accessibility --connection ID|--file FILE --state STATE [--locale L]`.

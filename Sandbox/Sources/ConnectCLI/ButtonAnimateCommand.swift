@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 extension ButtonCommand {
     /// `ifttt-connect button animate --connection ID|--file FILE --from STATE --to STATE --out DIR`.

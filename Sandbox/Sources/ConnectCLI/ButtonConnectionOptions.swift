@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The Connection a `button` subcommand draws: `--connection ID` from the API (see `--api`; `--invite-code` for an
 /// unpublished one) or `--file FILE` with the JSON of `GET /v2/connections/{id}`; plus the look shared by the subcommands (`--locale`, `--style`, `--width`).

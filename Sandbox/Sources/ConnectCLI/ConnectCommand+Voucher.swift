@@ -1,6 +1,6 @@
 import Foundation
-import IFTTTConnectSDK
-import IFTTTConnectService
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectService
 
 extension ConnectCommand {
     /// What vouches for the user token `connect` keeps.

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import IFTTTConnectDesktop
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectDesktop
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// `ifttt-connect connect CONNECTION_ID`: the real activation flow for a person, finished through the loopback
 /// redirect receiver. The token it keeps is the one a voucher names (``Voucher``): a redirect to the loopback

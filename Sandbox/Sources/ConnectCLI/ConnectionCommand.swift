@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// `ifttt-connect connection ...`: Connection tools.
 struct ConnectionCommand: AsyncParsableCommand {

@@ -1,8 +1,8 @@
 import ArgumentParser
 import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
-import IFTTTConnectService
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectService
 import Logging
 
 /// `ifttt-connect demo`: the end-to-end story against an in-process sandbox on an ephemeral port.

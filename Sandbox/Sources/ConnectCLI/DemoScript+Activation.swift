@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,6 +1,6 @@
 import Foundation
-import IFTTTConnectSDK
-import IFTTTSDK
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTSDK
 
 extension DemoScript {
     /// Step 8: the app asks the partner backend for alice's IFTTT user token with its own session, then uses the

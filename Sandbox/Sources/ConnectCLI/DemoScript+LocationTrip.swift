@@ -1,6 +1,6 @@
 import Foundation
-import IFTTTConnectLocation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectLocation
+@_spi(Sandbox) import IFTTTConnectSDK
 
 extension LocationTrip {
     /// Configures gx-store-visits for the Grocery Express user `userId`, who has it enabled (Connections are enabled

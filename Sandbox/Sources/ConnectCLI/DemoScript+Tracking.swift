@@ -2,7 +2,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 extension DemoScript {
     /// Step 6: the SDK's analytics reach the sandbox over HTTP, and nothing does after the opt-out.

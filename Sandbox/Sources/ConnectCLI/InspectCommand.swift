@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import IFTTTConnectSDK
-import IFTTTSDK
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTSDK
 
 /// `ifttt-connect inspect FILE`: decodes a Connection (or legacy Applet) payload and prints a normalized summary.
 struct InspectCommand: ParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import IFTTTConnectLocation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectLocation
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// `ifttt-connect location`: geofencing tools.
 struct LocationCommand: AsyncParsableCommand {

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import IFTTTConnectLocation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectLocation
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// `ifttt-connect location lifecycle` (hidden): one launch of an app that monitors one geofence, driven by a script,
 /// for the lifecycle tests that terminate it with SIGKILL, suspend it and relaunch it inside or outside.

@@ -1,7 +1,7 @@
 import Foundation
-import IFTTTConnectLocation
-import IFTTTConnectSDK
-import IFTTTConnectTesting
+@_spi(Sandbox) import IFTTTConnectLocation
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectTesting
 import NIOConcurrencyHelpers
 
 /// A simulated trip against a Connect API, run through the ``Synchronizer`` every app runs: the user token saved with

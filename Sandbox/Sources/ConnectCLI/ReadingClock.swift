@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// A ``ConnectClock`` whose wall-clock time is what `read` answers and whose waits are the system's: a simulated trip's
 /// shifted time, a simulated launch's fixed time. (The SDK's engines take a clock; the `now:` closures they once took

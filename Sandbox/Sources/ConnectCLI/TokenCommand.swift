@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import IFTTTConnectService
+@_spi(Sandbox) import IFTTTConnectService
 
 /// `ifttt-connect token ...`: service-side token tools.
 struct TokenCommand: AsyncParsableCommand {

@@ -2,7 +2,7 @@ import Foundation
 
 /// The pauses of the activation flow, in seconds. ``standard`` keeps the original Connect Button's pacing,
 /// which leaves room for its animations; ``immediate`` has no pauses, for headless programs and tests.
-public struct ActivationTiming: Sendable, Hashable {
+@_spi(Sandbox) public struct ActivationTiming: Sendable, Hashable {
     /// The progress shown before the IFTTT app is opened when the user is not known yet. Default 1 s.
     public var appHandoffDelay: TimeInterval
     /// How long "creating your IFTTT account" is shown for a new user. Default 1.5 s.

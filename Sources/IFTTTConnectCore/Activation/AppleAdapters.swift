@@ -6,7 +6,7 @@ import UIKit
 
 /// Opens URLs with `UIApplication`.
 @MainActor
-public final class UIApplicationURLOpener: URLOpener {
+@_spi(Sandbox) public final class UIApplicationURLOpener: URLOpener {
     /// Creates the opener.
     public init() {}
 
@@ -33,7 +33,7 @@ import AuthenticationServices
 
 /// Shows the activation page in an `ASWebAuthenticationSession` (shared cookies, not ephemeral).
 @MainActor
-public final class SystemWebAuthenticationSession: NSObject, WebAuthenticationSession,
+@_spi(Sandbox) public final class SystemWebAuthenticationSession: NSObject, WebAuthenticationSession,
     ASWebAuthenticationPresentationContextProviding
 {
     private let anchor: @MainActor () -> ASPresentationAnchor?

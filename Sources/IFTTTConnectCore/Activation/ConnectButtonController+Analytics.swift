@@ -7,7 +7,7 @@ extension ConnectButtonController {
     /// Setting it to `false` stops collection at once: events already queued are dropped and a request in
     /// flight is cancelled, so nothing more reaches IFTTT (the original SDK kept sending queued events, spec
     /// §9 W-14). The choice lasts while the process runs; store the user's preference and set it at every
-    /// launch. It is ``AnalyticsSwitch/shared``'s ``AnalyticsSwitch/isEnabled`` (process-wide: 2.8's static
+    /// launch. It is `AnalyticsSwitch/shared`'s `AnalyticsSwitch/isEnabled` (process-wide: 2.8's static
     /// property has no instance to read a switch from).
     ///
     /// ```swift
@@ -36,7 +36,7 @@ extension ConnectButtonController {
     ///   - hostName: The host app's name, the impression's location id.
     ///   - time: The events' timestamp.
     /// - Returns: The events, possibly none.
-    public nonisolated static func analyticsEvents(
+    @_spi(Sandbox) public nonisolated static func analyticsEvents(
         for kind: ActivationFunnelEvent.Kind, connection: Connection?, connectionId: String,
         priorStatus: Connection.Status? = nil, hostName: String?, at time: Date
     ) -> [AnalyticsEvent] {

@@ -8,38 +8,38 @@ extension ConnectButtonController {
 
         /// Sends the Connect API requests (Connection, `/me`, account lookup, disconnect).
         /// Default: production.
-        public var networkController: ConnectionNetworkController
+        @_spi(Sandbox) public var networkController: ConnectionNetworkController
         /// Opens the IFTTT app hand-off URL and checks which apps exist. `nil` (the default) means
         /// `UIApplication` on iOS and ``SystemBrowserURLOpener`` elsewhere.
-        public var urlOpener: (any URLOpener)?
+        @_spi(Sandbox) public var urlOpener: (any URLOpener)?
         /// Shows the activation web page. `nil` (the default) means `ASWebAuthenticationSession` on iOS and
         /// macOS and ``BrowserWebAuthenticationSession`` elsewhere.
-        public var webAuthenticationSession: (any WebAuthenticationSession)?
+        @_spi(Sandbox) public var webAuthenticationSession: (any WebAuthenticationSession)?
         /// The clock for the flow's pauses and the analytics events' timestamps. Default: ``SystemConnectClock``.
-        public var clock: any ConnectClock
+        @_spi(Sandbox) public var clock: any ConnectClock
 
         // MARK: - Options
 
         /// The flow's pauses. Default: ``ActivationTiming/standard``.
-        public var timing: ActivationTiming
+        @_spi(Sandbox) public var timing: ActivationTiming
         /// The IFTTT app hand-off base, `ifttt-handoff-v1://connections` by default.
-        public var appHandoffBaseURL: URL
+        @_spi(Sandbox) public var appHandoffBaseURL: URL
         /// The web activation base, `https://ifttt.com/access/api` by default; the sandbox serves
         /// `<sandbox>/access/api`.
-        public var webActivationBaseURL: URL
+        @_spi(Sandbox) public var webActivationBaseURL: URL
         /// Receives one line per step, event and effect: names and statuses only, never a token, a `state`,
         /// an OAuth code or an email. Default `nil`.
-        public var logHandler: (@Sendable (String) -> Void)?
+        @_spi(Sandbox) public var logHandler: (@Sendable (String) -> Void)?
 
         /// Receives the button's analytics events. `nil` (the default) means one uploader per Connect API
         /// base URL shared by the process, sending to `<connect base>/sdk/events`. Either way
         /// ``ConnectButtonController/analyticsEnabled`` (``AnalyticsSwitch/shared``) governs collection unless
         /// the uploader was made with its own ``AnalyticsSwitch``.
-        public var analyticsUploader: AnalyticsUploader?
+        @_spi(Sandbox) public var analyticsUploader: AnalyticsUploader?
 
         /// Loads and caches the connecting service's icon for the knob. `nil` (the default) means a loader that
         /// sends through ``networkController``'s transport and caches in memory and in the user's caches folder.
-        public var iconLoader: ServiceIconLoader?
+        @_spi(Sandbox) public var iconLoader: ServiceIconLoader?
 
         /// Where the controller waits for its redirect; ``RedirectRegistry/shared`` (process-wide, see there)
         /// unless a test injects its own.
@@ -62,7 +62,7 @@ extension ConnectButtonController {
         ///   - appHandoffBaseURL: The IFTTT app hand-off base.
         ///   - webActivationBaseURL: The web activation base.
         ///   - logHandler: Receives log lines without secrets.
-        public init(
+        @_spi(Sandbox) public init(
             networkController: ConnectionNetworkController = ConnectionNetworkController(),
             urlOpener: (any URLOpener)? = nil,
             webAuthenticationSession: (any WebAuthenticationSession)? = nil,
@@ -80,6 +80,12 @@ extension ConnectButtonController {
             self.appHandoffBaseURL = appHandoffBaseURL
             self.webActivationBaseURL = webActivationBaseURL
             self.logHandler = logHandler
+        }
+
+        /// The production configuration: IFTTT's Connect API, the platform's URL opener and web session, the
+        /// system clock.
+        public init() {
+            self.init(networkController: ConnectionNetworkController())
         }
 
         /// A configuration for a sandbox at `baseURL` (its root): the Connect API under `/v2`, web activation

@@ -20,7 +20,7 @@ import Foundation
 @MainActor
 public final class ConnectButtonController {
     /// The button the controller drives, whatever its kind.
-    public let presenter: any ConnectButtonPresenting
+    @_spi(Sandbox) public let presenter: any ConnectButtonPresenting
     #if canImport(UIKit) && !os(watchOS)
     /// The UIKit Connect Button the controller drives (2.8's `button`). A controller created with another
     /// ``ConnectButtonPresenting`` (such as ``HeadlessConnectButton``) returns a button that nothing drives; use
@@ -36,20 +36,20 @@ public final class ConnectButtonController {
     /// footer and the About page.
     public let locale: Locale
     /// The dependencies and options.
-    public let configuration: Configuration
+    @_spi(Sandbox) public let configuration: Configuration
     /// Receives activation and deactivation results.
     public weak var delegate: (any ConnectButtonControllerDelegate)?
 
     /// The Connection once loaded, with its status kept current by the flow.
     public private(set) var connection: Connection?
     /// What the button shows now.
-    public var step: ConnectButtonStep { flow.visibleStep }
+    @_spi(Sandbox) public var step: ConnectButtonStep { flow.visibleStep }
 
     // The controller's mutable state: private to this file, which holds everything that reads or changes it.
     // Its extensions in other files (+Analytics, +Outcomes, +Platform, +Configuration) hold no state of it.
 
     /// The pure state machine this controller drives.
-    private var flow: ActivationFlow
+    var flow: ActivationFlow
     /// The clock reading at creation; the flow's times count from it.
     private let origin: UInt64
     /// Recognizes the configured redirect URL; `nil` when no redirect can match it.
@@ -59,15 +59,15 @@ public final class ConnectButtonController {
     /// The web session of the current or last attempt.
     private var webSession: (any WebAuthenticationSession)?
     /// The streams of ``events()``.
-    private var subscribers: [UUID: AsyncStream<ActivationFunnelEvent>.Continuation] = [:]
+    var subscribers: [UUID: AsyncStream<ActivationFunnelEvent>.Continuation] = [:]
     /// Callers of ``nextActivationResult()`` and ``connect(email:)`` waiting for the next result.
-    private var activationWaiters:
+    var activationWaiters:
         [CheckedContinuation<Result<ConnectionActivation, ConnectButtonControllerError>, Never>] = []
     /// Callers of ``nextDeactivationResult()`` and ``disconnect()`` waiting for the next result.
-    private var deactivationWaiters: [CheckedContinuation<Result<Connection, ConnectButtonControllerError>, Never>] =
+    var deactivationWaiters: [CheckedContinuation<Result<Connection, ConnectButtonControllerError>, Never>] =
         []
     /// Callers waiting for the Connection to load.
-    private var loadWaiters: [CheckedContinuation<Void, Never>] = []
+    var loadWaiters: [CheckedContinuation<Void, Never>] = []
     /// The step last shown on the button.
     private var lastShown: ConnectButtonStep?
     private var backgroundObservation: AnyObject?
@@ -85,7 +85,7 @@ public final class ConnectButtonController {
     /// The icon load in flight or finished last (tests await it).
     private(set) var iconTask: Task<Void, Never>?
     /// The email last confirmed in the email step (shown in the "creating account" footer).
-    private var confirmedEmail: String?
+    var confirmedEmail: String?
     /// Loads the service icon (the configuration's, or one on the network controller's transport).
     private let iconLoader: ServiceIconLoader
 
@@ -194,7 +194,7 @@ public final class ConnectButtonController {
 
     /// Tells the controller the app went to the background. During an IFTTT app hand-off the button returns
     /// to its initial step while the redirect is still awaited. On iOS the controller observes this itself.
-    public func applicationDidEnterBackground() {
+    @_spi(Sandbox) public func applicationDidEnterBackground() {
         flushAnalytics()
         send(.appDidEnterBackground)
     }
@@ -215,7 +215,7 @@ public final class ConnectButtonController {
         }
     }
 
-    private func makeAttempt() -> ActivationFlow.Attempt {
+    func makeAttempt() -> ActivationFlow.Attempt {
         let credentials = self.credentials
         let handoffScheme = configuration.appHandoffBaseURL.scheme.flatMap { URL(string: $0 + "://") }
         let hasUserToken = credentials.userToken?.isEmpty == false
@@ -302,104 +302,10 @@ public final class ConnectButtonController {
         }
     }
 
-    // MARK: - Async API
-
-    /// A stream of funnel events, from now until the controller is released. Each call makes a new stream.
-    ///
-    /// - Returns: The stream.
-    public func events() -> AsyncStream<ActivationFunnelEvent> {
-        let id = UUID()
-        return AsyncStream(bufferingPolicy: .bufferingNewest(256)) { continuation in
-            subscribers[id] = continuation
-            continuation.onTermination = { [weak self] _ in
-                Task { @MainActor in self?.subscribers[id] = nil }
-            }
-        }
-    }
-
-    /// Waits for the next activation result, however the flow is started.
-    ///
-    /// - Returns: The activation, or why it failed.
-    public func nextActivationResult() async -> Result<ConnectionActivation, ConnectButtonControllerError> {
-        await withCheckedContinuation { activationWaiters.append($0) }
-    }
-
-    /// Waits for the next deactivation result.
-    ///
-    /// - Returns: The disabled Connection, or why turning it off failed.
-    public func nextDeactivationResult() async -> Result<Connection, ConnectButtonControllerError> {
-        await withCheckedContinuation { deactivationWaiters.append($0) }
-    }
-
-    /// Runs a whole activation without UI: waits for the Connection to load, starts the flow, confirms the
-    /// email step with `email` when one is needed, and returns when the redirect arrives. Cancelling the
-    /// calling task cancels the flow.
-    ///
-    /// - Parameter email: The user's email; `nil` uses ``ConnectionConfiguration/suggestedUserEmail``.
-    /// - Returns: The activation.
-    /// - Throws: ``ConnectButtonControllerError``: ``ConnectButtonControllerError/unableToGetConnection`` when
-    ///   the Connection cannot be loaded, ``ConnectButtonControllerError/notReady`` when a flow is running or
-    ///   the Connection is already on, ``ConnectButtonControllerError/invalidEmail``, or the flow's error.
-    public func connect(email: String? = nil) async throws(ConnectButtonControllerError) -> ConnectionActivation {
-        try await waitUntilLoaded()
-        guard case .initial = flow.step else { throw .notReady }
-        let attempt = makeAttempt()
-        let address = email ?? connectionConfiguration.suggestedUserEmail
-        if !attempt.hasUserToken && !attempt.appInstalled && !EmailValidator.isValid(address) { throw .invalidEmail }
-        let result = await withTaskCancellationHandler {
-            await withCheckedContinuation { continuation in
-                activationWaiters.append(continuation)
-                send(.toggle(attempt))
-                if case .enterEmail = flow.step {
-                    confirmedEmail = address
-                    send(.emailConfirmed(address))
-                }
-            }
-        } onCancel: {
-            Task { @MainActor [weak self] in self?.cancelActivation() }
-        }
-        // A switch, not `result.get()`: SDKs before Swift 6's standard library declare `get()` with untyped throws.
-        switch result {
-        case .success(let value): return value
-        case .failure(let error): throw error
-        }
-    }
-
-    /// Turns the Connection off without UI and returns it.
-    ///
-    /// - Returns: The disabled Connection.
-    /// - Throws: ``ConnectButtonControllerError/notReady`` unless connected, or the network error.
-    public func disconnect() async throws(ConnectButtonControllerError) -> Connection {
-        try await waitUntilLoaded()
-        guard case .connected = flow.step else { throw .notReady }
-        let result = await withCheckedContinuation { continuation in
-            deactivationWaiters.append(continuation)
-            send(.toggle(makeAttempt()))
-        }
-        // A switch, not `result.get()`: SDKs before Swift 6's standard library declare `get()` with untyped throws.
-        switch result {
-        case .success(let value): return value
-        case .failure(let error): throw error
-        }
-    }
-
-    private func waitUntilLoaded() async throws(ConnectButtonControllerError) {
-        while true {
-            switch flow.step {
-            case .loading, .waitingToRetry:
-                await withCheckedContinuation { loadWaiters.append($0) }
-            case .loadingFailed:
-                throw .unableToGetConnection
-            default:
-                return
-            }
-        }
-    }
-
     // MARK: - Effects
 
     /// Feeds an event to the flow, shows the step it leads to and performs its effects.
-    private func send(_ event: ActivationFlow.Event) {
+    func send(_ event: ActivationFlow.Event) {
         let effects = flow.handle(event, now: now)
         connection = flow.connection
         if case .connectionLoaded(_, .success(let loaded)) = event {
@@ -534,10 +440,10 @@ public final class ConnectButtonController {
     // MARK: - Appearance
 
     /// The language of everything the button shows: the controller's locale.
-    public var localization: ConnectLocalization { ConnectLocalization(locale: locale) }
+    @_spi(Sandbox) public var localization: ConnectLocalization { ConnectLocalization(locale: locale) }
 
     /// The appearance of the step shown now, for the presenter's environment.
-    public var appearance: ConnectButtonAppearance {
+    @_spi(Sandbox) public var appearance: ConnectButtonAppearance {
         ConnectButtonAppearance(
             state: ConnectButtonVisualState(
                 step: flow.visibleStep, email: confirmedEmail ?? connectionConfiguration.suggestedUserEmail),
@@ -724,7 +630,7 @@ public final class ConnectButtonController {
 
     /// Waits until every analytics event this controller produced so far was handed to its uploader (queued or
     /// dropped by the opt-out). Sending them is the uploader's business: see ``AnalyticsUploader/flush()``.
-    public func waitForAnalytics() async {
+    @_spi(Sandbox) public func waitForAnalytics() async {
         await analyticsTail?.value
     }
 

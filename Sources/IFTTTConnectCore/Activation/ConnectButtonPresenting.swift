@@ -1,7 +1,7 @@
 import Foundation
 
 /// What the user does with the Connect Button.
-public enum ConnectButtonAction: Sendable, Hashable {
+@_spi(Sandbox) public enum ConnectButtonAction: Sendable, Hashable {
     /// Tapped or dragged the knob: connect, or disconnect when connected.
     case toggle
     /// Confirmed the email field (return key or confirm button) with this text.
@@ -11,60 +11,60 @@ public enum ConnectButtonAction: Sendable, Hashable {
 }
 
 /// Whatever shows the Connect Button on the platform. ``ConnectButtonController`` tells it what to show and
-/// receives the user's actions through ``actionHandler``; it never depends on a UI framework.
+/// receives the user's actions through `actionHandler`; it never depends on a UI framework.
 ///
 /// After each step, and when the service icon has loaded, the controller also hands the presenter the whole
-/// ``ConnectButtonAppearance`` (texts in the controller's locale, colours, icon, progress, knob, sizes, layout
-/// direction), computed for the ``appearanceEnvironment`` the presenter reports. Both have default
+/// `ConnectButtonAppearance` (texts in the controller's locale, colours, icon, progress, knob, sizes, layout
+/// direction), computed for the `appearanceEnvironment` the presenter reports. Both have default
 /// implementations, so a presenter written for 2.8 compiles and works unchanged.
 ///
 /// ``HeadlessConnectButton`` shows nothing, for command-line programs and tests.
 @MainActor
 public protocol ConnectButtonPresenting: AnyObject {
     /// Set by the controller; call it with each user action.
-    var actionHandler: (@MainActor (ConnectButtonAction) -> Void)? { get set }
+    @_spi(Sandbox) var actionHandler: (@MainActor (ConnectButtonAction) -> Void)? { get set }
     /// Shows `step` for `connection` (nil while loading).
     ///
     /// - Parameters:
     ///   - step: What to show.
     ///   - connection: The Connection, once loaded.
     ///   - suggestedEmail: The email to pre-fill in ``ConnectButtonStep/enterEmail(invalid:)``.
-    func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String)
+    @_spi(Sandbox) func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String)
     /// What the host decides about the look (style, light or dark mode, width, text size, layout direction);
     /// the controller computes the appearance for it. Default: a default ``ConnectButtonEnvironment``.
-    var appearanceEnvironment: ConnectButtonEnvironment { get }
+    @_spi(Sandbox) var appearanceEnvironment: ConnectButtonEnvironment { get }
     /// Draws `appearance`: everything the button shows now. Called after ``show(_:connection:suggestedEmail:)``
     /// and whenever the appearance changes without a new step (the service icon loaded). Default: nothing.
     ///
     /// - Parameter appearance: What to draw.
-    func show(_ appearance: ConnectButtonAppearance)
+    @_spi(Sandbox) func show(_ appearance: ConnectButtonAppearance)
 }
 
 extension ConnectButtonPresenting {
     /// The default environment: the light style in light mode, 360 pt, the default text size, left to right.
-    public var appearanceEnvironment: ConnectButtonEnvironment { ConnectButtonEnvironment() }
+    @_spi(Sandbox) public var appearanceEnvironment: ConnectButtonEnvironment { ConnectButtonEnvironment() }
 
     /// Ignores the appearance (a 2.8 presenter draws from the step alone).
     ///
     /// - Parameter appearance: Ignored.
-    public func show(_ appearance: ConnectButtonAppearance) {}
+    @_spi(Sandbox) public func show(_ appearance: ConnectButtonAppearance) {}
 }
 
-/// A Connect Button with no UI: it remembers what it was told to show, and ``perform(_:)`` acts as the user.
+/// A Connect Button with no UI: it remembers what it was told to show, and `perform(_:)` acts as the user.
 @MainActor
 public final class HeadlessConnectButton: ConnectButtonPresenting {
     /// Set by the controller.
-    public var actionHandler: (@MainActor (ConnectButtonAction) -> Void)?
+    @_spi(Sandbox) public var actionHandler: (@MainActor (ConnectButtonAction) -> Void)?
     /// The last step shown.
-    public private(set) var step: ConnectButtonStep = .loading
+    @_spi(Sandbox) public private(set) var step: ConnectButtonStep = .loading
     /// Every step shown, in order (repeated steps once).
-    public private(set) var history: [ConnectButtonStep] = []
+    @_spi(Sandbox) public private(set) var history: [ConnectButtonStep] = []
     /// The last appearance the controller handed over: exactly what the UIKit button would draw.
-    public private(set) var appearance: ConnectButtonAppearance?
+    @_spi(Sandbox) public private(set) var appearance: ConnectButtonAppearance?
     /// Every appearance handed over, in order (repeated ones once).
-    public private(set) var appearances: [ConnectButtonAppearance] = []
+    @_spi(Sandbox) public private(set) var appearances: [ConnectButtonAppearance] = []
     /// The host environment this button reports to the controller.
-    public var appearanceEnvironment: ConnectButtonEnvironment
+    @_spi(Sandbox) public var appearanceEnvironment: ConnectButtonEnvironment
     /// Callers of ``appearance(where:)`` waiting for a matching appearance.
     private var waiters:
         [(
@@ -74,9 +74,14 @@ public final class HeadlessConnectButton: ConnectButtonPresenting {
 
     /// Creates a headless button.
     ///
-    /// - Parameter environment: The host environment to report; default the standard one.
-    public init(environment: ConnectButtonEnvironment = ConnectButtonEnvironment()) {
+    /// - Parameter environment: The host environment to report.
+    @_spi(Sandbox) public init(environment: ConnectButtonEnvironment) {
         appearanceEnvironment = environment
+    }
+
+    /// Creates a headless button that reports the standard host environment (the light style, 360 points wide).
+    public init() {
+        appearanceEnvironment = ConnectButtonEnvironment()
     }
 
     /// Records `step`.
@@ -85,7 +90,7 @@ public final class HeadlessConnectButton: ConnectButtonPresenting {
     ///   - step: What to show.
     ///   - connection: Ignored.
     ///   - suggestedEmail: Ignored.
-    public func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String) {
+    @_spi(Sandbox) public func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String) {
         if history.last != step { history.append(step) }
         self.step = step
     }
@@ -93,7 +98,7 @@ public final class HeadlessConnectButton: ConnectButtonPresenting {
     /// Records `appearance`.
     ///
     /// - Parameter appearance: What the button would draw.
-    public func show(_ appearance: ConnectButtonAppearance) {
+    @_spi(Sandbox) public func show(_ appearance: ConnectButtonAppearance) {
         if appearances.last != appearance { appearances.append(appearance) }
         self.appearance = appearance
         let ready = waiters.filter { $0.condition(appearance) }
@@ -106,7 +111,7 @@ public final class HeadlessConnectButton: ConnectButtonPresenting {
     ///
     /// - Parameter condition: What to wait for.
     /// - Returns: The first appearance that satisfies `condition`.
-    public func appearance(where condition: @escaping (ConnectButtonAppearance) -> Bool) async
+    @_spi(Sandbox) public func appearance(where condition: @escaping (ConnectButtonAppearance) -> Bool) async
         -> ConnectButtonAppearance
     {
         if let appearance, condition(appearance) { return appearance }
@@ -116,7 +121,7 @@ public final class HeadlessConnectButton: ConnectButtonPresenting {
     /// Acts as the user.
     ///
     /// - Parameter action: The action to send to the controller.
-    public func perform(_ action: ConnectButtonAction) {
+    @_spi(Sandbox) public func perform(_ action: ConnectButtonAction) {
         actionHandler?(action)
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// What the Connect Button shows: the visible step of the activation flow.
 ///
 /// A ``ConnectButtonPresenting`` button draws it; a headless program can print it.
-public enum ConnectButtonStep: Sendable, Hashable, CustomStringConvertible {
+@_spi(Sandbox) public enum ConnectButtonStep: Sendable, Hashable, CustomStringConvertible {
     /// The Connection is loading.
     case loading
     /// The Connection could not be loaded; ``ConnectButtonController/retryLoading()`` tries again.
@@ -56,7 +56,7 @@ public enum ConnectButtonStep: Sendable, Hashable, CustomStringConvertible {
 /// Every event names the flow session it belongs to: a new session starts each time the user (or
 /// ``ConnectButtonController/connect(email:)``) starts an activation or a deactivation; events before that
 /// carry the controller's first session id.
-public struct ActivationFunnelEvent: Sendable, Hashable, CustomStringConvertible {
+@_spi(Sandbox) public struct ActivationFunnelEvent: Sendable, Hashable, CustomStringConvertible {
     /// What happened.
     public enum Kind: Sendable, Hashable {
         /// The button showed a loaded Connection.

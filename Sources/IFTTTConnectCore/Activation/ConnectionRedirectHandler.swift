@@ -26,7 +26,7 @@ import Foundation
 /// - its query is a redirect IFTTT sends: at most one `state`, a known `next_step`, and a `user_token` only
 ///   with `next_step=complete`, at most 4,096 bytes in all;
 /// - it carries that flow's `state` (the 128-bit random value the flow sent), **or** it carries no `state` and
-///   the flow's ``ConnectionConfiguration/redirectStatePolicy`` is ``RedirectStatePolicy/verifyWhenMissing``
+///   the flow's ``ConnectionConfiguration/redirectStatePolicy`` is `RedirectStatePolicy/verifyWhenMissing`
 ///   (the default).
 ///
 /// A taken `next_step=complete` redirect is a signal, with or without `state`: it finishes the flow only once the

@@ -12,7 +12,7 @@ import Foundation
 ///
 /// So `hello@ifttt.com` and `hello+mike.amu_dsen@ifttt.com` are valid; two addresses separated by a comma,
 /// or an address inside a sentence, are not. The rule is the same on every platform (no `NSDataDetector`).
-public enum EmailValidator {
+@_spi(Sandbox) public enum EmailValidator {
     /// Whether `text` is one valid email address (see ``EmailValidator``).
     ///
     /// - Parameter text: What the user typed or the app suggested.

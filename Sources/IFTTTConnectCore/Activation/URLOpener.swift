@@ -4,7 +4,7 @@ import Foundation
 ///
 /// On iOS the default is `UIApplication`; elsewhere it is ``SystemBrowserURLOpener``.
 @MainActor
-public protocol URLOpener: AnyObject, Sendable {
+@_spi(Sandbox) public protocol URLOpener: AnyObject, Sendable {
     /// Whether an app can open `url` (on iOS, the scheme must be listed in `LSApplicationQueriesSchemes`).
     ///
     /// - Parameter url: A URL such as `ifttt-handoff-v1://`.
@@ -26,7 +26,7 @@ public protocol URLOpener: AnyObject, Sendable {
 /// refused; open the secret-free launch URL of a ``BrowserLaunchPad`` instead (a `LoopbackRedirectReceiver`
 /// of IFTTTConnectDesktop is one), as ``BrowserWebAuthenticationSession/init(opener:launchPad:)`` does.
 @MainActor
-public final class SystemBrowserURLOpener: URLOpener {
+@_spi(Sandbox) public final class SystemBrowserURLOpener: URLOpener {
     /// Starts a program with arguments; returns whether it started.
     typealias Launcher = @Sendable (_ executable: URL, _ arguments: [String]) -> Bool
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// How a web authentication session ended by itself.
-public enum WebAuthenticationSessionResult: Sendable, Hashable {
+@_spi(Sandbox) public enum WebAuthenticationSessionResult: Sendable, Hashable {
     /// The session caught a redirect to the callback scheme and returned its URL.
     case callback(URL)
     /// The user closed the session.
@@ -15,7 +15,7 @@ public enum WebAuthenticationSessionResult: Sendable, Hashable {
 /// Shows the activation web page (spec §2.6). On iOS and macOS the default is
 /// `ASWebAuthenticationSession`; elsewhere it is ``BrowserWebAuthenticationSession``.
 @MainActor
-public protocol WebAuthenticationSession: AnyObject, Sendable {
+@_spi(Sandbox) public protocol WebAuthenticationSession: AnyObject, Sendable {
     /// Shows `url` and calls `completion` at most once if the session ends by itself.
     ///
     /// - Parameters:
@@ -54,7 +54,7 @@ public protocol BrowserLaunchPad: AnyObject, Sendable {
 /// (a command line is readable by every local user): the session then ends with
 /// ``WebAuthenticationSessionResult/failed``.
 @MainActor
-public final class BrowserWebAuthenticationSession: WebAuthenticationSession {
+@_spi(Sandbox) public final class BrowserWebAuthenticationSession: WebAuthenticationSession {
     private let opener: any URLOpener
     private let launchPad: (any BrowserLaunchPad)?
 

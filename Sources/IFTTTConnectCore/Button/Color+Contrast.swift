@@ -2,12 +2,12 @@ import Foundation
 
 extension ConnectColor {
     /// The HSB brightness: the largest of the three components, 0 to 1.
-    public var brightness: Double {
+    @_spi(Sandbox) public var brightness: Double {
         Double(max(red, green, blue)) / 255
     }
 
     /// The same hue and saturation with HSB brightness `value` (clamped to 0...1).
-    public func withBrightness(_ value: Double) -> ConnectColor {
+    @_spi(Sandbox) public func withBrightness(_ value: Double) -> ConnectColor {
         let target = min(1, max(0, value))
         let current = brightness
         guard current > 0 else {
@@ -22,12 +22,12 @@ extension ConnectColor {
 
     /// A version that stands out from the original: dark colours (brightness below 0.25) get `brightening`
     /// more brightness, the others `darkening` less.
-    public func contrasting(brightening: Double = 0.08, darkening: Double = 0.15) -> ConnectColor {
+    @_spi(Sandbox) public func contrasting(brightening: Double = 0.08, darkening: Double = 0.15) -> ConnectColor {
         brightness < 0.25 ? withBrightness(brightness + brightening) : withBrightness(brightness - darkening)
     }
 
     /// The WCAG 2 contrast ratio between this colour and `other`, from 1 (same) to 21 (black on white).
-    public func contrastRatio(with other: ConnectColor) -> Double {
+    @_spi(Sandbox) public func contrastRatio(with other: ConnectColor) -> Double {
         let a = relativeLuminance
         let b = other.relativeLuminance
         return (max(a, b) + 0.05) / (min(a, b) + 0.05)
@@ -35,7 +35,7 @@ extension ConnectColor {
 }
 
 /// The fixed colours of the Connect Button.
-public enum ConnectButtonPalette {
+@_spi(Sandbox) public enum ConnectButtonPalette {
     /// The pill of the `.light` style (for light host backgrounds): `#222222`.
     public static let almostBlack = ConnectColor(red: 0x22, green: 0x22, blue: 0x22)
     /// The background of the email step, and the progress bar without a service in the dark style: `#CCCCCC`.

@@ -3,7 +3,7 @@ import Foundation
 /// The content of the About page the button's footer opens: what IFTTT does for this Connection, the
 /// user's controls, and the legal line. A pure value, drawn by `AboutViewController` on iOS and usable by any
 /// other renderer.
-public struct ConnectAboutPage: Sendable, Hashable {
+@_spi(Sandbox) public struct ConnectAboutPage: Sendable, Hashable {
     /// A service shown in the page's header.
     public struct ServiceBadge: Sendable, Hashable {
         /// The service's short name.

@@ -87,7 +87,7 @@ extension ConnectButtonAppearance {
 extension ConnectColor {
     /// `self` mixed with `other`, per sRGB component: `amount` 0 is `self`, 1 is `other` (clamped to 0...1; a
     /// non-finite amount is `other`).
-    public func mixed(with other: ConnectColor, amount: Double) -> ConnectColor {
+    @_spi(Sandbox) public func mixed(with other: ConnectColor, amount: Double) -> ConnectColor {
         let t = min(1, max(0, amount.isFinite ? amount : 1))
         func mix(_ a: UInt8, _ b: UInt8) -> UInt8 {
             UInt8(min(255, max(0, (Double(a) * (1 - t) + Double(b) * t).rounded())))
@@ -97,14 +97,14 @@ extension ConnectColor {
 
     /// Black or white, whichever contrasts more with every colour of `fills` (the lowest ratio decides). Pure
     /// black or white always reaches 4.58:1 against a single fill.
-    public static func textColor(onAll fills: [ConnectColor]) -> ConnectColor {
+    @_spi(Sandbox) public static func textColor(onAll fills: [ConnectColor]) -> ConnectColor {
         func worst(_ text: ConnectColor) -> Double { fills.map { text.contrastRatio(with: $0) }.min() ?? 21 }
         return worst(.white) >= worst(.black) ? .white : .black
     }
 
     /// This fill, moved away from `text` (towards black under white text, towards white under black text) just
     /// enough for the two to reach `ratio`; unchanged when they already do.
-    public func ensuringContrast(_ ratio: Double, with text: ConnectColor) -> ConnectColor {
+    @_spi(Sandbox) public func ensuringContrast(_ ratio: Double, with text: ConnectColor) -> ConnectColor {
         if contrastRatio(with: text) >= ratio { return self }
         let target: ConnectColor = text.relativeLuminance > 0.5 ? .black : .white
         var step = 0.0

@@ -19,7 +19,7 @@ import Foundation
 /// appearance.label?.text        // "Grocery Express verbinden"
 /// let svg = ConnectButtonSVGRenderer.render(appearance)
 /// ```
-public struct ConnectButtonAppearance: Sendable, Hashable {
+@_spi(Sandbox) public struct ConnectButtonAppearance: Sendable, Hashable {
     /// The state this appearance shows.
     public var state: ConnectButtonVisualState
     /// The style the host asked for.

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A rectangle in points, origin at the top left.
-public struct ConnectButtonRect: Sendable, Hashable {
+@_spi(Sandbox) public struct ConnectButtonRect: Sendable, Hashable {
     /// The left edge.
     public var x: Double
     /// The top edge.
@@ -30,7 +30,7 @@ public struct ConnectButtonRect: Sendable, Hashable {
 }
 
 /// The sizes of the Connect Button, in points: a 72 pt pill at most 360 pt wide, with a 64 pt knob.
-public struct ConnectButtonGeometry: Sendable, Hashable {
+@_spi(Sandbox) public struct ConnectButtonGeometry: Sendable, Hashable {
     /// The pill's height.
     public static let height = 72.0
     /// The widest the pill gets (5 × height); wider containers centre it.

@@ -10,7 +10,7 @@ import Foundation
 /// let svg = ConnectButtonSVGRenderer.render(ConnectButtonAppearance(state: .connect, connection: connection))
 /// try svg.write(to: URL(fileURLWithPath: "button.svg"), atomically: true, encoding: .utf8)
 /// ```
-public enum ConnectButtonSVGRenderer {
+@_spi(Sandbox) public enum ConnectButtonSVGRenderer {
     /// Rendering choices.
     public struct Options: Sendable, Hashable {
         /// Prefix of the ids of clip paths and filters; give each SVG its own when several share a page.

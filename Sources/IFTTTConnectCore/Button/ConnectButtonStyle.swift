@@ -10,7 +10,7 @@ public enum ConnectButtonStyle: String, Sendable, Hashable, CaseIterable {
     case dynamic
 
     /// The host appearance this style draws for, given the host's current appearance.
-    public func resolved(for hostAppearance: ConnectButtonColorScheme) -> ConnectButtonColorScheme {
+    @_spi(Sandbox) public func resolved(for hostAppearance: ConnectButtonColorScheme) -> ConnectButtonColorScheme {
         switch self {
         case .light: return .light
         case .dark: return .dark
@@ -20,7 +20,7 @@ public enum ConnectButtonStyle: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The appearance of the host app around the button (light mode or dark mode).
-public enum ConnectButtonColorScheme: String, Sendable, Hashable, CaseIterable {
+@_spi(Sandbox) public enum ConnectButtonColorScheme: String, Sendable, Hashable, CaseIterable {
     /// A light background.
     case light
     /// A dark background.

@@ -4,7 +4,7 @@ extension ConnectButtonVisualState {
     /// The look of an activation flow step: the pure mapping from the controller's ``ConnectButtonStep`` to
     /// what the button shows. `email` is the address the user typed or was suggested (shown in the email
     /// field and in the "creating account" footer).
-    public init(step: ConnectButtonStep, email: String) {
+    @_spi(Sandbox) public init(step: ConnectButtonStep, email: String) {
         switch step {
         case .loading: self = .loading
         case .loadingFailed: self = .loadingFailed

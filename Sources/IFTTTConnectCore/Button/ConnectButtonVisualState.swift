@@ -3,7 +3,7 @@ import Foundation
 /// What the Connect Button shows: one case per visual state of the button, independent of how the
 /// activation flow got there.
 ///
-/// ``ConnectButtonAppearance``'s initializer
+/// `ConnectButtonAppearance`'s initializer
 /// turns a state into everything a renderer draws.
 public enum ConnectButtonVisualState: Sendable, Hashable {
     /// The Connection is loading; the label pulses.
@@ -34,7 +34,7 @@ public enum ConnectButtonVisualState: Sendable, Hashable {
     case disconnected
 
     /// One example of every state, in flow order (used by galleries, snapshots and benchmarks).
-    public static let allExamples: [ConnectButtonVisualState] = [
+    @_spi(Sandbox) public static let allExamples: [ConnectButtonVisualState] = [
         .loading, .loadingFailed, .connect, .slideToConnect, .enterEmail(email: "jane@example.com", isInvalid: false),
         .enterEmail(email: "jane@", isInvalid: true), .verifying, .creatingAccount(email: "jane@example.com"),
         .continueToService, .connecting, .checkmark, .connected, .disconnecting, .disconnected,

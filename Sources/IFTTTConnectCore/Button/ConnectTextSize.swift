@@ -2,7 +2,7 @@ import Foundation
 
 /// The text size the user chose (Dynamic Type), named as UIKit's `UIContentSizeCategory` values are, in the
 /// kebab case the command line uses (`accessibility-extra-extra-extra-large`).
-public enum ConnectTextSize: String, Sendable, Hashable, CaseIterable {
+@_spi(Sandbox) public enum ConnectTextSize: String, Sendable, Hashable, CaseIterable {
     /// `UIContentSizeCategory.extraSmall`.
     case extraSmall = "extra-small"
     /// `UIContentSizeCategory.small`.
@@ -41,7 +41,7 @@ public enum ConnectTextSize: String, Sendable, Hashable, CaseIterable {
 /// (footnote for the footer, body for the About page's rows, title 2 for its title, headline for its button,
 /// subheadline for 2.8's 18 pt "h6" of the email field). The pill's label, fixed at 22 pt in 2.8, follows
 /// the headline curve here (the style of a button's title), up to ``ConnectButtonGeometry/largestPillTextSize``.
-public enum ConnectTextStyle: String, Sendable, Hashable, CaseIterable {
+@_spi(Sandbox) public enum ConnectTextStyle: String, Sendable, Hashable, CaseIterable {
     /// `UIFont.TextStyle.title2`.
     case title2
     /// `UIFont.TextStyle.headline`.
@@ -77,7 +77,7 @@ public enum ConnectTextStyle: String, Sendable, Hashable, CaseIterable {
 }
 
 /// The direction the host lays its interface out in.
-public enum ConnectLayoutDirection: String, Sendable, Hashable, CaseIterable {
+@_spi(Sandbox) public enum ConnectLayoutDirection: String, Sendable, Hashable, CaseIterable {
     /// Left to right: the knob starts on the left.
     case leftToRight = "ltr"
     /// Right to left (Arabic, Hebrew): the layout mirrors and the knob starts on the right.
@@ -87,7 +87,7 @@ public enum ConnectLayoutDirection: String, Sendable, Hashable, CaseIterable {
 /// What the host decides about the button's look: style, light or dark mode, width, text size and layout
 /// direction. A presenter reports it (``ConnectButtonPresenting/appearanceEnvironment``) and the controller
 /// computes the ``ConnectButtonAppearance`` for it.
-public struct ConnectButtonEnvironment: Sendable, Hashable {
+@_spi(Sandbox) public struct ConnectButtonEnvironment: Sendable, Hashable {
     /// The style the host chose.
     public var style: ConnectButtonStyle
     /// The host's light or dark mode.

@@ -2,7 +2,7 @@ import Foundation
 
 /// A service icon's bytes, once loaded: PNG, JPEG, GIF or SVG, recognized by their first bytes (never by what
 /// the server says they are).
-public struct ConnectButtonIconImage: Sendable, Hashable {
+@_spi(Sandbox) public struct ConnectButtonIconImage: Sendable, Hashable {
     /// The image formats a knob can show.
     public enum Format: String, Sendable, Hashable, CaseIterable {
         /// PNG.
@@ -56,7 +56,7 @@ public struct ConnectButtonIconImage: Sendable, Hashable {
 }
 
 /// Why a service icon could not be loaded; the knob then shows the service's monogram.
-public enum ServiceIconError: Error, Sendable, Hashable {
+@_spi(Sandbox) public enum ServiceIconError: Error, Sendable, Hashable {
     /// The URL is not `http` or `https`.
     case notAWebURL
     /// The transport failed.
@@ -77,7 +77,7 @@ public enum ServiceIconError: Error, Sendable, Hashable {
 /// let loader = ServiceIconLoader(transport: URLSessionTransport())
 /// if case .success(let icon) = await loader.icon(for: url) { show(icon) }
 /// ```
-public final class ServiceIconLoader: Sendable {
+@_spi(Sandbox) public final class ServiceIconLoader: Sendable {
     /// The transport icons are requested through.
     public let transport: any HTTPTransport
     /// The folder of the disk cache, or `nil` for none.

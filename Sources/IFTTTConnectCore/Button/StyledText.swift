@@ -1,7 +1,7 @@
 import Foundation
 
 /// Text made of runs that renderers draw differently: plain text, the IFTTT wordmark, and links.
-public struct StyledText: Sendable, Hashable, CustomStringConvertible {
+@_spi(Sandbox) public struct StyledText: Sendable, Hashable, CustomStringConvertible {
     /// One stretch of text with one look.
     public struct Run: Sendable, Hashable {
         /// How a run is drawn.

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// You meet it in ``FieldValue/other(_:)``: a value the SDK reads from a Connection but has no type for, or
 /// one you send back in a ``UserConnectionUpdate``. It is `Codable`, so Foundation's coders read and write
-/// it like any other value (object members come and go in the order the coder gives them; ``serialized()``
+/// it like any other value (object members come and go in the order the coder gives them; `serialized()`
 /// keeps the document order):
 ///
 /// ```swift
@@ -14,7 +14,7 @@ import Foundation
 ///
 /// Inside the SDK the same type is what its bounded parser (`package` access, invisible to apps) produces
 /// and what the models are read out of; apps decode models through their `Data` entry points, such as
-/// ``Connection/decode(from:)``.
+/// `Connection/decode(from:)`.
 public enum JSONValue: Sendable, Hashable {
     /// `null`.
     case null
@@ -30,7 +30,7 @@ public enum JSONValue: Sendable, Hashable {
     case object(JSONObject)
 
     /// A short name of the value's JSON type, used in error messages ("string", "object", ...).
-    public var typeName: String {
+    @_spi(Sandbox) public var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "boolean"
@@ -95,14 +95,14 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Serializes the value back to compact JSON text, keys in their original order.
-    public func serialized() -> String {
+    @_spi(Sandbox) public func serialized() -> String {
         var out = ""
         write(to: &out)
         return out
     }
 
     /// Serializes the value to pretty-printed JSON text with two-space indentation.
-    public func prettySerialized() -> String {
+    @_spi(Sandbox) public func prettySerialized() -> String {
         var out = ""
         writePretty(to: &out, indent: 0)
         return out
@@ -319,7 +319,7 @@ extension JSONValue: Codable {
     }
 
     /// Writes the value to an encoder, members in order (the encoder may reorder them); a non-finite number
-    /// is `null`, as in ``serialized()``.
+    /// is `null`, as in `serialized()`.
     public func encode(to encoder: any Encoder) throws {
         switch self {
         case .object(let object):

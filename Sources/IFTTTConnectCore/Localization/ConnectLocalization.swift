@@ -16,7 +16,7 @@ import Foundation
 /// `es`; `zh-TW`, `zh-HK` and `zh-Hant-*` → `zh-Hant`; `zh`, `zh-CN` → `zh-Hans`; `pt` and `pt-AO` → `pt-PT`;
 /// `no`, `nn`, `no_NO` → `nb`; `en-AU` → `en-GB`; `de-AT` → `de`), and anything unknown goes to English.
 /// Underscores, POSIX suffixes (`de_DE.UTF-8`) and keyword suffixes (`@calendar=…`) are accepted.
-public struct ConnectLocalization: Sendable, Hashable, CustomStringConvertible {
+@_spi(Sandbox) public struct ConnectLocalization: Sendable, Hashable, CustomStringConvertible {
     /// The 22 shipped localizations, besides the English base.
     public static let supportedLocalizations: [String] = [
         "en-US", "en-GB", "cs", "da", "de", "es", "es-419", "fi", "fr", "fr-CA", "it", "ja", "ko", "nb", "nl",

@@ -5,7 +5,7 @@ import Foundation
 /// Each key exists in every shipped localization (a test checks this, including that each translation
 /// uses the same format placeholders as English). Look a key up with ``ConnectLocalization/string(_:)`` or
 /// ``ConnectLocalization/format(_:_:)-method``.
-public enum ConnectStringKey: String, Sendable, Hashable, CaseIterable {
+@_spi(Sandbox) public enum ConnectStringKey: String, Sendable, Hashable, CaseIterable {
     /// Button label while the Connection loads.
     case loading = "button.state.loading"
     /// Button label before activation; one argument, the connecting service's short name.

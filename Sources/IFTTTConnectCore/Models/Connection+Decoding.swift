@@ -9,7 +9,7 @@ extension Connection {
     /// print(connection.primaryService.name, connection.status)
     /// ```
     /// - Throws: ``ConnectDecodingError`` naming the JSON path of the problem.
-    public static func decode(from data: Data) throws(ConnectDecodingError) -> Connection {
+    @_spi(Sandbox) public static func decode(from data: Data) throws(ConnectDecodingError) -> Connection {
         try decode(json: JSONParser().parse(data))
     }
 
@@ -43,7 +43,7 @@ extension Connection {
 
     /// Decodes every Connection of a `{"type":"list","data":[...]}` envelope.
     /// - Throws: ``ConnectDecodingError`` naming the JSON path of the problem.
-    public static func decodeList(from data: Data) throws(ConnectDecodingError) -> [Connection] {
+    @_spi(Sandbox) public static func decodeList(from data: Data) throws(ConnectDecodingError) -> [Connection] {
         try decodeList(json: JSONParser().parse(data))
     }
 

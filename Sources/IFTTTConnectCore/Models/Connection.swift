@@ -3,10 +3,10 @@ import Foundation
 /// A Connection: a service's integration that a user turns on, as the Connect API describes it
 /// (`GET /v2/connections/{id}`).
 ///
-/// Decode one with ``Connection/decode(from:)`` or fetch one with ``ConnectionNetworkController``.
+/// Decode one with `Connection/decode(from:)` or fetch one with `ConnectionNetworkController`.
 ///
 /// As in ConnectSDK-iOS 2.8, two Connections are equal (and hash alike) when their ``id``s are equal, whatever
-/// their status or content; compare everything with ``hasSameContent(as:)``.
+/// their status or content; compare everything with `hasSameContent(as:)`.
 public struct Connection: Sendable, Hashable, Identifiable {
     /// The user's status for this Connection.
     public enum Status: String, Sendable, Hashable, CaseIterable {
@@ -47,12 +47,12 @@ public struct Connection: Sendable, Hashable, Identifiable {
     /// The features, each with its triggers, queries and actions.
     public let features: [Feature]
     /// The authenticated user's configuration, present when the user has this Connection.
-    public let userConnection: UserConnection?
+    @_spi(Sandbox) public let userConnection: UserConnection?
     /// How many users turned the Connection on, when the API says.
     public let enabledCount: Int?
 
     /// Creates a Connection from its parts. There must be exactly one primary service.
-    public init(
+    @_spi(Sandbox) public init(
         id: String,
         name: String,
         description: String,
@@ -99,7 +99,7 @@ public struct Connection: Sendable, Hashable, Identifiable {
     }
 
     /// The user's features for a feature of this Connection (none when the user has not enabled it).
-    public func userFeatures(for feature: Feature) -> [UserFeature] {
+    @_spi(Sandbox) public func userFeatures(for feature: Feature) -> [UserFeature] {
         userConnection?.userFeatures.filter { $0.featureId == feature.id } ?? []
     }
 
@@ -155,7 +155,7 @@ public struct Connection: Sendable, Hashable, Identifiable {
     ///
     /// - Parameter other: The other Connection.
     /// - Returns: `true` when nothing differs.
-    public func hasSameContent(as other: Connection) -> Bool {
+    @_spi(Sandbox) public func hasSameContent(as other: Connection) -> Bool {
         id == other.id && name == other.name && description == other.description && url == other.url
             && status == other.status && services == other.services && coverImages == other.coverImages
             && valuePropositions == other.valuePropositions && features == other.features
@@ -194,7 +194,7 @@ extension Connection {
         }
 
         /// Creates a cover image.
-        public init(width: Int, url: URL) {
+        @_spi(Sandbox) public init(width: Int, url: URL) {
             self.width = width
             self.url = url
         }

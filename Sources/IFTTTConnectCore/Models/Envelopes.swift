@@ -110,7 +110,7 @@ public struct User: Sendable, Hashable {
     }
 
     /// Decodes a `/v2/me` payload.
-    public static func decode(from data: Data) throws(ConnectDecodingError) -> User {
+    @_spi(Sandbox) public static func decode(from data: Data) throws(ConnectDecodingError) -> User {
         do throws(ConnectDecodingError) {
             let reader = try JSONReader(JSONParser().parse(data))
             return User(

@@ -12,18 +12,18 @@ extension Connection {
         /// The icon.
         public let iconURL: URL?
         /// Where to fetch options for the feature's own fields.
-        public let fieldOptionsURL: URL?
+        @_spi(Sandbox) public let fieldOptionsURL: URL?
         /// Fields that belong to the feature itself.
-        public let fields: [Field]
+        @_spi(Sandbox) public let fields: [Field]
         /// The feature's triggers.
         public let triggers: [Step]
         /// The feature's queries.
-        public let queries: [Step]
+        @_spi(Sandbox) public let queries: [Step]
         /// The feature's actions.
-        public let actions: [Step]
+        @_spi(Sandbox) public let actions: [Step]
 
         /// Creates a feature.
-        public init(
+        @_spi(Sandbox) public init(
             id: String, title: String, description: String? = nil, iconURL: URL? = nil,
             fieldOptionsURL: URL? = nil, fields: [Field] = [], triggers: [Step] = [],
             queries: [Step] = [], actions: [Step] = []
@@ -43,7 +43,7 @@ extension Connection {
         public var details: String? { description }
 
         /// All steps: triggers, then queries, then actions.
-        public var steps: [Step] { triggers + queries + actions }
+        @_spi(Sandbox) public var steps: [Step] { triggers + queries + actions }
     }
 
     /// One trigger, query or action of a feature.
@@ -168,7 +168,7 @@ public struct FieldType: RawRepresentable, Sendable, Hashable, CustomStringConve
     public var isLocation: Bool { rawValue.hasPrefix("LOCATION_") }
 
     /// The region transitions a location trigger of this type reports, or `nil` when it is no trigger type.
-    public var locationTransitions: LocationTransitions? {
+    @_spi(Sandbox) public var locationTransitions: LocationTransitions? {
         switch self {
         case .locationEnter: return .enter
         case .locationExit: return .exit
@@ -182,7 +182,7 @@ public struct FieldType: RawRepresentable, Sendable, Hashable, CustomStringConve
 }
 
 /// Region transitions that a location trigger reports.
-public struct LocationTransitions: OptionSet, Sendable, Hashable {
+@_spi(Sandbox) public struct LocationTransitions: OptionSet, Sendable, Hashable {
     /// The raw bits.
     public let rawValue: Int
     /// Creates transitions from raw bits.

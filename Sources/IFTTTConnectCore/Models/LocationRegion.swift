@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Its ``identifier`` is `ifttt_<user feature trigger id>`; the part after the literal `ifttt_` prefix is the
 /// trigger subscription id that location events report, even when it contains underscores.
-public struct LocationRegion: Sendable, Hashable, Identifiable {
+@_spi(Sandbox) public struct LocationRegion: Sendable, Hashable, Identifiable {
     /// The prefix of every region identifier the SDK gives its geofences.
     public static let identifierPrefix = "ifttt_"
     /// The `field_id` of the user field that holds a location trigger's place: `location`.
@@ -62,7 +62,7 @@ extension Connection {
     /// - the transitions come from the field type (`LOCATION_ENTER`, `LOCATION_EXIT`,
     ///   `LOCATION_ENTER_AND_EXIT` / `LOCATION_ENTER_OR_EXIT`), read from the user's field or else from the
     ///   feature's definition of that trigger. A missing or unknown type reports both, as 2.8 reports every region.
-    public var locationRegions: [LocationRegion] {
+    @_spi(Sandbox) public var locationRegions: [LocationRegion] {
         guard let userConnection else { return [] }
         var definitions: [String: Connection.Step] = [:]
         for feature in features {

@@ -39,7 +39,7 @@ extension Connection {
         }
 
         /// Creates a service.
-        public init(
+        @_spi(Sandbox) public init(
             id: String,
             name: String,
             shortName: String? = nil,
@@ -100,7 +100,7 @@ public struct ConnectColor: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The relative luminance (WCAG 2), 0 for black to 1 for white.
-    public var relativeLuminance: Double {
+    @_spi(Sandbox) public var relativeLuminance: Double {
         func channel(_ v: UInt8) -> Double {
             let c = Double(v) / 255
             return c <= 0.03928 ? c / 12.92 : pow((c + 0.055) / 1.055, 2.4)
@@ -112,7 +112,7 @@ public struct ConnectColor: Sendable, Hashable, CustomStringConvertible {
     public var description: String { hex }
 
     /// Black.
-    public static let black = ConnectColor(red: 0, green: 0, blue: 0)
+    @_spi(Sandbox) public static let black = ConnectColor(red: 0, green: 0, blue: 0)
     /// White.
-    public static let white = ConnectColor(red: 255, green: 255, blue: 255)
+    @_spi(Sandbox) public static let white = ConnectColor(red: 255, green: 255, blue: 255)
 }

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The authenticated user's configuration of a Connection (`user_connection`).
-public struct UserConnection: Sendable, Hashable {
+@_spi(Sandbox) public struct UserConnection: Sendable, Hashable {
     /// The user's features.
     public let userFeatures: [UserFeature]
     /// Whether the user turned the Connection on without configuring it (`"pending": true`, what IFTTT's activation
@@ -25,7 +25,7 @@ public struct UserConnection: Sendable, Hashable {
 }
 
 /// The user's instance of a feature.
-public struct UserFeature: Sendable, Hashable, Identifiable {
+@_spi(Sandbox) public struct UserFeature: Sendable, Hashable, Identifiable {
     /// The user feature's id (`""` when the API left it out).
     public let id: String
     /// The id of the ``Connection/Feature`` it configures (`""` when the API left it out). It may name a
@@ -61,7 +61,7 @@ public struct UserFeature: Sendable, Hashable, Identifiable {
 
 /// The user's instance of a trigger, query or action. For triggers its ``id`` is the trigger
 /// subscription id that location events report.
-public struct UserFeatureStep: Sendable, Hashable, Identifiable {
+@_spi(Sandbox) public struct UserFeatureStep: Sendable, Hashable, Identifiable {
     /// The per-user step id.
     public let id: String
     /// The id of the feature step it configures (`feature_trigger_id`, `feature_query_id`,
@@ -87,7 +87,7 @@ public struct UserFeatureStep: Sendable, Hashable, Identifiable {
 }
 
 /// A user's value for one field.
-public struct UserField: Sendable, Hashable {
+@_spi(Sandbox) public struct UserField: Sendable, Hashable {
     /// The field id.
     public let fieldId: String
     /// The field type, when the API sends it.

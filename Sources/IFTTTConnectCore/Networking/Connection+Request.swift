@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 extension Connection {
-    /// A Connect API request about one Connection, as ``ConnectionNetworkController/start(request:)`` sends it.
+    /// A Connect API request about one Connection, as `ConnectionNetworkController/start(request:)` sends it.
     ///
     /// ```swift
     /// let request = Connection.Request.fetchConnection(for: "gx-arrive-store", credentialProvider: credentials)
@@ -12,7 +12,7 @@ extension Connection {
     /// ```
     public struct Request: Sendable {
         /// What the request does.
-        public enum Action: Sendable, Hashable {
+        @_spi(Sandbox) public enum Action: Sendable, Hashable {
             /// `GET /connections/{id}`.
             case fetch
             /// `POST /connections/{id}/disable`.
@@ -26,16 +26,16 @@ extension Connection {
         /// The Connection id.
         public let connectionId: String
         /// What the request does.
-        public let action: Action
+        @_spi(Sandbox) public let action: Action
         /// The credentials sent with it, as the provider gave them when the request was made.
-        public let credentials: ConnectionCredentials
+        @_spi(Sandbox) public let credentials: ConnectionCredentials
 
         /// The credentials sent with it (user token and invite code): a snapshot of the provider's values
         /// taken when the request was made, so a request can cross threads whatever the provider is.
         public var credentialProvider: any ConnectionCredentialProvider { credentials }
 
         /// Creates a request; the provider's values are read now.
-        public init(connectionId: String, action: Action, credentialProvider: any ConnectionCredentialProvider) {
+        @_spi(Sandbox) public init(connectionId: String, action: Action, credentialProvider: any ConnectionCredentialProvider) {
             self.connectionId = connectionId
             self.action = action
             self.credentials = ConnectionCredentials(snapshotOf: credentialProvider)

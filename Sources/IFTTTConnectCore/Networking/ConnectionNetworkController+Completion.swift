@@ -189,7 +189,7 @@ extension ConnectionNetworkController {
 
     /// Completion-handler form of ``lookUpAccount(email:)``.
     @discardableResult
-    public func lookUpAccount(
+    @_spi(Sandbox) public func lookUpAccount(
         email: String,
         completion: @escaping @Sendable (Result<AccountLookup, ConnectAPIError>) -> Void
     ) -> Task<Void, Never> {
@@ -198,7 +198,7 @@ extension ConnectionNetworkController {
 
     /// Completion-handler form of ``fetchUser(credentialProvider:)``.
     @discardableResult
-    public func fetchUser(
+    @_spi(Sandbox) public func fetchUser(
         credentialProvider: any ConnectionCredentialProvider,
         completion: @escaping @Sendable (Result<User, ConnectAPIError>) -> Void
     ) -> Task<Void, Never> {

@@ -9,26 +9,26 @@ extension ConnectionNetworkController {
         /// The production Connect API, `https://connect.ifttt.com/v2`.
         public static let productionConnectURL = URL(string: "https://connect.ifttt.com/v2")!
         /// The production location API, `https://connectapi.ifttt.com/v1`.
-        public static let productionLocationURL = URL(string: "https://connectapi.ifttt.com/v1")!
+        @_spi(Sandbox) public static let productionLocationURL = URL(string: "https://connectapi.ifttt.com/v1")!
 
         /// The transport that sends requests.
         public var transport: any HTTPTransport
         /// The Connect API base URL, ending in `/v2`.
         public var connectBaseURL: URL
         /// The location API base URL, ending in `/v1`.
-        public var locationBaseURL: URL
+        @_spi(Sandbox) public var locationBaseURL: URL
         /// The per-install anonymous id sent as `IFTTT-SDK-Anonymous-Id`.
-        public var anonymousId: String
+        @_spi(Sandbox) public var anonymousId: String
         /// The request timeout in whole seconds.
         public var timeout: Int
         /// The queue that runs completion handlers; `nil` runs them on a concurrency thread.
         /// The default is the main queue on Apple platforms and `nil` elsewhere.
         public var callbackQueue: DispatchQueue?
         /// Receives one line per request (method, path without query, status). Never a token or an email.
-        public var logHandler: (@Sendable (String) -> Void)?
+        @_spi(Sandbox) public var logHandler: (@Sendable (String) -> Void)?
 
         /// Creates a configuration; every parameter has a production default.
-        public init(
+        @_spi(Sandbox) public init(
             transport: any HTTPTransport = URLSessionTransport(),
             connectBaseURL: URL = Configuration.productionConnectURL,
             locationBaseURL: URL = Configuration.productionLocationURL,
@@ -44,6 +44,11 @@ extension ConnectionNetworkController {
             self.timeout = timeout
             self.callbackQueue = callbackQueue
             self.logHandler = logHandler
+        }
+
+        /// Creates the production configuration: IFTTT's Connect API over `URLSession`, with a 30-second timeout.
+        public init() {
+            self.init(transport: URLSessionTransport())
         }
 
         /// The main queue on Apple platforms, `nil` elsewhere.

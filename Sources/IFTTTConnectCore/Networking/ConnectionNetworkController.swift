@@ -42,7 +42,7 @@ public final class ConnectionNetworkController: Sendable {
     public typealias ConnectionResponseClosure = CompletionHandler
 
     /// Whether an email belongs to an IFTTT account.
-    public enum AccountLookup: Sendable, Hashable {
+    @_spi(Sandbox) public enum AccountLookup: Sendable, Hashable {
         /// An IFTTT account exists (the API answered 204).
         case existingUser
         /// No IFTTT account has this email (the API answered 404).
@@ -60,7 +60,7 @@ public final class ConnectionNetworkController: Sendable {
     // MARK: Connections
 
     /// Sends a ``Connection/Request`` and decodes the Connection the API returns.
-    public func start(request: Connection.Request) async throws(ConnectAPIError) -> Connection {
+    @_spi(Sandbox) public func start(request: Connection.Request) async throws(ConnectAPIError) -> Connection {
         let response = try await send(request.apiRequest)
         return try decodeConnection(response)
     }
@@ -90,7 +90,7 @@ public final class ConnectionNetworkController: Sendable {
 
     /// Looks up whether `email` has an IFTTT account. 204 means an existing user and 404 a new user;
     /// any other answer is an error, never "new user".
-    public func lookUpAccount(email: String) async throws(ConnectAPIError) -> AccountLookup {
+    @_spi(Sandbox) public func lookUpAccount(email: String) async throws(ConnectAPIError) -> AccountLookup {
         let trimmed = email.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidRequest("empty email") }
         let response = try await send(
@@ -104,7 +104,7 @@ public final class ConnectionNetworkController: Sendable {
     }
 
     /// Reads who the credentials authenticate as (`GET /v2/me`).
-    public func fetchUser(credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> User {
+    @_spi(Sandbox) public func fetchUser(credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> User {
         let response = try await send(APIRequest(method: "GET", path: ["me"], credentials: credentialProvider))
         do throws(ConnectDecodingError) {
             return try User.decode(from: response.body)

@@ -16,7 +16,7 @@ import FoundationNetworking
 /// ```
 ///
 /// In 2.8 it was the superclass of ``ConnectionNetworkController``; here it is a class of its own, and
-/// ``ConnectionNetworkController/json(urlRequest:completionHandler:)`` forwards to one with the same
+/// `ConnectionNetworkController/json(urlRequest:completionHandler:)` forwards to one with the same
 /// configuration. Prefer the `async` ``json(urlRequest:)``.
 public final class JSONNetworkController: Sendable {
     /// The closure ``json(urlRequest:completionHandler:)`` calls once, on the main actor, with the response or the

@@ -1,7 +1,7 @@
 import Foundation
 
 /// Facts about this SDK that it sends to IFTTT.
-public enum SDKInfo {
+@_spi(Sandbox) public enum SDKInfo {
     /// The package's release version, sent as `IFTTT-SDK-Version` (and `sdk_version`). It is defined here
     /// and nowhere else; the top release of `CHANGELOG.md` must match it (a test checks). It continues the
     /// numbering of ConnectSDK-iOS (2.8.0), whose bundle-based version was empty under SwiftPM (spec §9 W-24).
@@ -29,7 +29,7 @@ public enum SDKInfo {
 
 /// The per-install anonymous id sent as `IFTTT-SDK-Anonymous-Id`: a random UUID created once and kept in a
 /// file (mode 0600) under Application Support, so it survives relaunches but not reinstalls.
-public struct AnonymousIdentifierStore: Sendable {
+@_spi(Sandbox) public struct AnonymousIdentifierStore: Sendable {
     /// The file that holds the id.
     public let fileURL: URL
 

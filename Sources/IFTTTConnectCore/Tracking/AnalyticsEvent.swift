@@ -4,7 +4,7 @@ import Foundation
 ///
 /// Events never carry an email address, a user token or anything typed by the user: only which element of
 /// the SDK's UI was shown or used, the Connection's id and status, and the time.
-public struct AnalyticsEvent: Sendable, Hashable {
+@_spi(Sandbox) public struct AnalyticsEvent: Sendable, Hashable {
     /// The event's name on the wire.
     public enum Name: String, Sendable, Hashable, CaseIterable {
         /// A screen was shown (`sdk.pageviewed`).

@@ -11,7 +11,7 @@ import Foundation
 /// * one batch is in flight at a time; its events leave the queue only when the server accepted them;
 /// * turning analytics off drops every waiting event and cancels the batch in flight (the original kept
 ///   sending them, W-14).
-public struct AnalyticsQueue: Sendable, Hashable {
+@_spi(Sandbox) public struct AnalyticsQueue: Sendable, Hashable {
     /// The queue's limits.
     public struct Configuration: Sendable, Hashable {
         /// The most events kept (100).

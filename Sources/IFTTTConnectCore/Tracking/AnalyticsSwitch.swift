@@ -8,7 +8,7 @@ import Foundation
 /// ```swift
 /// AnalyticsSwitch.shared.isEnabled = userAllowsAnalytics
 /// ```
-public final class AnalyticsSwitch: Sendable {
+@_spi(Sandbox) public final class AnalyticsSwitch: Sendable {
     /// The switch every uploader uses unless told otherwise.
     ///
     /// Process-wide on purpose: it backs ConnectSDK-iOS 2.8's static

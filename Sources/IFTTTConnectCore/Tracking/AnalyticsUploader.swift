@@ -2,7 +2,7 @@ import Foundation
 
 /// Why a batch of analytics events was not accepted. Analytics failures never reach the user; the events
 /// stay queued and are tried again.
-public enum AnalyticsError: Error, Sendable, Hashable, CustomStringConvertible {
+@_spi(Sandbox) public enum AnalyticsError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The server answered with a status outside 200...299 (the SDK's one status mapping, the one every Connect API
     /// call uses, said so).
     case rejected(statusCode: Int)
@@ -33,7 +33,7 @@ public enum AnalyticsError: Error, Sendable, Hashable, CustomStringConvertible {
 /// await uploader.track(.impression(of: connection, hostName: "Grocery Express", at: Date()))
 /// Task { await uploader.runPeriodicFlush() }   // the 30 s timer
 /// ```
-public actor AnalyticsUploader {
+@_spi(Sandbox) public actor AnalyticsUploader {
     private let network: ConnectionNetworkController
     private let analyticsSwitch: AnalyticsSwitch
     private let clock: any ConnectClock

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// Everything that can go wrong in the location subsystem: storage, monitoring, routes and uploads.
 ///
@@ -18,7 +18,7 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
         case invalidRoute
         /// The upload request failed below HTTP or the server answered an error other than 401.
         case uploadFailed
-        /// The server answered 401: uploading is paused until ``LocationUploader/resume()``.
+        /// The server answered 401: uploading is paused until `LocationUploader/resume()`.
         case authenticationFailure
         /// No user token is available, so nothing was sent.
         case missingCredentials

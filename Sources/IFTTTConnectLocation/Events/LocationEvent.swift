@@ -9,7 +9,7 @@ public enum EventUploadError: Error, Sendable, Hashable {
     /// count (it uploads in batches), so it never reports this case; it stays for 2.8 source compatibility.
     case crossedSanityThreshold
     /// The upload failed: a transport error, a server error or a 401 (the event stays and is sent again), or the
-    /// server refused the event for good (then ``LocationEvent/rejection`` says why, and the event was moved to
+    /// server refused the event for good (then `LocationEvent/rejection` says why, and the event was moved to
     /// the dead-letter area).
     case networkError
 }
@@ -25,7 +25,7 @@ public enum LocationEvent: Sendable, Hashable {
     /// The server accepted the event; `delay` is the time since the upload started, in seconds.
     case uploadSuccessful(region: RegionEvent, delay: TimeInterval)
     /// The upload failed; `delay` is the time since the upload started, in seconds. When the server refused
-    /// the event for good, `region.rejection` (and ``rejection``) carries the server's reason.
+    /// the event for good, `region.rejection` (and `rejection`) carries the server's reason.
     case uploadFailed(region: RegionEvent, error: EventUploadError, delay: TimeInterval)
 
     /// The crossing this report is about.
@@ -39,7 +39,7 @@ public enum LocationEvent: Sendable, Hashable {
 
     /// Why the server refused the event for good, for an ``uploadFailed(region:error:delay:)`` report of an event
     /// moved to the dead-letter area; `nil` for every other report.
-    public var rejection: EventRejection? {
+    @_spi(Sandbox) public var rejection: EventRejection? {
         if case .uploadFailed(let event, _, _) = self { return event.rejection }
         return nil
     }

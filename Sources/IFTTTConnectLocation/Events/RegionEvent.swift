@@ -5,7 +5,7 @@ public typealias RegionEventKind = RegionTransition
 
 /// One recorded geofence crossing, as it is stored and uploaded (`POST /v1/location_events`).
 ///
-/// Two events are equal when their recorded fields are equal; ``rejection`` is not part of equality, hashing or
+/// Two events are equal when their recorded fields are equal; `rejection` is not part of equality, hashing or
 /// the stored form.
 public struct RegionEvent: Sendable, Hashable, Codable, Identifiable {
     /// A random id, sent as `record_id`: the server's idempotency key, so a batch may safely be re-sent.
@@ -19,7 +19,7 @@ public struct RegionEvent: Sendable, Hashable, Codable, Identifiable {
     /// Why the server refused this event, on the event of an
     /// ``LocationEvent/uploadFailed(region:error:delay:)`` report for an event moved to the dead-letter area
     /// (see ``LocationEventStore/deadLetters()``); `nil` otherwise.
-    public internal(set) var rejection: EventRejection?
+    @_spi(Sandbox) public internal(set) var rejection: EventRejection?
 
     /// The record id.
     public var id: UUID { recordId }
@@ -38,7 +38,7 @@ public struct RegionEvent: Sendable, Hashable, Codable, Identifiable {
 
     private enum CodingKeys: String, CodingKey { case recordId, transition, occurredAt, triggerSubscriptionId }
 
-    /// Equal recorded fields (``rejection`` is ignored).
+    /// Equal recorded fields (`rejection` is ignored).
     public static func == (lhs: RegionEvent, rhs: RegionEvent) -> Bool {
         lhs.recordId == rhs.recordId && lhs.transition == rhs.transition && lhs.occurredAt == rhs.occurredAt
             && lhs.triggerSubscriptionId == rhs.triggerSubscriptionId
@@ -57,7 +57,7 @@ public struct RegionEvent: Sendable, Hashable, Codable, Identifiable {
 ///
 /// A refused event never blocks the others: it is isolated, moved to the store's dead-letter area with this
 /// reason, and never sent again.
-public struct EventRejection: Sendable, Hashable, Codable {
+@_spi(Sandbox) public struct EventRejection: Sendable, Hashable, Codable {
     /// The HTTP status of the answer that refused it (for example 422).
     public var statusCode: Int
     /// The server's reason: the error envelope's detail for this event, else its message, else the status.
@@ -74,7 +74,7 @@ public struct EventRejection: Sendable, Hashable, Codable {
 }
 
 /// An event the server refused, kept with its reason in the store's dead-letter area.
-public struct DeadLetter: Sendable, Hashable {
+@_spi(Sandbox) public struct DeadLetter: Sendable, Hashable {
     /// The event as it was recorded.
     public var event: RegionEvent
     /// Why it was refused.

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// A region crossing: entering or leaving a region. The raw values are the wire names (`event_type`).
 public enum RegionTransition: String, Sendable, Hashable, Codable, CaseIterable {
@@ -10,7 +10,7 @@ public enum RegionTransition: String, Sendable, Hashable, Codable, CaseIterable 
 }
 
 /// A circular region as a ``RegionMonitor`` monitors it.
-public struct MonitoredRegion: Sendable, Hashable, Codable, Identifiable {
+@_spi(Sandbox) public struct MonitoredRegion: Sendable, Hashable, Codable, Identifiable {
     /// The identifier, unique per app.
     public var identifier: String
     /// The centre.
@@ -49,7 +49,7 @@ public struct MonitoredRegion: Sendable, Hashable, Codable, Identifiable {
 /// `maximumRegionMonitoringDistance` on a device), as ConnectSDK-iOS 2.8 clamped to that value. Radii below
 /// ``minimum`` are raised to it: the default, 100 m, is the smallest radius for which region monitoring on phones
 /// reports crossings with useful reliability; smaller circles are often missed between Wi-Fi and cell fixes.
-public struct RadiusLimits: Sendable, Hashable, Codable {
+@_spi(Sandbox) public struct RadiusLimits: Sendable, Hashable, Codable {
     /// The smallest radius monitored, in metres.
     public var minimum: Double
     /// The largest radius monitored, in metres.
@@ -84,7 +84,7 @@ public struct RadiusLimits: Sendable, Hashable, Codable {
 /// Build them from Connections with ``Geofence/geofences(for:radiusLimits:)``. The region identifier is
 /// `ifttt_<user feature trigger id>`; ``triggerSubscriptionId`` is that id without the literal prefix, so ids
 /// that contain `_` keep working.
-public struct Geofence: Sendable, Hashable, Identifiable {
+@_spi(Sandbox) public struct Geofence: Sendable, Hashable, Identifiable {
     /// The region identifier, `ifttt_<trigger subscription id>`.
     public let identifier: String
     /// The user feature trigger id that location events report as `trigger_subscription_id`.

@@ -6,7 +6,7 @@ import Foundation
 /// seen so far and rejects most others with one dot product: a geofence can only beat the current `k`-th best
 /// edge distance `w` if its centre is closer than `w` plus the largest radius, an angle that maps to a minimum
 /// dot product. Only the survivors pay for an exact distance.
-public struct GeofenceIndex: Sendable {
+@_spi(Sandbox) public struct GeofenceIndex: Sendable {
     /// The geofences, sorted by identifier (the tie-breaker of every query).
     public let geofences: [Geofence]
     private let xs: [Double]

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A point on the Earth in degrees (WGS 84).
-public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
+@_spi(Sandbox) public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
     /// Latitude in degrees, -90...90.
     public var latitude: Double
     /// Longitude in degrees, -180...180.
@@ -52,7 +52,7 @@ public struct Coordinate: Sendable, Hashable, Codable, CustomStringConvertible {
 }
 
 /// A position report: where the device was, how precisely, and when.
-public struct LocationFix: Sendable, Hashable, Codable {
+@_spi(Sandbox) public struct LocationFix: Sendable, Hashable, Codable {
     /// The position.
     public var coordinate: Coordinate
     /// The radius of uncertainty in metres; negative means the fix is invalid (as CoreLocation reports it).

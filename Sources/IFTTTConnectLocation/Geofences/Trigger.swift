@@ -1,7 +1,7 @@
 #if canImport(CoreLocation)
 import CoreLocation
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// A native trigger of a Connection's feature, as ConnectSDK-iOS 2.8 named it: a geofence, the only kind there is.
 ///
@@ -27,7 +27,7 @@ public enum Trigger: Hashable {
     /// triggers); the radius is the one the user configured, not yet limited to what the device can monitor.
     ///
     /// - Parameter region: The region.
-    public init(_ region: LocationRegion) {
+    @_spi(Sandbox) public init(_ region: LocationRegion) {
         let circle = CLCircularRegion(
             center: CLLocationCoordinate2D(latitude: region.latitude, longitude: region.longitude),
             radius: region.radius, identifier: region.identifier)

@@ -1,7 +1,7 @@
 #if canImport(CoreLocation)
 import CoreLocation
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// The ``RegionMonitor`` adapter for CoreLocation: a thin layer over one `CLLocationManager`.
 ///
@@ -13,7 +13,7 @@ import IFTTTConnectCore
 /// This file is compiled only where CoreLocation exists and follows Apple's documentation for
 /// `CLLocationManager` and `CLLocationManagerDelegate`.
 // @unchecked: it wraps a `CLLocationManager` (not Sendable), which is touched only on the main actor.
-public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocationManagerDelegate, @unchecked Sendable {
+@_spi(Sandbox) public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocationManagerDelegate, @unchecked Sendable {
     private struct State {
         var handler: (@Sendable (RegionMonitorEvent) async -> Void)?
         var pump: Task<Void, Never>?

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// Runs geofencing: feeds a ``RegionMonitor``'s events to a ``RegionSelector``, performs its effects, and
 /// records crossings in a ``LocationEventStore``.
@@ -28,7 +28,7 @@ import IFTTTConnectCore
 /// await session.start()
 /// await session.update(connections: [connection])
 /// ```
-public actor LocationMonitoringSession {
+@_spi(Sandbox) public actor LocationMonitoringSession {
     /// The dwell time a session uses unless told otherwise, in seconds: 30 (see the "Geofences" article for the
     /// measurements it comes from).
     public static let defaultDwellTime: TimeInterval = 30

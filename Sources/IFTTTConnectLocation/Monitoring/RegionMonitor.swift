@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a ``RegionMonitor`` reports.
-public enum RegionMonitorEvent: Sendable, Hashable {
+@_spi(Sandbox) public enum RegionMonitorEvent: Sendable, Hashable {
     /// The device crossed the boundary of a monitored region.
     case regionCrossed(identifier: String, RegionTransition, at: Date)
     /// The answer to ``RegionMonitor/requestState(for:)``.
@@ -20,7 +20,7 @@ public enum RegionMonitorEvent: Sendable, Hashable {
 ///
 /// Events must be delivered one at a time, in order, to the handler set with ``setEventHandler(_:)``; a call
 /// the handler makes back into the monitor must not deliver an event before the handler returns.
-public protocol RegionMonitor: Sendable {
+@_spi(Sandbox) public protocol RegionMonitor: Sendable {
     /// The most regions one app can monitor (20 on Apple platforms).
     var maximumRegionCount: Int { get async }
     /// The largest radius the platform monitors, in metres.

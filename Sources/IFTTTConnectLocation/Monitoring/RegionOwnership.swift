@@ -5,7 +5,7 @@ import Foundation
 ///
 /// Writes are atomic (a temporary file renamed over the old one). A file that is missing or cannot be read
 /// counts as empty: the SDK then leaves every region it finds alone.
-public struct RegionOwnershipFile: Sendable {
+@_spi(Sandbox) public struct RegionOwnershipFile: Sendable {
     /// The file.
     public let url: URL
 

@@ -30,7 +30,7 @@ import Foundation
 ///    when the trigger asks for entries; an initial "outside" records nothing.
 /// 5. The engine tracks inside/outside per geofence and drops repeated transitions, and records only the
 ///    transitions a geofence's trigger asks for.
-public struct RegionSelector: Sendable {
+@_spi(Sandbox) public struct RegionSelector: Sendable {
     /// The identifier of the refresh region. It is owned by the SDK, never a geofence, and never uploaded.
     public static let refreshRegionIdentifier = "ifttt-sdk.refresh"
 

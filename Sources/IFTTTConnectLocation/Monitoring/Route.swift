@@ -9,7 +9,7 @@ import FoundationXML
 /// build one from fixes. GPX has no accuracy field; this reader takes the horizontal accuracy in metres from
 /// an optional `<accuracy>` element inside the point (or its `<extensions>`), and uses ``defaultAccuracy``
 /// otherwise. Points without `<time>` are spaced ``defaultInterval`` seconds after the previous one.
-public struct Route: Sendable, Hashable {
+@_spi(Sandbox) public struct Route: Sendable, Hashable {
     /// The fixes in replay order.
     public var fixes: [LocationFix]
 

@@ -17,7 +17,7 @@ import Foundation
 /// await session.update(geofences: fences)
 /// try await monitor.replay(Route(gpx: data))
 /// ```
-public actor SimulatedRegionMonitor: RegionMonitor {
+@_spi(Sandbox) public actor SimulatedRegionMonitor: RegionMonitor {
     /// The platform rules to simulate.
     public struct Configuration: Sendable, Hashable {
         /// The most regions one app can monitor.

@@ -26,7 +26,7 @@ import Foundation
 /// they get `completeUntilFirstUserAuthentication` protection so the store works in the background after the
 /// first unlock. The default directory is `Application Support/IFTTTConnectLocation`, excluded from backups,
 /// never `Documents`.
-public actor LocationEventStore {
+@_spi(Sandbox) public actor LocationEventStore {
     /// How long and how many unacknowledged events the store keeps.
     public struct RetentionPolicy: Sendable, Hashable {
         /// Unacknowledged events older than this are removed, in seconds. Default: 7 days.

@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// A Connection as the synchronizer keeps it between launches: its status and its geofences, nothing else.
-public struct StoredConnection: Sendable, Hashable, Codable, Identifiable {
+@_spi(Sandbox) public struct StoredConnection: Sendable, Hashable, Codable, Identifiable {
     /// One geofence of the Connection.
     public struct Region: Sendable, Hashable, Codable {
         /// The user feature trigger id.
@@ -208,7 +208,7 @@ extension ConnectionsRegistry.File {
 /// persisted in `geofence_toggles.json`, apart from the Connections so that no refresh resets it (spec W-10).
 ///
 /// Reads and writes are synchronous and thread-safe; the file is read on first use, not at creation.
-public final class GeofenceToggleStore: Sendable {
+@_spi(Sandbox) public final class GeofenceToggleStore: Sendable {
     /// The switches, `nil` until the file is read.
     private let values = Locked<[String: Bool]?>(nil)
     /// The file.

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// A region monitor that is created on the main actor, soon after this wrapper (or on its first use, whichever
 /// comes first), so that a synchronizer can be created on any thread without waiting for the main thread.

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
 #endif
@@ -130,7 +130,7 @@ extension ConnectButtonController {
 /// Follows Apple's documentation: the launch handler is registered once, before the app finishes launching,
 /// for an identifier listed in `BGTaskSchedulerPermittedIdentifiers`; the app needs the `processing`
 /// background mode.
-public struct BackgroundTasksScheduler: TaskScheduler {
+@_spi(Sandbox) public struct BackgroundTasksScheduler: TaskScheduler {
     /// Creates the adapter.
     public init() {}
 

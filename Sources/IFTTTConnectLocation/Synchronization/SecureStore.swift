@@ -7,7 +7,7 @@ import Security
 ///
 /// Adapters: ``FileSecureStore`` (portable: one 0600 file per key in a 0700 directory) and, where the
 /// Security framework exists, `KeychainSecureStore`, the default there.
-public protocol SecureStore: Sendable {
+@_spi(Sandbox) public protocol SecureStore: Sendable {
     /// The data stored for `key`, or `nil`.
     ///
     /// - Throws: ``LocationError`` with ``LocationError/Code/storage`` when the store cannot be read.
@@ -21,7 +21,7 @@ public protocol SecureStore: Sendable {
 /// A ``SecureStore`` that keeps each key in its own file, mode 0600, in a 0700 directory (the Linux default).
 ///
 /// Files are written atomically; on iOS they get `completeUntilFirstUserAuthentication` protection.
-public struct FileSecureStore: SecureStore {
+@_spi(Sandbox) public struct FileSecureStore: SecureStore {
     /// The directory of the files.
     public let directory: URL
 
@@ -67,7 +67,7 @@ public struct FileSecureStore: SecureStore {
 /// A ``SecureStore`` backed by the Keychain: generic passwords with a service name, readable after the first
 /// unlock on this device only (`kSecAttrAccessibleAfterFirstUnlockThisDeviceOnly`), so background
 /// synchronization can read them and backups do not carry them to another device.
-public struct KeychainSecureStore: SecureStore {
+@_spi(Sandbox) public struct KeychainSecureStore: SecureStore {
     /// The `kSecAttrService` of the items.
     public let service: String
 

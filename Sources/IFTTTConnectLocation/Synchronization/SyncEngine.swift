@@ -19,7 +19,7 @@ import Foundation
 ///    ``SynchronizationResult/failed``; the run's late finish is ignored.
 /// 6. A run that ends with a 401 completes its tickets and the waiting ones with
 ///    ``SynchronizationResult/failed`` and asks the shell to notify the host app.
-public struct SyncEngine: Sendable {
+@_spi(Sandbox) public struct SyncEngine: Sendable {
     /// Identifies one request.
     public typealias Ticket = UInt64
 

@@ -1,11 +1,11 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// The synchronization log: off by default; a custom handler replaces `NSLog`; every line is redacted.
 ///
 /// Lines never contain a user token or an invite code: before a line reaches the handler, every secret the
 /// synchronizer knows is replaced with `<redacted>`, and so is anything after `Bearer `.
-public final class SynchronizationLogger: Sendable {
+@_spi(Sandbox) public final class SynchronizationLogger: Sendable {
     private struct State {
         var enabled = false
         var handler: (@Sendable (String) -> Void)?

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// A closure that receives a `Bool`, as ConnectSDK-iOS 2.8 names it
 /// (`ConnectButtonController.startBackgroundProcess(success:)`).
@@ -72,7 +72,7 @@ public enum SynchronizationResult: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Why a synchronization was requested.
-public enum SynchronizationSource: String, Sendable, Hashable, CaseIterable {
+@_spi(Sandbox) public enum SynchronizationSource: String, Sendable, Hashable, CaseIterable {
     /// The device entered or left a geofence.
     case regionEvent
     /// The user turned a Connection on with the Connect Button.

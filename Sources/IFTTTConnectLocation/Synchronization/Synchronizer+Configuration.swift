@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 // Synchronizer.Configuration: the dependencies and settings a synchronizer is created with.
 extension Synchronizer {

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// Keeps the user's Connections, their geofences and the recorded crossings in step with IFTTT.
 ///
@@ -23,7 +23,7 @@ import IFTTTConnectCore
 ///
 /// Creating a synchronizer does no I/O; the first call (or ``start()``) reads the stored state.
 /// Commands given with ``submit(_:)`` (as the static API does) run one at a time, in order.
-public actor Synchronizer {
+@_spi(Sandbox) public actor Synchronizer {
 
     /// Closures the host app sets; read and written from any thread.
     struct Hooks: Sendable {

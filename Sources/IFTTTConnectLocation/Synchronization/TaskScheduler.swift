@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// A background processing task request, as the platform's scheduler takes it (`BGProcessingTaskRequest`).
-public struct BackgroundTaskRequest: Sendable, Hashable {
+@_spi(Sandbox) public struct BackgroundTaskRequest: Sendable, Hashable {
     /// The task identifier; it must be listed in `BGTaskSchedulerPermittedIdentifiers`.
     public var identifier: String
     /// The task runs no earlier than this.
@@ -24,7 +24,7 @@ public struct BackgroundTaskRequest: Sendable, Hashable {
 }
 
 /// A background task the system launched (a `BGTask`).
-public protocol BackgroundTask: AnyObject, Sendable {
+@_spi(Sandbox) public protocol BackgroundTask: AnyObject, Sendable {
     /// Sets the closure the system calls when the task's time runs out.
     func setExpirationHandler(_ handler: (@Sendable () -> Void)?)
     /// Tells the system the task finished. The synchronizer calls it exactly once per task.
@@ -35,7 +35,7 @@ public protocol BackgroundTask: AnyObject, Sendable {
 ///
 /// The adapter on iOS is `BackgroundTasksScheduler`; elsewhere there is none and the host app runs
 /// synchronizations itself (`ConnectButtonController.startBackgroundProcess(success:)`).
-public protocol TaskScheduler: Sendable {
+@_spi(Sandbox) public protocol TaskScheduler: Sendable {
     /// Registers the launch handler for `identifier`. Must be called before the app finishes launching, once.
     ///
     /// - Returns: Whether the platform accepted the registration.

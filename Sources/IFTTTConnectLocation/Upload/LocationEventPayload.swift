@@ -3,7 +3,7 @@ import Foundation
 /// The body of `POST /v1/location_events`: a JSON array with one object per event and exactly the keys
 /// `record_id`, `region_type`, `occurred_at`, `event_type`, `channel_id`, `trigger_subscription_id` and
 /// `installation_id` (spec §4.6).
-public enum LocationEventPayload {
+@_spi(Sandbox) public enum LocationEventPayload {
     private struct Item: Encodable {
         let record_id: String
         let region_type: String

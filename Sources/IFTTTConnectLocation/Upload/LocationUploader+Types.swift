@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 // The uploader's configuration, its report and its progress events.
 extension LocationUploader {

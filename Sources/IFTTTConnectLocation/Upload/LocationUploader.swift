@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// Sends stored crossings to `POST {location base}/location_events` in batches, with a persisted backoff.
 ///
@@ -13,7 +13,7 @@ import IFTTTConnectCore
 ///                                 authenticationFailureHandler: { print("sign in to IFTTT again") })
 /// let report = await uploader.uploadPending()
 /// ```
-public actor LocationUploader {
+@_spi(Sandbox) public actor LocationUploader {
     /// The channel id of the IFTTT Location service, sent as `channel_id`.
     public static let locationChannelId = "941030000"
 

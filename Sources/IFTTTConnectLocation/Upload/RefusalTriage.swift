@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) import IFTTTConnectCore
 
 /// The refusal-handling half of ``LocationUploader``: what to do with a batch the location API refused (400, 413
 /// or 422), judged over time rather than per request. It owns every piece of refusal state (the uploader's run

@@ -8,7 +8,7 @@ import Foundation
 ///   `Retry-After`. ``State`` is `Codable`: the shell saves it after each change, so the schedule survives
 ///   a relaunch and a relaunched app does not hammer a failing server.
 /// * A 401 pauses uploading until ``Event/resumed``; no event is deleted.
-public struct UploadScheduler: Sendable {
+@_spi(Sandbox) public struct UploadScheduler: Sendable {
     /// Batch size and backoff.
     public struct Configuration: Sendable, Hashable {
         /// The most events per request.

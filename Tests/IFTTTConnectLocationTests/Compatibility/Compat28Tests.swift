@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 import TestSupport
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 #if canImport(CoreLocation)
 import CoreLocation

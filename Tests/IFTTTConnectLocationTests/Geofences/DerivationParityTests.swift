@@ -1,8 +1,8 @@
 import Foundation
 import Testing
-import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 import TestSupport
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 /// The same payloads through ConnectSDK-iOS 2.8's derivation (``ConnectSDK28Derivation``) and through ours: each row
 /// is either the same, or a difference the "Geofences" article documents (the row names the phrase it must contain).

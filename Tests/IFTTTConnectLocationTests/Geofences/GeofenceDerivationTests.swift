@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 import TestSupport
 
 /// Region derivation follows ConnectSDK-iOS 2.8 (spec §4.1) except where spec §9 lists a fix; each case here

@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 /// D1 of issue 29: the dwell timer, a region event or location fix, `retryStorage()` and `start()` can each
 /// release the same held crossing at the same moment. Before the engine had one owner for its state, two

@@ -1,9 +1,9 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 import TestSupport
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 /// Issue 29, D4: a host app monitoring 19 of the device's 20 regions, so the SDK has one free slot.
 ///

@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 /// The two jittery trips (`Sandbox/Examples/jittery-boundary.gpx`, `jittery-loop.gpx`) replayed through a session:
 /// how many events a dwell time gives per arrival, and what the default gives.

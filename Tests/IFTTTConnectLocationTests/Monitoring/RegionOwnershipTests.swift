@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 /// The SDK stops only regions it registered itself, across relaunches, and uses a single free slot for a geofence.
 @Suite("Region ownership across launches")

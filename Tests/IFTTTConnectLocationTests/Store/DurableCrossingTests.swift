@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 /// A crossing is saved with its dwell deadline and the presence it changes before anything depends on it, and is
 /// recorded when the deadline passes: by the session's timer while the app runs, at the next start after a

@@ -1,5 +1,5 @@
 import Foundation
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 import Testing
 
 @Suite("Event journal records")

@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 @Suite("Synchronizer: one network configuration value, one clock")
 struct NetworkConfigurationTests {
@@ -24,19 +24,5 @@ struct NetworkConfigurationTests {
         #expect(upload.timeout == 7)
         #expect(upload.url.absoluteString == "https://ifttt.test/v1/location_events")
         #expect(String(decoding: upload.body ?? Data(), as: UTF8.self).contains(#""installation_id":"install-1""#))
-    }
-
-    @available(*, deprecated, message: "exercises the deprecated now: spellings (LocationDeprecations.swift)")
-    @Test func theEarlierNowSpellingStillSetsTheClock() {
-        let clock = ManualClock()
-        var configuration = Synchronizer.Configuration(
-            regionMonitor: SimulatedRegionMonitor(), anonymousId: "a", now: { clock.now })
-        #expect(configuration.clock.now == clock.now)
-        clock.advance(5)
-        #expect(configuration.now() == clock.now)
-        configuration.clock = ManualClock(Date(timeIntervalSince1970: 0))
-        #expect(configuration.now() == Date(timeIntervalSince1970: 0))
-        configuration.anonymousId = nil
-        #expect(configuration.network.anonymousId.isEmpty)
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 /// The launch path reads the registry with the SDK's JSON parser; it must read exactly what `JSONDecoder` reads.
 @Suite("Connections registry at launch")

@@ -1,7 +1,7 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 @Suite("SyncEngine: when to sync, coalescing, exactly-once completions")
 struct SyncEngineTests {

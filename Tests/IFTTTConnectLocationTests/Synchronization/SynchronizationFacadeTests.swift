@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 /// The static API touches process-wide state, so these tests run one at a time.
 @Suite("ConnectButtonController static synchronization API", .serialized)

@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 
 @Suite("Synchronizer: nothing reported unstored, presence across relaunches and toggles, refusals reported")
 struct SynchronizerDeliveryTests {

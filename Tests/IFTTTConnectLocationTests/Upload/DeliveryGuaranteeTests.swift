@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 /// A location API that refuses batches holding certain record ids with 422, in one of the plausible styles of
 /// IFTTT's error envelope, and records what it accepted.

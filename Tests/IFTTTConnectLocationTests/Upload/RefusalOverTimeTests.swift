@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 /// A location API that answers 400 with IFTTT's error envelope naming nothing: to every request once it has
 /// accepted `acceptFirst` batches (a server or proxy that starts refusing mid-run), and always to a batch holding one

@@ -1,6 +1,6 @@
 import Foundation
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 import Testing
 
 /// Answers 422 (IFTTT's error envelope) without naming a record to every batch that holds the refused event, 200 to the others, and keeps

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IFTTTConnectTesting
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// Issue 27: a 2.8 app (no partner backend, no user token yet) works unchanged where the channel binds the token to
 /// the flow, and says exactly why where it cannot. One test per row of the Activation article's channel table:

@@ -1,7 +1,7 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// The controller shell, headless, against a scripted transport; no real time.
 @Suite("ConnectButtonController", .timeLimit(.minutes(1)))

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IFTTTConnectTesting
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// The iOS example's credential provider of Activation.md, with stand-ins for the app's session and Keychain.
 final class ActivationDocumentationCredentials: ConnectionCredentialProvider {

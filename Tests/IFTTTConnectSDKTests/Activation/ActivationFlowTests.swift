@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// Drives the pure flow step by step with explicit times: every row of spec §2.3 and the new transitions.
 @Suite("Activation flow state machine")

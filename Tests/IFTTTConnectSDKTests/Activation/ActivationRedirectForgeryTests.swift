@@ -1,7 +1,7 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// Hostile redirects: each is refused by `ConnectionRedirectHandler` and changes nothing.
 @Suite("Redirect forgery")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IFTTTConnectTesting
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// The redirect authority is compared as written: variants `URL` normalises to the same port are refused.
 @Suite("Redirect authority as written")

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
-import IFTTTConnectTesting
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// A Connect API that knows users by token: `/me` answers each token's login, the Connection answers each
 /// token's status. Unknown tokens get 401. Records every request.

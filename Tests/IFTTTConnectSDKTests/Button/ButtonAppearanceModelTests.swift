@@ -1,7 +1,7 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// The appearance model the controller hands its presenter (issue 26 items 1, 2, 3 and 6): the locale, the
 /// service icon, Dynamic Type and right to left, all asserted on what `HeadlessConnectButton` records.

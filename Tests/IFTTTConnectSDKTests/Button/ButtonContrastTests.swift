@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// WCAG AA for every text run the button draws (issue 26 item 7), computed from the appearance model.
 @Suite("Connect Button contrast")

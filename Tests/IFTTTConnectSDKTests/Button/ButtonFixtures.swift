@@ -1,5 +1,5 @@
 import Foundation
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// Connections for the Connect Button tests: invented services, no network.
 enum ButtonFixtures {

@@ -4,7 +4,7 @@ import FoundationXML
 #endif
 import Testing
 import TestSupport
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 @Suite("Connect Button SVG snapshots")
 struct ButtonSnapshotTests {

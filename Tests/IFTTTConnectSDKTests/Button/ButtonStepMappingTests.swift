@@ -1,5 +1,5 @@
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 @Suite("Flow step to button look")
 struct ButtonStepMappingTests {

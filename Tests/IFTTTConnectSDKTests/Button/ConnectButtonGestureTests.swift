@@ -1,7 +1,7 @@
 #if canImport(UIKit) && os(iOS)
 import Testing
 import UIKit
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// 2.8's `ConnectButton` answered `gestureRecognizer(_:shouldRecognizeSimultaneouslyWith:)` for its own tap
 /// recognizer, so the button never stopped a scroll view. Runs on the iOS simulator (apple.yml).

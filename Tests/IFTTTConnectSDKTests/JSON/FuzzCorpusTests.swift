@@ -1,5 +1,5 @@
 import Foundation
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 import Testing
 import TestSupport
 

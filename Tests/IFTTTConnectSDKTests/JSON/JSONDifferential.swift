@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// Compares the SDK's ``JSONParser`` with Foundation's `JSONSerialization` on the same bytes: both accept or
 /// both refuse, and what they accept has the same values. Used by `FuzzCorpusTests` over the committed corpus

@@ -1,6 +1,6 @@
 import Foundation
-@testable import IFTTTConnectCore
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
 
 /// The SDK's JSON writer (`JSONValue.serialized()`, which writes every request body and every sandbox response)

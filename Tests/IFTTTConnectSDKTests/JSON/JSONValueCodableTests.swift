@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) @testable import IFTTTConnectSDK
 import Testing
 
 /// ``JSONValue`` is the one JSON type apps see (in ``FieldValue/other(_:)``); it is `Codable`, so Foundation's

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 @Suite("Localization: completeness, placeholders and fallbacks")
 struct LocalizationTests {

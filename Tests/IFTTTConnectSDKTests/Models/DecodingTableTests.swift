@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// Issue 11 item 5: every key of the spec's tables of what ConnectSDK-iOS 2.8 reads (connect-sdk-ios.md §1.5
 /// Connection, Service, Feature; §4.1 user configuration) is removed in turn from a complete payload. Where 2.8

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// Malformed and hostile payloads: each must give a typed ``ConnectDecodingError`` (never a crash), and
 /// the error must name where the problem is.

@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import IFTTTConnectCore
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 
 @Suite("ConnectionNetworkController requests and errors")
 struct NetworkControllerTests {
@@ -72,16 +72,13 @@ struct NetworkControllerTests {
         #expect(request.headers["IFTTT-Invite-Code"] == nil)
     }
 
-    @available(*, deprecated, message: "covers the deprecated user-token updateUserConnection too")
     @Test func pathsAndMethods() async throws {
         let transport = RecordingTransport { _ in HTTPResponse(statusCode: 200, body: Self.connectionBody) }
         let c = controller(transport)
         let credentials = ConnectionCredentials(userToken: "t")
         _ = try await c.disconnectConnection(with: "a/b?c", credentialProvider: credentials)
         _ = try await c.enableConnection(with: "c1", credentialProvider: credentials)
-        _ = try await c.updateUserConnection(
-            with: "c1",
-            update: UserConnectionUpdate(features: [
+        let update = UserConnectionUpdate(features: [
                 .init(
                     featureId: "f",
                     triggers: [
@@ -93,7 +90,10 @@ struct NetworkControllerTests {
                                     value: .location(LocationValue(latitude: 1, longitude: 2, radius: 3)))
                             ])
                     ])
-            ]), credentialProvider: credentials)
+            ])
+        _ = try await c.start(
+            request: Connection.Request(
+                connectionId: "c1", action: .updateUserConnection(update), credentialProvider: credentials))
         let requests = transport.requests
         #expect(requests.map(\.method) == ["POST", "POST", "PUT"])
         #expect(requests[0].url.absoluteString == "https://api.test/v2/connections/a%2Fb%3Fc/disable")

@@ -3,8 +3,8 @@ import Foundation
 import FoundationNetworking
 #endif
 import Testing
-@testable import IFTTTConnectCore
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 
 /// ConnectSDK-iOS 2.8's networking shapes: `JSONNetworkController`, `ConnectionResponseClosure` and the
 /// `start(...)` forms that return a `URLSessionDataTask`. The URLSession path runs against the sandbox in the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// The one resource-bundle accessor finds the SDK's strings however the SDK was installed: SwiftPM's bundle here, and
 /// the `IFTTTConnectCore.bundle` that CocoaPods' `resource_bundles` or a framework carries (laid out on disk below).

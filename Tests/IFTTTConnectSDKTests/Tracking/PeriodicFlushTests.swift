@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
 
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// A clock on which every wait returns at once, after moving the clock to its deadline; it records the deadlines
 /// and ends the waiting loop (with `CancellationError`, as a cancelled wait does) after `waits` waits.

@@ -1,7 +1,7 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 import TestSupport
 
 /// A transport that answers at once with a fixed status, fails, or holds each request until the test
@@ -176,15 +176,14 @@ struct AnalyticsUploaderTests {
         .click(.aboutButton("b\(n)"), connectionId: "c1", at: Date(timeIntervalSince1970: 1_700_000_000 + Double(n)))
     }
 
-    @available(*, deprecated, message: "exercises the deprecated now: initializer")
-    @Test func theDeprecatedNowClosureStillStampsTheBatches() async throws {
+    @Test func anInjectedClockStampsTheBatches() async throws {
         let transport = FakeAnalyticsTransport(.answer(204))
         let clock = self.clock
         let uploader = AnalyticsUploader(
             network: .init(
                 transport: transport, connectBaseURL: URL(string: "https://api.test/v2")!, anonymousId: "anon-7",
                 callbackQueue: nil),
-            analyticsSwitch: analyticsSwitch, now: { clock.now })
+            analyticsSwitch: analyticsSwitch, clock: clock)
         await uploader.track(event(0))
         await uploader.tick()
         await uploader.waitUntilIdle()

@@ -8,7 +8,7 @@
 //        InstructionCount decode-sdk|decode-codable|decode-2.8 <payload> <iterations>
 //        InstructionCount button <state> <iterations>
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 import Workloads
 
 func fail(_ message: String) -> Never {

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The Connect Button's work per visual state: its appearance (localized texts, colours, geometry) and its SVG.
 public enum ButtonWorkload {

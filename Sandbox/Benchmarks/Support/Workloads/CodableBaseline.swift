@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The Codable way, for comparison: `JSONDecoder` into `Decodable` structs that mirror the wire format, then the same
 /// model values the SDK builds. Loose values (ids as numbers or strings, booleans as strings) are accepted as the SDK

@@ -1,7 +1,7 @@
 // The work the benchmark suites and `InstructionCount` measure, shared so that both run exactly the same code: the
 // decoding payloads and baselines, and the Connect Button render.
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The payloads, by name: every Connection fixture of the tests (`Tests/Fixtures`, copied into `Fixtures`), a
 /// complete Connection in the shape of the decoding table tests (value propositions, a cover image, two services, a

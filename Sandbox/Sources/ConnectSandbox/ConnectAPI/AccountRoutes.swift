@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// `GET /v2/account/find` and `GET /v2/me`.
 struct AccountRoutes: SandboxRoutes {

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// Renders the connection JSON of `GET /v2/connections/{id}` (and of `enable`, `disable`, `PUT .../user_connection`)
 /// in the wire format of IFTTT's "Show a Connection" example, with absolute sandbox URLs for what the sandbox serves.

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// `GET /v2/connections/{cid}/{triggers|queries|actions|features}/{type_id}/field_options`:
 /// `{"type":"field_options","options":{"<field_id>":[{"label","value","group"}]}}`.

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// `POST /v2/sdk/events` (the SDK's analytics, spec §5) and `GET /sandbox/sdk_events` (what was recorded, for
 /// tests and demos: a service key, `IFTTT-Service-Key`, lists the events about its own service's Connections, those

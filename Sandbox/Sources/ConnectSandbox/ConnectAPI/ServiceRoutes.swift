@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// Backend-only endpoints authenticated with `IFTTT-Service-Key`: the token exchange `POST /v2/user_token` (IFTTT's
 /// iOS and Android SDK READMEs) and `POST /v2/provisional_access_code` (the docs' "Connect URL" section).

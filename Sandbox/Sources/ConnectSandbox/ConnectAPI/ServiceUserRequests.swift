@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 // What the endpoints IFTTT documents as "Service-authenticated with user_id" share: field options,
 // `PUT .../user_connection`, refresh, run, perform and test. IFTTT's docs: "For endpoints that require a user_id,

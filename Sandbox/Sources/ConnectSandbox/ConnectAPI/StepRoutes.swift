@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The Connect API's calls on one step of a user's Connection, authenticated with the service key and acting for
 /// the partner user `user_id` (in the query or the JSON body, as in IFTTT's examples):

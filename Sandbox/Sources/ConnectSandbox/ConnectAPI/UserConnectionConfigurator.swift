@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// Turns a requested user configuration (`PUT /v2/connections/{id}/user_connection`, or a seed file's user
 /// connection) into the stored one: validated against the connection's features, with `field_type`s from the

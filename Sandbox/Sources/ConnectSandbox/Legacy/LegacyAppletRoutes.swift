@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The legacy v1 Applets API of the 2017 IFTTT SDK, over the same store as `/v2`: an Applet is a Connection whose
 /// primary service is the `{slug}` of the path.

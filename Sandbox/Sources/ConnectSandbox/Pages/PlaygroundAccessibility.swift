@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The SDK's ``ConnectButtonAccessibility`` as ARIA, laid over a button's SVG on the playground pages (template
 /// `playground-accessibility`): one transparent element per model element, placed over its touch target, so a

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The HTML of the playground pages (templates `playground-gallery` and `playground-live`).
 enum PlaygroundPage {

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The button playground (plain HTML):
 /// * `GET /playground[?locale=L]`: the Connect Button of every seeded Connection in every state and style, in

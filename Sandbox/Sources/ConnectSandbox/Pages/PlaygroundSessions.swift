@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The live playground's state: one real ``ConnectButtonController`` per Connection, running in the sandbox
 /// process against the sandbox itself, driven by the forms of `/playground/live`.

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The HTML of the web activation pages: small, server-rendered, no JavaScript, from the templates in
 /// `Resources/templates` (``PageTemplates``), which escape every value; the flow's parameters stay on the server.

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectService
+@_spi(Sandbox) import IFTTTConnectService
 
 /// A minimal partner backend, as a partner would write it, mounted under `/partner/{service_id}`: the app sends
 /// the partner's own session and gets back the user's IFTTT user token, which the backend obtains from IFTTT with

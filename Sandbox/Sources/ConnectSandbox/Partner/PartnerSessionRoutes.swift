@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The partner backend's sign-in for its own native app, as a partner would write it: the app sends the user's
 /// username and password and gets back the session it then sends to the backend's other routes (such as

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 // The Connection record type of the seed format and its value propositions. Keys are snake_case, as in the IFTTT
 // wire format; optional keys fall back to the documented defaults. `docs/sandbox-seed-file.md` describes every key.

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 // The features of a Connection in the seed format: steps, fields and dropdown options, in the IFTTT wire format.
 // `docs/sandbox-seed-file.md` describes every key.

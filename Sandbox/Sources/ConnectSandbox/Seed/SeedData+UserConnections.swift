@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 // A user's configuration of a Connection in the seed format (`user_connection` of the IFTTT wire format): user
 // features, user steps and field values. `docs/sandbox-seed-file.md` describes every key.

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// An IFTTT API error: an HTTP status plus the error envelope
 /// `{"type":"error","code":"...","message":"...","details":[{"parameter","message"}]}`.

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// Builders for the sandbox's JSON responses: JSON bodies with `Content-Type: application/json; charset=utf-8`, and
 /// empty 204s (HTML pages and SVG images are ``PageResponse``'s).

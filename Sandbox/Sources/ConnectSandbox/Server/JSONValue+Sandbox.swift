@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The sandbox's JSON is the SDK's public ``JSONValue``: response bodies are built from its ordered literals and
 /// written by its writer, so the sandbox and the SDK format numbers and escape strings the same way. These helpers

@@ -1,6 +1,6 @@
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// Cursor pagination of the sandbox's list endpoints (`GET /v1/location_events`, `GET /sandbox/sdk_events`,
 /// `GET /v1/services/{slug}/applets`).

@@ -1,5 +1,5 @@
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 import Logging
 
 /// Settings of one sandbox server: where it listens, where it keeps its state, what it seeds, and which faults it

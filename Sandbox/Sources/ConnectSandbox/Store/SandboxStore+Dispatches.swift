@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// What IFTTT would have sent to a service because of a Connect API call: the trigger event webhook of
 /// `POST .../triggers/{id}/test`, the action of `POST .../actions/{id}/run`. The sandbox calls no service; it records

@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// One analytics event the sandbox received on `POST /v2/sdk/events`; a row of the `sdk_events` table.
 public struct SDKEventRecord: Sendable, Equatable, Decodable, FetchableRecord {

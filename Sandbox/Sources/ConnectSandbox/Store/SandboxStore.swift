@@ -1,6 +1,6 @@
 import Foundation
 import GRDB
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The sandbox's persistent state: an SQLite database (through GRDB) with services, users, user tokens, partner
 /// accounts, connections and user connections.

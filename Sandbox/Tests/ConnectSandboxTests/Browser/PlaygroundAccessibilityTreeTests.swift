@@ -1,6 +1,6 @@
 import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 
 /// The playground's buttons carry the SDK's ``ConnectButtonAccessibility`` as ARIA: headless Chromium's accessibility

@@ -1,9 +1,9 @@
 @testable import ConnectCLI
 import ConnectSandbox
 import Foundation
-import IFTTTConnectDesktop
-import IFTTTConnectSDK
-import IFTTTConnectTesting
+@_spi(Sandbox) import IFTTTConnectDesktop
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectTesting
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking

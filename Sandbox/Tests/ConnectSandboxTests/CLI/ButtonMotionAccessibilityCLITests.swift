@@ -2,7 +2,7 @@ import ArgumentParser
 @testable import ConnectCLI
 import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 
 /// `ifttt-connect button animate` and `ifttt-connect button accessibility`, run as the built executable.

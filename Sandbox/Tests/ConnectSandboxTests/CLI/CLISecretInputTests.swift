@@ -1,7 +1,7 @@
 import ArgumentParser
 @testable import ConnectCLI
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 
 /// Secrets reach `ifttt-connect` without a command line: an environment variable or a file works quietly, and the

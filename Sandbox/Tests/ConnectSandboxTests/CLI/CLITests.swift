@@ -2,7 +2,7 @@ import ArgumentParser
 @testable import ConnectCLI
 import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 
 @Suite("ifttt-connect command line")

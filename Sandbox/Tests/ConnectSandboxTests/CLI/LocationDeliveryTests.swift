@@ -1,9 +1,9 @@
 @testable import ConnectCLI
 import ConnectSandbox
 import Foundation
-import IFTTTConnectLocation
-import IFTTTConnectSDK
-import IFTTTConnectTesting
+@_spi(Sandbox) import IFTTTConnectLocation
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectTesting
 import NIOConcurrencyHelpers
 import Testing
 

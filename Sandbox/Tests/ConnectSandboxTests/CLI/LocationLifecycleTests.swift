@@ -1,8 +1,8 @@
 @testable import ConnectCLI
 import Foundation
-import IFTTTConnectLocation
-import IFTTTConnectSDK
-import IFTTTConnectTesting
+@_spi(Sandbox) import IFTTTConnectLocation
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectTesting
 import Testing
 
 /// The app's lifecycle around one arrival, with real processes: `ifttt-connect location lifecycle` is one launch of

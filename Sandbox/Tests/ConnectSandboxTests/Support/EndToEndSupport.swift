@@ -1,6 +1,6 @@
 import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif

@@ -1,8 +1,8 @@
 @testable import ConnectCLI
 import ConnectSandbox
 import Foundation
-import IFTTTConnectLocation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectLocation
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 #if canImport(Glibc)
 import Glibc

@@ -1,7 +1,7 @@
 @testable import ConnectSandbox
 import Foundation
 import Hummingbird
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 
 /// The sandbox is checked against its OpenAPI document (`Sandbox/openapi.json`): the route table here, the answers by

@@ -1,7 +1,7 @@
 @testable import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
-import IFTTTConnectTesting
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectTesting
 import Testing
 
 /// The sandbox keeps time on one clock, `SandboxConfiguration.clock`: what it stamps and what expires follow it,

@@ -1,5 +1,5 @@
 @testable import ConnectSandbox
-import IFTTTConnectTesting
+@_spi(Sandbox) import IFTTTConnectTesting
 import Testing
 
 @Suite("The sandbox's seeded generator")

@@ -23,7 +23,7 @@ import Foundation
 /// the confirm button is a separate element. The footer is a button in every state, named by all its words. Every
 /// text is in ``localization``, which platforms pass on as the speech language. Every interactive element's touch
 /// target is at least 44 × 44 pt.
-public struct ConnectButtonAccessibility: Sendable, Hashable {
+@_spi(Sandbox) public struct ConnectButtonAccessibility: Sendable, Hashable {
     /// One accessibility element.
     public struct Element: Sendable, Hashable {
         /// Which part of the button the element is.

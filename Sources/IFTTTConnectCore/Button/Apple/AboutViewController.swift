@@ -14,7 +14,7 @@ import UIKit
 /// ```
 public final class AboutViewController: UIViewController {
     /// The content.
-    public let page: ConnectAboutPage
+    @_spi(Sandbox) public let page: ConnectAboutPage
     /// Opens a URL: a service page, the Connection page or the terms.
     public var onOpenURL: ((URL) -> Void)?
     /// Called by the Manage button (open the hand-off URL with `action=edit`).
@@ -23,7 +23,7 @@ public final class AboutViewController: UIViewController {
     public var onShowAppStore: ((String) -> Void)?
 
     /// Creates the page; it presents as a form sheet.
-    public init(page: ConnectAboutPage) {
+    @_spi(Sandbox) public init(page: ConnectAboutPage) {
         self.page = page
         super.init(nibName: nil, bundle: nil)
         modalPresentationStyle = .formSheet

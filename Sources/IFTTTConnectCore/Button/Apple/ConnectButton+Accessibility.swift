@@ -4,7 +4,7 @@ import UIKit
 extension ConnectButton {
     /// The accessibility of what the button shows now (``ConnectButtonAccessibility`` for its state, service,
     /// localization and width).
-    public var accessibilityModel: ConnectButtonAccessibility {
+    @_spi(Sandbox) public var accessibilityModel: ConnectButtonAccessibility {
         ConnectButtonAccessibility(
             state: visualState, serviceName: connection?.connectingService.shortName,
             fullServiceName: connection?.connectingService.name, localization: localization,

@@ -35,7 +35,7 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     open var connection: Connection? { didSet { refresh() } }
     /// The language of the texts: the device's preferred language until a ``ConnectButtonController`` sets its
     /// own locale's.
-    open var localization = ConnectLocalization(locale: ConnectButtonController.determineLocale()) {
+    @_spi(Sandbox) open var localization = ConnectLocalization(locale: ConnectButtonController.determineLocale()) {
         didSet { refresh() }
     }
     /// Whether the footer is shown.
@@ -49,15 +49,15 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     open var onTap: (() -> Void)?
     /// Called when the footer is tapped and it has an action. When it is `nil`, the "about" footer presents the
     /// ``AboutViewController`` from the view controller that shows the button, as 2.8 did.
-    open var onFooterTap: ((ConnectButtonAppearance.Footer.Action) -> Void)?
+    @_spi(Sandbox) open var onFooterTap: ((ConnectButtonAppearance.Footer.Action) -> Void)?
     /// Called when the user confirms an email (return key or confirm button).
     open var onEmailConfirm: ((String) -> Void)?
     /// Set by the ``ConnectButtonController`` that drives this button: taps, confirmed emails and footer retries go
     /// to it (after ``onTap``, ``onEmailConfirm`` and ``onFooterTap``).
-    public var actionHandler: (@MainActor (ConnectButtonAction) -> Void)?
+    @_spi(Sandbox) public var actionHandler: (@MainActor (ConnectButtonAction) -> Void)?
 
     /// What the button currently draws.
-    public private(set) var appearance: ConnectButtonAppearance
+    @_spi(Sandbox) public private(set) var appearance: ConnectButtonAppearance
 
     /// The email field, visible in the email state.
     public let emailField = UITextField()
@@ -108,14 +108,14 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     ///   - step: What to show.
     ///   - connection: The Connection, once loaded.
     ///   - suggestedEmail: The email pre-filled in the email step, unless the user typed one.
-    public func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String) {
+    @_spi(Sandbox) public func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String) {
         let typed = emailField.text ?? ""
         if let connection { self.connection = connection }
         visualState = ConnectButtonVisualState(step: step, email: typed.isEmpty ? suggestedEmail : typed)
     }
 
     /// The host environment: the style, light or dark mode, width, text size and layout direction of this view.
-    public var appearanceEnvironment: ConnectButtonEnvironment {
+    @_spi(Sandbox) public var appearanceEnvironment: ConnectButtonEnvironment {
         ConnectButtonEnvironment(
             style: style, hostAppearance: hostAppearance,
             width: bounds.width > 0 ? Double(bounds.width) : ConnectButtonGeometry.maximumWidth,
@@ -128,7 +128,7 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
     /// width, light or dark mode, text size).
     ///
     /// - Parameter appearance: What to draw.
-    public func show(_ appearance: ConnectButtonAppearance) {
+    @_spi(Sandbox) public func show(_ appearance: ConnectButtonAppearance) {
         if localization.localization != appearance.localization {
             localization = ConnectLocalization(identifier: appearance.localization)
         }

@@ -21,9 +21,9 @@ public struct ConnectButtonView: View {
     /// The Connection whose service brands the button.
     public var connection: Connection?
     /// The language of the texts; `nil` follows the environment's locale.
-    public var localization: ConnectLocalization?
+    @_spi(Sandbox) public var localization: ConnectLocalization?
     /// The connecting service's icon, once loaded; `nil` shows the monogram.
-    public var icon: ConnectButtonIconImage?
+    @_spi(Sandbox) public var icon: ConnectButtonIconImage?
     /// The colours to use.
     public var style: ConnectButtonStyle
     /// Whether the footer is shown.
@@ -31,7 +31,7 @@ public struct ConnectButtonView: View {
     /// Called when the pill is tapped in an interactive state.
     public var onTap: () -> Void
     /// Called when the footer is tapped and it has an action.
-    public var onFooterTap: (ConnectButtonAppearance.Footer.Action) -> Void
+    @_spi(Sandbox) public var onFooterTap: (ConnectButtonAppearance.Footer.Action) -> Void
     /// Called when the user confirms an email.
     public var onEmailConfirm: (String) -> Void
 
@@ -45,8 +45,26 @@ public struct ConnectButtonView: View {
     @State private var typedEmail: String?
 
     /// Creates the view.
+    ///
+    /// - Parameters:
+    ///   - state: What the button shows.
+    ///   - connection: The Connection, once loaded: its service's name, colour and icon.
+    ///   - style: The button's colours; default ``ConnectButtonStyle/light``.
+    ///   - showsFooter: Whether the footer is shown under the button.
+    ///   - onTap: Called when the user taps the button.
+    ///   - onEmailConfirm: Called with the text when the user confirms the email field.
     public init(
-        state: ConnectButtonVisualState, connection: Connection?, localization: ConnectLocalization? = nil,
+        state: ConnectButtonVisualState, connection: Connection?, style: ConnectButtonStyle = .light,
+        showsFooter: Bool = true, onTap: @escaping () -> Void = {}, onEmailConfirm: @escaping (String) -> Void = { _ in }
+    ) {
+        self.init(
+            state: state, connection: connection, localization: nil, style: style, showsFooter: showsFooter,
+            onTap: onTap, onEmailConfirm: onEmailConfirm)
+    }
+
+    /// Creates the view with the texts of `localization` and a service icon already loaded.
+    @_spi(Sandbox) public init(
+        state: ConnectButtonVisualState, connection: Connection?, localization: ConnectLocalization?,
         style: ConnectButtonStyle = .light, showsFooter: Bool = true, icon: ConnectButtonIconImage? = nil,
         onTap: @escaping () -> Void = {},
         onFooterTap: @escaping (ConnectButtonAppearance.Footer.Action) -> Void = { _ in },

@@ -18,7 +18,7 @@ import Foundation
 /// 1.125 s to three quarters); the checkmark's circle grows in 0.75 s (ease-in) and its tick strokes in 0.3 s
 /// (ease-out); the loading label pulses 1 ↔ 0.4 every 1.2 s. With Reduce Motion nothing slides, grows or
 /// pulses: the knob and the checkmark cross-fade in place.
-public struct ConnectButtonMotion: Sendable, Hashable {
+@_spi(Sandbox) public struct ConnectButtonMotion: Sendable, Hashable {
     /// A timing curve, mapping elapsed fraction to animated fraction (both 0...1).
     public enum Curve: String, Sendable, Hashable, CaseIterable {
         /// Constant speed.
@@ -373,7 +373,7 @@ public struct ConnectButtonMotion: Sendable, Hashable {
 
 /// The button's animated values at one moment of a ``ConnectButtonMotion``. Renderers draw the destination
 /// state's ``ConnectButtonAppearance`` with these values laid over it.
-public struct ConnectButtonMotionFrame: Sendable, Hashable {
+@_spi(Sandbox) public struct ConnectButtonMotionFrame: Sendable, Hashable {
     /// Seconds from the start of the transition.
     public var time: Double
     /// The opacity of the label of the state being left (0 once it has faded).

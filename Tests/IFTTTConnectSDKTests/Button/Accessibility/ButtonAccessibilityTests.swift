@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// The Connect Button's accessibility model: elements per state, announcements, Large Content Viewer, touch targets
 /// and the texts in every shipped localization.

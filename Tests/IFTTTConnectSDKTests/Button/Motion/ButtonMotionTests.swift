@@ -4,7 +4,7 @@ import FoundationXML
 #endif
 import TestSupport
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// The Connect Button's motion: timelines per transition, sampled frames, Reduce Motion, the SVG frames and the
 /// animated SVGs in docs/button-motion.

@@ -1,8 +1,8 @@
 import ArgumentParser
 @testable import ConnectCLI
 import Foundation
-import IFTTTConnectSDK
-import IFTTTConnectTesting
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectTesting
 import Testing
 
 /// The Connect Button's appearance against the sandbox over loopback (issue 26 items 2 and 3): a real controller

@@ -1,7 +1,7 @@
 import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
-import IFTTTConnectTesting
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectTesting
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking

@@ -1,7 +1,7 @@
 import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
-import IFTTTSDK
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTSDK
 import Testing
 
 /// `IFTTTAPIManager` against the sandbox's legacy v1 endpoints over loopback HTTP.

@@ -1,7 +1,7 @@
 import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
-import IFTTTConnectTesting
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectTesting
 import Testing
 
 /// The README's Swift, read from README.md itself: every snippet an app would paste (a ```swift block with an

@@ -1,10 +1,10 @@
 @testable import ConnectCLI
 import ConnectSandbox
 import Foundation
-import IFTTTConnectDesktop
-import IFTTTConnectSDK
-import IFTTTConnectService
-import IFTTTConnectTesting
+@_spi(Sandbox) import IFTTTConnectDesktop
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectService
+@_spi(Sandbox) import IFTTTConnectTesting
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking

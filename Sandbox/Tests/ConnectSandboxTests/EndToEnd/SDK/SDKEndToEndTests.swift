@@ -1,7 +1,7 @@
 import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
-import IFTTTConnectService
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectService
 import Testing
 
 /// The SDK against the sandbox over real loopback HTTP, state in SQLite.
@@ -168,8 +168,7 @@ struct SDKEndToEndTests {
         }
     }
 
-    @available(*, deprecated, message: "shows that the deprecated user-token calls fail as they fail against IFTTT")
-    @Test func meAndTheCallsAUserTokenCannotMake() async throws {
+    @Test func meAnswersAUserAndAnonymousCredentials() async throws {
         try await withSandbox { _, controller in
             let me = try await controller.fetchUser(credentialProvider: Demo.alice)
             #expect(me.login == "alice")
@@ -177,26 +176,6 @@ struct SDKEndToEndTests {
             let nobody = try await controller.fetchUser(credentialProvider: ConnectionCredentials.anonymous)
             #expect(nobody.authenticationLevel == .none)
             #expect(nobody.login == nil)
-
-            // Field options and updates are "Service-authenticated with user_id" in IFTTT's docs: a user token is
-            // refused, as IFTTT refuses it. A partner's backend makes them with IFTTTConnectService
-            // (ServiceClientEndToEndTests).
-            let deals = try await controller.fetchConnection(for: "gx-weekly-deals", credentialProvider: Demo.alice)
-            let trigger = try #require(deals.features.first?.triggers.first)
-            do {
-                _ = try await controller.fetchFieldOptions(
-                    connectionId: deals.id, step: trigger, credentialProvider: Demo.alice)
-                Issue.record("field options were answered to a user token")
-            } catch let error as ConnectAPIError {
-                #expect(error.isAuthenticationFailure)
-            }
-            do {
-                _ = try await controller.updateUserConnection(
-                    with: deals.id, update: .defaults(for: deals), credentialProvider: Demo.alice)
-                Issue.record("a user token replaced a configuration")
-            } catch let error as ConnectAPIError {
-                #expect(error.isAuthenticationFailure)
-            }
         }
     }
 

@@ -1,8 +1,8 @@
 import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
-import IFTTTConnectService
-import IFTTTSDK
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectService
+@_spi(Sandbox) import IFTTTSDK
 import Logging
 import Testing
 

@@ -1,7 +1,7 @@
 import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
-import IFTTTConnectService
+@_spi(Sandbox) import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectService
 import Testing
 
 /// Every `ConnectServiceClient` call against the sandbox's service-key endpoints, and the example partner backend.

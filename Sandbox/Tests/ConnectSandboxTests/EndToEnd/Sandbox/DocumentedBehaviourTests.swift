@@ -1,6 +1,6 @@
 @testable import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 
 /// One test per way the sandbox let integrators write code that cannot work against IFTTT, or missed what IFTTT's

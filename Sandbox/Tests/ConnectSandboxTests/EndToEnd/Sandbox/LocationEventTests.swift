@@ -1,9 +1,9 @@
 @testable import ConnectCLI
 @testable import ConnectSandbox
 import Foundation
+@_spi(Sandbox) import IFTTTConnectLocation
+@_spi(Sandbox) import IFTTTConnectSDK
 import NIOConcurrencyHelpers
-import IFTTTConnectLocation
-import IFTTTConnectSDK
 import Testing
 
 @Suite("Sandbox: POST and GET /v1/location_events")

@@ -2,7 +2,7 @@
 @testable import ConnectSandbox
 import Foundation
 import GRDB
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking

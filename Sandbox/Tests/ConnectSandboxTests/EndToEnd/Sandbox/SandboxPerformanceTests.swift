@@ -1,7 +1,7 @@
 @testable import ConnectSandbox
 import Foundation
 import GRDB
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 
 /// Cursor pagination of the list endpoints, the WAL database, and the caches that must follow every write.

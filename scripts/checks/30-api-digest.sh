@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Fails when the public API of a library product (what an app sees without `@_spi`) differs from the committed
+# digest api/<Module>.txt: a new, changed or removed public declaration or conformance must be deliberate. After a
+# deliberate change, regenerate the digest with `scripts/api/digest.sh` and commit api/*.txt with the change.
+# The digest is that of the Linux build (Apple-only adapters such as the UIKit button are not in it), so on other
+# systems this check skips.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+if [ "$(uname -s)" != Linux ]; then
+  echo "api-digest: skipped (the digest describes the Linux build)"
+  exit 0
+fi
+scripts/api/digest.sh --check
