@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 /// One free slot (19 host regions far away, so they wake nothing), significant-change reports off: a walk through two
 /// geofences whose edges are 60 m apart (no refresh region fits between them), then past six isolated geofences 400 to

@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 /// A clock whose time the test sets and whose waits never end on their own (the dwell timer does not fire): what a
 /// suspended app sees, where a deadline passes while nothing runs and the platform then delivers what it held.

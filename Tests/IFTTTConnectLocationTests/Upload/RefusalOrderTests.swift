@@ -1,8 +1,8 @@
 import Foundation
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
-import IFTTTConnectCore
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 /// A location API that refuses requests (400 with IFTTT's error envelope, naming nothing) as `refuses` decides from
 /// the request's number (from 0) and its events, accepts the others, and keeps every event it accepted, in order of

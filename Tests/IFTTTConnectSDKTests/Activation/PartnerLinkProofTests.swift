@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// The proof that binds an activation URL's `code` to the attempt that sent it.
 @Suite("The activation URL's code binding (PKCE, S256)")

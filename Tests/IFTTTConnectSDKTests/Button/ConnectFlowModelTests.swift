@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// The portable part of `ConnectFlowButton`: how a flow's result becomes the one event the app hears, how the
 /// controller's step becomes the status it observes, and when new settings restart the button.

@@ -1,6 +1,6 @@
 import Foundation
-@testable import IFTTTConnectCore
-import IFTTTConnectTesting
+@_spi(Sandbox) @testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
 
 /// Icons, cover images and a service's page are kept only as `http(s)` URLs with a host. The decoder decides that on

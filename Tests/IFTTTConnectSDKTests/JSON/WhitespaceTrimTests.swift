@@ -1,5 +1,5 @@
 import Foundation
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 import Testing
 
 /// The decoder trims numeric strings and brand colours on their bytes; Foundation's `trimmingCharacters(in:)` is the

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 /// WCAG 2.5.3 Label in Name: the name VoiceOver reads and Voice Control listens for contains the words the button
 /// draws. The words come from the rendered SVG (what a person sees), the names from ``ConnectButtonAccessibility``,
