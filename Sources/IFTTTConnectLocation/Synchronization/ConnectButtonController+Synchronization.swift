@@ -18,7 +18,7 @@ extension ConnectButtonController {
     /// It is process-wide because the 2.8 API it serves is static (there is no instance to inject a synchronizer
     /// into) and because the platform's resources are per app: one set of monitored regions, one background task
     /// registration. Code that can hold an instance creates its own ``Synchronizer`` instead.
-    @_spi(Sandbox) public nonisolated static var synchronizer: Synchronizer {
+    public nonisolated static var synchronizer: Synchronizer {
         get {
             if let existing = facade.withLock({ $0.synchronizer }) { return existing }
             let configuration = Synchronizer.Configuration.platformDefaultFromAnyThread()

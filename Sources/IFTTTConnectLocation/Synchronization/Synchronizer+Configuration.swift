@@ -6,10 +6,10 @@ extension Synchronizer {
     /// Where and how the synchronizer works. Every dependency is injectable.
     public struct Configuration: Sendable {
         /// `com.ifttt.ifttt.synchronization_scheduler`, the identifier of the SDK's background processing task.
-        public static let backgroundTaskIdentifier = "com.ifttt.ifttt.synchronization_scheduler"
+        @_spi(Sandbox) public static let backgroundTaskIdentifier = "com.ifttt.ifttt.synchronization_scheduler"
 
         /// The platform's region monitoring.
-        public var regionMonitor: any RegionMonitor
+        @_spi(Sandbox) public var regionMonitor: any RegionMonitor
         /// Where the Connections, switches, events and (on Linux) credentials are kept.
         public var storageDirectory: URL
         /// The network settings the synchronizer passes, as one value, to its network controller and its
@@ -17,30 +17,30 @@ extension Synchronizer {
         /// `anonymousId` (the default here) is read from `AnonymousIdentifierStore.current` on first use. The
         /// synchronizer sends the log lines to ``Synchronizer/logger`` and calls back on no queue, whatever
         /// `logHandler` and `callbackQueue` say.
-        public var network: ConnectionNetworkController.Configuration
+        @_spi(Sandbox) public var network: ConnectionNetworkController.Configuration
         /// Where credentials are kept; `nil` means the Keychain on Apple platforms and a 0600 file in
         /// ``storageDirectory`` elsewhere.
-        public var secureStore: (any SecureStore)?
+        @_spi(Sandbox) public var secureStore: (any SecureStore)?
         /// The background-task scheduler; `nil` means none (the host app runs synchronizations).
-        public var taskScheduler: (any TaskScheduler)?
+        @_spi(Sandbox) public var taskScheduler: (any TaskScheduler)?
         /// Asks the user for "Always" location authorization (with ``InitializerOptions/showPermissionsPrompts``).
-        public var permissionRequester: (@Sendable () async -> Void)?
+        @_spi(Sandbox) public var permissionRequester: (@Sendable () async -> Void)?
         /// The clock: event report delays, background task dates, upload backoff, crossings without a time.
-        public var clock: any ConnectClock
+        @_spi(Sandbox) public var clock: any ConnectClock
         /// Uniform values in `[0, 1)` for upload backoff jitter.
-        public var random: @Sendable () -> Double
+        @_spi(Sandbox) public var random: @Sendable () -> Double
         /// Upload batch size and backoff.
-        public var upload: UploadScheduler.Configuration
+        @_spi(Sandbox) public var upload: UploadScheduler.Configuration
         /// Region limit and radii.
-        public var regions: RegionSelector.Configuration
+        @_spi(Sandbox) public var regions: RegionSelector.Configuration
         /// How long after the app enters the background (or a background run ends) the next SDK background
         /// task may start, in seconds. Default one hour.
-        public var backgroundTaskInterval: TimeInterval
+        @_spi(Sandbox) public var backgroundTaskInterval: TimeInterval
         /// The dwell filter, in seconds (beyond 2.8): a crossing is recorded once the device stayed on its new side
         /// that long, and a crossing reversed within that time records neither. Default
         /// ``LocationMonitoringSession/defaultDwellTime`` (30 s); `0` records every crossing at once, as 2.8 did.
         /// See ``LocationMonitoringSession``.
-        public var dwellTime: TimeInterval = LocationMonitoringSession.defaultDwellTime
+        @_spi(Sandbox) public var dwellTime: TimeInterval = LocationMonitoringSession.defaultDwellTime
 
         /// Creates a configuration; everything but the region monitor has a production default.
         ///
@@ -59,7 +59,7 @@ extension Synchronizer {
         ///   - upload: Upload batch size and backoff.
         ///   - regions: Region limit and radii.
         ///   - backgroundTaskInterval: Seconds between SDK background tasks.
-        public init(
+        @_spi(Sandbox) public init(
             regionMonitor: any RegionMonitor,
             storageDirectory: URL = Configuration.defaultStorageDirectory,
             transport: (any HTTPTransport)? = nil,
@@ -91,7 +91,7 @@ extension Synchronizer {
         }
 
         /// The HTTP transport: ``network``'s.
-        public var transport: (any HTTPTransport)? {
+        @_spi(Sandbox) public var transport: (any HTTPTransport)? {
             get { network.transport }
             set { network.transport = newValue ?? URLSessionTransport() }
         }
@@ -106,12 +106,12 @@ extension Synchronizer {
             set { network.locationBaseURL = newValue }
         }
         /// The install's anonymous id: ``network``'s; `nil` reads `AnonymousIdentifierStore.current` on first use.
-        public var anonymousId: String? {
+        @_spi(Sandbox) public var anonymousId: String? {
             get { network.anonymousId.isEmpty ? nil : network.anonymousId }
             set { network.anonymousId = newValue ?? "" }
         }
         /// `<Application Support>/IFTTTConnectLocation`, computed without touching the disk.
-        public static var defaultStorageDirectory: URL {
+        @_spi(Sandbox) public static var defaultStorageDirectory: URL {
             let base =
                 FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask).first
                 ?? FileManager.default.temporaryDirectory

@@ -23,7 +23,7 @@ import Foundation
 ///
 /// Creating a synchronizer does no I/O; the first call (or ``start()``) reads the stored state.
 /// Commands given with ``submit(_:)`` (as the static API does) run one at a time, in order.
-@_spi(Sandbox) public actor Synchronizer {
+public actor Synchronizer {
 
     /// Closures the host app sets; read and written from any thread.
     struct Hooks: Sendable {
@@ -34,11 +34,11 @@ import Foundation
     }
 
     /// The configuration.
-    public nonisolated let configuration: Configuration
+    @_spi(Sandbox) public nonisolated let configuration: Configuration
     /// The synchronization log (off by default; lines are redacted).
-    public nonisolated let logger = SynchronizationLogger()
+    @_spi(Sandbox) public nonisolated let logger = SynchronizationLogger()
     /// The per-Connection geofence switch.
-    public nonisolated let geofenceToggles: GeofenceToggleStore
+    @_spi(Sandbox) public nonisolated let geofenceToggles: GeofenceToggleStore
     /// Written only through the setters below (the static API's and tests'), read by this file.
     private nonisolated let hooks = Locked(Hooks())
     private nonisolated let backgroundRegistration = OnceFlag()
@@ -109,12 +109,12 @@ import Foundation
     // MARK: - Commands
 
     /// Queues `command`; commands run one at a time, in the order they were submitted. Returns at once.
-    public nonisolated func submit(_ command: @escaping @Sendable (isolated Synchronizer) async -> Void) {
+    @_spi(Sandbox) public nonisolated func submit(_ command: @escaping @Sendable (isolated Synchronizer) async -> Void) {
         commands.yield(command)
     }
 
     /// Waits until every command submitted before this call has run and no synchronization is running.
-    public nonisolated func waitUntilIdle() async {
+    @_spi(Sandbox) public nonisolated func waitUntilIdle() async {
         while true {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
                 submit { _ in continuation.resume() }
@@ -128,7 +128,7 @@ import Foundation
 
     /// Registers the SDK background task (once) or cancels it, then queues ``configure(options:)`` and ``start()``.
     /// Everything but the registration, which the platform requires before launch ends, happens later.
-    public nonisolated func initialize(options: InitializerOptions) {
+    @_spi(Sandbox) public nonisolated func initialize(options: InitializerOptions) {
         if options.enableSDKBackgroundProcess {
             enableSDKBackgroundProcess()
         } else {
@@ -141,13 +141,13 @@ import Foundation
     }
 
     /// Sets the initializer options.
-    public func configure(options: InitializerOptions) {
+    @_spi(Sandbox) public func configure(options: InitializerOptions) {
         self.options = options
     }
 
     /// Registers the SDK background task (once) and lets the synchronizer schedule it, keeping the other
     /// initializer options (Location.md's `setupSDKBackgroundProcess()`).
-    public nonisolated func enableSDKBackgroundProcess() {
+    @_spi(Sandbox) public nonisolated func enableSDKBackgroundProcess() {
         if let scheduler = configuration.taskScheduler, backgroundRegistration.claim() {
             let registered = scheduler.register(identifier: Configuration.backgroundTaskIdentifier) {
                 [weak self] task in
@@ -162,7 +162,7 @@ import Foundation
 
     /// Reads the stored state, starts region monitoring (so crossings are recorded from now on, even before
     /// ``activate(connections:lifecycleSynchronizationOptions:)``) and monitors the stored Connections' geofences. Calling it again does nothing.
-    public func start() async {
+    @_spi(Sandbox) public func start() async {
         if let startTask { return await startTask.value }
         let task = Task { await self.performStart() }
         startTask = task
@@ -256,7 +256,7 @@ import Foundation
     }
 
     /// Saves `credentials` when given, then runs a synchronization.
-    public func update(with credentials: (any ConnectionCredentialProvider)?) async {
+    @_spi(Sandbox) public func update(with credentials: (any ConnectionCredentialProvider)?) async {
         await start()
         if let credentials { await save(credentials) }
         request(.forceUpdate, completion: nil)
@@ -265,7 +265,7 @@ import Foundation
     /// Requests a synchronization; `completion` is called exactly once, with the result of the run that
     /// served the request (several requests during a run share the next one), or at once when synchronization
     /// is inactive. It is called on the synchronizer's executor, not on the main thread.
-    public func synchronize(source: SynchronizationSource, completion: (@Sendable (SynchronizationResult) -> Void)?)
+    @_spi(Sandbox) public func synchronize(source: SynchronizationSource, completion: (@Sendable (SynchronizationResult) -> Void)?)
         async
     {
         await start()
@@ -273,7 +273,7 @@ import Foundation
     }
 
     /// Requests a synchronization and returns its result.
-    public func synchronize(source: SynchronizationSource) async -> SynchronizationResult {
+    @_spi(Sandbox) public func synchronize(source: SynchronizationSource) async -> SynchronizationResult {
         await withCheckedContinuation { continuation in
             submit { await $0.synchronize(source: source) { continuation.resume(returning: $0) } }
         }
@@ -281,18 +281,18 @@ import Foundation
 
     /// Cancels the running synchronization (its requests complete with ``SynchronizationResult/failed``), and
     /// completes the waiting ones the same way. The in-flight request is cancelled.
-    public func stopCurrentSynchronization() {
+    @_spi(Sandbox) public func stopCurrentSynchronization() {
         perform(engine.handle(.stopRequested))
     }
 
     /// Tells the synchronizer the app became active (the UIKit adapter does this on iOS).
-    public nonisolated func applicationDidBecomeActive() {
+    @_spi(Sandbox) public nonisolated func applicationDidBecomeActive() {
         submit { await $0.synchronize(source: .appDidBecomeActive, completion: nil) }
     }
 
     /// Tells the synchronizer the app entered the background (the UIKit adapter does this on iOS): synchronizes
     /// when the lifecycle options say so, and schedules the SDK background task.
-    public nonisolated func applicationDidEnterBackground() {
+    @_spi(Sandbox) public nonisolated func applicationDidEnterBackground() {
         submit { synchronizer in
             await synchronizer.synchronize(source: .appDidEnterBackground, completion: nil)
             synchronizer.scheduleBackgroundTask()
@@ -300,17 +300,17 @@ import Foundation
     }
 
     /// Monitors the geofences again after a geofence switch changed (no synchronization runs).
-    public func geofenceSwitchesChanged() async {
+    @_spi(Sandbox) public func geofenceSwitchesChanged() async {
         await start()
         await applyGeofences()
     }
 
     /// The stored Connections, in the order they were added.
-    public var storedConnections: [StoredConnection] { registry.all }
+    @_spi(Sandbox) public var storedConnections: [StoredConnection] { registry.all }
     /// Whether synchronization is active.
     public var isActive: Bool { engine.isActive }
     /// The SDK's monitored regions.
-    public var monitoredRegions: [MonitoredRegion] { get async { await session?.monitoredRegions ?? [] } }
+    @_spi(Sandbox) public var monitoredRegions: [MonitoredRegion] { get async { await session?.monitoredRegions ?? [] } }
 
     /// Sets the closure that receives location event reports (what the static
     /// `ConnectButtonController.setLocationEventReportedClosure(_:)` sets on the shared synchronizer). It is called
@@ -337,10 +337,10 @@ import Foundation
     /// Why the event store cannot be opened or written (``LocationError/Code/readOnly``: it is uploaded but takes no
     /// new crossing), or `nil` when it works. While crossings wait in memory (they are not reported as recorded),
     /// every synchronization answers ``SynchronizationResult/failed``.
-    public var storageError: LocationError? { storeError }
+    @_spi(Sandbox) public var storageError: LocationError? { storeError }
 
     /// The event store, once it is open (for inspection: pending events, dead letters, counters).
-    public var eventStore: LocationEventStore? { store }
+    @_spi(Sandbox) public var eventStore: LocationEventStore? { store }
 
 }
 

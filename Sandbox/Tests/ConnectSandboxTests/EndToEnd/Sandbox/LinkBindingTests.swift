@@ -1,6 +1,6 @@
 @testable import ConnectSandbox
 import Foundation
-import IFTTTConnectSDK
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking
