@@ -93,7 +93,10 @@ struct CLIBadInputTests {
             let directory = try SandboxTest.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
             let tokenFile = directory.appendingPathComponent("token").path
-            let api = ["--api", client.base.absoluteString, "--token-file", tokenFile, "--no-browser", "--unvouched"]
+            let api = [
+                "--api", client.base.absoluteString, "--token-file", tokenFile, "--no-browser", "--unvouched", "--email",
+                "carol@example.com",
+            ]
             let start = ContinuousClock.now
             let unknown = try await CLI.run(["connect", "no-such-connection"] + api)
             #expect(unknown.status == 1)
