@@ -28,7 +28,9 @@ struct APIOptions: ParsableArguments {
         var configuration = SandboxConfiguration(port: 0)
         configuration.ephemeral = true
         configuration.logger = SandboxLog.logger(format: .text)
-        warn("note: no --api given; using an embedded sandbox with a fresh demo database, removed when this command ends")
+        warn(
+            "note: no --api given; using an embedded sandbox with a fresh demo database, removed when this command ends"
+        )
         return try await SandboxServer.withRunning(configuration) { url in try await body(url) }
     }
 }

@@ -28,7 +28,8 @@ extension ButtonCommand {
         @Option(help: ArgumentHelp("The directory to write the frames to (created if missing).", valueName: "dir"))
         var out: String
 
-        @Option(parsing: .unconditional, help: ArgumentHelp("Frames per second, 1 to 120 (default 30).", valueName: "fps"))
+        @Option(
+            parsing: .unconditional, help: ArgumentHelp("Frames per second, 1 to 120 (default 30).", valueName: "fps"))
         var fps: Double = 30
 
         @Flag(help: "Render the Reduce Motion variant.")

@@ -17,7 +17,8 @@ struct ButtonConnectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The language of the texts, e.g. de or pt-BR (default en).", valueName: "locale"))
     var locale: String = ConnectLocalization.baseLocalization
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("The width available in points (default 360).", valueName: "width"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("The width available in points (default 360).", valueName: "width"))
     var width: Double = ConnectButtonGeometry.maximumWidth
 
     @OptionGroup var api: APIOptions

@@ -317,7 +317,8 @@ struct ConnectCommand: AsyncParsableCommand {
                 .fetchConnection(for: request.connectionId, credentialProvider: ConnectionCredentials())
         } catch {
             if case .apiError(let status, _) = error, status == 404 {
-                return .failure(.notFound("there is no Connection '\(request.connectionId)' at \(root.absoluteString) (404)"))
+                return .failure(
+                    .notFound("there is no Connection '\(request.connectionId)' at \(root.absoluteString) (404)"))
             }
         }
         let receiver: LoopbackRedirectReceiver
@@ -354,7 +355,8 @@ struct ConnectCommand: AsyncParsableCommand {
                     + "run connect again and open the URL it prints"
             } else {
                 try await Task.sleep(for: max(.zero, request.timeout - launchWindow))
-                verdict.reason = "the activation did not finish within \(request.timeout.components.seconds) s (--timeout)"
+                verdict.reason =
+                    "the activation did not finish within \(request.timeout.components.seconds) s (--timeout)"
             }
             controller.cancelActivation()
         }

@@ -115,10 +115,13 @@ struct LocationJournalStressCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The event store directory.", valueName: "dir"))
     var store: String
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Stop after this many appends (default: until killed).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Stop after this many appends (default: until killed).", valueName: "n"))
     var count: Int?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Upload after this many appends (needs --api).", valueName: "n"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Upload after this many appends (needs --api).", valueName: "n"))
     var uploadEvery: Int = 5
 
     @Option(help: ArgumentHelp("The trigger subscription id of the events.", valueName: "id"))

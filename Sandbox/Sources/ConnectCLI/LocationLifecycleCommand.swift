@@ -40,7 +40,9 @@ struct LocationLifecycleCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("The store's maximum pending count.", valueName: "n"))
     var capacity: Int = 10_000
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Fill the store with this many events of another trigger first.", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Fill the store with this many events of another trigger first.", valueName: "n"))
     var fill: Int = 0
 
     @Option(parsing: .unconditional, help: ArgumentHelp("The launch time, in seconds.", valueName: "seconds"))

@@ -35,7 +35,8 @@ struct OutputFile {
             throw ValidationError("\(option) \(path): \(directory.path) is not a directory")
         }
         guard access(directory.path, W_OK | X_OK) == 0 else {
-            throw ValidationError("\(option) \(path): the directory \(directory.path) cannot be written: \(Self.reason(errno))")
+            throw ValidationError(
+                "\(option) \(path): the directory \(directory.path) cannot be written: \(Self.reason(errno))")
         }
     }
 

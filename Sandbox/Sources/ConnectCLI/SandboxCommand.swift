@@ -38,7 +38,8 @@ struct SandboxCommand: AsyncParsableCommand {
 
     @Option(
         name: .customLong("log-format"),
-        help: ArgumentHelp("How to log to standard error: text, or json (one object per line).", valueName: "text|json"))
+        help: ArgumentHelp("How to log to standard error: text, or json (one object per line).", valueName: "text|json")
+    )
     var logFormat = LogFormat.text.rawValue
 
     @Option(
@@ -46,7 +47,9 @@ struct SandboxCommand: AsyncParsableCommand {
         help: ArgumentHelp("Load services, Connections and users from this JSON file.", valueName: "file"))
     var seedFile: String?
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Delay every API response by this many milliseconds.", valueName: "ms"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Delay every API response by this many milliseconds.", valueName: "ms"))
     var latency = 0
 
     @Option(
@@ -55,7 +58,9 @@ struct SandboxCommand: AsyncParsableCommand {
         help: ArgumentHelp("Answer this fraction of API requests with 503 (0...1).", valueName: "p"))
     var failRate = 0.0
 
-    @Option(parsing: .unconditional, help: ArgumentHelp("Seed of the fault-injection random generator, for reproducible runs.", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seed of the fault-injection random generator, for reproducible runs.", valueName: "n"))
     var seed: UInt64?
 
     @Option(

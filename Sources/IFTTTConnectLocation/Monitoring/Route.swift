@@ -37,7 +37,8 @@ public struct Route: Sendable, Hashable {
                 reader.failure
                     ?? (data.isEmpty
                         ? "the GPX document is empty"
-                        : "malformed GPX: not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber)"))
+                        : "malformed GPX: not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber)")
+            )
         }
         guard !reader.fixes.isEmpty else { throw LocationError(.invalidRoute, "the GPX document has no points") }
         self.fixes = reader.fixes

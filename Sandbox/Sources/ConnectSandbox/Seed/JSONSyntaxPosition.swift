@@ -19,7 +19,9 @@ struct JSONSyntaxPosition: Equatable, CustomStringConvertible {
             scanner.skipSpace()
             try scanner.value(depth: 0)
             scanner.skipSpace()
-            if scanner.index < scanner.bytes.count { throw Failure(index: scanner.index, expected: "the end of the file") }
+            if scanner.index < scanner.bytes.count {
+                throw Failure(index: scanner.index, expected: "the end of the file")
+            }
             return nil
         } catch {
             var line = 1
@@ -129,7 +131,8 @@ struct JSONSyntaxPosition: Equatable, CustomStringConvertible {
                     if escaped == UInt8(ascii: "u") {
                         for _ in 0..<4 {
                             guard let hex = current,
-                                (0x30...0x39).contains(hex) || (0x41...0x46).contains(hex) || (0x61...0x66).contains(hex)
+                                (0x30...0x39).contains(hex) || (0x41...0x46).contains(hex)
+                                    || (0x61...0x66).contains(hex)
                             else { throw Failure(index: index, expected: "four hexadecimal digits") }
                             index += 1
                         }

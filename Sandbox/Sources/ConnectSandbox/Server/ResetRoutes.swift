@@ -21,7 +21,9 @@ struct ResetRoutes: SandboxRoutes {
             let milliseconds = Double(elapsed.components.attoseconds) / 1e15 + Double(elapsed.components.seconds) * 1000
             env.logger.info(
                 "Reset the state to the seed for service \(principal.service?.id ?? "?") in \(Int(milliseconds)) ms")
-            return JSONResponse.make(["type": "sandbox_reset", "elapsed_ms": .number((milliseconds * 10).rounded() / 10)])
+            return JSONResponse.make([
+                "type": "sandbox_reset", "elapsed_ms": .number((milliseconds * 10).rounded() / 10),
+            ])
         }
     }
 }

@@ -127,7 +127,8 @@ public struct SandboxConfiguration: Sendable {
         }
         if ephemeral, databasePath != nil {
             throw .invalidConfiguration(
-                parameter: "databasePath", message: "and ephemeral exclude each other: an ephemeral sandbox makes its own")
+                parameter: "databasePath",
+                message: "and ephemeral exclude each other: an ephemeral sandbox makes its own")
         }
         if let databasePath, databasePath.isEmpty {
             throw .invalidConfiguration(parameter: "databasePath", message: "must not be an empty string")

@@ -30,7 +30,8 @@ public enum SandboxServer {
     ) async throws -> some ApplicationProtocol {
         if configuration.ephemeral {
             throw SandboxError.invalidConfiguration(
-                parameter: "ephemeral", message: "needs run(_:onRunning:) or withRunning(_:_:), which remove its folder")
+                parameter: "ephemeral", message: "needs run(_:onRunning:) or withRunning(_:_:), which remove its folder"
+            )
         }
         return try await prepare(configuration, onServerRunning: onServerRunning).app
     }

@@ -16,26 +16,34 @@ struct CLIBadInputTests {
 
     /// No message carries these.
     static func expectNoInternals(_ text: String) {
-        for word in ["NSCocoaErrorDomain", "NSXMLParserErrorDomain", "errno:", "bind(descriptor", "Usage: ifttt-connect <"]
-        {
+        for word in [
+            "NSCocoaErrorDomain", "NSXMLParserErrorDomain", "errno:", "bind(descriptor", "Usage: ifttt-connect <",
+        ] {
             #expect(!text.contains(word), "\(text)")
         }
     }
 
-    @Test(arguments: [
-        (["sandbox", "--port", "-1"], "--port must be between 0 and 65535"),
-        (["sandbox", "--latency", "-5"], "--latency must be between 0 and 600000 ms"),
-        (["sandbox", "--fail-rate", "-0.5"], "--fail-rate must be between 0 and 1"),
-        (["sandbox", "--db", "/nonexistent/dir/x.sqlite"], "the directory /nonexistent/dir does not exist"),
-        (["sandbox", "--db", "x.sqlite", "--ephemeral"], "--ephemeral and --db exclude each other"),
-        (["sandbox", "--log-format", "xml"], "--log-format must be text or json"),
-        (["help", "nope"], "there is no command 'nope'"),
-        (["help", "location", "nope"], "there is no command 'nope'"),
-        (["button", "render", "--connection", "gx-weekly-deals", "--locale", "klingon"], "'klingon' is none of the shipped"),
-        (["location", "journal-stress", "--store", "/tmp/x", "--count", "-1"], "--count must be at least 1"),
-        (["location", "lifecycle", "--store", "/tmp/x", "--capacity", "-3"], "--capacity must be at least 1"),
-        (["connect", "gx-weekly-deals", "--unvouched", "--timeout", "-1"], "--timeout must be between 1 and 86400"),
-    ] as [([String], String)])
+    @Test(
+        arguments: [
+            (["sandbox", "--port", "-1"], "--port must be between 0 and 65535"),
+            (["sandbox", "--latency", "-5"], "--latency must be between 0 and 600000 ms"),
+            (["sandbox", "--fail-rate", "-0.5"], "--fail-rate must be between 0 and 1"),
+            (["sandbox", "--db", "/nonexistent/dir/x.sqlite"], "the directory /nonexistent/dir does not exist"),
+            (["sandbox", "--db", "x.sqlite", "--ephemeral"], "--ephemeral and --db exclude each other"),
+            (["sandbox", "--log-format", "xml"], "--log-format must be text or json"),
+            (["help", "nope"], "there is no command 'nope'"),
+            (["help", "location", "nope"], "there is no command 'nope'"),
+            (
+                ["button", "render", "--connection", "gx-weekly-deals", "--locale", "klingon"],
+                "'klingon' is none of the shipped"
+            ),
+            (["location", "journal-stress", "--store", "/tmp/x", "--count", "-1"], "--count must be at least 1"),
+            (["location", "lifecycle", "--store", "/tmp/x", "--capacity", "-3"], "--capacity must be at least 1"),
+            (
+                ["connect", "gx-weekly-deals", "--unvouched", "--timeout", "-1"],
+                "--timeout must be between 1 and 86400"
+            ),
+        ] as [([String], String)])
     func usageErrorsNameTheInput(arguments: [String], message: String) async throws {
         let run = try await CLI.run(arguments)
         #expect(run.status == 64, "\(arguments): \(run.errors)")
@@ -83,7 +91,9 @@ struct CLIBadInputTests {
             let impossible = existing + "/inside"
             let unwritable = try await CLI.run(exchange + ["--output", impossible], environment: secrets)
             #expect(unwritable.status == 64)
-            #expect(unwritable.errors.contains("--output \(impossible): \(existing) is not a directory"), "\(unwritable.errors)")
+            #expect(
+                unwritable.errors.contains("--output \(impossible): \(existing) is not a directory"),
+                "\(unwritable.errors)")
             Self.expectNoInternals(unwritable.errors)
         }
     }
@@ -94,7 +104,8 @@ struct CLIBadInputTests {
             defer { try? FileManager.default.removeItem(at: directory) }
             let tokenFile = directory.appendingPathComponent("token").path
             let api = [
-                "--api", client.base.absoluteString, "--token-file", tokenFile, "--no-browser", "--unvouched", "--email",
+                "--api", client.base.absoluteString, "--token-file", tokenFile, "--no-browser", "--unvouched",
+                "--email",
                 "carol@example.com",
             ]
             let start = ContinuousClock.now
@@ -130,7 +141,8 @@ struct CLIBadInputTests {
         }
         let missing = try await CLI.run(["location", "simulate", "--gpx", "/no/such/trip.gpx", "--connection", "x"])
         #expect(missing.status == 1)
-        #expect(missing.errors.contains("cannot read /no/such/trip.gpx: No such file or directory"), "\(missing.errors)")
+        #expect(
+            missing.errors.contains("cannot read /no/such/trip.gpx: No such file or directory"), "\(missing.errors)")
         Self.expectNoInternals(missing.errors)
     }
 
@@ -176,7 +188,8 @@ struct CLIBadInputTests {
         let lines = try String(contentsOf: errors, encoding: .utf8).split(separator: "\n")
         var requests: [[String: Any]] = []
         for line in lines {
-            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
+            let object = try #require(
+                try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "\(line)")
             if object["method"] != nil { requests.append(object) }
         }
         #expect(requests.count == 2, "\(lines)")

@@ -204,7 +204,10 @@ struct CLISecretInputTests {
 
     @Test func tokenExchangeNeedsBothSecretsInSomeForm() throws {
         let parsed = try IFTTTConnectCommand.parseAsRoot(
-            ["token", "exchange", "--user-id", "u", "--service-key-file", "k", "--access-token-file", "t", "--show-token"])
+            [
+                "token", "exchange", "--user-id", "u", "--service-key-file", "k", "--access-token-file", "t",
+                "--show-token",
+            ])
         let exchange = try #require(parsed as? TokenCommand.Exchange)
         try exchange.validate(environment: [:])
         var bare = exchange

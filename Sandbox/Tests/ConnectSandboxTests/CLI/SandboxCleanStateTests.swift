@@ -41,7 +41,8 @@ struct SandboxCleanStateTests {
 
     @Test func resetPutsEveryTableBackToTheSeedAndNeedsAServiceKey() async throws {
         try await SandboxTest.withDemo { client in
-            let posted = try await client.post("/v1/location_events", token: SandboxTest.aliceToken, body: Self.oneEvent)
+            let posted = try await client.post(
+                "/v1/location_events", token: SandboxTest.aliceToken, body: Self.oneEvent)
             #expect(posted.status == 200)
             #expect(try await Self.aliceEvents(client.base) == 1)
 
@@ -93,7 +94,9 @@ struct SandboxCleanStateTests {
         let (child, url) = try await Self.startSandbox(["--db", database.path])
         for _ in 0..<3 {
             let body = JSONValue.array([LocationEventTests.event()]).serializedData()
-            #expect(try await Client(base: url).post("/v1/location_events", token: SandboxTest.aliceToken, body: body).status == 200)
+            #expect(
+                try await Client(base: url).post("/v1/location_events", token: SandboxTest.aliceToken, body: body)
+                    .status == 200)
         }
         child.send(signal)
         #expect(await child.finish().status == 0)
@@ -132,16 +135,23 @@ struct SandboxCleanStateTests {
         defer { try? FileManager.default.removeItem(at: home) }
         let temporary = home.appendingPathComponent("tmp")
         try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
-        let environment = ["HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path, "TMPDIR": temporary.path]
+        let environment = [
+            "HOME": home.path, "XDG_DATA_HOME": home.appendingPathComponent("data").path, "TMPDIR": temporary.path,
+        ]
         for _ in 0..<2 {
             let run = try await CLISecretInputTests.run(
-                ["connection", "show", "gx-weekly-deals", "--token-file", try CLISecretInputTests.secretFile(SandboxTest.aliceToken)],
+                [
+                    "connection", "show", "gx-weekly-deals", "--token-file",
+                    try CLISecretInputTests.secretFile(SandboxTest.aliceToken),
+                ],
                 environment: environment)
             #expect(run.status == 0, "\(run.errors)")
             #expect(run.errors.contains("fresh demo database"), "\(run.errors)")
         }
         // The default database of earlier versions was never made (the SDK's own files may live in the data folder).
-        #expect(!FileManager.default.fileExists(atPath: home.appendingPathComponent("data/ifttt-connect/sandbox.sqlite").path))
+        #expect(
+            !FileManager.default.fileExists(
+                atPath: home.appendingPathComponent("data/ifttt-connect/sandbox.sqlite").path))
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
     }
 
@@ -150,7 +160,8 @@ struct SandboxCleanStateTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let seed = directory.appendingPathComponent("seed.json")
         // Well-formed, but it names a service nobody has: found while loading, after the demo seed would have gone in.
-        try Data(#"{"user_connections": [{"user_id": "nobody", "connection_id": "gx-weekly-deals"}]}"#.utf8).write(to: seed)
+        try Data(#"{"user_connections": [{"user_id": "nobody", "connection_id": "gx-weekly-deals"}]}"#.utf8).write(
+            to: seed)
         let database = directory.appendingPathComponent("new.sqlite")
         var configuration = SandboxTest.configuration(databasePath: database.path, seedFile: seed)
         configuration.port = 0
