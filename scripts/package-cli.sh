@@ -8,7 +8,8 @@
 # What it still needs from the system: glibc, libstdc++, and from the distribution libsqlite3 (SQLite), libcurl
 # (Foundation's URLSession) and libxml2 (Foundation's XMLParser, for GPX routes); on Debian and Ubuntu
 # `apt-get install libsqlite3-0 libcurl4 libxml2`. scripts/checks/69-prebuilt-cli.sh proves it in a minimal Debian.
-# Build it on the oldest glibc it must run on (the release workflow uses Debian 12, glibc 2.36).
+# Build it on the oldest glibc it must run on (the release workflow uses Debian 12, glibc 2.36), with the development
+# packages the link needs: `apt-get install libsqlite3-dev libcurl4-openssl-dev libxml2-dev`.
 #
 # Usage: scripts/package-cli.sh [--scratch-path DIR] [--output DIR]
 #   defaults: --scratch-path .build-static, --output .build-static/dist. Prints the tarball's path last.
