@@ -107,6 +107,8 @@ public final class LoopbackRedirectReceiver: BrowserLaunchPad, Sendable {
         var verdicts: [Int: Bool] = [:]
         /// The activation URLs behind launch URLs.
         var launches = LaunchTable()
+        /// Launch URLs answered with their activation URL.
+        var launchesOpened = 0
     }
 
     /// Binds 127.0.0.1 on a free port and starts answering on a background thread.
@@ -202,6 +204,10 @@ public final class LoopbackRedirectReceiver: BrowserLaunchPad, Sendable {
         close(wakeWrite)
         close(wakeRead)
     }
+
+    /// How many launch URLs led a browser to their activation URL so far: a command that waits for a person can tell
+    /// a flow in progress from a launch URL nobody opened before it expired.
+    @_spi(Sandbox) public var launchesOpened: Int { state.withLock { $0.launchesOpened } }
 
     /// Whether the receiver stopped: it accepted a redirect or ``stop()`` was called.
     public var isFinished: Bool { state.withLock { $0.finished } }
@@ -459,7 +465,12 @@ public final class LoopbackRedirectReceiver: BrowserLaunchPad, Sendable {
             return
         }
         let now = clock.nowMilliseconds
-        guard let destination = state.withLock({ $0.launches.take(id, now: now) }) else {
+        let taken = state.withLock { state in
+            let destination = state.launches.take(id, now: now)
+            if destination != nil { state.launchesOpened += 1 }
+            return destination
+        }
+        guard let destination = taken else {
             respond(
                 client, status: "410 Gone",
                 body: "This link was already used or has expired. Start the activation again in the app.")

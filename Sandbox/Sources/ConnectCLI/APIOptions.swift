@@ -25,8 +25,12 @@ struct APIOptions: ParsableArguments {
         if let api, let url = URL(string: api) {
             return try await body(url)
         }
-        let configuration = SandboxConfiguration(port: 0)
-        warn("note: no --api given; using an embedded sandbox (database: \(configuration.resolvedDatabasePath))")
+        var configuration = SandboxConfiguration(port: 0)
+        configuration.ephemeral = true
+        configuration.logger = SandboxLog.logger(format: .text)
+        warn(
+            "note: no --api given; using an embedded sandbox with a fresh demo database, removed when this command ends"
+        )
         return try await SandboxServer.withRunning(configuration) { url in try await body(url) }
     }
 }

@@ -28,7 +28,8 @@ extension ButtonCommand {
         @Option(help: ArgumentHelp("The directory to write the frames to (created if missing).", valueName: "dir"))
         var out: String
 
-        @Option(help: ArgumentHelp("Frames per second, 1 to 120 (default 30).", valueName: "fps"))
+        @Option(
+            parsing: .unconditional, help: ArgumentHelp("Frames per second, 1 to 120 (default 30).", valueName: "fps"))
         var fps: Double = 30
 
         @Flag(help: "Render the Reduce Motion variant.")
@@ -72,7 +73,7 @@ extension ButtonCommand {
                     try Data(animation.utf8).write(to: URL(fileURLWithPath: animated))
                 }
             } catch {
-                warn("error: cannot write the frames: \(error.localizedDescription)")
+                warn("error: cannot write the frames to \(out): \(FileProblem.writing(out))")
                 throw ExitCode(1)
             }
             let seconds = (motion.duration * 1000).rounded() / 1000

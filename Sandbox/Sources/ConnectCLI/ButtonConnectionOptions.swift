@@ -22,7 +22,8 @@ struct ButtonConnectionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The language of the texts, e.g. de or pt-BR (default en).", valueName: "locale"))
     var locale: String = ConnectLocalization.baseLocalization
 
-    @Option(help: ArgumentHelp("The width available in points (default 360).", valueName: "width"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("The width available in points (default 360).", valueName: "width"))
     var width: Double = ConnectButtonGeometry.maximumWidth
 
     @OptionGroup var api: APIOptions
@@ -43,6 +44,12 @@ struct ButtonConnectionOptions: ParsableArguments {
         guard !locale.isEmpty else { throw ValidationError("--locale must not be empty") }
         if inviteCode != nil, file != nil {
             throw ValidationError("--invite-code goes with --connection ID, not --file FILE")
+        }
+        let chain = ConnectLocalization.fallbackChain(for: locale)
+        if chain == [ConnectLocalization.baseLocalization], !locale.lowercased().hasPrefix("en") {
+            throw ValidationError(
+                "--locale '\(locale)' is none of the shipped localizations: en, "
+                    + ConnectLocalization.supportedLocalizations.joined(separator: ", "))
         }
     }
 
@@ -87,7 +94,7 @@ struct ButtonConnectionOptions: ParsableArguments {
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: file))
             } catch {
-                warn("error: cannot read \(file): \(error.localizedDescription)")
+                warn("error: cannot read \(file): \(FileProblem.reading(file))")
                 throw ExitCode(1)
             }
             do throws(ConnectDecodingError) {

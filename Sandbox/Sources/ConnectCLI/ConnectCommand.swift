@@ -109,6 +109,17 @@ struct ConnectCommand: AsyncParsableCommand {
     @Flag(name: .customLong("show-token"), help: "Print the user token.")
     var showToken = false
 
+    @Flag(help: "Replace the --token-file when it exists (it keeps its mode).")
+    var force = false
+
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp(
+            "Give up after this many seconds (default 900). Whatever this says, the command ends with an error when "
+                + "its launch URL expires unopened (after 120 s).",
+            valueName: "seconds"))
+    var timeout = 900
+
     @OptionGroup var api: APIOptions
 
     static var defaultTokenFile: String { defaultTokenFile() }
@@ -135,6 +146,9 @@ struct ConnectCommand: AsyncParsableCommand {
     /// Checks that exactly one voucher is chosen, each secret in one form, and that no secret would travel in the
     /// clear (the files are read by ``run()``).
     func validate(environment: [String: String]) throws {
+        guard (1...86_400).contains(timeout) else {
+            throw ValidationError("--timeout must be between 1 and 86400 seconds, got \(timeout)")
+        }
         try SecretInput.oauthCode.refuse(code)
         try SecretInput.partnerSession.refuse(partnerSession)
         try SecretInput.serviceKey.refuse(serviceKey)
@@ -209,11 +223,14 @@ struct ConnectCommand: AsyncParsableCommand {
         return Request(
             connectionId: connectionId, email: email ?? "",
             oauthCode: try read(.oauthCode, codeFile) ?? "", voucher: voucher,
-            skipConfiguration: skipConfig, opensBrowser: !noBrowser)
+            skipConfiguration: skipConfig, opensBrowser: !noBrowser, timeout: .seconds(timeout))
     }
 
     func run() async throws {
         let request = try resolvedRequest()
+        // Before any network work: a token obtained and then not written would be lost.
+        let output = OutputFile(path: tokenFile ?? Self.defaultTokenFile, option: "--token-file")
+        try output.check(force: force)
         if case .unvouched = request.voucher {
             warn(
                 "warning: --unvouched: nothing vouches for the user token; while this flow waits, any program or web "
@@ -234,13 +251,8 @@ struct ConnectCommand: AsyncParsableCommand {
                 "Connected \(activation.connection.name) (\(activation.connection.id)), status \(activation.connection.status)"
             )
             if let token = activation.userToken {
-                let tokenFile = self.tokenFile ?? Self.defaultTokenFile
-                let directory = URL(fileURLWithPath: tokenFile).deletingLastPathComponent()
-                try FileManager.default.createDirectory(
-                    at: directory, withIntermediateDirectories: true,
-                    attributes: [.posixPermissions: 0o700])
-                try TokenFile.write(token, to: tokenFile)
-                say("user token written to \(tokenFile) (mode 0600), voucher: \(voucher)")
+                try output.write(token)
+                say("user token written to \(output.path) (mode 0600), voucher: \(voucher)")
                 if showToken { say(token) }
             } else {
                 say("IFTTT sent no user token")
@@ -259,6 +271,8 @@ struct ConnectCommand: AsyncParsableCommand {
         var voucher: Voucher
         var skipConfiguration: Bool
         var opensBrowser: Bool
+        /// How long the whole activation may take; it ends sooner when its launch URL expires unopened.
+        var timeout: Duration = .seconds(900)
     }
 
     /// Why ``activate(_:root:opener:)`` did not activate.
@@ -269,12 +283,18 @@ struct ConnectCommand: AsyncParsableCommand {
         case voucher(String)
         /// The activation failed.
         case activation(ConnectButtonControllerError)
+        /// The Connection does not exist (404, not retried).
+        case notFound(String)
+        /// Nobody finished the flow in time: the launch URL expired unopened, or `--timeout` passed.
+        case timedOut(String)
 
         var description: String {
             switch self {
             case .receiver(let reason): return "the loopback receiver did not start: \(reason)"
             case .voucher(let reason): return reason
             case .activation(let error): return "\(error)"
+            case .timedOut(let reason): return reason
+            case .notFound(let reason): return reason
             }
         }
     }
@@ -292,6 +312,16 @@ struct ConnectCommand: AsyncParsableCommand {
             _ = try await backend?.userToken()
         } catch {
             return .failure(.voucher("\(request.voucher.summary(root: root)) cannot vouch: \(error)"))
+        }
+        // An unknown Connection is known at once: the button's loading retries are for a network that fails.
+        do throws(ConnectAPIError) {
+            _ = try await ConnectionNetworkController(configuration: .sandbox(root))
+                .fetchConnection(for: request.connectionId, credentialProvider: ConnectionCredentials())
+        } catch {
+            if case .apiError(let status, _) = error, status == 404 {
+                return .failure(
+                    .notFound("there is no Connection '\(request.connectionId)' at \(root.absoluteString) (404)"))
+            }
         }
         let receiver: LoopbackRedirectReceiver
         do {
@@ -316,11 +346,35 @@ struct ConnectCommand: AsyncParsableCommand {
         let controller = ConnectButtonController(
             connectButton: HeadlessConnectButton(), connectionConfiguration: connection, delegate: nil,
             configuration: configuration)
+        let verdict = Deadline()
+        let watchdog = Task { @MainActor in
+            let launchWindow = Duration.seconds(LoopbackRedirectReceiver.launchLifetimeSeconds + 1)
+            try await Task.sleep(for: min(launchWindow, request.timeout))
+            if receiver.launchesOpened == 0 {
+                verdict.reason =
+                    "nobody opened the launch URL in time (it is valid for "
+                    + "\(min(LoopbackRedirectReceiver.launchLifetimeSeconds, Int(request.timeout.components.seconds))) s); "
+                    + "run connect again and open the URL it prints"
+            } else {
+                try await Task.sleep(for: max(.zero, request.timeout - launchWindow))
+                verdict.reason =
+                    "the activation did not finish within \(request.timeout.components.seconds) s (--timeout)"
+            }
+            controller.cancelActivation()
+        }
+        defer { watchdog.cancel() }
         do {
             return .success(try await controller.connect(email: request.email))
         } catch {
+            if let reason = verdict.reason { return .failure(.timedOut(reason)) }
             return .failure(.activation(error))
         }
+    }
+
+    /// Why the watchdog of ``activate(_:root:opener:)`` ended the flow, once it did.
+    @MainActor
+    final class Deadline {
+        var reason: String?
     }
 }
 

@@ -21,7 +21,7 @@ struct InspectCommand: ParsableCommand {
                 file == "-"
                 ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
         } catch {
-            warn("error: cannot read \(file): \((error as NSError).localizedDescription)")
+            warn("error: cannot read \(file): \(FileProblem.reading(file))")
             throw ExitCode(1)
         }
         do {

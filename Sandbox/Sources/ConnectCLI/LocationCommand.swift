@@ -50,6 +50,7 @@ struct LocationSimulateCommand: AsyncParsableCommand {
     var json = false
 
     @Option(
+        parsing: .unconditional,
         help: ArgumentHelp(
             "The dwell filter: record a crossing once the device stayed this many seconds on its new side (the SDK's default); 0 turns it off.",
             valueName: "seconds"))
@@ -71,7 +72,7 @@ struct LocationSimulateCommand: AsyncParsableCommand {
             warn("error: \(gpx): \(error)")
             throw ExitCode(1)
         } catch {
-            warn("error: cannot read \(gpx): \((error as NSError).localizedDescription)")
+            warn("error: cannot read \(gpx): \(FileProblem.reading(gpx))")
             throw ExitCode(1)
         }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
@@ -115,10 +116,13 @@ struct LocationJournalStressCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The event store directory.", valueName: "dir"))
     var store: String
 
-    @Option(help: ArgumentHelp("Stop after this many appends (default: until killed).", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Stop after this many appends (default: until killed).", valueName: "n"))
     var count: Int?
 
-    @Option(help: ArgumentHelp("Upload after this many appends (needs --api).", valueName: "n"))
+    @Option(
+        parsing: .unconditional, help: ArgumentHelp("Upload after this many appends (needs --api).", valueName: "n"))
     var uploadEvery: Int = 5
 
     @Option(help: ArgumentHelp("The trigger subscription id of the events.", valueName: "id"))
@@ -136,6 +140,8 @@ struct LocationJournalStressCommand: AsyncParsableCommand {
 
     func validate() throws {
         try SecretInput.userToken.refuse(token)
+        if let count, count < 1 { throw ValidationError("--count must be at least 1, got \(count)") }
+        guard uploadEvery >= 1 else { throw ValidationError("--upload-every must be at least 1, got \(uploadEvery)") }
     }
 
     func run() async throws {

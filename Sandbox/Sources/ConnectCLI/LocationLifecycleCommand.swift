@@ -34,16 +34,18 @@ struct LocationLifecycleCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The event store directory.", valueName: "dir"))
     var store: String
 
-    @Option(help: ArgumentHelp("The dwell time in seconds.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The dwell time in seconds.", valueName: "seconds"))
     var dwell: Double = LocationMonitoringSession.defaultDwellTime
 
-    @Option(help: ArgumentHelp("The store's maximum pending count.", valueName: "n"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The store's maximum pending count.", valueName: "n"))
     var capacity: Int = 10_000
 
-    @Option(help: ArgumentHelp("Fill the store with this many events of another trigger first.", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Fill the store with this many events of another trigger first.", valueName: "n"))
     var fill: Int = 0
 
-    @Option(help: ArgumentHelp("The launch time, in seconds.", valueName: "seconds"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The launch time, in seconds.", valueName: "seconds"))
     var at: Double = 0
 
     @Option(name: .customLong("where"), help: ArgumentHelp("inside or outside at launch.", valueName: "side"))
@@ -57,6 +59,12 @@ struct LocationLifecycleCommand: AsyncParsableCommand {
     func validate() throws {
         guard ["inside", "outside"].contains(side) else { throw ValidationError("--where must be inside or outside") }
         for step in steps where LifecycleStep(step) == nil { throw ValidationError("unknown step '\(step)'") }
+        guard dwell.isFinite, dwell >= 0, dwell <= 86_400 else {
+            throw ValidationError("--dwell must be between 0 and 86400 seconds, got \(dwell)")
+        }
+        guard capacity >= 1 else { throw ValidationError("--capacity must be at least 1, got \(capacity)") }
+        guard fill >= 0 else { throw ValidationError("--fill must be 0 or more, got \(fill)") }
+        guard at.isFinite, at >= 0 else { throw ValidationError("--at must be 0 or more seconds, got \(at)") }
     }
 
     func run() async throws {

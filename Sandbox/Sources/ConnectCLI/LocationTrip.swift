@@ -109,6 +109,12 @@ struct LocationTrip: Sendable {
         await synchronizer.waitUntilIdle()
 
         let geofences = await synchronizer.storedConnections.flatMap { $0.geofences(radiusLimits: RadiusLimits()) }
+        guard !geofences.isEmpty else {
+            throw LocationTripFailure(
+                "nothing to monitor: no location trigger of "
+                    + connectionIds.joined(separator: ", ")
+                    + " has a region for this user (enable one with a location trigger, e.g. gx-arrive-store)")
+        }
         log("Regions monitored (\(geofences.count)):")
         for g in geofences {
             let center = String(format: "%.5f,%.5f", g.center.latitude, g.center.longitude)

@@ -8,8 +8,12 @@ struct SandboxCommand: AsyncParsableCommand {
         commandName: "sandbox",
         abstract: "Run the local IFTTT sandbox (Connect API, web pages, SQLite state) on a loopback port.",
         discussion: """
-            Prints the bound URL on start. State lives in --db and survives restarts; the first start seeds the \
-            Grocery Express demo data. Stop with Ctrl-C.
+            Prints the bound URL on start ("IFTTT Connect sandbox listening on URL", the readiness line). State \
+            lives in --db and survives restarts; the first start seeds the Grocery Express demo data. With \
+            --ephemeral the database is a fresh one in a private temporary folder, removed on exit. POST \
+            /sandbox/reset with a service key (or `ifttt-connect reset`) puts the state back to the seed. Stop with \
+            Ctrl-C or SIGTERM: the write-ahead log is then checkpointed, so the --db file alone holds the whole \
+            database (its -wal and -shm companions are empty or gone).
             """
     )
 
@@ -20,30 +24,48 @@ struct SandboxCommand: AsyncParsableCommand {
             valueName: "address"))
     var host = "127.0.0.1"
 
-    @Option(help: "The port; 0 picks a free one.")
+    @Option(parsing: .unconditional, help: "The port; 0 picks a free one.")
     var port = 8080
 
-    @Option(help: ArgumentHelp("The SQLite database file (default: in the user's data directory).", valueName: "file"))
+    @Option(
+        help: ArgumentHelp(
+            "The SQLite database file; its directory must exist (default: in the user's data directory).",
+            valueName: "file"))
     var db: String?
+
+    @Flag(help: "Use a fresh database in a private temporary folder, removed on exit (excludes --db).")
+    var ephemeral = false
+
+    @Option(
+        name: .customLong("log-format"),
+        help: ArgumentHelp("How to log to standard error: text, or json (one object per line).", valueName: "text|json")
+    )
+    var logFormat = LogFormat.text.rawValue
 
     @Option(
         name: .customLong("seed-file"),
         help: ArgumentHelp("Load services, Connections and users from this JSON file.", valueName: "file"))
     var seedFile: String?
 
-    @Option(help: ArgumentHelp("Delay every API response by this many milliseconds.", valueName: "ms"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Delay every API response by this many milliseconds.", valueName: "ms"))
     var latency = 0
 
     @Option(
         name: .customLong("fail-rate"),
+        parsing: .unconditional,
         help: ArgumentHelp("Answer this fraction of API requests with 503 (0...1).", valueName: "p"))
     var failRate = 0.0
 
-    @Option(help: ArgumentHelp("Seed of the fault-injection random generator, for reproducible runs.", valueName: "n"))
+    @Option(
+        parsing: .unconditional,
+        help: ArgumentHelp("Seed of the fault-injection random generator, for reproducible runs.", valueName: "n"))
     var seed: UInt64?
 
     @Option(
         name: .customLong("reject-location-events"),
+        parsing: .unconditional,
         help: ArgumentHelp(
             "Refuse this fraction of location events with 422 naming their record ids (0...1; reproducible with --seed).",
             valueName: "p"))
@@ -87,6 +109,19 @@ struct SandboxCommand: AsyncParsableCommand {
         if let seedFile, !FileManager.default.isReadableFile(atPath: seedFile) {
             throw ValidationError("--seed-file: cannot read \(seedFile)")
         }
+        guard LogFormat(rawValue: logFormat) != nil else {
+            throw ValidationError("--log-format must be text or json, got '\(logFormat)'")
+        }
+        if ephemeral, db != nil { throw ValidationError("--ephemeral and --db exclude each other") }
+        if let db {
+            guard !db.isEmpty else { throw ValidationError("--db must not be empty") }
+            let directory = URL(fileURLWithPath: db).deletingLastPathComponent().path
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue
+            else {
+                throw ValidationError("--db \(db): the directory \(directory) does not exist (create it first)")
+            }
+        }
     }
 
     func run() async throws {
@@ -96,6 +131,8 @@ struct SandboxCommand: AsyncParsableCommand {
             redirectState: RedirectStateMode(rawValue: redirectState) ?? .ignore)
         configuration.rejectLocationEvents = rejectLocationEvents
         configuration.strict = strict
+        configuration.ephemeral = ephemeral
+        configuration.logger = SandboxLog.logger(format: LogFormat(rawValue: logFormat) ?? .text)
         let listening = try? SandboxHost.resolve(host)
         do {
             try await SandboxServer.run(configuration) { url in

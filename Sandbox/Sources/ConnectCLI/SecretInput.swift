@@ -90,7 +90,7 @@ struct SecretInput: Sendable {
             do {
                 data = try Data(contentsOf: URL(fileURLWithPath: path))
             } catch {
-                throw ValidationError("cannot read \(fileFlag) \(path): \((error as NSError).localizedDescription)")
+                throw ValidationError("cannot read \(fileFlag) \(path): \(FileProblem.reading(path))")
             }
             let mode = (try? FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0
             if mode & 0o077 != 0 {

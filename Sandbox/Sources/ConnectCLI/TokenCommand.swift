@@ -49,6 +49,9 @@ struct TokenCommand: AsyncParsableCommand {
         @Flag(name: .customLong("show-token"), help: "Print the user token.")
         var showToken = false
 
+        @Flag(help: "Replace the --output file when it exists (it keeps its mode).")
+        var force = false
+
         func validate() throws {
             try validate(environment: ProcessInfo.processInfo.environment)
         }
@@ -65,12 +68,17 @@ struct TokenCommand: AsyncParsableCommand {
             else {
                 throw ValidationError("an access token is required: \(SecretInput.accessToken.ways)")
             }
+            guard output != nil || showToken else {
+                throw ValidationError("the user token would be discarded: give --output FILE or --show-token")
+            }
         }
 
         func run() async throws {
             let key = try SecretInput.serviceKey.resolve(file: serviceKeyFile) ?? ""
             let accessToken = try SecretInput.accessToken.resolve(file: accessTokenFile) ?? ""
             let userId = self.userId
+            let file = output.map { OutputFile(path: $0, option: "--output") }
+            try file?.check(force: force)
             let result: Result<String, ConnectServiceClient.Error> = try await api.withAPI { url in
                 do {
                     let client = try ConnectServiceClient(serviceKey: key, baseURL: url.appendingPathComponent("v2"))
@@ -81,7 +89,7 @@ struct TokenCommand: AsyncParsableCommand {
             }
             switch result {
             case .success(let token):
-                if let output { try TokenFile.write(token, to: output) }
+                try file?.write(token)
                 say("user token obtained for \(userId)" + (output.map { " (written to \($0), mode 0600)" } ?? ""))
                 if showToken { say(token) }
             case .failure(let error):
@@ -89,20 +97,5 @@ struct TokenCommand: AsyncParsableCommand {
                 throw ExitCode(1)
             }
         }
-    }
-}
-
-/// Writes secrets to files that only the owner can read.
-enum TokenFile {
-    static func write(_ secret: String, to path: String) throws {
-        let url = URL(fileURLWithPath: path)
-        try? FileManager.default.removeItem(at: url)
-        guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600])
-        else {
-            throw ValidationError("cannot create \(path)")
-        }
-        let handle = try FileHandle(forWritingTo: url)
-        defer { try? handle.close() }
-        try handle.write(contentsOf: Data((secret + "\n").utf8))
     }
 }

@@ -35,7 +35,10 @@ import FoundationXML
             throw LocationError(
                 .invalidRoute,
                 reader.failure
-                    ?? "malformed GPX: \(parser.parserError.map { String(describing: $0) } ?? "unknown error")")
+                    ?? (data.isEmpty
+                        ? "the GPX document is empty"
+                        : "malformed GPX: not well-formed XML at line \(parser.lineNumber), column \(parser.columnNumber)")
+            )
         }
         guard !reader.fixes.isEmpty else { throw LocationError(.invalidRoute, "the GPX document has no points") }
         self.fixes = reader.fixes

@@ -134,6 +134,8 @@ struct LegacyAppletRoutes: SandboxRoutes {
         // The legacy server form: IFTTT-Service-Key with {"user_id": ...} in the JSON body.
         // The 2017 SDK's POSTs have no body; a body that is not a JSON object is ignored, as IFTTT's server did.
         let body = (try? RequestBody.optionalObject(try await request.bodyData())) ?? nil
+        // A user_id the body carries must be a valid one, whoever authenticates (a user token ignores it otherwise).
+        _ = try RequestBody.userId(body)
         let principal = try await env.withBodyUser(
             try await authenticate(request, slug: slug, policy: .userOrService), body: body)
         let user = try principal.requireUser()

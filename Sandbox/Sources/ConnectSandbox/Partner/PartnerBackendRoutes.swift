@@ -36,7 +36,7 @@ struct PartnerBackendRoutes: SandboxRoutes {
             else {
                 throw APIError.unauthorized("Sign in to \(service.name) first (Authorization: Bearer <session>).")
             }
-            guard let base = URL(string: env.urls.baseURL + "/v2") else { throw APIError.internalError() }
+            guard let base = URL(string: env.urls.selfCallBaseURL + "/v2") else { throw APIError.internalError() }
             do throws(ConnectServiceClient.Error) {
                 let client = try ConnectServiceClient(serviceKey: serviceKey, baseURL: base)
                 let token = try await client.exchangeUserToken(

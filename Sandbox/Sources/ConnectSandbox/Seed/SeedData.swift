@@ -79,6 +79,9 @@ public struct SeedData: Codable, Sendable, Equatable {
     ///
     /// - Throws: ``SandboxError/malformedSeedFile(path:problem:)``.
     public static func decode(_ data: Data, path: String) throws(SandboxError) -> SeedData {
+        if let position = JSONSyntaxPosition.firstError(in: data) {
+            throw .malformedSeedFile(path: path, problem: "not valid JSON at \(position)")
+        }
         do {
             return try JSONDecoder().decode(SeedData.self, from: data)
         } catch let error as DecodingError {

@@ -45,7 +45,12 @@ struct ErrorEnvelopeMiddleware: RouterMiddleware {
         }
         let elapsed = ContinuousClock.now - start
         let milliseconds = elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000
-        logger.info("\(request.method) \(request.uri.path) → \(response.status.code) (\(milliseconds) ms)")
+        logger.info(
+            "\(request.method) \(request.uri.path) → \(response.status.code) (\(milliseconds) ms)",
+            metadata: [
+                "method": "\(request.method.rawValue)", "path": "\(request.uri.path)",
+                "status": "\(response.status.code)", "duration_ms": "\(milliseconds)",
+            ])
         return response
     }
 

@@ -58,6 +58,11 @@ public struct SandboxConfiguration: Sendable {
     /// `skip_config` other than `true`/`false`) and answer the token exchange of an unlinked partner user with 401, as
     /// the one real answer on record does. Default `false`.
     public var strict = false
+    /// A fresh database for this run only: a `sandbox.sqlite` in a private temporary folder (mode 0700, under
+    /// `$TMPDIR`), seeded like a new database and removed with the folder when ``SandboxServer/run(_:onRunning:)`` or
+    /// ``SandboxServer/withRunning(_:_:)`` stops the server (a `SIGKILL` leaves it behind). Excludes ``databasePath``.
+    /// Default `false`; the CLI's commands that start an embedded sandbox always use it (`--ephemeral`).
+    public var ephemeral = false
     /// The most connections kept open at once. At the limit, a new connection closes the one that has waited longest
     /// for its request; connections answering a request are never closed for room. Default 512; must be positive.
     public var maximumConnections = 512
@@ -119,6 +124,11 @@ public struct SandboxConfiguration: Sendable {
         }
         if maximumConnections < 1 {
             throw .invalidConfiguration(parameter: "maximumConnections", message: "must be positive")
+        }
+        if ephemeral, databasePath != nil {
+            throw .invalidConfiguration(
+                parameter: "databasePath",
+                message: "and ephemeral exclude each other: an ephemeral sandbox makes its own")
         }
         if let databasePath, databasePath.isEmpty {
             throw .invalidConfiguration(parameter: "databasePath", message: "must not be an empty string")

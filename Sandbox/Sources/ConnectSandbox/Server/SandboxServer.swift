@@ -3,6 +3,11 @@ import Hummingbird
 import Logging
 import NIOCore
 import ServiceLifecycle
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// The local IFTTT Connect API: builds the Hummingbird application and runs it, for the CLI or in-process.
 ///
@@ -23,21 +28,54 @@ public enum SandboxServer {
         _ configuration: SandboxConfiguration,
         onServerRunning: @escaping @Sendable (URL) async -> Void = { _ in }
     ) async throws -> some ApplicationProtocol {
+        if configuration.ephemeral {
+            throw SandboxError.invalidConfiguration(
+                parameter: "ephemeral", message: "needs run(_:onRunning:) or withRunning(_:_:), which remove its folder"
+            )
+        }
+        return try await prepare(configuration, onServerRunning: onServerRunning).app
+    }
+
+    /// What ``prepare(_:onServerRunning:)`` made: the application, its store, and the ephemeral folder to remove
+    /// when it stops.
+    static func prepare(
+        _ configuration: SandboxConfiguration,
+        onServerRunning: @escaping @Sendable (URL) async -> Void
+    ) async throws -> (app: some ApplicationProtocol, store: SandboxStore, ephemeral: EphemeralDatabase?) {
         try configuration.validate()
         let listening = try SandboxHost.resolve(configuration.host)
         let logger = configuration.logger
-        let store = try SandboxStore(path: configuration.resolvedDatabasePath, clock: configuration.clock)
-        logger.info("Sandbox database: \(store.path)")
-
-        if configuration.seedsDemoData, try await store.isEmpty() {
-            try await store.load(try SeedData.demo(), source: SeedData.demoSource)
-            logger.info("Loaded the demo seed into the empty database")
+        // Every seed is read and checked before the database is touched: a bad seed file writes nothing.
+        var seeds: [(seed: SeedData, source: String)] = []
+        if configuration.seedsDemoData {
+            let demo = try SeedData.demo()
+            seeds.append((seed: demo, source: SeedData.demoSource))
         }
         if let seedFile = configuration.seedFile {
-            let seed = try SeedData.load(contentsOf: seedFile)
-            try await store.load(seed, source: seedFile.path)
-            logger.info("Loaded seed file \(seedFile.path)")
+            let loaded = try SeedData.load(contentsOf: seedFile)
+            seeds.append((seed: loaded, source: seedFile.path))
         }
+        var ephemeral: EphemeralDatabase?
+        if configuration.ephemeral { ephemeral = try EphemeralDatabase() }
+        let path = ephemeral?.databasePath ?? configuration.resolvedDatabasePath
+        let isNew = path == SandboxConfiguration.inMemoryDatabasePath || !FileManager.default.fileExists(atPath: path)
+        let store: SandboxStore
+        do {
+            store = try SandboxStore(path: path, clock: configuration.clock)
+            // The demo seed goes into an empty database only; the seed file is upserted at every start. Both in one
+            // transaction: when the seed file does not fit the database, nothing is written.
+            let initial = try await store.isEmpty() ? seeds : seeds.filter { $0.source != SeedData.demoSource }
+            try await store.load(initial)
+        } catch {
+            ephemeral?.remove()
+            if isNew, path != SandboxConfiguration.inMemoryDatabasePath {
+                // A database this start created and could not seed is not left behind.
+                for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+            }
+            throw error
+        }
+        logger.info("Sandbox database: \(store.path)\(ephemeral == nil ? "" : " (ephemeral)")")
+        for item in seeds { logger.info("Seed: \(item.source)") }
 
         let urls = SandboxURLs()
         let injector = FaultInjector(
@@ -55,7 +93,7 @@ public enum SandboxServer {
         let router = makeRouter(
             environment: RouteEnvironment(store: store, urls: urls, logger: logger),
             injector: injector, redirectState: configuration.redirectState, listening: listening,
-            strict: configuration.strict)
+            strict: configuration.strict, seeds: seeds)
         logger.info("Web activation redirects: state \(configuration.redirectState.rawValue)")
         // Absolute URLs name an address a client can type: the LAN address when listening on every interface.
         let host =
@@ -68,7 +106,7 @@ public enum SandboxServer {
         let headerTimeout = amount(configuration.headerReadTimeout)
         let bodyTimeout = amount(configuration.bodyReadTimeout)
         let registry = ConnectionRegistry(limit: configuration.maximumConnections)
-        return Application(
+        let app = Application(
             responder: HeadResponder(inner: router.buildResponder()),
             server: .http1(
                 configuration: .init(additionalChannelHandlers: [
@@ -79,11 +117,13 @@ public enum SandboxServer {
             configuration: .init(
                 address: .hostname(listening.bindAddress, port: configuration.port), serverName: "ConnectSandbox"),
             onServerRunning: { channel in
-                let url = SandboxURLs.baseURL(host: host, port: channel.localAddress?.port ?? 0)
-                urls.setBase(url)
+                let port = channel.localAddress?.port ?? 0
+                let url = SandboxURLs.baseURL(host: host, port: port)
+                urls.setBase(url, selfCall: SandboxURLs.baseURL(host: listening.bindAddress, port: port))
                 await onServerRunning(url)
             },
             logger: logger)
+        return (app: app, store: store, ephemeral: ephemeral)
     }
 
     /// The router with all middleware and route groups. Middleware order (outermost first): security headers, error
@@ -94,7 +134,8 @@ public enum SandboxServer {
         environment: RouteEnvironment, injector: FaultInjector,
         redirectState: RedirectStateMode = .ignore,
         listening: SandboxHost = SandboxHost(bindAddress: "127.0.0.1", isLoopback: true, networkAddresses: []),
-        strict: Bool = false
+        strict: Bool = false,
+        seeds: [(seed: SeedData, source: String)] = []
     ) -> SandboxRouter {
         let router = SandboxRouter(context: SandboxRequestContext.self)
         if strict { router.add(middleware: StrictModeMiddleware()) }
@@ -108,6 +149,7 @@ public enum SandboxServer {
         let partnerRequests = PartnerAuthorizationRequests()
         let routes: [any SandboxRoutes] = [
             HealthRoutes(),
+            ResetRoutes(env: environment, seeds: seeds),
             AssetRoutes(env: environment),
             AccountRoutes(env: environment),
             ServiceRoutes(env: environment),
@@ -144,15 +186,42 @@ public enum SandboxServer {
             onRunning ?? { url in
                 FileHandle.standardOutput.write(Data("IFTTT Connect sandbox listening on \(url.absoluteString)\n".utf8))
             }
-        let app = try await buildApplication(configuration, onServerRunning: announce)
+        let (app, store, ephemeral) = try await prepare(configuration, onServerRunning: announce)
+        defer { ephemeral?.remove() }
         let group = ServiceGroup(
             configuration: .init(
                 services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: configuration.logger))
         do {
             try await group.run()
         } catch {
-            throw SandboxError.serverDidNotStart(String(describing: error))
+            throw SandboxError.serverDidNotStart(describeStartFailure(error, configuration))
         }
+        stop(store, configuration)
+    }
+
+    /// After the server stopped: the write-ahead log goes into the database file, so that the file alone is the
+    /// whole database (its `-wal` and `-shm` companions are then empty or gone).
+    static func stop(_ store: SandboxStore, _ configuration: SandboxConfiguration) {
+        do {
+            try store.checkpoint()
+        } catch {
+            configuration.logger.warning(
+                "Sandbox database \(store.path): the write-ahead log could not be checkpointed: \(error)")
+        }
+    }
+
+    /// A sentence for a server that failed to start, naming the address and port instead of the socket call.
+    static func describeStartFailure(_ error: any Error, _ configuration: SandboxConfiguration) -> String {
+        if let error = error as? IOError {
+            let address = "\(configuration.host) port \(configuration.port)"
+            switch error.errnoCode {
+            case EADDRINUSE: return "\(address) is already in use (pick another --port, or 0 for a free one)"
+            case EACCES: return "\(address) needs privileges this user lacks (use a port above 1023)"
+            case EADDRNOTAVAIL: return "\(configuration.host) is not an address of this machine"
+            default: return "cannot listen on \(address): \(String(cString: strerror(error.errnoCode)))"
+            }
+        }
+        return String(describing: error)
     }
 
     /// Starts the sandbox, runs `body` with its base URL (e.g. `http://127.0.0.1:51234`), then shuts the server down
@@ -166,10 +235,11 @@ public enum SandboxServer {
         _ body: (URL) async throws -> T
     ) async throws -> T {
         let (urls, continuation) = AsyncStream.makeStream(of: URL.self)
-        let app = try await buildApplication(configuration) { url in
+        let (app, store, ephemeral) = try await prepare(configuration) { url in
             continuation.yield(url)
             continuation.finish()
         }
+        defer { ephemeral?.remove() }
         let group = ServiceGroup(
             configuration: .init(
                 services: [app], gracefulShutdownSignals: [], logger: configuration.logger))
@@ -183,7 +253,7 @@ public enum SandboxServer {
                 do {
                     try await tasks.waitForAll()
                 } catch {
-                    throw SandboxError.serverDidNotStart(String(describing: error))
+                    throw SandboxError.serverDidNotStart(describeStartFailure(error, configuration))
                 }
                 throw SandboxError.serverDidNotStart("the server stopped before it was listening")
             }
@@ -197,6 +267,7 @@ public enum SandboxServer {
             }
             await group.triggerGracefulShutdown()
             try await tasks.waitForAll()
+            stop(store, configuration)
             return result
         }
     }

@@ -13,11 +13,22 @@ final class SandboxURLs: Sendable {
     /// The base URL without a trailing slash.
     var baseURL: String { base.withLockedValue { $0 } }
 
-    /// Sets the base URL once the server is listening.
-    func setBase(_ url: URL) {
-        var text = url.absoluteString
-        while text.hasSuffix("/") { text.removeLast() }
-        base.withLockedValue { $0 = text }
+    private let loopback = NIOLockedValueBox("http://127.0.0.1")
+
+    /// The base URL the sandbox calls itself at (the partner backend's token exchange): on loopback when it listens on
+    /// every interface, so that the call never leaves this machine nor needs its LAN address; its bound address
+    /// otherwise.
+    var selfCallBaseURL: String { loopback.withLockedValue { $0 } }
+
+    /// Sets the base URL once the server is listening, and the one it calls itself at.
+    func setBase(_ url: URL, selfCall: URL? = nil) {
+        func trimmed(_ url: URL) -> String {
+            var text = url.absoluteString
+            while text.hasSuffix("/") { text.removeLast() }
+            return text
+        }
+        base.withLockedValue { $0 = trimmed(url) }
+        loopback.withLockedValue { $0 = trimmed(selfCall ?? url) }
     }
 
     /// `http://host:port` for a bound host and port; wildcard hosts become loopback, IPv6 hosts get brackets.

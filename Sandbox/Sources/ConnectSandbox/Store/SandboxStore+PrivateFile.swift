@@ -27,8 +27,11 @@ extension SandboxStore {
             directory = directory.deletingLastPathComponent()
         }
         for created in missing.reversed() {
-            try manager.createDirectory(
-                at: created, withIntermediateDirectories: false, attributes: [.posixPermissions: 0o700])
+            guard mkdir(created.path, 0o700) == 0 || errno == EEXIST else {
+                throw SandboxError.database(
+                    path: path,
+                    message: "cannot create its directory \(created.path): \(String(cString: strerror(errno)))")
+            }
         }
         let parent = URL(fileURLWithPath: path).deletingLastPathComponent().path
         var parentStatus = stat()

@@ -25,7 +25,7 @@ extension SandboxStore {
         }
     }
 
-    private static func apply(_ seed: SeedData, source: String, now: Date, in db: Database) throws {
+    static func apply(_ seed: SeedData, source: String, now: Date, in db: Database) throws {
         func fail(_ problem: String) -> SandboxError { .invalidSeedData(source: source, problem: problem) }
         func serviceExists(_ id: String) throws -> Bool {
             try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM services WHERE id = ?)", arguments: [id]) ?? false

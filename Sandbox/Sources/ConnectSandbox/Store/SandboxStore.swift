@@ -62,6 +62,8 @@ public final class SandboxStore: Sendable {
             try Self.migrator(now: clock.now).migrate(database)
             try database.write { db in try SandboxStoreGeneration.installCounterTriggers(db) }
             database.add(transactionObserver: changes, extent: .databaseLifetime)
+        } catch let error as SandboxError {
+            throw error
         } catch {
             throw .database(path: path, message: Self.describe(error))
         }

@@ -70,7 +70,7 @@ struct CLISecretInputTests {
             #expect(!token.isEmpty && !fromFiles.output.contains(token))
 
             let fromEnvironment = try await Self.run(
-                ["token", "exchange", "--user-id", "gx-user-1001"] + api,
+                ["token", "exchange", "--user-id", "gx-user-1001", "--show-token"] + api,
                 environment: [
                     "IFTTT_SERVICE_KEY": SandboxTest.serviceKey, "IFTTT_ACCESS_TOKEN": "gx-access-token-alice",
                 ])
@@ -204,7 +204,10 @@ struct CLISecretInputTests {
 
     @Test func tokenExchangeNeedsBothSecretsInSomeForm() throws {
         let parsed = try IFTTTConnectCommand.parseAsRoot(
-            ["token", "exchange", "--user-id", "u", "--service-key-file", "k", "--access-token-file", "t"])
+            [
+                "token", "exchange", "--user-id", "u", "--service-key-file", "k", "--access-token-file", "t",
+                "--show-token",
+            ])
         let exchange = try #require(parsed as? TokenCommand.Exchange)
         try exchange.validate(environment: [:])
         var bare = exchange

@@ -119,6 +119,9 @@ final class ChildProcess {
     /// Sends SIGTERM if it still runs.
     func terminate() { process.terminate() }
 
+    /// Sends `signal` if it still runs.
+    func send(_ signal: Int32) { process.send(signal) }
+
     /// Sends SIGKILL.
     func kill() {
         _ = sendSignal(process.processIdentifier, SIGKILL)

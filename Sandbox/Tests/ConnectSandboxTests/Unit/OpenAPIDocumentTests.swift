@@ -10,11 +10,10 @@ import Testing
 struct OpenAPIDocumentTests {
     /// Routes the sandbox serves that IFTTT's API does not have, each with its reason.
     static let sandboxOnly: [String: String] = [
-        "GET /health": "the sandbox's own health check",
         "GET /openapi.json": "this document",
-        "GET /v1/location_events": "lists what was uploaded, for tests and `location simulate`",
         "GET /sandbox/sdk_events": "lists the SDK's analytics events",
         "GET /sandbox/dispatches": "lists what IFTTT would have sent services (runs, trigger tests)",
+        "POST /sandbox/reset": "puts the state back to the seed between test runs",
         "GET /connect/{}/complete": "where a Connect URL without redirect_uri ends (IFTTT ends on its own site)",
     ]
     /// Route prefixes outside the API: the activation pages' form steps, the partner's pages, assets, the playground.
