@@ -66,7 +66,8 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
         logHandler: (@Sendable (String) -> Void)? = nil
     ) {
         var initial = State(
-            anonymousId: anonymousId ?? AnonymousIdentifierStore.current, transport: transport, callbackQueue: callbackQueue, logHandler: logHandler)
+            anonymousId: anonymousId ?? AnonymousIdentifierStore.current, transport: transport,
+            callbackQueue: callbackQueue, logHandler: logHandler)
         if let baseURL {
             let parts = Self.split(baseURL)
             initial.scheme = parts.scheme

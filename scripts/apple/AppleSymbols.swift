@@ -301,10 +301,12 @@ func availabilityTable(graph: Graph, deployment: Version, sdkName: String, out: 
     for (name, owners) in byName {
         let older = owners.filter { $0.version <= deployment }
         guard owners.contains(where: { $0.version > deployment }), !older.isEmpty,
-            older.allSatisfy({ appleOnlyModules.contains($0.place) }), properties[name].map({ $0.0 <= deployment }) ?? false
+            older.allSatisfy({ appleOnlyModules.contains($0.place) }),
+            properties[name].map({ $0.0 <= deployment }) ?? false
         else { continue }
         for owner in owners {
-            lines.append("\(owner.key)\t\(owner.version > deployment ? owner.version.description : "0")\t\(owner.place)")
+            lines.append(
+                "\(owner.key)\t\(owner.version > deployment ? owner.version.description : "0")\t\(owner.place)")
         }
     }
     for (_, overloads) in functions where overloads.contains(where: { $0.version > deployment }) {

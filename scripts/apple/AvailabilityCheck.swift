@@ -618,7 +618,10 @@ func receiverType(_ tokens: [Token], dot: Int) -> String? {
         var depth = 1
         while open >= 0 {
             if tokens[open].text == ")" { depth += 1 }
-            if tokens[open].text == "(" { depth -= 1; if depth == 0 { break } }
+            if tokens[open].text == "(" {
+                depth -= 1
+                if depth == 0 { break }
+            }
             open -= 1
         }
         if open > 0, tokens[open - 1].kind == .identifier, tokens[open - 1].text.first?.isUppercase == true {
@@ -641,7 +644,8 @@ func receiverType(_ tokens: [Token], dot: Int) -> String? {
     for (position, token) in tokens.enumerated() where token.text == name && position != at {
         let next = position + 1 < tokens.count ? tokens[position + 1].text : ""
         // `name: Type` in a declaration (not an argument label: a label is followed by a value, not a type name).
-        if next == ":", position > 0, ["let", "var", "("].contains(tokens[position - 1].text) || tokens[position - 1].text == ",",
+        if next == ":", position > 0,
+            ["let", "var", "("].contains(tokens[position - 1].text) || tokens[position - 1].text == ",",
             position + 2 < tokens.count, tokens[position + 2].text.first?.isUppercase == true
         {
             return tokens[position + 2].text
@@ -855,16 +859,23 @@ func scan(
                         matches = named(String(receiver[last...]))
                     }
                 }
-                if let match = matches.filter({ $0.entry.version > .zero }).max(by: { $0.entry.version < $1.entry.version }),
+                if let match = matches.filter({ $0.entry.version > .zero }).max(by: {
+                    $0.entry.version < $1.entry.version
+                }),
                     matches.allSatisfy({ $0.entry.version > .zero })
                 {
                     report(match.owner + "." + name, match.entry, at: token)
-                } else if matches.isEmpty, receiver.first?.isLowercase == true, !receiver.contains(where: \.isUppercase),
+                } else if matches.isEmpty, receiver.first?.isLowercase == true,
+                    !receiver.contains(where: \.isUppercase),
                     let newest = newer.max(by: { $0.entry.version < $1.entry.version })
                 {
                     report(
-                        "." + name, Entry(version: newest.entry.version, module: newest.entry.module
-                            + "; newer on \(newer.map(\.owner).sorted().joined(separator: ", ")), and the type of `\(receiver)` is not resolved here"),
+                        "." + name,
+                        Entry(
+                            version: newest.entry.version,
+                            module: newest.entry.module
+                                + "; newer on \(newer.map(\.owner).sorted().joined(separator: ", ")), and the type of `\(receiver)` is not resolved here"
+                        ),
                         at: token)
                 }
             }

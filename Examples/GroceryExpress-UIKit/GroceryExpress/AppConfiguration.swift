@@ -191,6 +191,9 @@ enum ExampleKeychain {
     }
 
     private static func item(_ key: String) -> [String: Any] {
-        [kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service, kSecAttrAccount as String: key]
+        [
+            kSecClass as String: kSecClassGenericPassword, kSecAttrService as String: service,
+            kSecAttrAccount as String: key,
+        ]
     }
 }

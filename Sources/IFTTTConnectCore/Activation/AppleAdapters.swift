@@ -33,7 +33,8 @@ import AuthenticationServices
 
 /// Shows the activation page in an `ASWebAuthenticationSession` (shared cookies, not ephemeral).
 @MainActor
-@_spi(Sandbox) public final class SystemWebAuthenticationSession: NSObject, WebAuthenticationSession,
+@_spi(Sandbox)
+public final class SystemWebAuthenticationSession: NSObject, WebAuthenticationSession,
     ASWebAuthenticationPresentationContextProviding
 {
     private let anchor: @MainActor () -> ASPresentationAnchor?

@@ -19,7 +19,9 @@ extension ConnectButtonController {
     /// Waits for the next activation result, however the flow is started.
     ///
     /// - Returns: The activation, or why it failed.
-    @_spi(Sandbox) public func nextActivationResult() async -> Result<ConnectionActivation, ConnectButtonControllerError> {
+    @_spi(Sandbox) public func nextActivationResult() async -> Result<
+        ConnectionActivation, ConnectButtonControllerError
+    > {
         await withCheckedContinuation { activationWaiters.append($0) }
     }
 

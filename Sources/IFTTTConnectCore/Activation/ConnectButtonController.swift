@@ -61,8 +61,7 @@ public final class ConnectButtonController {
     /// The streams of ``events()``.
     var subscribers: [UUID: AsyncStream<ActivationFunnelEvent>.Continuation] = [:]
     /// Callers of ``nextActivationResult()`` and ``connect(email:)`` waiting for the next result.
-    var activationWaiters:
-        [CheckedContinuation<Result<ConnectionActivation, ConnectButtonControllerError>, Never>] = []
+    var activationWaiters: [CheckedContinuation<Result<ConnectionActivation, ConnectButtonControllerError>, Never>] = []
     /// Callers of ``nextDeactivationResult()`` and ``disconnect()`` waiting for the next result.
     var deactivationWaiters: [CheckedContinuation<Result<Connection, ConnectButtonControllerError>, Never>] =
         []

@@ -35,7 +35,9 @@ extension Connection {
         public var credentialProvider: any ConnectionCredentialProvider { credentials }
 
         /// Creates a request; the provider's values are read now.
-        @_spi(Sandbox) public init(connectionId: String, action: Action, credentialProvider: any ConnectionCredentialProvider) {
+        @_spi(Sandbox) public init(
+            connectionId: String, action: Action, credentialProvider: any ConnectionCredentialProvider
+        ) {
             self.connectionId = connectionId
             self.action = action
             self.credentials = ConnectionCredentials(snapshotOf: credentialProvider)

@@ -104,7 +104,9 @@ public final class ConnectionNetworkController: Sendable {
     }
 
     /// Reads who the credentials authenticate as (`GET /v2/me`).
-    @_spi(Sandbox) public func fetchUser(credentialProvider: any ConnectionCredentialProvider) async throws(ConnectAPIError) -> User {
+    @_spi(Sandbox) public func fetchUser(credentialProvider: any ConnectionCredentialProvider)
+        async throws(ConnectAPIError) -> User
+    {
         let response = try await send(APIRequest(method: "GET", path: ["me"], credentials: credentialProvider))
         do throws(ConnectDecodingError) {
             return try User.decode(from: response.body)

@@ -13,7 +13,8 @@ import Foundation
 /// This file is compiled only where CoreLocation exists and follows Apple's documentation for
 /// `CLLocationManager` and `CLLocationManagerDelegate`.
 // @unchecked: it wraps a `CLLocationManager` (not Sendable), which is touched only on the main actor.
-@_spi(Sandbox) public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocationManagerDelegate, @unchecked Sendable {
+@_spi(Sandbox)
+public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocationManagerDelegate, @unchecked Sendable {
     private struct State {
         var handler: (@Sendable (RegionMonitorEvent) async -> Void)?
         var pump: Task<Void, Never>?

@@ -109,7 +109,8 @@ public actor Synchronizer {
     // MARK: - Commands
 
     /// Queues `command`; commands run one at a time, in the order they were submitted. Returns at once.
-    @_spi(Sandbox) public nonisolated func submit(_ command: @escaping @Sendable (isolated Synchronizer) async -> Void) {
+    @_spi(Sandbox) public nonisolated func submit(_ command: @escaping @Sendable (isolated Synchronizer) async -> Void)
+    {
         commands.yield(command)
     }
 
@@ -265,7 +266,9 @@ public actor Synchronizer {
     /// Requests a synchronization; `completion` is called exactly once, with the result of the run that
     /// served the request (several requests during a run share the next one), or at once when synchronization
     /// is inactive. It is called on the synchronizer's executor, not on the main thread.
-    @_spi(Sandbox) public func synchronize(source: SynchronizationSource, completion: (@Sendable (SynchronizationResult) -> Void)?)
+    @_spi(Sandbox) public func synchronize(
+        source: SynchronizationSource, completion: (@Sendable (SynchronizationResult) -> Void)?
+    )
         async
     {
         await start()
@@ -310,7 +313,9 @@ public actor Synchronizer {
     /// Whether synchronization is active.
     public var isActive: Bool { engine.isActive }
     /// The SDK's monitored regions.
-    @_spi(Sandbox) public var monitoredRegions: [MonitoredRegion] { get async { await session?.monitoredRegions ?? [] } }
+    @_spi(Sandbox) public var monitoredRegions: [MonitoredRegion] {
+        get async { await session?.monitoredRegions ?? [] }
+    }
 
     /// Sets the closure that receives location event reports (what the static
     /// `ConnectButtonController.setLocationEventReportedClosure(_:)` sets on the shared synchronizer). It is called

@@ -27,7 +27,8 @@ struct ClosePairTests {
             east += gap
             fences.append(
                 Geofence(
-                    triggerSubscriptionId: "alone_\(n)", center: origin.offset(north: n % 2 == 0 ? 40 : -40, east: east),
+                    triggerSubscriptionId: "alone_\(n)",
+                    center: origin.offset(north: n % 2 == 0 ? 40 : -40, east: east),
                     radius: radius))
         }
         return CrowdedGridTests.Layout(hosts: hosts, fences: fences)
@@ -56,7 +57,9 @@ struct ClosePairTests {
 
     @Test func everyCrossingAfterAClosePairIsRecordedWithSignificantChangesOff() async {
         let off = await Self.measure(significantChanges: false)
-        print("close pair, significant changes off: \(off.recorded) of \(off.expected) crossings recorded, \(off.invented) invented")
+        print(
+            "close pair, significant changes off: \(off.recorded) of \(off.expected) crossings recorded, \(off.invented) invented"
+        )
         #expect(off.expected == 16)
         #expect(off.recorded == off.expected, "\(off.recorded) of \(off.expected) crossings recorded")
         #expect(off.invented == 0)
@@ -64,7 +67,9 @@ struct ClosePairTests {
 
     @Test func everyCrossingAfterAClosePairIsRecordedWithSignificantChangesOn() async {
         let on = await Self.measure(significantChanges: true)
-        print("close pair, significant changes on: \(on.recorded) of \(on.expected) crossings recorded, \(on.invented) invented")
+        print(
+            "close pair, significant changes on: \(on.recorded) of \(on.expected) crossings recorded, \(on.invented) invented"
+        )
         #expect(on.recorded == on.expected, "\(on.recorded) of \(on.expected) crossings recorded")
         #expect(on.invented == 0)
     }

@@ -94,7 +94,8 @@ struct DelayedDeliveryTests {
         await synchronizer.setup(with: ConnectionCredentials(userToken: "tok", inviteCode: nil))
         await synchronizer.activate(connections: ["gx"])
         await synchronizer.waitUntilIdle()
-        await monitor.move(to: LocationFix(latitude: 37.70, longitude: -122.4194, horizontalAccuracy: 5, timestamp: epoch))
+        await monitor.move(
+            to: LocationFix(latitude: 37.70, longitude: -122.4194, horizontalAccuracy: 5, timestamp: epoch))
         clock.set(epoch + 60)
         await monitor.move(
             to: LocationFix(latitude: 37.7749, longitude: -122.4194, horizontalAccuracy: 5, timestamp: epoch + 60))

@@ -67,7 +67,9 @@ struct RefusalOrderTests {
 
     /// Runs the uploader until the store holds nothing pending (at most `rounds` calls), moving the clock to each
     /// retry.
-    func drain(_ uploader: LocationUploader, _ store: LocationEventStore, _ clock: ManualClock, rounds: Int) async throws {
+    func drain(_ uploader: LocationUploader, _ store: LocationEventStore, _ clock: ManualClock, rounds: Int)
+        async throws
+    {
         for _ in 0..<rounds {
             if try await store.pending(now: clock.now).isEmpty { return }
             if case .retry(let at) = await uploader.uploadPending().next { clock.advance(to: at) }

@@ -79,18 +79,18 @@ struct NetworkControllerTests {
         _ = try await c.disconnectConnection(with: "a/b?c", credentialProvider: credentials)
         _ = try await c.enableConnection(with: "c1", credentialProvider: credentials)
         let update = UserConnectionUpdate(features: [
-                .init(
-                    featureId: "f",
-                    triggers: [
-                        .init(
-                            stepId: "t1",
-                            userFields: [
-                                .init(
-                                    fieldId: "location",
-                                    value: .location(LocationValue(latitude: 1, longitude: 2, radius: 3)))
-                            ])
-                    ])
-            ])
+            .init(
+                featureId: "f",
+                triggers: [
+                    .init(
+                        stepId: "t1",
+                        userFields: [
+                            .init(
+                                fieldId: "location",
+                                value: .location(LocationValue(latitude: 1, longitude: 2, radius: 3)))
+                        ])
+                ])
+        ])
         _ = try await c.start(
             request: Connection.Request(
                 connectionId: "c1", action: .updateUserConnection(update), credentialProvider: credentials))

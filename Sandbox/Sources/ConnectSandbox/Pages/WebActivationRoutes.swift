@@ -215,7 +215,8 @@ struct WebActivationRoutes: SandboxRoutes {
             guard !linked.isEmpty else { throw APIError.notFound("No partner link waits for this verifier.") }
             for account in linked {
                 env.logger.info(
-                    "Web activation of \(context.pathParameter("connection_id")): linked a \(account.serviceId) account to \(user.id)")
+                    "Web activation of \(context.pathParameter("connection_id")): linked a \(account.serviceId) account to \(user.id)"
+                )
             }
             return JSONResponse.empty()
         }

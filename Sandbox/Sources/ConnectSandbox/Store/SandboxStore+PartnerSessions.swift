@@ -31,13 +31,16 @@ extension SandboxStore {
         let now = clock.now
         var generator = SystemRandomNumberGenerator()
         let token =
-            "\(serviceId)-session-" + PasswordHash.hex((0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) })
+            "\(serviceId)-session-"
+            + PasswordHash.hex((0..<24).map { _ in UInt8.random(in: 0...255, using: &generator) })
         try await database.write { db in
             try db.execute(sql: "DELETE FROM partner_sessions WHERE expires_at <= ?", arguments: [now])
             try db.execute(
-                sql: "INSERT INTO partner_sessions (token_hash, service_id, partner_user_id, expires_at) VALUES (?, ?, ?, ?)",
+                sql:
+                    "INSERT INTO partner_sessions (token_hash, service_id, partner_user_id, expires_at) VALUES (?, ?, ?, ?)",
                 arguments: [
-                    Self.sessionHash(token), serviceId, partnerUserId, now.addingTimeInterval(Self.partnerSessionLifetime),
+                    Self.sessionHash(token), serviceId, partnerUserId,
+                    now.addingTimeInterval(Self.partnerSessionLifetime),
                 ])
         }
         return token

@@ -55,7 +55,8 @@ public struct ConnectButtonView: View {
     ///   - onEmailConfirm: Called with the text when the user confirms the email field.
     public init(
         state: ConnectButtonVisualState, connection: Connection?, style: ConnectButtonStyle = .light,
-        showsFooter: Bool = true, onTap: @escaping () -> Void = {}, onEmailConfirm: @escaping (String) -> Void = { _ in }
+        showsFooter: Bool = true, onTap: @escaping () -> Void = {},
+        onEmailConfirm: @escaping (String) -> Void = { _ in }
     ) {
         self.init(
             state: state, connection: connection, localization: nil, style: style, showsFooter: showsFooter,

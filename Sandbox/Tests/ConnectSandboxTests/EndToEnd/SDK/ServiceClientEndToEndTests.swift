@@ -63,7 +63,8 @@ struct ServiceClientEndToEndTests {
             try await client.runAction(
                 connectionId: "gx-weekly-deals", actionId: "email.send_me_email", userId: "gx-user-1001",
                 fields: ["subject": "Deals at your store"])
-            let runs = try await http.get("/sandbox/dispatches", query: ["kind": "action_run"], serviceKey: SandboxTest.serviceKey)
+            let runs = try await http.get(
+                "/sandbox/dispatches", query: ["kind": "action_run"], serviceKey: SandboxTest.serviceKey)
             #expect(try runs.json["data"]?[0]?["body"]?["fields"]?["subject"] == "Deals at your store")
 
             var page = try await client.performQuery(
@@ -84,7 +85,8 @@ struct ServiceClientEndToEndTests {
 
             try await client.testTrigger(
                 connectionId: "gx-weekly-deals", triggerId: "grocery_express.new_weekly_deals", userId: "gx-user-1001")
-            let tests = try await http.get("/sandbox/dispatches", query: ["kind": "trigger_test"], serviceKey: SandboxTest.serviceKey)
+            let tests = try await http.get(
+                "/sandbox/dispatches", query: ["kind": "trigger_test"], serviceKey: SandboxTest.serviceKey)
             #expect(try tests.json["data"]?[0]?["body"]?["data"]?["user_id"] == "gx-user-1001")
 
             // The code pre-authenticates the Connect URL once.

@@ -141,7 +141,8 @@ struct ActivationHardeningTests {
                 string: base.absoluteString + "/access/api/gx-arrive-store?"
                     + Pages.query([
                         ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("email", "bob@example.com"),
-                        ("code", "gx-oauth-code-bob"), LinkBindingTests.challenge, LinkBindingTests.challengeMethod, ("skip_config", "true"),
+                        ("code", "gx-oauth-code-bob"), LinkBindingTests.challenge, LinkBindingTests.challengeMethod,
+                        ("skip_config", "true"),
                     ]))!
             let walk = try await PageWalker.walk(
                 url, base: base, fill: Self.fill(ifttt: "bob-password", partner: ("bob", "gx-bob-password")))
@@ -159,7 +160,8 @@ struct ActivationHardeningTests {
                 base, "gx-arrive-store",
                 [
                     ("sdk_return_to", "http://127.0.0.1:4567/cb"),
-                    ("email", "carol@example.com"), ("code", "gx-oauth-code-alice"), LinkBindingTests.challenge, LinkBindingTests.challengeMethod,
+                    ("email", "carol@example.com"), ("code", "gx-oauth-code-alice"), LinkBindingTests.challenge,
+                    LinkBindingTests.challengeMethod,
                 ])
             _ = try await Pages.post(
                 base, "/access/api/gx-arrive-store/sign_in",
@@ -198,7 +200,8 @@ struct ActivationHardeningTests {
                 [
                     ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("state", "victim-state"),
                     ("email", "bob@example.com"),
-                    ("code", "gx-oauth-code-bob"), LinkBindingTests.challenge, LinkBindingTests.challengeMethod, ("skip_config", "true"),
+                    ("code", "gx-oauth-code-bob"), LinkBindingTests.challenge, LinkBindingTests.challengeMethod,
+                    ("skip_config", "true"),
                 ])
             let swapped = [
                 ("sdk_return_to", "http://127.0.0.1:9999/steal"), ("state", "attacker-state"),

@@ -120,7 +120,8 @@ struct DocumentedBehaviourTests {
                 "/v2/connections/gx-weekly-deals/triggers/grocery_express.new_weekly_deals/test", serviceKey: Self.key,
                 body: Data(#"{"user_id": "gx-user-1001", "user_feature_id": "alice-deals-feature"}"#.utf8))
             #expect(test.status == 204)
-            let dispatches = try await client.get("/sandbox/dispatches", query: ["kind": "trigger_test"], serviceKey: Self.key)
+            let dispatches = try await client.get(
+                "/sandbox/dispatches", query: ["kind": "trigger_test"], serviceKey: Self.key)
             let webhook = try #require(try dispatches.json["data"]?[0]?["body"])
             #expect(webhook["data"]?["user_feature_trigger_id"] == "alice-deals-trigger-1")
             #expect(webhook["data"]?["trigger_id"] == "grocery_express.new_weekly_deals")

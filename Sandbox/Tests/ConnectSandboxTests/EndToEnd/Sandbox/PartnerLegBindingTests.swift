@@ -208,7 +208,8 @@ struct PartnerLegBindingTests {
                 string: base.absoluteString + "/access/api/gx-arrive-store?"
                     + Pages.query([
                         ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("email", "alice@example.com"),
-                        ("code", "gx-oauth-code-alice"), LinkBindingTests.challenge, LinkBindingTests.challengeMethod, ("skip_config", "true"),
+                        ("code", "gx-oauth-code-alice"), LinkBindingTests.challenge, LinkBindingTests.challengeMethod,
+                        ("skip_config", "true"),
                     ]))!
             let walk = try await PageWalker.walk(alice, base: base, fill: PageWalker.password("alice-password"))
             #expect(walk.titles == ["Sign in to IFTTT", "Authorize Grocery Express"])

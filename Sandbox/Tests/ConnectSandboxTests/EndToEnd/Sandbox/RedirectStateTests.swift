@@ -119,7 +119,8 @@ struct RedirectStateTests {
             #expect(String(decoding: data, as: UTF8.self).contains("value=\"bob@example.com\""))
             // A 2.8 URL's code carries no challenge: the partner's own sign-in links the account instead.
             let walk = try await PageWalker.walk(
-                url, base: base, fill: ActivationHardeningTests.fill(ifttt: "bob-password", partner: ("bob", "gx-bob-password")))
+                url, base: base,
+                fill: ActivationHardeningTests.fill(ifttt: "bob-password", partner: ("bob", "gx-bob-password")))
             #expect(
                 walk.location.scheme == "groceryexpress" && walk.location.host == "ifttt"
                     && walk.location.path == "/callback")
@@ -138,7 +139,8 @@ struct RedirectStateTests {
             #expect((response as? HTTPURLResponse)?.statusCode == 200)
             #expect(String(decoding: data, as: UTF8.self).contains("value=\"bob\""))
             let walk = try await PageWalker.walk(
-                url, base: base, fill: ActivationHardeningTests.fill(ifttt: "bob-password", partner: ("bob", "gx-bob-password")))
+                url, base: base,
+                fill: ActivationHardeningTests.fill(ifttt: "bob-password", partner: ("bob", "gx-bob-password")))
             #expect(walk.location.host == "127.0.0.1" && walk.location.port == 4567)
             #expect(walk.location.queryItems?.map(\.name) == ["next_step", "user_token"])
         }
@@ -158,7 +160,8 @@ struct RedirectStateTests {
                             ("code", "gx-oauth-code-bob"), ("email", "bob@example.com"), ("action", "activation"),
                         ]))!
                 let walk = try await PageWalker.walk(
-                url, base: base, fill: ActivationHardeningTests.fill(ifttt: "bob-password", partner: ("bob", "gx-bob-password")))
+                    url, base: base,
+                    fill: ActivationHardeningTests.fill(ifttt: "bob-password", partner: ("bob", "gx-bob-password")))
                 let names = walk.location.queryItems?.map(\.name) ?? []
                 switch mode {
                 case .echo:

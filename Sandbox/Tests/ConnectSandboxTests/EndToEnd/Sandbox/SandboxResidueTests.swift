@@ -71,7 +71,8 @@ struct SandboxResidueTests {
             let victim = Pages.browser()
             let carol = Pages.browser()
             let link = [
-                ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("code", "gx-oauth-code-dave"), LinkBindingTests.challenge,
+                ("sdk_return_to", "http://127.0.0.1:4567/cb"), ("code", "gx-oauth-code-dave"),
+                LinkBindingTests.challenge,
                 LinkBindingTests.challengeMethod,
             ]
             let (first, _, _) = try await Pages.get(base, "/access/api/gx-arrive-store", link, in: victim)

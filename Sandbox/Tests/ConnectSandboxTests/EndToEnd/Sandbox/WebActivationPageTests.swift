@@ -62,7 +62,8 @@ struct WebActivationPageTests {
 
     static let flow: [(String, String)] = [
         ("sdk_return_to", "http://127.0.0.1:4567/ifttt/callback"), ("state", "s+t/a=te"),
-        ("email", "alice@example.com"), ("code", "gx-oauth-code-alice"), LinkBindingTests.challenge, LinkBindingTests.challengeMethod,
+        ("email", "alice@example.com"), ("code", "gx-oauth-code-alice"), LinkBindingTests.challenge,
+        LinkBindingTests.challengeMethod,
     ]
 
     @Test func refusesReturnURLsThatAreNotRegisteredForTheService() async throws {
