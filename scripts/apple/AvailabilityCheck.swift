@@ -920,6 +920,10 @@ func unresolvedNames(file: String, tokens: [Token], lines: Set<Int>, known: Set<
         {
             continue
         }
+        // The name of an attribute's argument (`@_spi(Sandbox)`) is this code's own SPI group, not an API name.
+        if index >= 3, previous?.text == "(", tokens[index - 2].text == "_spi", tokens[index - 3].text == "@" {
+            continue
+        }
         let isMember = previous?.text == "."
         if isMember {
             // `1.5`, `.0` are numbers; `\.name` key paths and `.name` members both count.

@@ -124,8 +124,8 @@ plant "windowScene?.keyWindow in the UIKit button" Sources/IFTTTConnectCore/Butt
   "ConnectButton\+UIKit.swift:[0-9]+: 'UIWindowScene.keyWindow' needs iOS 15.0"
 # (e) The same through a variable whose type the tokens do not say: not resolved, so it fails.
 plant "an unresolved receiver of keyWindow in the UIKit button" Sources/IFTTTConnectCore/Button/Apple/ConnectButton+UIKit.swift \
-  's|^        let application = UIApplication.shared$|&\n        let x = host.view.window?.windowScene\n        _ = x?.keyWindow|' \
-  "ConnectButton\+UIKit.swift:[0-9]+: '.keyWindow' needs iOS 15.0 \(UIKit; newer on UIWindowScene, and the type of .x. is not resolved"
+  's|^        let application = UIApplication.shared$|&\n        let planted = host.view.window?.windowScene\n        _ = planted?.keyWindow|' \
+  "ConnectButton\+UIKit.swift:[0-9]+: '.keyWindow' needs iOS 15.0 \(UIKit; newer on UIWindowScene, and the type of .planted. is not resolved"
 
 # 2. The real sources.
 roots=("Sources=$deployment" "Tests/ClientCompat=$deployment")

@@ -41,6 +41,21 @@ public protocol ConnectButtonPresenting: AnyObject {
 }
 
 extension ConnectButtonPresenting {
+    /// No handler: a presenter that keeps none never reports an action. (The SDK's presenters keep one; a
+    /// library-evolution build needs a default for a requirement outside the public API.)
+    @_spi(Sandbox) public var actionHandler: (@MainActor (ConnectButtonAction) -> Void)? {
+        get { nil }
+        set {}
+    }
+
+    /// Shows nothing (the SDK's presenters draw each step; see `actionHandler`'s note).
+    ///
+    /// - Parameters:
+    ///   - step: Ignored.
+    ///   - connection: Ignored.
+    ///   - suggestedEmail: Ignored.
+    @_spi(Sandbox) public func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String) {}
+
     /// The default environment: the light style in light mode, 360 pt, the default text size, left to right.
     @_spi(Sandbox) public var appearanceEnvironment: ConnectButtonEnvironment { ConnectButtonEnvironment() }
 
