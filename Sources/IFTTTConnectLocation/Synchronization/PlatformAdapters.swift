@@ -11,7 +11,7 @@ import CoreLocation
 #endif
 
 extension Synchronizer.Configuration {
-    /// The platform's defaults: CoreLocation region monitoring where it exists (a ``SimulatedRegionMonitor``
+    /// The platform's defaults: CoreLocation region monitoring where it exists (a `SimulatedRegionMonitor`
     /// with nothing to replay elsewhere), `BGTaskScheduler` on iOS, and CoreLocation's "Always" prompt.
     /// Create it on the main thread, early at launch.
     @MainActor

@@ -90,17 +90,17 @@ extension Synchronizer {
             self.backgroundTaskInterval = backgroundTaskInterval
         }
 
-        /// The HTTP transport: ``network``'s.
+        /// The HTTP transport: the network configuration's.
         @_spi(Sandbox) public var transport: (any HTTPTransport)? {
             get { network.transport }
             set { network.transport = newValue ?? URLSessionTransport() }
         }
-        /// The Connect API base URL, ending in `/v2`: ``network``'s.
+        /// The Connect API base URL, ending in `/v2`: the network configuration's.
         public var connectBaseURL: URL {
             get { network.connectBaseURL }
             set { network.connectBaseURL = newValue }
         }
-        /// The location API base URL, ending in `/v1`: ``network``'s.
+        /// The location API base URL, ending in `/v1`: the network configuration's.
         public var locationBaseURL: URL {
             get { network.locationBaseURL }
             set { network.locationBaseURL = newValue }

@@ -3,8 +3,8 @@ import Foundation
 
 /// Keeps the user's Connections, their geofences and the recorded crossings in step with IFTTT.
 ///
-/// The shell around ``SyncEngine``: it owns the Connections registry, the credentials (in a ``SecureStore``),
-/// the per-Connection geofence switch, a ``LocationMonitoringSession`` and a ``LocationUploader``, and it runs
+/// The shell around `SyncEngine`: it owns the Connections registry, the credentials (in a `SecureStore`),
+/// the per-Connection geofence switch, a `LocationMonitoringSession` and a `LocationUploader`, and it runs
 /// what the engine decides. A run fetches the stored Connections that have location triggers
 /// (`GET /v2/connections/{id}` through `ConnectionNetworkController`), hands their geofences to the session,
 /// and uploads pending crossings.
@@ -21,8 +21,8 @@ import Foundation
 /// let result = await synchronizer.synchronize(source: .forceUpdate)
 /// ```
 ///
-/// Creating a synchronizer does no I/O; the first call (or ``start()``) reads the stored state.
-/// Commands given with ``submit(_:)`` (as the static API does) run one at a time, in order.
+/// Creating a synchronizer does no I/O; the first call (or `start()`) reads the stored state.
+/// Commands given with `submit(_:)` (as the static API does) run one at a time, in order.
 public actor Synchronizer {
 
     /// Closures the host app sets; read and written from any thread.
