@@ -2,7 +2,7 @@
 // with coverage, address sanitizer and -enable-testing, and this file against it (`@testable` reaches the internal
 // EventJournal without changing production code).
 import Foundation
-@testable import IFTTTConnectLocation
+@_spi(Sandbox) @testable import IFTTTConnectLocation
 
 /// Any bytes scan without crashing; every byte is either in an accepted record or counted as skipped; the
 /// accepted entries, written again, scan back to the same entries with nothing skipped.

@@ -3,7 +3,7 @@
 // `@testable` reaches internal types such as RedirectURLMatcher without changing production code.
 // FUZZ_TARGET selects the target: json, connection or redirect.
 import Foundation
-@testable import IFTTTConnectCore
+@_spi(Sandbox) @testable import IFTTTConnectCore
 
 private enum Target: String {
     case json, connection, redirect

@@ -89,8 +89,8 @@ mutation nosniff sandbox Sandbox/Sources/ConnectSandbox/Security/SecurityMiddlew
   'headers[HeaderName("X-Content-Type-Options")!] = "sniff"' \
   'ActivationHardeningTests|WebActivationPageTests'
 mutation request-log-query sandbox Sandbox/Sources/ConnectSandbox/Server/ErrorEnvelopeMiddleware.swift \
-  'logger.info("\(request.method) \(request.uri.path) → \(response.status.code) (\(milliseconds) ms)")' \
-  'logger.info("\(request.method) \(request.uri) → \(response.status.code) (\(milliseconds) ms)")' \
+  '"\(request.method) \(request.uri.path) → \(response.status.code) (\(milliseconds) ms)",' \
+  '"\(request.method) \(request.uri) → \(response.status.code) (\(milliseconds) ms)",' \
   'SandboxSafeguardTests|SecretRedactionTests'
 mutation fail-rate sandbox Sandbox/Sources/ConnectSandbox/Server/FaultInjection.swift \
   'return draw < failRate' \

@@ -15,7 +15,7 @@ public enum ButtonWorkload {
         ])
 
     /// Appearance plus SVG render of `state`; returns the SVG's length so the work stays observable.
-    public static func render(_ state: ConnectButtonVisualState, _ localization: ConnectLocalization) -> Int {
+    package static func render(_ state: ConnectButtonVisualState, _ localization: ConnectLocalization) -> Int {
         ConnectButtonSVGRenderer.render(
             ConnectButtonAppearance(state: state, connection: connection, localization: localization)
         ).utf8.count
