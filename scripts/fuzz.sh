@@ -52,7 +52,7 @@ mapfile -t sdk_sources < <(find Sources/IFTTTConnectCore -name '*.swift' | sort)
 mapfile -t location_sources < <(find Sources/IFTTTConnectLocation -name '*.swift' | sort)
 # The seed loader without the parts that need GRDB: `import GRDB` and `extension SandboxStore` blocks are cut.
 mapfile -t seed_sources < <(ls Sandbox/Sources/ConnectSandbox/Seed/SeedData*.swift Sandbox/Sources/ConnectSandbox/Server/SandboxError.swift \
-  Sandbox/Sources/ConnectSandbox/Server/JSONValue+Sandbox.swift 2>/dev/null)
+  Sandbox/Sources/ConnectSandbox/Server/JSONValue+Sandbox.swift Sandbox/Sources/ConnectSandbox/Seed/JSONSyntaxPosition.swift 2>/dev/null)
 mapfile -t sandbox_sources < <(find Sandbox/Sources/ConnectSandbox -name '*.swift' | sort)
 
 need_sdk=0; need_location=0; need_seed=0
@@ -93,12 +93,13 @@ if [ $need_seed -eq 1 ] && ! fresh seed-bin "$out/lib/libIFTTTConnectCore.a" "${
   # are kept (model helpers such as displayedServiceIds).
   for f in "${seed_sources[@]}"; do
     awk '/^import GRDB$/ { next }
-         /^import IFTTTConnectSDK$/ { print "import IFTTTConnectCore"; next }
+         /^(@_spi\(Sandbox\) )?import IFTTTConnectSDK$/ { print "@_spi(Sandbox) import IFTTTConnectCore"; next }
          /^extension SandboxStore/ { skip = 1 }
          skip { if ($0 == "}") skip = 0; next }
          { print }' "$f" > "$out/seed-src/$(basename "$f")"
   done
   { echo "import Foundation"
+    echo "@_spi(Sandbox) import IFTTTConnectCore"
     for f in "${sandbox_sources[@]}"; do
       case " ${seed_sources[*]} " in *" $f "*) continue ;; esac
       # Blocks that need GRDB (record conformances, rows) or the server are left out; a one-line `extension ... {}`
