@@ -16,7 +16,7 @@ import Foundation
 @_spi(Sandbox)
 public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocationManagerDelegate, @unchecked Sendable {
     private struct State {
-        var handler: (@Sendable (RegionMonitorEvent) async -> Void)?
+        var handler: (@LocationEngineActor @Sendable (RegionMonitorEvent) -> Void)?
         var pump: Task<Void, Never>?
     }
 
@@ -79,26 +79,25 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
         }
     }
 
-    /// `startMonitoring(for:)` with a `CLCircularRegion`.
-    public func startMonitoring(_ region: MonitoredRegion) async {
-        let available = await MainActor.run { () -> Bool in
-            guard CLLocationManager.isMonitoringAvailable(for: CLCircularRegion.self) else { return false }
+    /// `startMonitoring(for:)` with a `CLCircularRegion`, on the main queue (in the order the commands were given).
+    public func startMonitoring(_ region: MonitoredRegion) {
+        onMain {
+            guard CLLocationManager.isMonitoringAvailable(for: CLCircularRegion.self) else {
+                self.continuation.yield(.monitoringFailed(identifier: region.identifier, at: self.clock.now))
+                return
+            }
             let circle = CLCircularRegion(
-                center: CLLocationCoordinate2D(
-                    latitude: region.center.latitude,
-                    longitude: region.center.longitude),
+                center: CLLocationCoordinate2D(latitude: region.center.latitude, longitude: region.center.longitude),
                 radius: region.radius, identifier: region.identifier)
             circle.notifyOnEntry = region.notifyOnEntry
             circle.notifyOnExit = region.notifyOnExit
             self.manager.startMonitoring(for: circle)
-            return true
         }
-        if !available { continuation.yield(.monitoringFailed(identifier: region.identifier, at: clock.now)) }
     }
 
     /// `stopMonitoring(for:)` for the region with `identifier`.
-    public func stopMonitoring(identifier: String) async {
-        await MainActor.run {
+    public func stopMonitoring(identifier: String) {
+        onMain {
             for region in self.manager.monitoredRegions where region.identifier == identifier {
                 self.manager.stopMonitoring(for: region)
             }
@@ -106,8 +105,8 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
     }
 
     /// `requestState(for:)` for the region with `identifier`.
-    public func requestState(for identifier: String) async {
-        await MainActor.run {
+    public func requestState(for identifier: String) {
+        onMain {
             for region in self.manager.monitoredRegions where region.identifier == identifier {
                 self.manager.requestState(for: region)
             }
@@ -115,26 +114,32 @@ public final class CoreLocationRegionMonitor: NSObject, RegionMonitor, CLLocatio
     }
 
     /// `requestLocation()`.
-    public func requestLocation() async {
-        await MainActor.run { self.manager.requestLocation() }
+    public func requestLocation() {
+        onMain { self.manager.requestLocation() }
     }
 
-    /// Sets the handler; events are delivered to it one at a time, in order.
-    public func setEventHandler(_ handler: @escaping @Sendable (RegionMonitorEvent) async -> Void) async {
+    /// Runs `work` on the main queue, where the manager was created: commands return at once, in order.
+    private func onMain(_ work: @escaping @Sendable () -> Void) {
+        DispatchQueue.main.async(execute: work)
+    }
+
+    /// Sets the handler; events are delivered to it one at a time, in order, on ``LocationEngineActor``: the one hop of
+    /// a region event, from CoreLocation's delegate callback on the main thread to the engine.
+    public func setEventHandler(_ handler: @escaping @LocationEngineActor @Sendable (RegionMonitorEvent) -> Void) {
         let events = self.events
         state.withLock { state in
             state.handler = handler
             guard state.pump == nil else { return }
-            state.pump = Task { [weak self] in
+            state.pump = Task { @LocationEngineActor [weak self] in
                 for await event in events {
                     guard let handler = self?.currentHandler else { continue }
-                    await handler(event)
+                    handler(event)
                 }
             }
         }
     }
 
-    private var currentHandler: (@Sendable (RegionMonitorEvent) async -> Void)? {
+    private var currentHandler: (@LocationEngineActor @Sendable (RegionMonitorEvent) -> Void)? {
         state.withLock { $0.handler }
     }
 

@@ -23,36 +23,47 @@ import Foundation
 /// (so crossings are captured from launch), `activate` and Connection updates call ``update(connections:)``,
 /// `deactivate` stops the regions, forgets every pending crossing and empties the store in one step.
 ///
+/// **Isolation.** The session runs on ``LocationEngineActor`` with its store and monitor: a region event is judged,
+/// saved and recorded in one synchronous call, so no other input can interleave with it. Only ``start()`` waits (for
+/// the platform's limits); geofences given meanwhile are applied when it completes. A monitor that answers a command
+/// at once (the simulated one) has its answer handled right after the input that caused it.
+///
 /// ```swift
 /// let session = LocationMonitoringSession(monitor: monitor, store: try LocationEventStore())
 /// await session.start()
 /// await session.update(connections: [connection])
 /// ```
-@_spi(Sandbox) public actor LocationMonitoringSession {
+@_spi(Sandbox) @LocationEngineActor public final class LocationMonitoringSession {
     /// The dwell time a session uses unless told otherwise, in seconds: 30 (see the "Geofences" article for the
     /// measurements it comes from).
-    public static let defaultDwellTime: TimeInterval = 30
+    public nonisolated static let defaultDwellTime: TimeInterval = 30
 
     private let monitor: any RegionMonitor
     /// The store, once open (the shell's handle to it; whether it is open is the ledger's state).
     private var store: LocationEventStore?
-    private let openStore: (@Sendable () async -> LocationEventStore?)?
+    private let openStore: (@LocationEngineActor @Sendable () -> LocationEventStore?)?
     /// Presence and pending crossings per geofence, and the append in flight: the crossings' one owner.
     private var ledger: CrossingLedger
     private var latestEventTime: Date?
     private var releaseTask: (deadline: Date, task: Task<Void, Never>)?
     /// The most crossings one geofence keeps waiting while the store cannot take them; beyond, the oldest pair is
     /// dropped (and logged).
-    public static let unstoredLimit = 64
+    public nonisolated static let unstoredLimit = 64
     /// How many of the latest recorded events ``recordedEvents`` keeps.
-    public static let recordedEventsLimit = 1_000
+    public nonisolated static let recordedEventsLimit = 1_000
     private let clock: any ConnectClock
-    private let onEvent: (@Sendable (RegionEvent) -> Void)?
-    private let onError: (@Sendable (LocationError) -> Void)?
+    private let onEvent: (@LocationEngineActor @Sendable (RegionEvent) -> Void)?
+    private let onError: (@LocationEngineActor @Sendable (LocationError) -> Void)?
     private let ownership: RegionOwnershipFile?
     private var selector: RegionSelector
     private var radiusLimits: RadiusLimits
-    private var started = false
+    private var phase = Phase.new
+    /// Geofences given while ``start()`` waits for the platform's limits; applied when it completes.
+    private var geofencesAfterStart: [Geofence]?
+    /// Whether an input is being handled: a monitor event delivered meanwhile (a synchronous answer to one of the
+    /// session's own commands) is handled right after it, in order.
+    private var handling = false
+    private var answers: [RegionMonitorEvent] = []
     /// The latest events recorded by this session (at most ``recordedEventsLimit``), in order (also appended to
     /// the store).
     public private(set) var recordedEvents: [RegionEvent] = []
@@ -70,6 +81,8 @@ import Foundation
     /// once ``start()`` ran.
     public var effectiveRadiusLimits: RadiusLimits { radiusLimits }
 
+    private enum Phase { case new, starting, started }
+
     /// Creates a session.
     ///
     /// - Parameters:
@@ -82,19 +95,19 @@ import Foundation
     ///     crossing and on ``retryStorage()``. With neither `store` nor `openStore`, crossings are kept only in
     ///     ``recordedEvents`` (and reported at once).
     ///   - dwellTime: the dwell filter in seconds (default ``defaultDwellTime``); `0` turns it off.
-    ///   - onEvent: called for each recorded crossing, after it is stored.
+    ///   - onEvent: called for each recorded crossing, after it is stored (on the engine's actor, synchronously).
     ///   - onError: called when a crossing cannot be stored.
     ///   - ownership: where the identifiers of the regions the SDK registered are kept across launches; `nil`
     ///     keeps them in memory (then, after a relaunch, the earlier regions count as the host app's).
-    public init(
+    public nonisolated init(
         monitor: any RegionMonitor, store: LocationEventStore?,
         configuration: RegionSelector.Configuration = RegionSelector.Configuration(),
         presence: [String: RegionSelector.Presence] = [:],
         clock: any ConnectClock = SystemConnectClock(),
-        openStore: (@Sendable () async -> LocationEventStore?)? = nil,
+        openStore: (@LocationEngineActor @Sendable () -> LocationEventStore?)? = nil,
         dwellTime: TimeInterval = LocationMonitoringSession.defaultDwellTime,
-        onEvent: (@Sendable (RegionEvent) -> Void)? = nil,
-        onError: (@Sendable (LocationError) -> Void)? = nil,
+        onEvent: (@LocationEngineActor @Sendable (RegionEvent) -> Void)? = nil,
+        onError: (@LocationEngineActor @Sendable (LocationError) -> Void)? = nil,
         ownership: RegionOwnershipFile? = nil
     ) {
         self.monitor = monitor
@@ -125,54 +138,94 @@ import Foundation
     /// Subscribes to the monitor's events and adopts the regions it already monitors (from an earlier
     /// launch, and the host app's). Call it early at launch; calling it again does nothing.
     public func start() async {
-        guard !started else { return }
-        started = true
-        await submit(.start)
+        guard beginStarting() else { return }
+        await finishStarting()
+    }
+
+    /// Marks the session as starting (geofences given from now on wait for ``finishStarting()``); `false` when it
+    /// started already.
+    func beginStarting() -> Bool {
+        guard phase == .new else { return false }
+        phase = .starting
+        return true
+    }
+
+    /// Reads the platform's limits and regions (the session's one wait), then starts in one step.
+    func finishStarting() async {
+        let limit = await monitor.maximumRegionCount
+        let maximumRadius = await monitor.maximumRadius
+        let regions = await monitor.monitoredRegions()
+        input {
+            if store == nil, let openStore, ledger.storage == .closed {
+                store = openStore()
+                perform(.storeOpened(store?.tracks()))
+            } else if let store {
+                perform(.storeOpened(store.tracks()))
+            }
+            radiusLimits = RadiusLimits(minimum: radiusLimits.minimum, maximum: min(radiusLimits.maximum, maximumRadius))
+            let configuration = RegionSelector.Configuration(
+                regionLimit: min(selector.configuration.regionLimit, limit), radiusLimits: radiusLimits)
+            selector = RegionSelector(
+                configuration: configuration, presence: selector.presence, ownedIdentifiers: selector.ownedIdentifiers)
+            monitor.setEventHandler { [weak self] event in self?.handle(event) }
+            phase = .started
+            // Crossings whose dwell time passed while the app was not running are recorded first, with their
+            // own time.
+            perform(.release(now: clock.now))
+            process(.monitoredRegionsObserved(regions), at: clock.now)
+            if let geofences = geofencesAfterStart {
+                geofencesAfterStart = nil
+                apply(geofences)
+            }
+        }
     }
 
     /// Monitors the geofences of `connections` (enabled Connections, enabled user features only).
-    public func update(connections: [Connection]) async {
-        await update(geofences: Geofence.geofences(for: connections, radiusLimits: radiusLimits))
+    public func update(connections: [Connection]) {
+        update(geofences: Geofence.geofences(for: connections, radiusLimits: radiusLimits))
     }
 
     /// Monitors `geofences`; a radius beyond the platform's maximum is lowered to it.
-    public func update(geofences: [Geofence]) async {
-        await submit(.geofences(geofences))
+    public func update(geofences: [Geofence]) {
+        guard phase != .starting else {
+            geofencesAfterStart = geofences
+            return
+        }
+        input { apply(geofences) }
     }
 
     /// Stops every region the SDK owns; the host app's regions stay. Recorded events stay in the store.
-    public func stop() async {
-        await update(geofences: [])
+    public func stop() {
+        update(geofences: [])
     }
 
     /// Handles one monitor event. The monitor's handler calls this; tests may call it directly.
-    public func handle(_ event: RegionMonitorEvent) async {
-        let time: Date
-        switch event {
-        case .regionCrossed(_, _, let at), .stateDetermined(_, _, let at), .monitoringFailed(_, let at): time = at
-        case .location(let fix): time = fix.timestamp
+    public func handle(_ event: RegionMonitorEvent) {
+        guard !handling else {
+            answers.append(event)
+            return
         }
-        if latestEventTime.map({ $0 < time }) ?? true { latestEventTime = time }
-        switch event {
-        case .regionCrossed(let id, let transition, let at):
-            await submit(.selector(.regionCrossed(identifier: id, transition), at))
-        case .stateDetermined(let id, let inside, let at):
-            await submit(.selector(.stateDetermined(identifier: id, inside: inside), at))
-        case .location(let fix):
-            await submit(.selector(.location(fix), fix.timestamp))
-        case .monitoringFailed(let id, let at):
-            await submit(.selector(.monitoringFailed(identifier: id), at))
-        }
+        input { judge(event) }
     }
 
-    /// Deactivation, as one input no release can interleave: forgets presence and pending crossings (a crossing due
-    /// meanwhile is dropped, not recorded), stops every region the SDK owns (the host app's stay), and removes every
-    /// event and track from `store` (the session's own store when `nil`). Nothing is recorded once it returned, until
-    /// geofences are given again. Returns the store's error, if removing failed.
-    func deactivate(clearing store: LocationEventStore? = nil) async -> LocationError? {
-        let outcome = DeactivationOutcome()
-        await submit(.deactivate(store, outcome))
-        return outcome.error.withLock { $0 }
+    /// Deactivation, in one synchronous step no release can interleave: forgets presence and pending crossings (a
+    /// crossing due meanwhile is dropped, not recorded), stops every region the SDK owns (the host app's stay), and
+    /// removes every event and track from `store` (the session's own store when `nil`). Nothing is recorded once it
+    /// returned, until geofences are given again. Returns the store's error, if removing failed.
+    func deactivate(clearing other: LocationEventStore? = nil) -> LocationError? {
+        var failure: LocationError?
+        if phase == .starting { geofencesAfterStart = [] }
+        input {
+            perform(ledger.handle(.forget))
+            apply([])
+            do throws(LocationError) {
+                try (other ?? store)?.removeAll()
+            } catch {
+                failure = error
+            }
+            perform(ledger.handle(.forget))
+        }
+        return failure
     }
 
     /// Forgets presence and pending crossings in memory (the store's copy goes with
@@ -184,127 +237,64 @@ import Foundation
     /// Tries to open the store if it is not open, saves what it could not take, then records the crossings whose
     /// dwell time has passed. Returns whether the store is open and nothing waits in memory.
     @discardableResult
-    public func retryStorage() async -> Bool {
-        await submit(.retryStorage)
+    public func retryStorage() -> Bool {
+        input {
+            if store == nil, let openStore, ledger.storage == .closed {
+                store = openStore()
+                perform(.storeOpened(store?.tracks()))
+            }
+            perform(.release(now: now))
+        }
         if ledger.storage == .memoryOnly { return unstoredEvents.isEmpty }
         return ledger.storage == .open && ledger.unsaved.isEmpty && unstoredEvents.isEmpty
     }
 
     /// Records the pending crossings whose dwell time has passed at `now`, oldest first; a crossing the store
     /// refuses stays pending (durably) and is tried again on the next event, run or ``retryStorage()``.
-    public func releaseHeldCrossings(now: Date) async {
-        await submit(.release(now))
+    public func releaseHeldCrossings(now: Date) {
+        input { perform(.release(now: now)) }
     }
 
-    // MARK: - The shell: one input at a time
+    // MARK: - The shell
 
-    /// What the session is asked to do. Each input runs to completion (its effects performed, their results fed
-    /// back to the ledger) before the next one starts, so no two transitions interleave across an `await`.
-    private enum Input: Sendable {
-        case start
-        case geofences([Geofence])
-        case selector(RegionSelector.Event, Date)
-        case release(Date)
-        case retryStorage
-        case deactivate(LocationEventStore?, DeactivationOutcome)
+    /// Runs `body`, then the monitor's answers it caused, each to completion: no transition interleaves another.
+    private func input(_ body: () -> Void) {
+        guard !handling else { return body() }
+        handling = true
+        body()
+        while !answers.isEmpty { judge(answers.removeFirst()) }
+        handling = false
     }
 
-    /// What a deactivation input reports back to its caller.
-    final class DeactivationOutcome: Sendable {
-        let error = Locked<LocationError?>(nil)
-    }
-
-    private var inputs: [Input] = []
-    private var draining = false
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    /// The session whose inputs the current task is draining: a monitor that answers inside one of the session's
-    /// own calls must not wait for the drain it is part of. (Spelled as the `@TaskLocal` macro expands, so that
-    /// Swift 5.8's standard library, which has no such macro, compiles it too: scripts/check-ios-sdk.sh.)
-    private static let drainingSession = TaskLocal<ObjectIdentifier?>(wrappedValue: nil)
-    /// Inputs handled since the session was created (for tests and monitoring).
-    private(set) var handledInputs = 0
-
-    /// Queues `input`; the caller returns once it was handled (at once when the caller is the drain itself).
-    private func submit(_ input: Input) async {
-        inputs.append(input)
-        if draining {
-            if Self.drainingSession.get() == ObjectIdentifier(self) { return }
-            await withCheckedContinuation { idleWaiters.append($0) }
-            return
+    private func judge(_ event: RegionMonitorEvent) {
+        let time: Date
+        switch event {
+        case .regionCrossed(_, _, let at), .stateDetermined(_, _, let at), .monitoringFailed(_, let at): time = at
+        case .location(let fix): time = fix.timestamp
         }
-        draining = true
-        await Self.drainingSession.withValue(ObjectIdentifier(self)) {
-            while !inputs.isEmpty {
-                await run(inputs.removeFirst())
-                handledInputs += 1
-            }
+        if latestEventTime.map({ $0 < time }) ?? true { latestEventTime = time }
+        switch event {
+        case .regionCrossed(let id, let transition, let at):
+            process(.regionCrossed(identifier: id, transition), at: at)
+        case .stateDetermined(let id, let inside, let at):
+            process(.stateDetermined(identifier: id, inside: inside), at: at)
+        case .location(let fix):
+            process(.location(fix), at: fix.timestamp)
+        case .monitoringFailed(let id, let at):
+            process(.monitoringFailed(identifier: id), at: at)
         }
-        draining = false
-        let waiters = idleWaiters
-        idleWaiters = []
-        for waiter in waiters { waiter.resume() }
     }
 
-    private func run(_ input: Input) async {
-        switch input {
-        case .start:
-            if store == nil, let openStore, ledger.storage == .closed {
-                store = await openStore()
-                await perform(.storeOpened(await store?.tracks()))
-            } else if let store {
-                await perform(.storeOpened(await store.tracks()))
-            }
-            let limit = await monitor.maximumRegionCount
-            let maximumRadius = await monitor.maximumRadius
-            radiusLimits = RadiusLimits(
-                minimum: radiusLimits.minimum, maximum: min(radiusLimits.maximum, maximumRadius))
-            let configuration = RegionSelector.Configuration(
-                regionLimit: min(selector.configuration.regionLimit, limit),
-                radiusLimits: radiusLimits)
-            selector = RegionSelector(
-                configuration: configuration, presence: selector.presence,
-                ownedIdentifiers: selector.ownedIdentifiers)
-            await monitor.setEventHandler { [weak self] event in await self?.handle(event) }
-            // Crossings whose dwell time passed while the app was not running are recorded first, with their
-            // own time.
-            await perform(.release(now: clock.now))
-            await process(.monitoredRegionsObserved(await monitor.monitoredRegions()), at: clock.now)
-
-        case .geofences(let geofences):
-            let maximum = radiusLimits.maximum
-            let fences = geofences.map { fence in
-                guard fence.radius > maximum else { return fence }
-                return Geofence(
-                    triggerSubscriptionId: fence.triggerSubscriptionId, connectionId: fence.connectionId,
-                    center: fence.center, radius: maximum, transitions: fence.transitions)
-            }
-            await perform(.geofencesKnown(fences))
-            await process(.geofencesChanged(fences), at: clock.now)
-
-        case .selector(let event, let time):
-            await process(event, at: time)
-
-        case .release(let now):
-            await perform(.release(now: now))
-
-        case .deactivate(let other, let outcome):
-            perform(ledger.handle(.forget))
-            await perform(.geofencesKnown([]))
-            await process(.geofencesChanged([]), at: clock.now)
-            do throws(LocationError) {
-                try await (other ?? store)?.removeAll()
-            } catch {
-                outcome.error.withLock { $0 = error }
-            }
-            perform(ledger.handle(.forget))
-
-        case .retryStorage:
-            if store == nil, let openStore, ledger.storage == .closed {
-                store = await openStore()
-                await perform(.storeOpened(await store?.tracks()))
-            }
-            await perform(.release(now: now))
+    private func apply(_ geofences: [Geofence]) {
+        let maximum = radiusLimits.maximum
+        let fences = geofences.map { fence in
+            guard fence.radius > maximum else { return fence }
+            return Geofence(
+                triggerSubscriptionId: fence.triggerSubscriptionId, connectionId: fence.connectionId,
+                center: fence.center, radius: maximum, transitions: fence.transitions)
         }
+        perform(.geofencesKnown(fences))
+        process(.geofencesChanged(fences), at: clock.now)
     }
 
     /// Runs one engine event and performs its effects, then turns presence changes into pending crossings.
@@ -312,10 +302,10 @@ import Foundation
     /// A geofence's crossing and its new presence are saved in one journal record before anything depends on
     /// them; the crossing is recorded (its event appended) once its dwell time has passed. What is due by the
     /// event's time is recorded first, so crossings are recorded in the order they happened.
-    private func process(_ event: RegionSelector.Event, at time: Date) async {
+    private func process(_ event: RegionSelector.Event, at time: Date) {
         // At the event's own time: a report delivered late (after a suspension, say) still reverses a crossing
         // whose dwell time had not passed when it happened.
-        await perform(.release(now: time))
+        perform(.release(now: time))
         let ownedBefore = selector.ownedIdentifiers
         let effects = selector.handle(event, now: time)
         let ownedAfter = selector.ownedIdentifiers
@@ -324,29 +314,24 @@ import Foundation
         var recorded: [String: RegionSelector.Crossing] = [:]
         for effect in effects {
             switch effect {
-            case .stopMonitoring(let id):
-                await monitor.stopMonitoring(identifier: id)
-            case .startMonitoring(let region):
-                await monitor.startMonitoring(region)
-            case .requestState(let id):
-                await monitor.requestState(for: id)
-            case .requestLocation:
-                await monitor.requestLocation()
-            case .record(let crossing):
-                recorded[crossing.geofence.identifier] = crossing
+            case .stopMonitoring(let id): monitor.stopMonitoring(identifier: id)
+            case .startMonitoring(let region): monitor.startMonitoring(region)
+            case .requestState(let id): monitor.requestState(for: id)
+            case .requestLocation: monitor.requestLocation()
+            case .record(let crossing): recorded[crossing.geofence.identifier] = crossing
             }
         }
         if ownedAfter != ownedBefore, !ownedAfter.isSuperset(of: ownedBefore) { ownership?.save(ownedAfter) }
-        await perform(.presenceChanged(selector.presence, crossings: recorded, at: time))
-        await perform(.release(now: max(time, clock.now)))
+        perform(.presenceChanged(selector.presence, crossings: recorded, at: time))
+        perform(.release(now: max(time, clock.now)))
     }
 
     /// Feeds `event` to the ledger and performs the effects, feeding each result back before the next effect.
-    private func perform(_ event: CrossingLedger.Event) async {
+    private func perform(_ event: CrossingLedger.Event) {
         var queue = ledger.handle(event)
         while !queue.isEmpty {
             let effect = queue.removeFirst()
-            guard let result = await result(of: effect) else { continue }
+            guard let result = result(of: effect) else { continue }
             queue = ledger.handle(result) + queue
         }
     }
@@ -364,17 +349,17 @@ import Foundation
     }
 
     /// Performs one effect; returns the event that reports its result, if it has one.
-    private func result(of effect: CrossingLedger.Effect) async -> CrossingLedger.Event? {
+    private func result(of effect: CrossingLedger.Effect) -> CrossingLedger.Event? {
         switch effect {
         case .openStore:
-            if store == nil, let openStore { store = await openStore() }
-            return .storeOpened(await store?.tracks())
+            if store == nil, let openStore { store = openStore() }
+            return .storeOpened(store?.tracks())
         case .append(let event):
             guard let store else {
                 return .appended(event.recordId, error: LocationError(.storage, "the event store is not open"))
             }
             do throws(LocationError) {
-                try await store.append(event)
+                try store.append(event)
                 return .appended(event.recordId, error: nil)
             } catch {
                 return .appended(event.recordId, error: error)
@@ -384,7 +369,7 @@ import Foundation
                 return .saved(tracks, error: LocationError(.storage, "the event store is not open"))
             }
             do throws(LocationError) {
-                try await store.saveTracks(tracks)
+                try store.saveTracks(tracks)
                 return .saved(tracks, error: nil)
             } catch {
                 return .saved(tracks, error: error)
@@ -399,7 +384,8 @@ import Foundation
     /// their own times).
     private var now: Date { max(latestEventTime ?? .distantPast, clock.now) }
 
-    /// Releases what is due once `deadline` has passed, also when no further event arrives.
+    /// Releases what is due once `deadline` has passed, also when no further event arrives: a timer task on the
+    /// engine's actor, whose one wait is the clock's.
     private func scheduleRelease(_ deadline: Date?) {
         guard let deadline, deadline > now else {
             releaseTask?.task.cancel()
@@ -413,10 +399,10 @@ import Foundation
         let target = clock.nowMilliseconds + wait
         releaseTask = (
             deadline,
-            Task { [weak self] in
+            Task { @LocationEngineActor [weak self] in
                 do { try await clock.sleep(untilMilliseconds: target) } catch { return }
                 guard let self else { return }
-                await self.releaseHeldCrossings(now: self.now)
+                self.releaseHeldCrossings(now: self.now)
             }
         )
     }

@@ -18,8 +18,10 @@ import Foundation
 /// `CoreLocationRegionMonitor`. Region monitoring is app-wide: ``monitoredRegions()`` includes the host app's
 /// regions, and events for them may arrive; the SDK leaves them alone.
 ///
-/// Events must be delivered one at a time, in order, to the handler set with ``setEventHandler(_:)``; a call
-/// the handler makes back into the monitor must not deliver an event before the handler returns.
+/// Commands (``startMonitoring(_:)``, ``stopMonitoring(identifier:)``, ``requestState(for:)``,
+/// ``requestLocation()``) are called on ``LocationEngineActor`` and return at once: the platform answers with events.
+/// Events must be delivered one at a time, in order, to the handler set with ``setEventHandler(_:)``, on
+/// ``LocationEngineActor``.
 @_spi(Sandbox) public protocol RegionMonitor: Sendable {
     /// The most regions one app can monitor (20 on Apple platforms).
     var maximumRegionCount: Int { get async }
@@ -29,13 +31,13 @@ import Foundation
     func monitoredRegions() async -> [MonitoredRegion]
     /// Starts monitoring `region`, replacing a region with the same identifier. Failures arrive as
     /// ``RegionMonitorEvent/monitoringFailed(identifier:at:)``.
-    func startMonitoring(_ region: MonitoredRegion) async
+    @LocationEngineActor func startMonitoring(_ region: MonitoredRegion)
     /// Stops monitoring the region with `identifier`.
-    func stopMonitoring(identifier: String) async
+    @LocationEngineActor func stopMonitoring(identifier: String)
     /// Asks whether the device is inside the region; the answer arrives as ``RegionMonitorEvent/stateDetermined(identifier:inside:at:)``.
-    func requestState(for identifier: String) async
+    @LocationEngineActor func requestState(for identifier: String)
     /// Asks for one position fix; it arrives as ``RegionMonitorEvent/location(_:)``.
-    func requestLocation() async
+    @LocationEngineActor func requestLocation()
     /// Sets the handler that receives events, replacing any earlier one.
-    func setEventHandler(_ handler: @escaping @Sendable (RegionMonitorEvent) async -> Void) async
+    @LocationEngineActor func setEventHandler(_ handler: @escaping @LocationEngineActor @Sendable (RegionMonitorEvent) -> Void)
 }

@@ -7,8 +7,8 @@ import Foundation
 /// a region added while the device is inside reports nothing until it is asked with ``requestState(for:)``.
 /// It also reports a fix as a significant location change when the device moved far enough.
 ///
-/// Events are delivered one at a time, in order; calls the handler makes back into the monitor queue their
-/// answers behind the current event, so a replay is deterministic.
+/// Events are delivered one at a time, in order, synchronously on ``LocationEngineActor``; calls the handler makes back
+/// into the monitor queue their answers behind the current event, so a replay is deterministic.
 ///
 /// ```swift
 /// let monitor = SimulatedRegionMonitor()
@@ -17,7 +17,7 @@ import Foundation
 /// await session.update(geofences: fences)
 /// try await monitor.replay(Route(gpx: data))
 /// ```
-@_spi(Sandbox) public actor SimulatedRegionMonitor: RegionMonitor {
+@_spi(Sandbox) @LocationEngineActor public final class SimulatedRegionMonitor: RegionMonitor {
     /// The platform rules to simulate.
     public struct Configuration: Sendable, Hashable {
         /// The most regions one app can monitor.
@@ -50,10 +50,10 @@ import Foundation
     }
 
     /// The configuration.
-    public let configuration: Configuration
+    public nonisolated let configuration: Configuration
     private var regions: [String: MonitoredRegion] = [:]
     private var inside: [String: Bool] = [:]
-    private var handler: (@Sendable (RegionMonitorEvent) async -> Void)?
+    private var handler: (@LocationEngineActor @Sendable (RegionMonitorEvent) -> Void)?
     private var queue: [RegionMonitorEvent] = []
     private var draining = false
     private var lastReportedFix: LocationFix?
@@ -67,14 +67,14 @@ import Foundation
     public private(set) var peakRegionCount = 0
 
     /// Creates a monitor.
-    public init(configuration: Configuration = Configuration()) {
+    public nonisolated init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }
 
     /// The configured region limit.
-    public var maximumRegionCount: Int { configuration.maximumRegionCount }
+    public nonisolated var maximumRegionCount: Int { configuration.maximumRegionCount }
     /// The configured radius limit.
-    public var maximumRadius: Double { configuration.maximumRadius }
+    public nonisolated var maximumRadius: Double { configuration.maximumRadius }
 
     /// Every monitored region, sorted by identifier.
     public func monitoredRegions() -> [MonitoredRegion] {
@@ -82,13 +82,13 @@ import Foundation
     }
 
     /// Starts monitoring; beyond the limit the region is refused and a failure event is queued.
-    public func startMonitoring(_ region: MonitoredRegion) async {
+    public func startMonitoring(_ region: MonitoredRegion) {
         operations.append(.start(region.identifier))
         guard regions[region.identifier] != nil || regions.count < configuration.maximumRegionCount else {
             queue.append(
                 .monitoringFailed(
                     identifier: region.identifier, at: currentFix?.timestamp ?? Date(timeIntervalSince1970: 0)))
-            await drain()
+            drain()
             return
         }
         var clamped = region
@@ -106,39 +106,39 @@ import Foundation
     }
 
     /// Queues the region's state, when the region is monitored and a fix is known.
-    public func requestState(for identifier: String) async {
+    public func requestState(for identifier: String) {
         operations.append(.requestState(identifier))
         guard let region = regions[identifier], let fix = currentFix else { return }
         queue.append(
             .stateDetermined(identifier: identifier, inside: region.contains(fix.coordinate), at: fix.timestamp))
-        await drain()
+        drain()
     }
 
     /// Queues the current fix; before the route has started, the first fix answers (as CoreLocation answers
     /// `requestLocation()` once it has a fix).
-    public func requestLocation() async {
+    public func requestLocation() {
         guard let fix = currentFix else {
             locationRequested = true
             return
         }
         queue.append(.location(fix))
-        await drain()
+        drain()
     }
 
     /// Sets the event handler.
-    public func setEventHandler(_ handler: @escaping @Sendable (RegionMonitorEvent) async -> Void) {
+    public func setEventHandler(_ handler: @escaping @LocationEngineActor @Sendable (RegionMonitorEvent) -> Void) {
         self.handler = handler
     }
 
     /// Adds a region on behalf of the host app (it counts against the limit like any other).
-    public func addHostRegion(_ region: MonitoredRegion) async {
-        await startMonitoring(region)
+    public func addHostRegion(_ region: MonitoredRegion) {
+        startMonitoring(region)
     }
 
     /// Moves the device to `fix` and delivers the crossings it causes (in identifier order), then the fix
     /// itself if it is a significant location change or answers a ``requestLocation()`` made before the first fix.
     /// Unusable fixes are ignored.
-    public func move(to fix: LocationFix) async {
+    public func move(to fix: LocationFix) {
         guard fix.isUsable else { return }
         currentFix = fix
         for id in regions.keys.sorted() {
@@ -161,20 +161,20 @@ import Foundation
             locationRequested = false
             if !reported { queue.append(.location(fix)) }
         }
-        await drain()
+        drain()
     }
 
     /// Moves through every fix of `route` in order.
-    public func replay(_ route: Route) async {
-        for fix in route.fixes { await move(to: fix) }
+    public func replay(_ route: Route) {
+        for fix in route.fixes { move(to: fix) }
     }
 
-    private func drain() async {
+    private func drain() {
         guard !draining else { return }
         draining = true
         while !queue.isEmpty {
             let event = queue.removeFirst()
-            await handler?(event)
+            handler?(event)
         }
         draining = false
     }

@@ -17,7 +17,8 @@ struct JournalWrites: Sendable {
 }
 
 /// The journal's files: `events.journal` (append-only) and `events.lock` (for `flock`).
-final class JournalFile {
+// @unchecked: its one owner, the event store, creates it in its initializer and uses it only on LocationEngineActor.
+final class JournalFile: @unchecked Sendable {
     let journalPath: String
     let lockPath: String
     let directoryPath: String

@@ -26,7 +26,10 @@ import Foundation
 /// they get `completeUntilFirstUserAuthentication` protection so the store works in the background after the
 /// first unlock. The default directory is `Application Support/IFTTTConnectLocation`, excluded from backups,
 /// never `Documents`.
-@_spi(Sandbox) public actor LocationEventStore {
+///
+/// **Isolation.** The store runs on ``LocationEngineActor``, with the session and the uploader: their calls to it are
+/// synchronous, so a crossing is saved, and an upload acknowledged, without a hop between isolation domains.
+@_spi(Sandbox) @LocationEngineActor public final class LocationEventStore {
     /// How long and how many unacknowledged events the store keeps.
     public struct RetentionPolicy: Sendable, Hashable {
         /// Unacknowledged events older than this are removed, in seconds. Default: 7 days.
@@ -46,19 +49,19 @@ import Foundation
     /// The retention policy.
     public nonisolated let policy: RetentionPolicy
     /// The most dead letters kept (the newest); older ones are dropped at compaction.
-    public static let maximumDeadLetters = 1_000
+    public nonisolated static let maximumDeadLetters = 1_000
     private let journal: JournalFile
     private let logHandler: (@Sendable (String) -> Void)?
     /// Record ids of the unacknowledged events in the journal (expired ones included until compaction).
-    private var pendingIds = Set<UUID>()
-    private var deadRecords = 0
-    private var trackMap: [String: GeofenceTrack] = [:]
-    private var lastSkippedBytes = 0
+    private var pendingIds: Set<UUID>
+    private var deadRecords: Int
+    private var trackMap: [String: GeofenceTrack]
+    private var lastSkippedBytes: Int
     /// In a read-only store: the record ids acknowledged or refused during this run, which cannot be written.
     private var unwrittenAcknowledgements = Set<UUID>()
     private var unwrittenRejections: [UUID: EventRejection] = [:]
     /// Counters for monitoring and benchmarks.
-    public private(set) var statistics = Statistics()
+    public private(set) var statistics: Statistics
 
     /// Counters of the store's work since it was opened.
     public struct Statistics: Sendable, Hashable {
@@ -71,7 +74,7 @@ import Foundation
     }
 
     /// The default directory: `<Application Support>/IFTTTConnectLocation`.
-    public static func defaultDirectory() -> URL {
+    public nonisolated static func defaultDirectory() -> URL {
         let base =
             (try? FileManager.default.url(
                 for: .applicationSupportDirectory, in: .userDomainMask,
@@ -93,7 +96,7 @@ import Foundation
     ///   - logHandler: receives a line when a scan skips damaged bytes (how many), and other store notices.
     /// - Throws: ``LocationError`` with ``LocationError/Code/storage`` when the directory or files cannot be
     ///   created or opened.
-    public init(
+    public nonisolated convenience init(
         directory: URL = LocationEventStore.defaultDirectory(), policy: RetentionPolicy = RetentionPolicy(),
         logHandler: (@Sendable (String) -> Void)? = nil
     ) throws(LocationError) {
@@ -102,32 +105,32 @@ import Foundation
 
     /// Opens the store; `readOnly` opens it for reading only whatever the file system allows, and `writes` is the
     /// system call its bytes are written with (tests inject failures).
-    init(
+    nonisolated init(
         directory: URL, policy: RetentionPolicy = RetentionPolicy(), readOnly: Bool,
         logHandler: (@Sendable (String) -> Void)? = nil, writes: JournalWrites = .system
     ) throws(LocationError) {
-        self.directory = directory
-        self.policy = policy
-        self.logHandler = logHandler
-        self.journal = try JournalFile(directory: directory, readOnly: readOnly, writes: writes)
-        self.readOnlyReason = journal.readOnlyReason
+        let journal = try JournalFile(directory: directory, readOnly: readOnly, writes: writes)
         if let reason = journal.readOnlyReason {
             logHandler?(
                 "\(reason): the event store is read-only; its events are uploaded, new crossings cannot be recorded")
         }
         let state = try Self.state(of: try journal.read(), now: nil, policy: policy)
-        statistics.journalScans += 1
-        pendingIds = state.unacknowledged
-        deadRecords = state.records - state.pending.count
-        trackMap = state.tracks
-        statistics.skippedBytes = state.skippedBytes
-        lastSkippedBytes = state.skippedBytes
         if state.skippedBytes > 0 {
-            statistics.damagedScans = 1
             logHandler?(
                 "the event journal has \(state.skippedBytes) damaged bytes that belong to no valid record; they were skipped"
             )
         }
+        self.directory = directory
+        self.policy = policy
+        self.logHandler = logHandler
+        self.journal = journal
+        self.readOnlyReason = journal.readOnlyReason
+        self.statistics = Statistics(
+            journalScans: 1, skippedBytes: state.skippedBytes, damagedScans: state.skippedBytes > 0 ? 1 : 0)
+        self.pendingIds = state.unacknowledged
+        self.deadRecords = state.records - state.pending.count
+        self.trackMap = state.tracks
+        self.lastSkippedBytes = state.skippedBytes
     }
 
     /// The number of unacknowledged events in the journal, exact (an id acknowledged twice counts once).
@@ -330,7 +333,7 @@ import Foundation
     }
 
     /// Removes the pending crossing whose event has `recordId` (its event was appended) from `tracks`.
-    private static func commit(_ recordId: UUID, in tracks: inout [String: GeofenceTrack]) {
+    private nonisolated static func commit(_ recordId: UUID, in tracks: inout [String: GeofenceTrack]) {
         guard !tracks.isEmpty else { return }
         for (id, track) in tracks where !track.pending.isEmpty {
             guard let index = track.pending.firstIndex(where: { $0.event?.recordId == recordId }) else { continue }
@@ -349,7 +352,7 @@ import Foundation
         var skippedBytes = 0
     }
 
-    private static func state(of data: Data, now: Date?, policy: RetentionPolicy) throws(LocationError) -> JournalState
+    private nonisolated static func state(of data: Data, now: Date?, policy: RetentionPolicy) throws(LocationError) -> JournalState
     {
         let scan = EventJournal.scan(data)
         var events: [RegionEvent] = []

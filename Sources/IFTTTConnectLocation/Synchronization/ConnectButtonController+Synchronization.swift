@@ -69,8 +69,8 @@ extension ConnectButtonController {
         lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions = .all
     ) {
         let values = credentials.map(ConnectionCredentials.init(snapshotOf:))
-        synchronizer.submit {
-            await $0.setup(with: values, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions)
+        synchronizer.engine.enqueue {
+            $0.setup(with: values, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions)
         }
     }
 
@@ -85,15 +85,15 @@ extension ConnectButtonController {
         connections ids: [String]? = nil,
         lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions = .all
     ) {
-        synchronizer.submit {
-            await $0.activate(connections: ids, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions)
+        synchronizer.engine.enqueue {
+            $0.activate(connections: ids, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions)
         }
     }
 
     /// Deactivates location monitoring and synchronization: stops the SDK's geofences and forgets the stored
     /// Connections, pending crossings and credentials. Pending completions are called with `.noData`.
     public nonisolated static func deactivate() {
-        synchronizer.submit { await $0.deactivate() }
+        synchronizer.engine.enqueue { $0.deactivate() }
     }
 
     /// Refreshes the stored Connections and their geofences and uploads pending crossings.
@@ -102,7 +102,7 @@ extension ConnectButtonController {
     ///   keeps the saved ones.
     public nonisolated static func update(with credentials: (any ConnectionCredentialProvider)? = nil) {
         let values = credentials.map(ConnectionCredentials.init(snapshotOf:))
-        synchronizer.submit { await $0.update(with: values) }
+        synchronizer.engine.enqueue { $0.update(with: values) }
     }
 
     /// Runs a synchronization for the host app's own background task.
@@ -111,13 +111,13 @@ extension ConnectButtonController {
     ///   or was stopped.
     public nonisolated static func startBackgroundProcess(success: @escaping BoolClosure) {
         let callback = HostCallback(success, on: .main)
-        synchronizer.submit { await $0.synchronize(source: .externalBackgroundProcess) { callback($0 != .failed) } }
+        synchronizer.engine.enqueue { $0.synchronize(source: .externalBackgroundProcess) { callback($0 != .failed) } }
     }
 
     /// Stops the running synchronization and cancels its network request, for example when a background
     /// task expires. Its completions are called with ``SynchronizationResult/failed``. Callable from any thread.
     public nonisolated static func stopCurrentSynchronization() {
-        synchronizer.submit { $0.stopCurrentSynchronization() }
+        synchronizer.engine.enqueue { $0.stopCurrentSynchronization() }
     }
 
     /// Sets closures run when the SDK background task is launched and when its time expires.
@@ -128,10 +128,8 @@ extension ConnectButtonController {
     public nonisolated static func setBackgroundProcessClosures(
         launchHandler: VoidClosure?, expirationHandler: VoidClosure?
     ) {
-        let launch = launchHandler.map { handler in HostCallback<Void>({ _ in handler() }, on: backgroundProcessQueue) }
-        let expiration = expirationHandler.map { handler in
-            HostCallback<Void>({ _ in handler() }, on: backgroundProcessQueue)
-        }
+        let launch = launchHandler.map { handler in HostCallback<Void>({ _ in handler() }, on: .engine) }
+        let expiration = expirationHandler.map { handler in HostCallback<Void>({ _ in handler() }, on: .engine) }
         synchronizer.setBackgroundProcessHandlers(launch: launch?.voidClosure, expiration: expiration?.voidClosure)
     }
 
@@ -145,7 +143,7 @@ extension ConnectButtonController {
         let synchronizer = self.synchronizer
         do {
             if try synchronizer.geofenceToggles.setEnabled(enabled, for: connectionId) {
-                synchronizer.submit { await $0.geofenceSwitchesChanged() }
+                synchronizer.engine.enqueue { $0.geofenceSwitchesChanged() }
             }
         } catch {
             synchronizer.logger.log("the geofence switch could not be saved: \(error)")
@@ -224,7 +222,7 @@ extension ConnectButtonController {
         facade.withLock { state in
             guard state.outcomeSubscription == nil else { return }
             state.outcomeSubscription = ConnectButtonOutcomes.shared.addObserver { outcome in
-                ConnectButtonController.synchronizer.submit { await $0.handle(outcome) }
+                ConnectButtonController.synchronizer.engine.enqueue { $0.handle(outcome) }
             }
         }
         let install: @MainActor @Sendable () -> Void = {
@@ -272,7 +270,7 @@ extension ConnectButtonController {
         backgroundFetchCompletion: ((SynchronizationResult) -> Void)?
     ) {
         let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
-        synchronizer.submit { await $0.synchronize(source: .silentPushNotification) { callback?($0) } }
+        synchronizer.engine.enqueue { $0.synchronize(source: .silentPushNotification) { callback?($0) } }
     }
 
     /// Runs a synchronization for a background fetch.
@@ -283,7 +281,7 @@ extension ConnectButtonController {
         backgroundFetchCompletion: ((SynchronizationResult) -> Void)?
     ) {
         let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
-        synchronizer.submit { await $0.synchronize(source: .backgroundFetch) { callback?($0) } }
+        synchronizer.engine.enqueue { $0.synchronize(source: .backgroundFetch) { callback?($0) } }
     }
 }
 #endif

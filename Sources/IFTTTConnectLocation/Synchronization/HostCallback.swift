@@ -22,23 +22,29 @@ private let mainQueueMarker: DispatchSpecificKey<Bool> = {
 }()
 #endif
 
-/// The serial queue the SDK background task's host closures run on, as in 2.8.
-let backgroundProcessQueue = DispatchQueue(label: "com.ifttt.backgroundprocess.developer_closure")
+/// Where a host app's closure runs.
+enum HostCallbackPlace: Sendable {
+    /// The main queue, where 2.8 called completions and event reports.
+    case main
+    /// The location engine's actor: one closure at a time, in order, never on the main queue, as 2.8's serial
+    /// queue for the background task's closures did.
+    case engine
+}
 
-/// A host app's closure, typed as 2.8 typed it (not `@Sendable`), always called on one serial queue.
+/// A host app's closure, typed as 2.8 typed it (not `@Sendable`), always called in one serial place.
 ///
 /// ConnectSDK-iOS 2.8 ran its synchronization on the main thread and called completions there, and ran the
-/// background task's closures on one serial queue; apps wrote them for those queues. Calling each closure only
-/// on its queue keeps that contract, which is why the box may be handed between threads although the closure
-/// is not `Sendable`.
-// @unchecked: the closure is not Sendable (2.8's type) but is only ever called on its one serial queue.
+/// background task's closures on one serial queue; apps wrote them for those places. Calling each closure only
+/// in its place (the main queue, or the engine's actor, which is serial and off the main queue) keeps that contract,
+/// which is why the box may be handed between threads although the closure is not `Sendable`.
+// @unchecked: the closure is not Sendable (2.8's type) but is only ever called in its one serial place.
 struct HostCallback<Argument: Sendable>: @unchecked Sendable {
     let body: (Argument) -> Void
-    let queue: DispatchQueue
+    let place: HostCallbackPlace
 
-    init(_ body: @escaping (Argument) -> Void, on queue: DispatchQueue) {
+    init(_ body: @escaping (Argument) -> Void, on place: HostCallbackPlace) {
         self.body = body
-        self.queue = queue
+        self.place = place
     }
 
     /// A `Sendable` closure that calls this one as ``callAsFunction(_:)`` does.
@@ -47,12 +53,17 @@ struct HostCallback<Argument: Sendable>: @unchecked Sendable {
         return { argument in callback(argument) }
     }
 
-    /// Calls the closure on its queue: at once when the caller already runs on the main queue and that is the
-    /// closure's queue, asynchronously otherwise.
+    /// Calls the closure in its place: at once when the caller already runs on the main queue and that is the
+    /// closure's place, asynchronously otherwise.
     func callAsFunction(_ argument: Argument) {
-        if queue === DispatchQueue.main, isOnMainQueue() { return body(argument) }
         let callback = self
-        queue.async { callback.body(argument) }
+        switch place {
+        case .main:
+            if isOnMainQueue() { return body(argument) }
+            DispatchQueue.main.async { callback.body(argument) }
+        case .engine:
+            Task { @LocationEngineActor in callback.body(argument) }
+        }
     }
 }
 

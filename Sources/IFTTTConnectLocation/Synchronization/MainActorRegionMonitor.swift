@@ -43,19 +43,30 @@ final class MainActorRegionMonitor: RegionMonitor {
     func monitoredRegions() async -> [MonitoredRegion] { await resolved().monitoredRegions() }
 
     /// Starts monitoring `region` on the monitor.
-    func startMonitoring(_ region: MonitoredRegion) async { await resolved().startMonitoring(region) }
+    @LocationEngineActor func startMonitoring(_ region: MonitoredRegion) { forward { $0.startMonitoring(region) } }
 
     /// Stops monitoring the region `identifier` on the monitor.
-    func stopMonitoring(identifier: String) async { await resolved().stopMonitoring(identifier: identifier) }
+    @LocationEngineActor func stopMonitoring(identifier: String) { forward { $0.stopMonitoring(identifier: identifier) } }
 
     /// Asks the monitor for the state of the region `identifier`.
-    func requestState(for identifier: String) async { await resolved().requestState(for: identifier) }
+    @LocationEngineActor func requestState(for identifier: String) { forward { $0.requestState(for: identifier) } }
 
     /// Asks the monitor for one location fix.
-    func requestLocation() async { await resolved().requestLocation() }
+    @LocationEngineActor func requestLocation() { forward { $0.requestLocation() } }
 
     /// Sets the monitor's event handler.
-    func setEventHandler(_ handler: @escaping @Sendable (RegionMonitorEvent) async -> Void) async {
-        await resolved().setEventHandler(handler)
+    @LocationEngineActor func setEventHandler(
+        _ handler: @escaping @LocationEngineActor @Sendable (RegionMonitorEvent) -> Void
+    ) {
+        forward { $0.setEventHandler(handler) }
+    }
+
+    /// Runs `command` on the monitor: at once once it exists (the session reads the monitor's limits, which creates
+    /// it, before its first command), otherwise once the main actor has created it.
+    @LocationEngineActor private func forward(
+        _ command: @escaping @LocationEngineActor @Sendable (any RegionMonitor) -> Void
+    ) {
+        if let existing = monitor.withLock({ $0 }) { return command(existing) }
+        Task { @LocationEngineActor in command(await self.resolved()) }
     }
 }

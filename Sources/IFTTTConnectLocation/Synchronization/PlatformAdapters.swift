@@ -105,8 +105,8 @@ extension ConnectButtonController {
         backgroundFetchCompletion: ((UIBackgroundFetchResult) -> Void)?
     ) {
         let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
-        synchronizer.submit {
-            await $0.synchronize(source: .silentPushNotification) { callback?($0.backgroundFetchResult) }
+        synchronizer.engine.enqueue {
+            $0.synchronize(source: .silentPushNotification) { callback?($0.backgroundFetchResult) }
         }
     }
 
@@ -119,7 +119,7 @@ extension ConnectButtonController {
         backgroundFetchCompletion: ((UIBackgroundFetchResult) -> Void)?
     ) {
         let callback = backgroundFetchCompletion.map { HostCallback($0, on: .main) }
-        synchronizer.submit { await $0.synchronize(source: .backgroundFetch) { callback?($0.backgroundFetchResult) } }
+        synchronizer.engine.enqueue { $0.synchronize(source: .backgroundFetch) { callback?($0.backgroundFetchResult) } }
     }
 }
 #endif

@@ -63,8 +63,6 @@ extension LocationUploader {
             /// Nothing can be sent: a 401 paused uploading (call ``LocationUploader/resume()`` after new
             /// credentials), or no user token is available (``LocationError/Code/missingCredentials``).
             case paused
-            /// Another call is uploading.
-            case busy
         }
 
         /// Events the server accepted during this call.

@@ -7,61 +7,65 @@ import Foundation
 /// uploading. It never sleeps: after a failure it returns the time of the next attempt, and a call before
 /// then sends nothing. Schedule the next call with your own timer or background task.
 ///
+/// It runs on ``LocationEngineActor`` with the store it reads: the only suspension of a call is the request
+/// itself. Calls must not overlap (the synchronizer's runs never do: a run starts once the one it replaced has
+/// returned); the uploader keeps no queue of its own.
+///
 /// ```swift
 /// let uploader = LocationUploader(store: store, configuration: .init(network: .sandbox(sandboxURL)),
 ///                                 tokenProvider: { keychain.iftttUserToken },
 ///                                 authenticationFailureHandler: { print("sign in to IFTTT again") })
 /// let report = await uploader.uploadPending()
 /// ```
-@_spi(Sandbox) public actor LocationUploader {
+@_spi(Sandbox) @LocationEngineActor public final class LocationUploader {
     /// The channel id of the IFTTT Location service, sent as `channel_id`.
-    public static let locationChannelId = "941030000"
+    public nonisolated static let locationChannelId = "941030000"
 
     /// The configuration.
-    public let configuration: Configuration
+    public nonisolated let configuration: Configuration
     private let store: LocationEventStore
-    private let tokenProvider: @Sendable () async -> String?
+    private let tokenProvider: @LocationEngineActor @Sendable () -> String?
     private let stateURL: URL
     private let clock: any ConnectClock
     private let random: @Sendable () -> Double
     private let authenticationFailureHandler: (@Sendable () -> Void)?
-    private let progressHandler: (@Sendable (Progress) async -> Void)?
+    private let progressHandler: (@LocationEngineActor @Sendable (Progress) async -> Void)?
     private let network: ConnectionNetworkController
     private var scheduler: UploadScheduler
     /// Every piece of refusal state, kept across runs: refusals are judged over time, not per request.
     private var triage: RefusalTriage
-    private var isUploading = false
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
 
     /// Creates an uploader.
     ///
     /// - Parameters:
     ///   - store: the events to upload.
     ///   - configuration: transport, URL and backoff.
-    ///   - tokenProvider: the IFTTT user token, read before each request.
+    ///   - tokenProvider: the IFTTT user token, read before each request (on the engine's actor).
     ///   - stateURL: where the backoff schedule is saved; default `upload_state.json` in the store's directory.
     ///   - clock: the clock: which events have expired, when the next attempt is due.
     ///   - random: uniform values in `[0, 1)` for jitter.
     ///   - authenticationFailureHandler: called once when a 401 pauses uploading.
-    ///   - progressHandler: awaited before each request and after its answer (for event reporting).
-    public init(
+    ///   - progressHandler: awaited before each request and after its answer (for event reporting), on the engine's
+    ///     actor.
+    public nonisolated init(
         store: LocationEventStore, configuration: Configuration = Configuration(),
-        tokenProvider: @escaping @Sendable () async -> String?, stateURL: URL? = nil,
+        tokenProvider: @escaping @LocationEngineActor @Sendable () -> String?, stateURL: URL? = nil,
         clock: any ConnectClock = SystemConnectClock(),
         random: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
         authenticationFailureHandler: (@Sendable () -> Void)? = nil,
-        progressHandler: (@Sendable (Progress) async -> Void)? = nil
+        progressHandler: (@LocationEngineActor @Sendable (Progress) async -> Void)? = nil
     ) {
         self.store = store
         self.configuration = configuration
         self.tokenProvider = tokenProvider
-        self.stateURL = stateURL ?? store.directory.appendingPathComponent("upload_state.json")
+        let stateURL = stateURL ?? store.directory.appendingPathComponent("upload_state.json")
+        self.stateURL = stateURL
         self.clock = clock
         self.random = random
         self.authenticationFailureHandler = authenticationFailureHandler
         self.progressHandler = progressHandler
         self.network = ConnectionNetworkController(configuration: configuration.network)
-        let saved = (try? Data(contentsOf: self.stateURL)).flatMap {
+        let saved = (try? Data(contentsOf: stateURL)).flatMap {
             try? JSONDecoder().decode(UploadScheduler.State.self, from: $0)
         }
         self.scheduler = UploadScheduler(
@@ -71,17 +75,6 @@ import Foundation
 
     /// The backoff state (as saved).
     public var schedulerState: UploadScheduler.State { scheduler.state }
-
-    /// Whether a call of ``uploadPending()`` is running.
-    public var isBusy: Bool { isUploading }
-
-    /// Waits until no call of ``uploadPending()`` is running.
-    public func waitUntilIdle() async {
-        guard isUploading else { return }
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            idleWaiters.append(continuation)
-        }
-    }
 
     /// Uploads pending events in batches until done, a failure, or a pause.
     ///
@@ -93,17 +86,9 @@ import Foundation
     /// alike (no error envelope, or refusals in a row), the events are kept and the uploader backs off as for any
     /// failure.
     public func uploadPending() async -> Report {
-        guard !isUploading else { return Report(uploaded: 0, next: .busy) }
-        isUploading = true
-        defer {
-            isUploading = false
-            let waiters = idleWaiters
-            idleWaiters = []
-            for waiter in waiters { waiter.resume() }
-        }
         let all: [RegionEvent]
         do throws(LocationError) {
-            all = try await store.pending(now: clock.now)
+            all = try store.pending(now: clock.now)
         } catch {
             return Report(uploaded: 0, next: .retry(at: clock.now), error: error)
         }
@@ -133,7 +118,7 @@ import Foundation
                 case nil:
                     batch = run.next(count)
                 }
-                guard let token = await tokenProvider(), !token.isEmpty else {
+                guard let token = tokenProvider(), !token.isEmpty else {
                     return run.report(
                         .paused, LocationError(.missingCredentials, "no IFTTT user token; nothing was sent"))
                 }
@@ -187,7 +172,7 @@ import Foundation
         guard let error = answer.error else {
             await progressHandler?(.succeeded(batch))
             do throws(LocationError) {
-                try await store.acknowledge(batch.map(\.recordId), deferCompaction: true)
+                try store.acknowledge(batch.map(\.recordId), deferCompaction: true)
             } catch {
                 // The server has the events; they may be sent again, which record_id makes harmless.
                 run.uploaded += batch.count
@@ -265,7 +250,7 @@ import Foundation
             )
         }
         for group in Dictionary(grouping: letters, by: \.rejection).sorted(by: { $0.key.reason < $1.key.reason }) {
-            try await store.reject(group.value.map(\.event.recordId), group.key)
+            try store.reject(group.value.map(\.event.recordId), group.key)
         }
         await progressHandler?(.rejected(letters))
     }

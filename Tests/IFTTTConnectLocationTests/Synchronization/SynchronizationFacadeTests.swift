@@ -158,7 +158,7 @@ struct SynchronizationFacadeTests {
         #expect(!lines.values.isEmpty)
     }
 
-    @Test func backgroundProcessClosuresRunOnOneSerialQueueOffTheMainQueue() async throws {
+    @Test func backgroundProcessClosuresRunOneAtATimeOffTheMainQueue() async throws {
         let h = SyncHarness()
         defer {
             h.cleanUp()
@@ -173,8 +173,7 @@ struct SynchronizationFacadeTests {
         let task = FakeBackgroundTask()
         h.scheduler.launch(Synchronizer.Configuration.backgroundTaskIdentifier, task: task)
         task.expire()
-        await h.synchronizer.waitUntilIdle()
-        backgroundProcessQueue.sync {}  // the serial queue has run everything queued on it
+        await h.synchronizer.waitUntilIdle()  // the closures run on the engine's actor, before this returns
         #expect(calls.values == ["launch", "expiration"])
         #expect(task.completions.count == 1)
     }

@@ -302,25 +302,108 @@ struct DeliveryGuaranteeTests {
         #expect(log.values.first?.contains("damaged bytes") == true)
     }
 
-    @Test func aBusyUploaderIsReportedAsBusy() async throws {
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let store = try LocationEventStore(directory: directory)
+    @Test func aRunStartedWhileAStoppedOneStillUploadsWaitsForIt() async throws {
+        // The uploader keeps no busy flag: the synchronizer never lets two runs (so two uploads) overlap. The gate
+        // holds uploads and ignores cancellation, as a request already on the wire does.
+        let gate = UploadGate()
+        let h = SyncHarness(adjust: { $0.transport = gate })
+        defer { h.cleanUp() }
+        gate.inner = h.api
+        h.api.setConnection("gx", triggers: [SynchronizerTests.home])
+        await h.synchronizer.setup(with: SynchronizerTests.credentials)
+        await h.synchronizer.activate(connections: ["gx"])
+        await h.synchronizer.waitUntilIdle()
+        let store = try #require(await h.synchronizer.eventStore)
         try await store.append(events(1)[0])
-        let api = FakeIFTTT()
-        api.holdRequests = true
-        let uploader = uploader(store, api)
-        let first = Task { await uploader.uploadPending() }
-        await api.waitForHeld(1)
-        #expect(await uploader.uploadPending().next == .busy)
-        api.releaseAll()
-        #expect(await first.value.uploaded == 1)
-        await uploader.waitUntilIdle()
-        #expect(await uploader.isBusy == false)
+        gate.hold = true
+        let first = Task { await h.synchronizer.synchronize(source: .regionEvent) }
+        await gate.waitForHeld()
+        await h.synchronizer.stopCurrentSynchronization()
+        #expect(await first.value == .failed)
+        let second = Recorder<SynchronizationResult>()
+        await h.synchronizer.synchronize(source: .regionEvent) { second.append($0) }
+        // Anything the second run does before waiting has happened once this call, enqueued after it, returns.
+        _ = await h.synchronizer.storedConnections
+        gate.release()
+        await h.synchronizer.waitUntilIdle()
+        #expect(gate.mostInFlight == 1)
+        #expect(gate.uploads == 1)
+        #expect(second.values == [.noData])
+        #expect(try await store.pending(now: epoch.addingTimeInterval(100)).isEmpty)
     }
 }
 
-/// Answers 400 to everything until it has recovered (then 200): with a proxy's HTML page, or with an error envelope
-/// that names no event.
+/// A transport that forwards to `inner`, holding location uploads while `hold` is set whatever their task's
+/// cancellation, and counting how many were in flight at once.
+final class UploadGate: HTTPTransport, Sendable {
+    private struct State {
+        var inner: FakeIFTTT?
+        var hold = false
+        var held: [CheckedContinuation<Void, Never>] = []
+        var heldWaiter: CheckedContinuation<Void, Never>?
+        var inFlight = 0
+        var mostInFlight = 0
+        var uploads = 0
+    }
+    private let state = Locked(State())
+    var inner: FakeIFTTT? {
+        get { state.withLock { $0.inner } }
+        set { state.withLock { $0.inner = newValue } }
+    }
+    var hold: Bool {
+        get { state.withLock { $0.hold } }
+        set { state.withLock { $0.hold = newValue } }
+    }
+    var mostInFlight: Int { state.withLock { $0.mostInFlight } }
+    var uploads: Int { state.withLock { $0.uploads } }
+
+    /// Waits until an upload is held.
+    func waitForHeld() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if !state.held.isEmpty { return true }
+                state.heldWaiter = continuation
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+
+    /// Stops holding and lets the held uploads go on.
+    func release() {
+        let held = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            state.hold = false
+            defer { state.held = [] }
+            return state.held
+        }
+        for continuation in held { continuation.resume() }
+    }
+
+    func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse {
+        guard request.url.path.hasSuffix("/location_events") else {
+            return try await state.withLock { $0.inner }!.send(request)
+        }
+        let hold = state.withLock { state -> Bool in
+            state.uploads += 1
+            state.inFlight += 1
+            state.mostInFlight = max(state.mostInFlight, state.inFlight)
+            return state.hold
+        }
+        if hold {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                    state.held.append(continuation)
+                    defer { state.heldWaiter = nil }
+                    return state.heldWaiter
+                }
+                waiter?.resume()
+            }
+        }
+        state.withLock { $0.inFlight -= 1 }
+        return HTTPResponse(statusCode: 200)
+    }
+}
+
 final class RefuseEverything: HTTPTransport, Sendable {
     private struct State {
         var requests = 0

@@ -108,7 +108,7 @@ struct LocationDeliveryTests {
                     // Within the schedule: never longer than the maximum delay.
                     #expect(at.timeIntervalSince(before) <= schedule.maximumDelay)
                     clock.advance(to: at)
-                case .paused, .busy:
+                case .paused:
                     Issue.record("unexpected \(report.next)")
                     break upload
                 }

@@ -65,7 +65,7 @@ struct LocationRejectionTests {
                 switch report.next {
                 case .done: break upload
                 case .retry(let at): clock.advance(to: at)
-                case .paused, .busy:
+                case .paused:
                     Issue.record("unexpected \(report.next)")
                     break upload
                 }
