@@ -162,7 +162,8 @@ import Foundation
             } else if let store {
                 perform(.storeOpened(store.tracks()))
             }
-            radiusLimits = RadiusLimits(minimum: radiusLimits.minimum, maximum: min(radiusLimits.maximum, maximumRadius))
+            radiusLimits = RadiusLimits(
+                minimum: radiusLimits.minimum, maximum: min(radiusLimits.maximum, maximumRadius))
             let configuration = RegionSelector.Configuration(
                 regionLimit: min(selector.configuration.regionLimit, limit), radiusLimits: radiusLimits)
             selector = RegionSelector(

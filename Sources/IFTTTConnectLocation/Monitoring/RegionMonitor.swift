@@ -39,5 +39,6 @@ import Foundation
     /// Asks for one position fix; it arrives as ``RegionMonitorEvent/location(_:)``.
     @LocationEngineActor func requestLocation()
     /// Sets the handler that receives events, replacing any earlier one.
-    @LocationEngineActor func setEventHandler(_ handler: @escaping @LocationEngineActor @Sendable (RegionMonitorEvent) -> Void)
+    @LocationEngineActor func setEventHandler(
+        _ handler: @escaping @LocationEngineActor @Sendable (RegionMonitorEvent) -> Void)
 }

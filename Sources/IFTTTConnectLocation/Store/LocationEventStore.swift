@@ -352,7 +352,8 @@ import Foundation
         var skippedBytes = 0
     }
 
-    private nonisolated static func state(of data: Data, now: Date?, policy: RetentionPolicy) throws(LocationError) -> JournalState
+    private nonisolated static func state(of data: Data, now: Date?, policy: RetentionPolicy) throws(LocationError)
+        -> JournalState
     {
         let scan = EventJournal.scan(data)
         var events: [RegionEvent] = []

@@ -46,7 +46,9 @@ final class MainActorRegionMonitor: RegionMonitor {
     @LocationEngineActor func startMonitoring(_ region: MonitoredRegion) { forward { $0.startMonitoring(region) } }
 
     /// Stops monitoring the region `identifier` on the monitor.
-    @LocationEngineActor func stopMonitoring(identifier: String) { forward { $0.stopMonitoring(identifier: identifier) } }
+    @LocationEngineActor func stopMonitoring(identifier: String) {
+        forward { $0.stopMonitoring(identifier: identifier) }
+    }
 
     /// Asks the monitor for the state of the region `identifier`.
     @LocationEngineActor func requestState(for identifier: String) { forward { $0.requestState(for: identifier) } }

@@ -120,7 +120,8 @@ public actor Synchronizer {
         connections: [String]? = nil,
         lifecycleSynchronizationOptions: ApplicationLifecycleSynchronizationOptions? = nil
     ) async {
-        await engine.activate(connections: connections, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions)
+        await engine.activate(
+            connections: connections, lifecycleSynchronizationOptions: lifecycleSynchronizationOptions)
     }
 
     /// Deactivates synchronization: completes every waiting request, cancels the running synchronization,

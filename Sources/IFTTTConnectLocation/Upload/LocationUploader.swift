@@ -118,6 +118,11 @@ import Foundation
                 case nil:
                     batch = run.next(count)
                 }
+                // A cancelled call (a stopped run, a deactivation) sends nothing more: the events it read before may
+                // belong to credentials that are gone.
+                guard !Task.isCancelled else {
+                    return run.report(.retry(at: clock.now), Self.locationError(.cancelled))
+                }
                 guard let token = tokenProvider(), !token.isEmpty else {
                     return run.report(
                         .paused, LocationError(.missingCredentials, "no IFTTT user token; nothing was sent"))
