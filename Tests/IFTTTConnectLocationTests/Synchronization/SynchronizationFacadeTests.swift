@@ -158,6 +158,17 @@ struct SynchronizationFacadeTests {
         #expect(!lines.values.isEmpty)
     }
 
+    @Test func commandsGivenFromOneThreadRunInTheOrderGiven() async {
+        // The static API relies on this: each command is a task isolated to the engine's actor, enqueued on it when
+        // created, and synchronous, so commands run one at a time in the order given, with no queue of their own.
+        let h = SyncHarness()
+        defer { h.cleanUp() }
+        let order = Recorder<Int>()
+        for index in 0..<2_000 { h.synchronizer.engine.enqueue { _ in order.append(index) } }
+        await h.synchronizer.waitUntilIdle()
+        #expect(order.values == Array(0..<2_000))
+    }
+
     @Test func backgroundProcessClosuresRunOneAtATimeOffTheMainQueue() async throws {
         let h = SyncHarness()
         defer {
