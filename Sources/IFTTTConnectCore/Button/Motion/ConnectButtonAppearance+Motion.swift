@@ -42,7 +42,8 @@ extension ConnectButtonAppearance {
 
         if let motion = frame.knob, var knob = knob ?? previous.knob, motion.opacity > 0 {
             knob.position = motion.position
-            knob.frame = geometry.knobFrame(position: motion.position, scale: motion.scale)
+            knob.frame = geometry.knobFrame(
+                position: motion.position, scale: motion.scale, direction: layoutDirection)
             let size = ConnectButtonGeometry.iconSize
             knob.iconFrame = ConnectButtonRect(
                 x: knob.frame.midX - size / 2, y: knob.frame.midY - size / 2, width: size, height: size)

@@ -70,20 +70,23 @@ extension ConnectButtonSVGRenderer {
             svg += "    <rect class=\"pill\" \(pill) fill=\"\(to.backgroundColor.hex)\"/>\n"
         }
         if let progress = to.progress, let fraction = frame.progress, fraction > 0 {
+            // Right to left, the bar fills from the right.
+            let filled = g.width * min(1, fraction)
+            let x = to.layoutDirection == .rightToLeft ? g.width - filled : 0
             svg +=
-                "    <rect class=\"progress\" x=\"0\" y=\"0\" width=\"\(n(g.width * min(1, fraction)))\" height=\"\(n(h))\""
+                "    <rect class=\"progress\" x=\"\(n(x))\" y=\"0\" width=\"\(n(filled))\" height=\"\(n(h))\""
             svg += " fill=\"\(progress.color.hex)\" clip-path=\"url(#\(id)-pill)\"/>\n"
         }
         svg += labelsSVG(frame: frame, from: from.label, to: to.label, width: g.width)
         if let knob = frame.knob, knob.opacity > 0, var look = to.knob ?? from.knob {
-            look.frame = g.knobFrame(position: knob.position, scale: knob.scale)
+            look.frame = g.knobFrame(position: knob.position, scale: knob.scale, direction: to.layoutDirection)
             let size = ConnectButtonGeometry.iconSize
             look.iconFrame = ConnectButtonRect(
                 x: look.frame.midX - size / 2, y: look.frame.midY - size / 2, width: size, height: size)
             svg += faded(knobSVG(look, id: id), opacity: knob.opacity)
         }
         if let field = to.emailField ?? from.emailField, let opacity = frame.emailOpacity, opacity > 0 {
-            svg += faded(emailSVG(field), opacity: opacity)
+            svg += faded(emailSVG(field, rightToLeft: to.layoutDirection == .rightToLeft), opacity: opacity)
         }
         if var look = to.checkmark ?? from.checkmark, let mark = frame.checkmark, mark.opacity > 0 {
             look.circleScale = mark.scale

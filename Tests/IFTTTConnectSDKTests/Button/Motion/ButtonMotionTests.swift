@@ -314,6 +314,31 @@ struct ButtonMotionTests {
         #expect(Self.isWellFormed(ConnectButtonSVGRenderer.animation(frames: svgs, framesPerSecond: 10)))
     }
 
+    /// Right to left, frames in motion are mirrored as the states at rest are: the knob starts on the right and
+    /// the bar fills from the right.
+    @Test func rightToLeftFramesAreMirrored() {
+        func look(_ state: ConnectButtonVisualState) -> ConnectButtonAppearance {
+            ConnectButtonAppearance(state: state, connection: ButtonFixtures.withIcon, layoutDirection: .rightToLeft)
+        }
+        let (connect, slide) = (look(.connect), look(.slideToConnect))
+        let motion = ConnectButtonMotion(from: .connect, to: .slideToConnect)
+        #expect(slide.applying(motion.frame(at: 0), from: connect).knob?.frame == connect.knob?.frame)
+        let middle = slide.applying(motion.frame(at: 0.2), from: connect).knob!.frame.midX
+        #expect(middle < connect.knob!.frame.midX && middle > connect.geometry.width / 2 - 1)
+        let first = ConnectButtonSVGRenderer.render(frame: motion.frame(at: 0), from: connect, to: slide)
+        #expect(first.contains("class=\"knob\" cx=\"\(ConnectButtonSVGRenderer.n(connect.knob!.frame.midX))\""))
+        let half = ConnectButtonSVGRenderer.render(frame: motion.frame(at: 0.5), from: connect, to: slide)
+        #expect(half.contains("class=\"progress\" x=\"\(ConnectButtonSVGRenderer.n(slide.geometry.width / 2))\""))
+        let email = ConnectButtonMotion(from: .connect, to: .enterEmail(email: "", isInvalid: false))
+        let field = ConnectButtonSVGRenderer.render(
+            frame: email.frame(at: 0.75), from: connect, to: look(.enterEmail(email: "", isInvalid: false)))
+        let atRest = ConnectButtonSVGRenderer.render(look(.enterEmail(email: "", isInvalid: false)))
+        func confirm(_ svg: String) -> String? {
+            svg.range(of: "class=\"confirm\" d=\"").map { String(svg[$0.upperBound...].prefix { $0 != "\"" }) }
+        }
+        #expect(confirm(field) != nil && confirm(field) == confirm(atRest))
+    }
+
     @Test func applyingAFrameMovesTheKnobFillsTheBarAndFadesIntoThePill() {
         let connection = ButtonFixtures.standard
         let connect = ConnectButtonAppearance(state: .connect, connection: connection)
