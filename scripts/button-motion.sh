@@ -22,7 +22,7 @@ rm -f "$out"/*.svg
 # The flow's transitions, as ConnectButtonMotion.flowTransitions lists them.
 transitions=(
   loading:loading loading:connect connect:slide-to-connect slide-to-connect:continue-to-service
-  connect:enter-email enter-email:verifying verifying:creating-account creating-account:continue-to-service
+  connect:enter-email enter-email:enter-email-invalid enter-email:verifying verifying:creating-account creating-account:continue-to-service
   continue-to-service:connecting connecting:checkmark checkmark:connected connected:disconnecting
   disconnecting:disconnected disconnected:connect
 )

@@ -61,6 +61,9 @@ import Foundation
     /// How far the animation into this state has run, 0 to 1; 1 (at rest) unless a motion timeline computed this
     /// appearance for one frame.
     public var animationProgress: Double = 1
+    /// How far the pill and everything on it is moved sideways, in points (the invalid-email shake); the footer
+    /// stays.
+    public var pillOffset: Double = 0
 
     /// The label on the pill.
     public struct Label: Sendable, Hashable {
@@ -207,6 +210,12 @@ import Foundation
         public var color: ConnectColor
         /// The time the circle and tick take to draw: a 0.75 s curve then a 0.3 s stroke.
         public var drawDuration: Double
+        /// The circle's scale while it grows, 0 to 1.
+        public var circleScale: Double = 1
+        /// How much of the tick is stroked, 0 to 1.
+        public var stroke: Double = 1
+        /// How far the dot has travelled round the circle while it travels, 0 to 1 (``ConnectButtonCheckmarkShape``).
+        public var dot: Double?
     }
 
     /// The line under the pill.
@@ -243,6 +252,8 @@ import Foundation
         public var fontSize: Double
         /// What a tap does, if anything.
         public var action: Action?
+        /// Its opacity while it cross-fades with another footer.
+        public var opacity: Double = 1
     }
 
     /// How the button animates into this state, and the timer that moves the flow on.

@@ -167,18 +167,9 @@ import Foundation
         return s
     }
 
+    /// The checkmark (``ConnectButtonCheckmarkShape``), drawn as far as its motion values say: whole at rest.
     static func checkmarkSVG(_ checkmark: ConnectButtonAppearance.Checkmark) -> String {
-        let f = checkmark.frame
-        let cx = f.midX
-        let cy = f.midY
-        var s =
-            "    <circle class=\"checkmark-circle\" cx=\"\(n(cx))\" cy=\"\(n(cy))\" r=\"\(n(f.width / 2 - 1.5))\" fill=\"none\""
-        s += " stroke=\"\(checkmark.color.hex)\" stroke-width=\"3\"/>\n"
-        s +=
-            "    <path class=\"checkmark\" d=\"M\(n(cx - 9)) \(n(cy + 1))L\(n(cx - 3)) \(n(cy + 7))L\(n(cx + 10)) \(n(cy - 6))\" fill=\"none\""
-        s +=
-            " stroke=\"\(checkmark.color.hex)\" stroke-width=\"3.5\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
-        return s
+        animatedCheckmarkSVG(checkmark)
     }
 
     /// The footer broken into at most two lines, at a font size that fits.

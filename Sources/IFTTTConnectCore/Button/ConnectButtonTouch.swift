@@ -173,11 +173,12 @@ extension ConnectButtonAppearance {
 extension ConnectButtonTouch {
     /// The frames of a scripted drag on `appearance`'s knob, `fps` a second: press on the knob, slide `distance`
     /// track lengths towards the other end over `duration` seconds, then either rest 0.1 s before lifting (a slow
-    /// release) or lift while moving (`fling`), and the knob settling (0.25 s) where the release sent it. Each
-    /// frame is ``ConnectButtonAppearance/applying(_:)`` of the model at that moment; the outcome is the release's.
+    /// release) or lift while moving (`fling`), and the knob settling (0.25 s, in one step with `reduceMotion`)
+    /// where the release sent it. Each frame is ``ConnectButtonAppearance/applying(_:)`` of the model at that
+    /// moment; the outcome is the release's.
     @_spi(Sandbox) public static func scriptedDrag(
         on appearance: ConnectButtonAppearance, distance: Double, duration: Double = 0.4, fling: Bool = false,
-        fps: Double = 30
+        fps: Double = 30, reduceMotion: Bool = false
     ) -> (frames: [ConnectButtonAppearance], outcome: Outcome) {
         var touch = ConnectButtonTouch(appearance: appearance)
         guard let knob = appearance.knob else { return ([appearance], .none) }
@@ -206,7 +207,7 @@ extension ConnectButtonTouch {
         let held = touch.knobPosition
         touch.handle(.release(x: x0 + dx, y: y, time: end + step))
         let target = touch.knobPosition
-        let settle = 0.25
+        let settle = reduceMotion ? step : 0.25
         var s = step
         while s <= settle + step / 2 {
             let p = min(1, s / settle)

@@ -105,6 +105,15 @@ struct ButtonTouchTests {
     }
 
     /// `CONNECT_TOUCH_FRAMES=DIR` writes the scripted drags' frames as SVG files there.
+    /// With Reduce Motion the knob still follows the finger (the person moves it), but it settles in one step.
+    @Test func reduceMotionSettlesTheKnobInOneStep() {
+        let full = ConnectButtonTouch.scriptedDrag(on: Self.connect, distance: 0.25)
+        let reduced = ConnectButtonTouch.scriptedDrag(on: Self.connect, distance: 0.25, reduceMotion: true)
+        #expect(full.outcome == .snapBack && reduced.outcome == .snapBack)
+        #expect(reduced.frames.count < full.frames.count - 5, "0.25 s of settling at 30 fps became one frame")
+        #expect(reduced.frames.last?.knob?.position == 0 && reduced.frames.dropLast().last!.knob!.position > 0.2)
+    }
+
     @Test func scriptedDragFramesRender() throws {
         let scripts: [(String, ConnectButtonAppearance, Double, Bool)] = [
             ("short-drag", Self.connect, 0.25, false), ("long-drag", Self.connect, 0.7, false),

@@ -72,17 +72,105 @@ struct ButtonMotionAccessibilityCLITests {
         #expect(xs.count == 1, "the knob stays where it is: \(xs)")
     }
 
-    @Test func animateFetchesTheConnectionFromTheAPI() async throws {
+    /// From the API the knob shows the service icon the SDK loaded (the `button render` path), not the monogram.
+    @Test func animateFetchesTheConnectionAndItsIconFromTheAPI() async throws {
         try await withSandbox { url, _ in
             let command = try IFTTTConnectCommand.parseAsRoot([
                 "button", "animate", "--connection", "gx-weekly-deals", "--from", "connecting", "--to", "checkmark",
                 "--out", "/unused", "--api", url.absoluteString,
             ])
             let animate = try #require(command as? ButtonCommand.Animate)
-            let (motion, svgs) = try animate.frames(for: try await animate.options.loadConnection())
-            #expect(svgs.count == 33 && motion.duration == 1.05)
-            #expect(svgs.last?.contains("class=\"checkmark\"") == true)
+            let (connection, icon) = try await animate.options.loadConnectionAndIcon()
+            #expect(icon != nil, "the sandbox serves the service's icon")
+            let frames = try animate.frames(for: connection, icon: icon)
+            #expect(frames.svgs.count == 39 && frames.seconds == 1.25)
+            #expect(frames.svgs.last?.contains("class=\"checkmark\"") == true)
+            let drag = try #require(
+                try IFTTTConnectCommand.parseAsRoot([
+                    "button", "animate", "--connection", "gx-weekly-deals", "--from", "connect", "--gesture",
+                    "short-drag", "--out", "/unused", "--api", url.absoluteString,
+                ]) as? ButtonCommand.Animate)
+            let knob = try drag.frames(for: connection, icon: icon)
+            #expect(knob.outcome == .snapBack)
+            #expect(knob.svgs.last?.contains("<image class=\"icon\"") == true)
+            #expect(knob.svgs.last?.contains("class=\"monogram\"") == false)
         }
+    }
+
+    /// `--layout-direction rtl` mirrors the frames (the knob of "connect" starts on the right) and `--text-size`
+    /// reaches the label, as in `button render`.
+    @Test func animateTakesTheLayoutDirectionAndTextSize() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let base = ["button", "animate", "--file", Self.fixture.path, "--from", "connect", "--to", "slide-to-connect"]
+        let ltr = directory.appendingPathComponent("ltr")
+        let rtl = directory.appendingPathComponent("rtl")
+        #expect(try await Self.run(base + ["--out", ltr.path]).status == 0)
+        #expect(
+            try await Self.run(
+                base + ["--out", rtl.path, "--layout-direction", "rtl", "--text-size", "accessibility-extra-large"]
+            ).status == 0)
+        let left = try String(contentsOf: ltr.appendingPathComponent("frame-000.svg"), encoding: .utf8)
+        let right = try String(contentsOf: rtl.appendingPathComponent("frame-000.svg"), encoding: .utf8)
+        #expect((Self.knobX(left) ?? 0) < 100 && (Self.knobX(right) ?? 0) > 250)
+        #expect(Self.fontSizes(left) != Self.fontSizes(right))
+    }
+
+    /// A scripted drag through the touch model: a short one snaps back, a long one toggles (connects).
+    @Test(arguments: [("short-drag", "snaps back"), ("long-drag", "toggles"), ("fling", "toggles")])
+    func animateRendersAScriptedDrag(gesture: String, outcome: String) async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (status, output) = try await Self.run([
+            "button", "animate", "--file", Self.fixture.path, "--from", "connect", "--gesture", gesture,
+            "--out", directory.path,
+        ])
+        #expect(status == 0)
+        #expect(output.hasSuffix("; \(gesture) \(outcome)) to \(directory.path)"), "\(output)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        let xs = try names.map { name in
+            Self.knobX(try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)) ?? -1
+        }
+        let rest = try #require(xs.first)
+        #expect(xs.max()! > rest + 20, "the knob follows the finger: \(xs)")
+        if outcome == "toggles" {
+            #expect(xs.last! > rest + 200, "the knob ends at the other end: \(xs)")
+        } else {
+            #expect(xs.last! == rest, "the knob is back where it started: \(xs)")
+        }
+    }
+
+    /// An invalid email shakes the pill (the footer stays) and cross-fades the footer's message.
+    @Test func animateShakesTheInvalidEmail() async throws {
+        let directory = try Self.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (status, output) = try await Self.run([
+            "button", "animate", "--file", Self.fixture.path, "--from", "enter-email", "--to", "enter-email-invalid",
+            "--out", directory.path, "--fps", "20",
+        ])
+        #expect(status == 0)
+        #expect(output == "wrote 23 frames (1.1 s at 20 fps) to \(directory.path)")
+        let svgs = try (0..<23).map { index in
+            try String(
+                contentsOf: directory.appendingPathComponent(String(format: "frame-%03d.svg", index)), encoding: .utf8)
+        }
+        let offsets = svgs.map { svg -> Double in
+            guard let range = svg.range(of: "class=\"shake\" transform=\"translate(") else { return 0 }
+            return Double(svg[range.upperBound...].prefix { $0 != " " }) ?? .nan
+        }
+        #expect(offsets.first == 0 && offsets.last == 0)
+        #expect(offsets.min()! == -10 && offsets.max()! > 3, "it swings back past rest: \(offsets)")
+        #expect(Set(offsets).count > 8, "\(offsets)")
+        #expect(svgs[6].components(separatedBy: "class=\"footer\"").count - 1 == 2, "both footers cross-fade")
+    }
+
+    static func knobX(_ svg: String) -> Double? {
+        guard let range = svg.range(of: "class=\"knob\" cx=\"") else { return nil }
+        return Double(svg[range.upperBound...].prefix { $0 != "\"" })
+    }
+
+    static func fontSizes(_ svg: String) -> [String] {
+        svg.components(separatedBy: "font-size=\"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
     }
 
     @Test func accessibilityPrintsTheModelAsJSON() async throws {
@@ -147,6 +235,21 @@ struct ButtonMotionAccessibilityCLITests {
         [
             "button", "animate", "--file", "f.json", "--from", "connect", "--to", "connected", "--out", "d", "--fps",
             "nan",
+        ],
+        ["button", "animate", "--file", "f.json", "--from", "connect", "--out", "d"],
+        [
+            "button", "animate", "--file", "f.json", "--from", "connect", "--to", "connected", "--gesture", "fling",
+            "--out", "d",
+        ],
+        ["button", "animate", "--file", "f.json", "--from", "checkmark", "--gesture", "long-drag", "--out", "d"],
+        ["button", "animate", "--file", "f.json", "--from", "connect", "--gesture", "wiggle", "--out", "d"],
+        [
+            "button", "animate", "--file", "f.json", "--from", "connect", "--to", "connected", "--out", "d",
+            "--text-size", "huge",
+        ],
+        [
+            "button", "animate", "--file", "f.json", "--from", "connect", "--to", "connected", "--out", "d",
+            "--layout-direction", "up",
         ],
         ["button", "accessibility", "--file", "f.json"],
         ["button", "accessibility", "--file", "f.json", "--state", "exploded"],

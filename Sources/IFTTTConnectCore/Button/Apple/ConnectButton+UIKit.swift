@@ -324,7 +324,8 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
         if let touchModel { a = a.applying(touchModel) }
         let g = a.geometry
         context.saveGState()
-        context.translateBy(x: pillOrigin.x, y: 0)
+        // The invalid-email shake moves the pill and what is on it; the footer stays.
+        context.translateBy(x: pillOrigin.x + CGFloat(a.pillOffset), y: 0)
         let pill = CGRect(g.pillFrame)
         let pillPath = UIBezierPath(roundedRect: pill, cornerRadius: pill.height / 2)
         UIColor(a.backgroundColor).setFill()
@@ -418,25 +419,42 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
         }
 
         if let checkmark = a.checkmark {
-            let f = CGRect(checkmark.frame)
+            let shape = ConnectButtonCheckmarkShape(frame: checkmark.frame)
             UIColor(checkmark.color).setStroke()
-            let circle = UIBezierPath(ovalIn: f.insetBy(dx: 1.5, dy: 1.5))
-            circle.lineWidth = 3
-            circle.stroke()
-            let tick = UIBezierPath()
-            tick.move(to: CGPoint(x: f.midX - 9, y: f.midY + 1))
-            tick.addLine(to: CGPoint(x: f.midX - 3, y: f.midY + 7))
-            tick.addLine(to: CGPoint(x: f.midX + 10, y: f.midY - 6))
-            tick.lineWidth = 3.5
-            tick.lineCapStyle = .round
-            tick.lineJoinStyle = .round
-            tick.stroke()
+            UIColor(checkmark.color).setFill()
+            let radius = CGFloat(shape.radius(scale: checkmark.circleScale))
+            if radius > 0 {
+                let circle = UIBezierPath(
+                    ovalIn: CGRect(
+                        x: CGFloat(shape.center.x) - radius, y: CGFloat(shape.center.y) - radius, width: 2 * radius,
+                        height: 2 * radius))
+                circle.lineWidth = CGFloat(ConnectButtonCheckmarkShape.lineWidth)
+                circle.stroke()
+            }
+            if let progress = checkmark.dot {
+                let dot = shape.dot(at: progress)
+                let d = CGFloat(ConnectButtonCheckmarkShape.dotDiameter)
+                UIBezierPath(ovalIn: CGRect(x: CGFloat(dot.x) - d / 2, y: CGFloat(dot.y) - d / 2, width: d, height: d))
+                    .fill()
+            }
+            let points = shape.tick(stroke: checkmark.stroke)
+            if let first = points.first {
+                let tick = UIBezierPath()
+                tick.move(to: CGPoint(x: CGFloat(first.x), y: CGFloat(first.y)))
+                for point in points.dropFirst() { tick.addLine(to: CGPoint(x: CGFloat(point.x), y: CGFloat(point.y))) }
+                tick.lineWidth = CGFloat(ConnectButtonCheckmarkShape.lineWidth)
+                tick.lineCapStyle = .round
+                tick.lineJoinStyle = .round
+                tick.stroke()
+            }
         }
 
+        context.translateBy(x: -CGFloat(a.pillOffset), y: 0)
         if let footer = a.footer {
             let text = NSAttributedString(footer.text, size: CGFloat(footer.fontSize))
             let box = CGRect(footer.frame)
             let size = footerSize(footer)
+            context.setAlpha(CGFloat(footer.opacity))
             text.draw(
                 with: CGRect(x: box.minX, y: box.minY, width: box.width, height: ceil(size.height)),
                 options: [.usesLineFragmentOrigin], context: nil)

@@ -143,6 +143,8 @@ public struct ConnectButtonView: View {
                 if let checkmark = a.checkmark { checkmarkView(checkmark) }
             }
             .frame(width: width, height: height, alignment: .topLeading)
+            // The invalid-email shake; the footer stays.
+            .offset(x: CGFloat(a.pillOffset))
             .contentShape(Capsule())
             .onTapGesture { if a.isInteractive && a.emailField == nil { onTap() } }
             .connectAccessibility(model.elements.first { $0.kind == .button })
@@ -162,6 +164,7 @@ public struct ConnectButtonView: View {
                 }
                 .multilineTextAlignment(.center)
                 .frame(width: width)
+                .opacity(footer.opacity)
                 .onTapGesture { if let action = footer.action { onFooterTap(action) } }
                 .connectAccessibility(model.elements.first { $0.kind == .footer })
             }
@@ -243,15 +246,26 @@ public struct ConnectButtonView: View {
         }
     }
 
+    /// The checkmark as far as it has drawn itself (``ConnectButtonCheckmarkShape``), in the pill's coordinates.
     private func checkmarkView(_ checkmark: ConnectButtonAppearance.Checkmark) -> some View {
-        let f = checkmark.frame
-        return ZStack {
-            Circle().inset(by: 1.5).stroke(SwiftUI.Color(checkmark.color), lineWidth: 3)
-            TickShape().stroke(
-                SwiftUI.Color(checkmark.color), style: StrokeStyle(lineWidth: 3.5, lineCap: .round, lineJoin: .round))
+        let shape = ConnectButtonCheckmarkShape(frame: checkmark.frame)
+        let radius = CGFloat(shape.radius(scale: checkmark.circleScale))
+        let line = CGFloat(ConnectButtonCheckmarkShape.lineWidth)
+        let dot = checkmark.dot.map { shape.dot(at: $0) }
+        let d = CGFloat(ConnectButtonCheckmarkShape.dotDiameter)
+        return ZStack(alignment: .topLeading) {
+            Circle().stroke(SwiftUI.Color(checkmark.color), lineWidth: line)
+                .frame(width: 2 * radius, height: 2 * radius)
+                .offset(x: CGFloat(shape.center.x) - radius, y: CGFloat(shape.center.y) - radius)
+                .opacity(radius > 0 ? 1 : 0)
+            if let dot {
+                Circle().fill(SwiftUI.Color(checkmark.color))
+                    .frame(width: d, height: d)
+                    .offset(x: CGFloat(dot.x) - d / 2, y: CGFloat(dot.y) - d / 2)
+            }
+            TickShape(points: shape.tick(stroke: checkmark.stroke)).stroke(
+                SwiftUI.Color(checkmark.color), style: StrokeStyle(lineWidth: line, lineCap: .round, lineJoin: .round))
         }
-        .frame(width: CGFloat(f.width), height: CGFloat(f.height))
-        .offset(x: CGFloat(f.x), y: CGFloat(f.y))
     }
 }
 
@@ -284,14 +298,17 @@ private struct ConfirmShape: Shape {
     }
 }
 
-/// The tick inside the checkmark circle (drawn in a 42 pt square).
+/// The tick inside the checkmark circle, as far as it is stroked.
 @available(iOS 14.0, macOS 12.0, tvOS 14.0, watchOS 7.0, *)
 private struct TickShape: Shape {
+    /// The stroked part of the tick, in the pill's coordinates.
+    var points: [ConnectButtonCheckmarkShape.Point]
+
     func path(in rect: CGRect) -> Path {
         var path = Path()
-        path.move(to: CGPoint(x: rect.midX - 9, y: rect.midY + 1))
-        path.addLine(to: CGPoint(x: rect.midX - 3, y: rect.midY + 7))
-        path.addLine(to: CGPoint(x: rect.midX + 10, y: rect.midY - 6))
+        guard let first = points.first else { return path }
+        path.move(to: CGPoint(x: CGFloat(first.x), y: CGFloat(first.y)))
+        for point in points.dropFirst() { path.addLine(to: CGPoint(x: CGFloat(point.x), y: CGFloat(point.y))) }
         return path
     }
 }

@@ -5,7 +5,9 @@ extension ConnectButtonAppearance {
     /// appearance that a renderer without per-part opacity draws as it is: the knob at the frame's position and
     /// scale, the progress bar at the frame's fill, the checkmark grown, and faded parts blended into the pill's
     /// colour. The label shows the old text during the first half of the change and the new one after, each
-    /// blended by its opacity (the SVG frames, which have opacity, draw both at once).
+    /// blended by its opacity (the SVG frames, which have opacity, draw both at once); the footer, which sits on the
+    /// host's background, does the same with its ``Footer/opacity``. The checkmark carries its circle's scale, its
+    /// stroke and its dot (``ConnectButtonCheckmarkShape``), and ``pillOffset`` the invalid-email shake.
     ///
     /// UIKit and SwiftUI draw this on every display refresh while a ``ConnectButtonMotion`` runs.
     public func applying(_ frame: ConnectButtonMotionFrame, from previous: ConnectButtonAppearance)
@@ -40,7 +42,8 @@ extension ConnectButtonAppearance {
 
         if let motion = frame.knob, var knob = knob ?? previous.knob, motion.opacity > 0 {
             knob.position = motion.position
-            knob.frame = geometry.knobFrame(position: motion.position, scale: motion.scale)
+            knob.frame = geometry.knobFrame(
+                position: motion.position, scale: motion.scale, direction: layoutDirection)
             let size = ConnectButtonGeometry.iconSize
             knob.iconFrame = ConnectButtonRect(
                 x: knob.frame.midX - size / 2, y: knob.frame.midY - size / 2, width: size, height: size)
@@ -61,17 +64,30 @@ extension ConnectButtonAppearance {
             result.emailField = nil
         }
 
-        if var checkmark = checkmark ?? previous.checkmark, let motion = frame.checkmark, motion.opacity > 0,
-            motion.scale > 0
-        {
-            let f = checkmark.frame
-            let size = f.width * motion.scale
-            checkmark.frame = ConnectButtonRect(x: f.midX - size / 2, y: f.midY - size / 2, width: size, height: size)
+        if var checkmark = checkmark ?? previous.checkmark, let motion = frame.checkmark, motion.opacity > 0 {
+            checkmark.circleScale = motion.scale
+            checkmark.stroke = motion.stroke
+            checkmark.dot = motion.dot
             checkmark.color = pill.mixed(with: checkmark.color, amount: motion.opacity)
             result.checkmark = checkmark
         } else {
             result.checkmark = nil
         }
+
+        // The footer: one slot, so the old one until the new one has begun to show; it keeps its place when both
+        // say the same.
+        if let incoming = footer, let outgoing = previous.footer, incoming.text != outgoing.text {
+            if frame.incomingFooterOpacity > 0 || frame.outgoingFooterOpacity <= 0 {
+                result.footer?.opacity = frame.incomingFooterOpacity
+            } else {
+                var old = outgoing
+                old.opacity = frame.outgoingFooterOpacity
+                result.footer = old
+            }
+        }
+
+        // The shake moves the pill towards the leading edge first.
+        result.pillOffset = layoutDirection == .rightToLeft ? -frame.pillOffset : frame.pillOffset
         return result
     }
 }

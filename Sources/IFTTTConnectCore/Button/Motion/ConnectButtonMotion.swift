@@ -13,10 +13,13 @@ import Foundation
 /// ```
 ///
 /// The numbers (ConnectSDK-iOS 2.8): a state change animates in 0.4 s ease-in-out (0.5 s into the email step);
-/// the old label fades out over the whole change and the new one fades in from half way; progress bars fill
-/// linearly (hand-off 1 s, lookup 0.75 s to half, new account 2.25 s, service 2 s, connecting 2 s, disconnect
-/// 1.125 s to three quarters); the checkmark's circle grows in 0.75 s (ease-in) and its tick strokes in 0.3 s
-/// (ease-out); the loading label pulses 1 ↔ 0.4 every 1.2 s. With Reduce Motion nothing slides, grows or
+/// the old label and the old footer fade out over the whole change and the new ones fade in from half way;
+/// progress bars fill linearly (hand-off 1 s, lookup 0.75 s to half, new account 2.25 s, service 2 s, connecting
+/// 2 s, disconnect 1.125 s to three quarters); an invalid email shakes the pill 10 pt to the left in 0.1 s and a
+/// spring (mass 1, stiffness 1000, damping 7) brings it back; the checkmark's circle grows in 0.4 s ease-in-out
+/// while a dot travels round it in 0.75 s ease-in to where the tick starts, then the tick strokes in 0.3 s
+/// ease-out. The word on the pill fades out in the first 0.2 s before the checkmark begins, so nothing is drawn
+/// inside it. The loading label pulses 1 ↔ 0.4 every 1.2 s. With Reduce Motion nothing slides, grows, shakes or
 /// pulses: the knob and the checkmark cross-fade in place.
 @_spi(Sandbox) public struct ConnectButtonMotion: Sendable, Hashable {
     /// A timing curve, mapping elapsed fraction to animated fraction (both 0...1).
@@ -29,8 +32,13 @@ import Foundation
         case easeOut
         /// Slow start and end (cubic Bézier 0.42, 0, 0.58, 1, as Core Animation's `easeInEaseOut`).
         case easeInOut
+        /// 2.8's shake spring (mass 1, stiffness 1000, damping 7, starting at rest) over its settling time
+        /// (``ConnectButtonMotion/shakeSpringDuration``): it overshoots and swings back, so it is not monotonic and
+        /// goes outside 0...1 on the way.
+        case spring
 
-        /// The animated fraction at elapsed fraction `x` (clamped to 0...1). Monotonic and exact at 0 and 1.
+        /// The animated fraction at elapsed fraction `x` (clamped to 0...1). Exact at 0 and 1; monotonic except
+        /// for ``spring``.
         public func value(at x: Double) -> Double {
             let x = min(1, max(0, x.isFinite ? x : 0))
             if x == 0 || x == 1 { return x }
@@ -39,7 +47,20 @@ import Foundation
             case .easeIn: return Self.bezier(x, 0.42, 0, 1, 1)
             case .easeOut: return Self.bezier(x, 0, 0, 0.58, 1)
             case .easeInOut: return Self.bezier(x, 0.42, 0, 0.58, 1)
+            case .spring: return Self.spring(seconds: x * ConnectButtonMotion.shakeSpringDuration)
             }
+        }
+
+        /// An underdamped spring released at rest from 0 towards 1, `seconds` after its release: with
+        /// ω₀ = √(k/m) and ζ = c / (2√(km)), 1 − e^(−ζω₀t) (cos ω_d t + ζω₀/ω_d sin ω_d t), ω_d = ω₀√(1−ζ²).
+        static func spring(seconds t: Double, mass: Double = 1, stiffness: Double = 1000, damping: Double = 7)
+            -> Double
+        {
+            let omega = (stiffness / mass).squareRoot()
+            let zeta = damping / (2 * (stiffness * mass).squareRoot())
+            let decay = zeta * omega
+            let omegaD = omega * (1 - zeta * zeta).squareRoot()
+            return 1 - exp(-decay * t) * (cos(omegaD * t) + decay / omegaD * sin(omegaD * t))
         }
 
         /// The y of the cubic Bézier (0,0) (x1,y1) (x2,y2) (1,1) at the point whose x is `x`, found by bisection.
@@ -72,12 +93,21 @@ import Foundation
         case outgoingLabelOpacity
         /// The opacity of the label of the state being entered.
         case incomingLabelOpacity
+        /// The opacity of the footer of the state being left.
+        case outgoingFooterOpacity
+        /// The opacity of the footer of the state being entered.
+        case incomingFooterOpacity
+        /// How far the pill and everything on it is moved sideways, in points (the invalid-email shake; negative
+        /// is towards the leading edge).
+        case pillOffset
         /// The opacity of the email field and its confirm button.
         case emailOpacity
         /// The checkmark's opacity.
         case checkmarkOpacity
         /// The checkmark circle's scale, 0 to 1.
         case checkmarkScale
+        /// How far the dot has travelled round the circle to where the tick starts, 0 to 1.
+        case checkmarkDot
         /// How much of the tick is stroked, 0 to 1.
         case checkmarkStroke
         /// How far the pill's colour has changed from the old state's to the new one's, 0 to 1.
@@ -137,10 +167,20 @@ import Foundation
     public static let emailDuration = 0.5
     /// The knob fading out after it became the confirm button: 0.25 s, ease-out.
     public static let emailKnobFade = 0.25
-    /// The checkmark circle growing: 0.75 s, ease-in.
-    public static let checkmarkCircleDuration = 0.75
-    /// The tick stroking in after the circle: 0.3 s, ease-out.
+    /// The word on the pill fading out before the checkmark draws itself: 0.2 s, ease-in-out.
+    public static let checkmarkWordFade = 0.2
+    /// The checkmark circle growing: 0.4 s, ease-in-out.
+    public static let checkmarkCircleDuration = 0.4
+    /// The dot travelling round the circle to where the tick starts: 0.75 s, ease-in.
+    public static let checkmarkDotDuration = 0.75
+    /// The tick stroking in once the dot arrived: 0.3 s, ease-out.
     public static let checkmarkStrokeDuration = 0.3
+    /// How far an invalid email moves the pill before it springs back, in points.
+    public static let shakeDistance = -10.0
+    /// The pill moving out: 0.1 s, ease-in-out.
+    public static let shakeOutDuration = 0.1
+    /// The spring bringing the pill back, until it is within a third of a point of rest: 1 s.
+    public static let shakeSpringDuration = 1.0
 
     /// The transitions the activation flow goes through, in flow order (used by the documentation and tests).
     public static let flowTransitions: [(from: ConnectButtonVisualState, to: ConnectButtonVisualState)] = [
@@ -149,6 +189,7 @@ import Foundation
         (.connect, .slideToConnect),
         (.slideToConnect, .continueToService),
         (.connect, .enterEmail(email: "", isInvalid: false)),
+        (.enterEmail(email: "jane@example.com", isInvalid: false), .enterEmail(email: "jane@", isInvalid: true)),
         (.enterEmail(email: "jane@example.com", isInvalid: false), .verifying),
         (.verifying, .creatingAccount(email: "jane@example.com")),
         (.creatingAccount(email: "jane@example.com"), .continueToService),
@@ -181,12 +222,26 @@ import Foundation
 
         if !same { add(.backgroundBlend, 0, 1, 0, change, .easeInOut) }
 
-        // Labels: the old one fades out over the whole change, the new one fades in from half way.
+        // Labels and footers: the old one fades out over the whole change, the new one fades in from half way
+        // (renderers draw a text that does not change once). Into the checkmark the word goes first.
+        let intoCheckmark = Self.isCheckmark(to) && !same
         if !same {
-            if Self.hasLabel(from) { add(.outgoingLabelOpacity, 1, 0, 0, change, .easeInOut) }
+            let fade = intoCheckmark ? Self.checkmarkWordFade : change
+            if Self.hasLabel(from) { add(.outgoingLabelOpacity, 1, 0, 0, fade, .easeInOut) }
             if Self.hasLabel(to) { add(.incomingLabelOpacity, 0, 1, change / 2, change / 2, .easeInOut) }
         } else if Self.hasLabel(to) {
             add(.incomingLabelOpacity, 1, 1, 0, 0, .linear)
+        }
+        if !same {
+            add(.outgoingFooterOpacity, 1, 0, 0, change, .easeInOut)
+            add(.incomingFooterOpacity, 0, 1, change / 2, change / 2, .easeInOut)
+        }
+
+        // An invalid email shakes the pill: out in 0.1 s, back on a spring. Reduce Motion keeps it still (the
+        // footer's message and the announcement still say what went wrong).
+        if Self.becomesInvalid(from: from, to: to), !reduceMotion {
+            add(.pillOffset, 0, Self.shakeDistance, 0, Self.shakeOutDuration, .easeInOut)
+            add(.pillOffset, Self.shakeDistance, 0, Self.shakeOutDuration, Self.shakeSpringDuration, .spring)
         }
 
         // The knob.
@@ -262,16 +317,20 @@ import Foundation
             add(.progress, fill.from, fill.to, 0, fill.duration, .linear)
         }
 
-        // The checkmark draws itself.
-        if case .checkmark = to, from != to {
+        // The checkmark draws itself once the word has gone: the circle grows while the dot travels round it,
+        // then the tick strokes from where the dot stopped. Reduce Motion fades the whole checkmark in instead.
+        if intoCheckmark {
+            let begin = Self.hasLabel(from) ? Self.checkmarkWordFade : 0
             if reduceMotion {
                 add(.checkmarkScale, 1, 1, 0, 0, .linear)
+                add(.checkmarkDot, 1, 1, 0, 0, .linear)
                 add(.checkmarkStroke, 1, 1, 0, 0, .linear)
-                add(.checkmarkOpacity, 0, 1, 0, change, .easeInOut)
+                add(.checkmarkOpacity, 0, 1, begin, change - begin, .easeInOut)
             } else {
-                add(.checkmarkOpacity, 1, 1, 0, 0, .linear)
-                add(.checkmarkScale, 0, 1, 0, Self.checkmarkCircleDuration, .easeIn)
-                add(.checkmarkStroke, 0, 1, Self.checkmarkCircleDuration, Self.checkmarkStrokeDuration, .easeOut)
+                add(.checkmarkOpacity, 0, 1, begin, 0, .linear)
+                add(.checkmarkScale, 0, 1, begin, Self.checkmarkCircleDuration, .easeInOut)
+                add(.checkmarkDot, 0, 1, begin, Self.checkmarkDotDuration, .easeIn)
+                add(.checkmarkStroke, 0, 1, begin + Self.checkmarkDotDuration, Self.checkmarkStrokeDuration, .easeOut)
             }
         }
 
@@ -299,8 +358,10 @@ import Foundation
         }
         var checkmark: ConnectButtonMotionFrame.Checkmark?
         if let opacity = value(.checkmarkOpacity) {
+            let dot = value(.checkmarkDot) ?? 1
             checkmark = .init(
-                opacity: opacity, scale: value(.checkmarkScale) ?? 1, stroke: value(.checkmarkStroke) ?? 1)
+                opacity: opacity, scale: value(.checkmarkScale) ?? 1, stroke: value(.checkmarkStroke) ?? 1,
+                dot: dot < 1 && opacity > 0 ? dot : nil)
         }
         var pulseOpacity = 1.0
         if let pulse {
@@ -313,8 +374,10 @@ import Foundation
             time: elapsed,
             outgoingLabelOpacity: value(.outgoingLabelOpacity) ?? 0,
             incomingLabelOpacity: (value(.incomingLabelOpacity) ?? 0) * pulseOpacity,
-            pulseOpacity: pulseOpacity, backgroundBlend: value(.backgroundBlend) ?? 1, knob: knob,
-            progress: value(.progress), emailOpacity: value(.emailOpacity), checkmark: checkmark)
+            pulseOpacity: pulseOpacity, backgroundBlend: value(.backgroundBlend) ?? 1,
+            outgoingFooterOpacity: value(.outgoingFooterOpacity) ?? 0,
+            incomingFooterOpacity: value(.incomingFooterOpacity) ?? 1, pillOffset: value(.pillOffset) ?? 0,
+            knob: knob, progress: value(.progress), emailOpacity: value(.emailOpacity), checkmark: checkmark)
     }
 
     /// Whether nothing moves any more at `time` seconds: the tracks have ended and there is no pulse.
@@ -338,6 +401,18 @@ import Foundation
     static func isEmail(_ state: ConnectButtonVisualState) -> Bool {
         if case .enterEmail = state { return true }
         return false
+    }
+
+    static func isCheckmark(_ state: ConnectButtonVisualState) -> Bool {
+        if case .checkmark = state { return true }
+        return false
+    }
+
+    /// Whether the change rejects an email: into the email step's invalid state from the step itself (a
+    /// confirm), not from a state already showing that rejection of that email.
+    static func becomesInvalid(from: ConnectButtonVisualState, to: ConnectButtonVisualState) -> Bool {
+        guard case .enterEmail(_, true) = to, case .enterEmail = from, from != to else { return false }
+        return true
     }
 
     /// Whether the state shows a label on the pill.
@@ -385,6 +460,13 @@ import Foundation
     public var pulseOpacity: Double
     /// How far the pill's colour has changed from the old state's to the new one's, 0 to 1.
     public var backgroundBlend: Double
+    /// The opacity of the footer of the state being left (0 once it has faded).
+    public var outgoingFooterOpacity: Double
+    /// The opacity of the footer of the state being entered; a footer whose text does not change is drawn at 1.
+    public var incomingFooterOpacity: Double
+    /// How far the pill and everything on it is moved sideways, in points (the invalid-email shake; negative is
+    /// towards the leading edge, so right-to-left layouts mirror it). The footer stays.
+    public var pillOffset: Double
     /// The knob, while either state shows one.
     public var knob: Knob?
     /// The progress bar's filled fraction, in states with a progress bar.
@@ -412,5 +494,8 @@ import Foundation
         public var scale: Double
         /// How much of the tick is drawn, 0 to 1.
         public var stroke: Double
+        /// How far the dot has travelled round the circle to the tick's start, 0 to 1, while it travels (`nil`
+        /// before the checkmark begins and once the tick strokes).
+        public var dot: Double?
     }
 }

@@ -24,13 +24,20 @@ extension ConnectButtonSVGRenderer {
         let pad = options.padding
         let id = options.idPrefix
         let h = ConnectButtonGeometry.height
-        var layout: FooterLayout?
-        var footerBottom = 0.0
-        if let footer = to.footer {
-            let computed = footerLayout(footer)
-            layout = computed
-            footerBottom = footer.frame.y + Double(computed.lines.count) * footer.frame.height
+        // The footers: the old one fading out while the new one fades in, once when they say the same.
+        var footers: [(footer: ConnectButtonAppearance.Footer, layout: FooterLayout, opacity: Double)] = []
+        if let old = from.footer, old.text != to.footer?.text, to.footer != nil, frame.outgoingFooterOpacity > 0 {
+            footers.append((old, footerLayout(old), frame.outgoingFooterOpacity))
         }
+        if let new = to.footer {
+            let changes = from.footer.map { $0.text != new.text } ?? false
+            let opacity = changes ? frame.incomingFooterOpacity : 1
+            if opacity > 0 { footers.append((new, footerLayout(new), opacity)) }
+        }
+        let footerBottom =
+            [from.footer, to.footer].compactMap { footer in
+                footer.map { $0.frame.y + Double(footerLayout($0).lines.count) * $0.frame.height }
+            }.max() ?? 0
         let width = g.width + 2 * pad
         let height = max(g.totalHeight(hasFooter: to.footer != nil), footerBottom) + 2 * pad
         var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\""
@@ -51,6 +58,9 @@ extension ConnectButtonSVGRenderer {
             svg += "  <rect width=\"100%\" height=\"100%\" fill=\"\(to.colorScheme.hostBackgroundColor.hex)\"/>\n"
         }
         svg += "  <g transform=\"translate(\(n(pad)) \(n(pad)))\">\n"
+        // The shake moves the pill and what is on it, towards the leading edge first; the footer stays.
+        let offset = to.layoutDirection == .rightToLeft ? -frame.pillOffset : frame.pillOffset
+        if offset != 0 { svg += "  <g class=\"shake\" transform=\"translate(\(n(offset)) 0)\">\n" }
         let pill = "x=\"0\" y=\"0\" width=\"\(n(g.width))\" height=\"\(n(h))\" rx=\"\(n(h / 2))\""
         if from.backgroundColor != to.backgroundColor, frame.backgroundBlend < 1 {
             svg += "    <rect class=\"pill\" \(pill) fill=\"\(from.backgroundColor.hex)\"/>\n"
@@ -60,25 +70,32 @@ extension ConnectButtonSVGRenderer {
             svg += "    <rect class=\"pill\" \(pill) fill=\"\(to.backgroundColor.hex)\"/>\n"
         }
         if let progress = to.progress, let fraction = frame.progress, fraction > 0 {
+            // Right to left, the bar fills from the right.
+            let filled = g.width * min(1, fraction)
+            let x = to.layoutDirection == .rightToLeft ? g.width - filled : 0
             svg +=
-                "    <rect class=\"progress\" x=\"0\" y=\"0\" width=\"\(n(g.width * min(1, fraction)))\" height=\"\(n(h))\""
+                "    <rect class=\"progress\" x=\"\(n(x))\" y=\"0\" width=\"\(n(filled))\" height=\"\(n(h))\""
             svg += " fill=\"\(progress.color.hex)\" clip-path=\"url(#\(id)-pill)\"/>\n"
         }
         svg += labelsSVG(frame: frame, from: from.label, to: to.label, width: g.width)
         if let knob = frame.knob, knob.opacity > 0, var look = to.knob ?? from.knob {
-            look.frame = g.knobFrame(position: knob.position, scale: knob.scale)
+            look.frame = g.knobFrame(position: knob.position, scale: knob.scale, direction: to.layoutDirection)
             let size = ConnectButtonGeometry.iconSize
             look.iconFrame = ConnectButtonRect(
                 x: look.frame.midX - size / 2, y: look.frame.midY - size / 2, width: size, height: size)
             svg += faded(knobSVG(look, id: id), opacity: knob.opacity)
         }
         if let field = to.emailField ?? from.emailField, let opacity = frame.emailOpacity, opacity > 0 {
-            svg += faded(emailSVG(field), opacity: opacity)
+            svg += faded(emailSVG(field, rightToLeft: to.layoutDirection == .rightToLeft), opacity: opacity)
         }
-        if let look = to.checkmark ?? from.checkmark, let mark = frame.checkmark, mark.opacity > 0 {
-            svg += faded(animatedCheckmarkSVG(look, scale: mark.scale, stroke: mark.stroke), opacity: mark.opacity)
+        if var look = to.checkmark ?? from.checkmark, let mark = frame.checkmark, mark.opacity > 0 {
+            look.circleScale = mark.scale
+            look.stroke = mark.stroke
+            look.dot = mark.dot
+            svg += faded(animatedCheckmarkSVG(look), opacity: mark.opacity)
         }
-        if let footer = to.footer, let layout { svg += footerSVG(footer, layout: layout) }
+        if offset != 0 { svg += "  </g>\n" }
+        for part in footers { svg += faded(footerSVG(part.footer, layout: part.layout), opacity: part.opacity) }
         svg += "  </g>\n</svg>\n"
         return svg
     }
@@ -151,31 +168,30 @@ extension ConnectButtonSVGRenderer {
         return s
     }
 
-    /// The tick's length in points (two strokes: 6√2 and 13√2).
-    static let tickLength = 19 * 2.0.squareRoot()
-
-    /// The checkmark with its circle scaled and its tick partly stroked.
-    static func animatedCheckmarkSVG(_ checkmark: ConnectButtonAppearance.Checkmark, scale: Double, stroke: Double)
-        -> String
-    {
-        let f = checkmark.frame
-        let cx = f.midX
-        let cy = f.midY
+    /// The checkmark as far as it has drawn itself: its circle at ``ConnectButtonAppearance/Checkmark/circleScale``,
+    /// the dot while it travels, the tick up to ``ConnectButtonAppearance/Checkmark/stroke``
+    /// (``ConnectButtonCheckmarkShape``); all of it at rest.
+    static func animatedCheckmarkSVG(_ checkmark: ConnectButtonAppearance.Checkmark) -> String {
+        let shape = ConnectButtonCheckmarkShape(frame: checkmark.frame)
+        let color = checkmark.color.hex
+        let width = n(ConnectButtonCheckmarkShape.lineWidth)
         var s = ""
-        if scale > 0 {
-            s +=
-                "    <circle class=\"checkmark-circle\" cx=\"\(n(cx))\" cy=\"\(n(cy))\" r=\"\(n((f.width / 2 - 1.5) * scale))\" fill=\"none\""
-            s += " stroke=\"\(checkmark.color.hex)\" stroke-width=\"3\"/>\n"
+        let radius = shape.radius(scale: checkmark.circleScale)
+        if radius > 0 {
+            s += "    <circle class=\"checkmark-circle\" cx=\"\(n(shape.center.x))\" cy=\"\(n(shape.center.y))\""
+            s += " r=\"\(n(radius))\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(width)\"/>\n"
         }
-        if stroke > 0 {
-            s +=
-                "    <path class=\"checkmark\" d=\"M\(n(cx - 9)) \(n(cy + 1))L\(n(cx - 3)) \(n(cy + 7))L\(n(cx + 10)) \(n(cy - 6))\" fill=\"none\""
-            s +=
-                " stroke=\"\(checkmark.color.hex)\" stroke-width=\"3.5\" stroke-linecap=\"round\" stroke-linejoin=\"round\""
-            if stroke < 1 {
-                s += " stroke-dasharray=\"\(n(tickLength))\" stroke-dashoffset=\"\(n(tickLength * (1 - stroke)))\""
-            }
-            s += "/>\n"
+        if let progress = checkmark.dot {
+            let dot = shape.dot(at: progress)
+            s += "    <circle class=\"checkmark-dot\" cx=\"\(n(dot.x))\" cy=\"\(n(dot.y))\""
+            s += " r=\"\(n(ConnectButtonCheckmarkShape.dotDiameter / 2))\" fill=\"\(color)\"/>\n"
+        }
+        let tick = shape.tick(stroke: checkmark.stroke)
+        if let first = tick.first {
+            var d = "M\(n(first.x)) \(n(first.y))"
+            for point in tick.dropFirst() { d += "L\(n(point.x)) \(n(point.y))" }
+            s += "    <path class=\"checkmark\" d=\"\(d)\" fill=\"none\" stroke=\"\(color)\" stroke-width=\"\(width)\""
+            s += " stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
         }
         return s
     }
