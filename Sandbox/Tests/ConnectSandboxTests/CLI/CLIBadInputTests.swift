@@ -168,6 +168,17 @@ struct CLIBadInputTests {
         #expect(run.errors.contains("line 3, column 16"), "\(run.errors)")
         #expect(!run.errors.contains("Sandbox database \(database): Sandbox database"))
         #expect(!FileManager.default.fileExists(atPath: database))
+
+        // Valid JSON in the wrong shape: the path, the line and the column of the value, and nothing written.
+        try Data("{\n  \"users\": [\n    {\"id\": \"u\", \"email\": 42}\n  ]\n}\n".utf8).write(to: seed)
+        let shape = try await CLI.run(["sandbox", "--port", "0", "--db", database, "--seed-file", seed.path])
+        #expect(shape.status == 1)
+        #expect(
+            shape.errors.contains("at users[0].email (line 3, column 26): expected a string"), "\(shape.errors)")
+        #expect(shape.errors.components(separatedBy: "error:").count == 2, "\(shape.errors)")
+        Self.expectNoInternals(shape.errors)
+        #expect(shape.output.isEmpty, "\(shape.output)")
+        #expect(!FileManager.default.fileExists(atPath: database))
     }
 
     @Test func jsonLogsHaveOneObjectPerRequest() async throws {
