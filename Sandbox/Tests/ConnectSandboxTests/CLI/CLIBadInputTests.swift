@@ -120,6 +120,19 @@ struct CLIBadInputTests {
             #expect(nobody.errors.contains("nobody opened the launch URL in time"), "\(nobody.errors)")
             #expect(!FileManager.default.fileExists(atPath: tokenFile))
 
+            // A token file that cannot be written is refused before the flow starts (it was found only after the
+            // user had finished, and the token was lost).
+            let notADirectory = tokenFile + "/inside"
+            #expect(FileManager.default.createFile(atPath: tokenFile, contents: Data("old\n".utf8)))
+            let unwritable = try await CLI.run(
+                ["connect", "gx-weekly-deals"] + api.prefix(2) + ["--token-file", notADirectory] + api.suffix(4))
+            #expect(unwritable.status == 64)
+            #expect(
+                unwritable.errors.contains("--token-file \(notADirectory): \(tokenFile) is not a directory"),
+                "\(unwritable.errors)")
+            #expect(!unwritable.output.contains("Open this URL"))
+            try FileManager.default.removeItem(atPath: tokenFile)
+
             // An existing token file is refused before the flow starts.
             #expect(FileManager.default.createFile(atPath: tokenFile, contents: Data("old\n".utf8)))
             let existing = try await CLI.run(["connect", "gx-weekly-deals"] + api)
@@ -139,6 +152,17 @@ struct CLIBadInputTests {
             #expect(run.status == 1)
             #expect(run.errors.contains("nothing to monitor"), "\(run.errors)")
         }
+        // A GPX file without points: one message naming the file, not the error's code name.
+        let directory = try SandboxTest.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = directory.appendingPathComponent("empty.gpx")
+        #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
+        let pointless = try await CLI.run(["location", "simulate", "--gpx", empty.path, "--connection", "x"])
+        #expect(pointless.status == 1)
+        #expect(
+            pointless.errors == "error: \(empty.path) is not a GPX route: the GPX document has no points\n",
+            "\(pointless.errors)")
+        Self.expectNoInternals(pointless.errors)
         let missing = try await CLI.run(["location", "simulate", "--gpx", "/no/such/trip.gpx", "--connection", "x"])
         #expect(missing.status == 1)
         #expect(
