@@ -100,8 +100,8 @@ bearer = "sandbox-user-token-alice"
 #   sdk_return_to a redirect URL registered for the service, one of the service's data, not of the document): 400.
 # - GET /v1/location_events: a cursor must be one the list issued (opaque, server state): 400.
 # - run, perform, test with the service key: user_id in the query OR in the body (OpenAPI has no "one of two
-#   locations"), 400 when neither; run and test: a field name must be one of the Connection's own fields (the seed's
-#   data, not the document's), 422 otherwise.
+#   locations"), 400 when neither; run, test and PUT .../user_connection: a field id must be one of the Connection's
+#   own fields (the seed's data, not the document's), 422 otherwise.
 [[operations]]
 include-name = ["GET /access/api/{connection_id}", "GET /connect/{connection_id}", "GET /embed/{service_id}/applets/{applet_id}", "GET /v1/location_events", "POST /v2/connections/{connection_id}/queries/{query_id}/perform"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "429", "5xx"]
@@ -109,6 +109,10 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401",
 [[operations]]
 include-name = ["POST /v2/connections/{connection_id}/actions/{action_id}/run", "POST /v2/connections/{connection_id}/triggers/{trigger_id}/test"]
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "400", "401", "403", "404", "409", "422", "429", "5xx"]
+
+[[operations]]
+include-name = ["PUT /v2/connections/{connection_id}/user_connection"]
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "422", "429", "5xx"]
 TOML
 
 rm -rf "$report"

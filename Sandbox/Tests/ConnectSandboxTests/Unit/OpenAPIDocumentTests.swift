@@ -153,4 +153,38 @@ struct OpenAPIDocumentTests {
             #expect(withUser.status == 200, "\(String(decoding: withUser.data, as: UTF8.self))")
         }
     }
+
+    /// `PUT .../user_connection` reads its body as the document's `UserConnectionUpdate` states it: members the
+    /// document lets a client omit or send as null are taken, a user step naming a second kind of feature step, or one
+    /// filed in another kind's list, is refused. Before, the document required `enabled`, `user_fields` and `value` and
+    /// said nothing of the step kinds, so schemathesis found bodies each side judged differently.
+    @Test func theUserConnectionUpdateIsReadAsTheDocumentStatesIt() async throws {
+        let document = try Self.document()
+        let update = try #require(document["components"]?["schemas"]?["UserFeatureUpdate"])
+        #expect(update["required"] == ["feature_id"])
+        let query = try #require(document["components"]?["schemas"]?["UserQueryUpdate"])
+        #expect(query["required"] == ["feature_query_id"])
+        #expect(query["properties"]?["feature_trigger_id"]?["type"] == "null")
+        try await SandboxTest.withDemo { client in
+            func put(_ body: String) async throws -> SandboxResponse {
+                try await client.request(
+                    "PUT", "/v2/connections/gx-weekly-deals/user_connection", query: ["user_id": "gx-user-1001"],
+                    serviceKey: SandboxTest.serviceKey, body: Data(body.utf8))
+            }
+            let nulls = try await put(
+                #"{"user_features": [{"feature_id": "weekly-deals-email", "enabled": null, "user_fields": null, "#
+                    + #""user_feature_triggers": [{"feature_trigger_id": "ft-weekly-deals", "feature_query_id": null, "#
+                    + #""user_fields": [{"field_id": "store", "value": "store-2001-mission", "field_type": null}]}], "#
+                    + #""user_feature_queries": null, "user_feature_actions": null}]}"#)
+            #expect(nulls.status == 200, "\(String(decoding: nulls.data, as: UTF8.self))")
+            let twoKinds = try await put(
+                #"{"user_features": [{"feature_id": "weekly-deals-email", "user_feature_triggers": "#
+                    + #"[{"feature_trigger_id": "ft-weekly-deals", "feature_action_id": "x"}]}]}"#)
+            #expect(twoKinds.status == 400, "\(String(decoding: twoKinds.data, as: UTF8.self))")
+            let wrongList = try await put(
+                #"{"user_features": [{"feature_id": "weekly-deals-email", "user_feature_triggers": "#
+                    + #"[{"feature_query_id": "ft-weekly-deals"}]}]}"#)
+            #expect(wrongList.status == 400, "\(String(decoding: wrongList.data, as: UTF8.self))")
+        }
+    }
 }
