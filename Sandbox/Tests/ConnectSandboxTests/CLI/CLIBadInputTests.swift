@@ -30,6 +30,11 @@ struct CLIBadInputTests {
             (["sandbox", "--fail-rate", "-0.5"], "--fail-rate must be between 0 and 1"),
             (["sandbox", "--db", "/nonexistent/dir/x.sqlite"], "the directory /nonexistent/dir does not exist"),
             (["sandbox", "--db", "x.sqlite", "--ephemeral"], "--ephemeral and --db exclude each other"),
+            (
+                ["sandbox", "--seed-file", "/no/such/seed.json"],
+                "--seed-file: cannot read /no/such/seed.json: No such file"
+            ),
+            (["sandbox", "--seed-file", "/"], "--seed-file: cannot read /: Is a directory"),
             (["sandbox", "--log-format", "xml"], "--log-format must be text or json"),
             (["help", "nope"], "there is no command 'nope'"),
             (["help", "location", "nope"], "there is no command 'nope'"),

@@ -116,10 +116,14 @@ struct OpenAPIDocumentTests {
             return String(repeating: "0", count: max(0, width - digits.count)) + digits
         }
         for _ in 0..<20_000 {
-            let year = pick(["0000", "0001", "1900", "2000", "2024", "2026", "2100", "0400", number(0...9999, width: 4)])
+            let year = pick([
+                "0000", "0001", "1900", "2000", "2024", "2026", "2100", "0400", number(0...9999, width: 4),
+            ])
             let date = "\(year)-\(number(0...13, width: 2))-\(number(0...32, width: 2))"
             let time = "\(number(0...24, width: 2)):\(number(0...60, width: 2))"
-            let seconds = pick(["", ":\(number(0...60, width: 2))", ":00.\(number(0...999, width: 3))", ":00.5", ":00."])
+            let seconds = pick([
+                "", ":\(number(0...60, width: 2))", ":00.\(number(0...999, width: 3))", ":00.5", ":00.",
+            ])
             let zone = pick(["Z", "+0000", "-08:00", "+2400", "+05:60", "+05:3", "", " "])
             samples.append("\(date)\(pick(["T", "t", " "]))\(time)\(seconds)\(zone)")
         }

@@ -644,8 +644,10 @@ struct SandboxResidueTests {
             // The Connect URL reads skip_config as the activation pages do (it took any value, even in strict mode).
             let (landing, _, _) = try await Pages.get(
                 base, "/connect/gx-weekly-deals",
-                [("email", "alice@example.com"), ("redirect_uri", "groceryexpress://ifttt/callback"),
-                 ("skip_config", "maybe")], in: Pages.browser())
+                [
+                    ("email", "alice@example.com"), ("redirect_uri", "groceryexpress://ifttt/callback"),
+                    ("skip_config", "maybe"),
+                ], in: Pages.browser())
             #expect(landing == (strict ? 400 : 200))
         }
     }
