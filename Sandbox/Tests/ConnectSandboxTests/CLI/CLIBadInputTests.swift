@@ -210,6 +210,23 @@ struct CLIBadInputTests {
         #expect(!FileManager.default.fileExists(atPath: database))
     }
 
+    /// A --db that is not the sandbox's database: one message with one prefix (it was "Sandbox database X: Sandbox
+    /// database X: ..."), naming the path, and the file untouched.
+    @Test func aForeignDatabaseFileIsNamedOnce() async throws {
+        let directory = try SandboxTest.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("notes.sqlite")
+        let text = Data(String(repeating: "not a database, just text. ", count: 8).utf8)
+        try text.write(to: file)
+        chmod(file.path, 0o600)
+        let run = try await CLI.run(["sandbox", "--port", "0", "--db", file.path])
+        #expect(run.status == 1)
+        #expect(run.errors.contains("Sandbox database \(file.path): it is not a SQLite database"), "\(run.errors)")
+        #expect(run.errors.components(separatedBy: "Sandbox database").count == 2, "\(run.errors)")
+        Self.expectNoInternals(run.errors)
+        #expect(try Data(contentsOf: file) == text)
+    }
+
     @Test func jsonLogsHaveOneObjectPerRequest() async throws {
         let directory = try SandboxTest.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
