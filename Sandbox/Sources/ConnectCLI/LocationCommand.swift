@@ -69,7 +69,7 @@ struct LocationSimulateCommand: AsyncParsableCommand {
         do {
             route = try Route(gpx: try Data(contentsOf: URL(fileURLWithPath: gpx)))
         } catch let error as LocationError {
-            warn("error: \(gpx): \(error)")
+            warn("error: \(gpx) is not a GPX route: \(error.message)")
             throw ExitCode(1)
         } catch {
             warn("error: cannot read \(gpx): \(FileProblem.reading(gpx))")

@@ -106,8 +106,12 @@ struct SandboxCommand: AsyncParsableCommand {
         guard RedirectStateMode(rawValue: redirectState) != nil else {
             throw ValidationError("--redirect-state must be echo or ignore")
         }
-        if let seedFile, !FileManager.default.isReadableFile(atPath: seedFile) {
-            throw ValidationError("--seed-file: cannot read \(seedFile)")
+        if let seedFile {
+            var isDirectory: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: seedFile, isDirectory: &isDirectory)
+            if !exists || isDirectory.boolValue || !FileManager.default.isReadableFile(atPath: seedFile) {
+                throw ValidationError("--seed-file: cannot read \(seedFile): \(FileProblem.reading(seedFile))")
+            }
         }
         guard LogFormat(rawValue: logFormat) != nil else {
             throw ValidationError("--log-format must be text or json, got '\(logFormat)'")

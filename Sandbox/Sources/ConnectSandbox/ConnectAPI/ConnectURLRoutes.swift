@@ -32,6 +32,9 @@ struct ConnectURLRoutes: SandboxRoutes {
             guard let email = query["email"]?.trimmingCharacters(in: .whitespaces), !email.isEmpty else {
                 return WebActivationPages.error(.badRequest, "The email parameter is required.")
             }
+            if StrictMode.isOn, let skip = query["skip_config"], !["true", "false"].contains(skip) {
+                return WebActivationPages.error(.badRequest, "skip_config must be true or false (strict mode).")
+            }
             let skipConfig = query["skip_config"] == "true"
             let redirect = query["redirect_uri"].flatMap { $0.isEmpty ? nil : $0 }
             if skipConfig, redirect == nil {

@@ -53,6 +53,17 @@ enum RequestBody {
         return json
     }
 
+    /// A body that may be empty (whitespace only), any JSON value, of which only an object is read: `nil` for an
+    /// empty body or JSON that is not an object; 400 `invalid_parameters` for bytes that are not JSON.
+    static func optionalJSONObject(_ data: Data) throws -> JSONValue? {
+        guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { return nil }
+        guard let json = try? JSONValue.decodeSorted(from: data) else {
+            throw APIError.badRequest("The request body must be JSON.")
+        }
+        if case .object = json { return json }
+        return nil
+    }
+
     /// The member `user_id` of `body` as a string (IFTTT's examples send it as a number, `"user_id": 123`); `nil`
     /// when absent or `null`, 422 for anything but a non-empty string or a whole number.
     static func userId(_ body: JSONValue?) throws -> String? {

@@ -132,8 +132,9 @@ struct LegacyAppletRoutes: SandboxRoutes {
         var request = request
         let slug = context.pathParameter("service_id")
         // The legacy server form: IFTTT-Service-Key with {"user_id": ...} in the JSON body.
-        // The 2017 SDK's POSTs have no body; a body that is not a JSON object is ignored, as IFTTT's server did.
-        let body = (try? RequestBody.optionalObject(try await request.bodyData())) ?? nil
+        // The 2017 SDK's POSTs have no body; JSON that is not an object is ignored, as IFTTT's server did; bytes that
+        // are not JSON at all are refused, as every JSON body of the API is.
+        let body = try RequestBody.optionalJSONObject(try await request.bodyData())
         // A user_id the body carries must be a valid one, whoever authenticates (a user token ignores it otherwise).
         _ = try RequestBody.userId(body)
         let principal = try await env.withBodyUser(

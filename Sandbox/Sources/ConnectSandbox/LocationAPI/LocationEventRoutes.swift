@@ -1,13 +1,12 @@
 import Foundation
 import Hummingbird
-import NIOConcurrencyHelpers
 
 /// `POST /v1/location_events` (the SDK's geofence crossings, spec §4.6) and `GET /v1/location_events` (what was
 /// recorded for the token's user, in the order received).
 ///
 /// The upload carries only `Authorization: Bearer <user token>` and `Content-Type: application/json`; its body is a
 /// JSON array of events with `record_id` (UUID), `region_type` (`geo`), `occurred_at` (`yyyy-MM-dd'T'HH:mm:ssZ`, or
-/// any ISO 8601 date-time with an offset), `event_type` (`entry` or `exit`), `channel_id` (`941030000`),
+/// an ISO 8601 date-time with an offset, ``LocationTimestamp``), `event_type` (`entry` or `exit`), `channel_id` (`941030000`),
 /// `trigger_subscription_id` (a user feature trigger id of the token's user) and `installation_id`. A malformed
 /// event rejects the whole batch with 422 `invalid_parameters` (details as JSON pointers, `/0/record_id`) and nothing
 /// is recorded. An event whose `trigger_subscription_id` is not (or no longer) one of the user's is accepted and
@@ -190,55 +189,21 @@ struct LocationEventRoutes: SandboxRoutes {
         return (records, ignored)
     }
 
-    /// Parses `occurred_at`: the iOS SDK's `yyyy-MM-dd'T'HH:mm:ssZ` (`+0000`), Android's `yyyy-MM-dd'T'HH:mm:ssXXX`
-    /// (`Z` or `+hh:mm`), any ISO 8601 date-time with `Z` or `+hh:mm` and optional fractional seconds, and, leniently,
-    /// `yyyy-MM-dd'T'HH:mm'Z'` without seconds (which neither SDK sends).
+    /// Parses `occurred_at`, exactly the strings the OpenAPI document's pattern for it admits: a real calendar day of
+    /// the years 0001...9999, `T`, then either `HH:mm:ss` with optional fractional seconds (1 to 9 digits) and `Z`,
+    /// `±hhmm` or `±hh:mm` (the iOS SDK's `yyyy-MM-dd'T'HH:mm:ssZ`, Android's `yyyy-MM-dd'T'HH:mm:ssXXX`), or `HH:mm`
+    /// and a literal `Z` (Android's format before December 2020). `nil` for anything else.
     static func parseTimestamp(_ text: String) -> Date? {
-        TimestampFormatters.shared.parse(text)
+        LocationTimestamp.parse(text)
     }
 }
 
-/// The formatters of ``LocationEventRoutes/parseTimestamp(_:)``, made once (creating a `DateFormatter` costs far more
-/// than parsing with one) and used under the sandbox's lock type (`DateFormatter` is not safe to share unlocked).
-final class TimestampFormatters: Sendable {
-    static let shared = TimestampFormatters()
-
-    private let formatters: NIOLockedValueBox<[DateFormatter]>
-
-    private init() {
-        let formatters = [
-            "yyyy-MM-dd'T'HH:mm:ssZ", "yyyy-MM-dd'T'HH:mm:ss.SSSZ", "yyyy-MM-dd'T'HH:mm:ssXXXXX",
-            "yyyy-MM-dd'T'HH:mm:ss.SSSXXXXX", "yyyy-MM-dd'T'HH:mm'Z'",
-        ].map { format in
-            let formatter = DateFormatter()
-            formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = TimeZone(secondsFromGMT: 0)
-            formatter.isLenient = false
-            formatter.dateFormat = format
-            return formatter
-        }
-        self.formatters = NIOLockedValueBox(formatters)
-    }
-
-    /// The first formatter's reading of `text`, in order. The shapes the SDKs send are read without a formatter.
-    func parse(_ text: String) -> Date? {
-        Self.parseCommon(text) ?? parseWithFormatters(text)
-    }
-
-    /// The first formatter's reading of `text`, in order.
-    func parseWithFormatters(_ text: String) -> Date? {
-        formatters.withLockedValue { formatters in
-            for formatter in formatters {
-                if let date = formatter.date(from: text) { return date }
-            }
-            return nil
-        }
-    }
-
-    /// `yyyy-MM-dd'T'HH:mm:ss`, optional `.SSS`, then `Z`, `±hhmm` or `±hh:mm`, with every field in range (a real
-    /// calendar day); `nil` for anything else, which the formatters then judge. Every string this accepts, one of the
-    /// formatters accepts too, as the same instant.
-    static func parseCommon(_ text: String) -> Date? {
+/// The grammar of `occurred_at` (``LocationEventRoutes/parseTimestamp(_:)``), read without a `DateFormatter` (whose
+/// leniency differs between platforms and ICU versions) so that the server and the pattern of `LocationEvent`'s
+/// `occurred_at` in `openapi.json` accept the same strings; `OpenAPIDocumentTests` holds them to it.
+enum LocationTimestamp {
+    /// The instant `text` names, or `nil` when it is not in the grammar.
+    static func parse(_ text: String) -> Date? {
         let b = Array(text.utf8)
         func digits(_ at: Int, _ count: Int) -> Int? {
             guard at + count <= b.count else { return nil }
@@ -251,29 +216,43 @@ final class TimestampFormatters: Sendable {
         }
         func byte(_ at: Int, _ c: Character) -> Bool { at < b.count && b[at] == c.asciiValue! }
         guard let year = digits(0, 4), byte(4, "-"), let month = digits(5, 2), byte(7, "-"), let day = digits(8, 2),
-            byte(10, "T"), let hour = digits(11, 2), byte(13, ":"), let minute = digits(14, 2), byte(16, ":"),
-            let second = digits(17, 2)
+            byte(10, "T"), let hour = digits(11, 2), byte(13, ":"), let minute = digits(14, 2)
         else { return nil }
-        var i = 19
-        var millis = 0
-        if byte(i, ".") {
-            guard let fraction = digits(i + 1, 3) else { return nil }
-            millis = fraction
-            i += 4
-        }
+        var i = 16
+        var second = 0
+        var fraction = 0.0
         var offset = 0
-        if byte(i, "Z") {
+        if byte(i, "Z"), i + 1 == b.count {
             i += 1
-        } else if byte(i, "+") || byte(i, "-") {
-            let sign = byte(i, "-") ? -1 : 1
-            guard let hh = digits(i + 1, 2) else { return nil }
-            var mmAt = i + 3
-            if byte(mmAt, ":") { mmAt += 1 }
-            guard let mm = digits(mmAt, 2), hh <= 23, mm <= 59 else { return nil }
-            offset = sign * (hh * 3600 + mm * 60)
-            i = mmAt + 2
         } else {
-            return nil
+            guard byte(i, ":"), let seconds = digits(i + 1, 2) else { return nil }
+            second = seconds
+            i += 3
+            if byte(i, ".") {
+                var count = 0
+                var scale = 1.0
+                i += 1
+                while let digit = digits(i, 1), count < 9 {
+                    scale /= 10
+                    fraction += Double(digit) * scale
+                    count += 1
+                    i += 1
+                }
+                guard count >= 1 else { return nil }
+            }
+            if byte(i, "Z") {
+                i += 1
+            } else if byte(i, "+") || byte(i, "-") {
+                let sign = byte(i, "-") ? -1 : 1
+                guard let hh = digits(i + 1, 2) else { return nil }
+                var mmAt = i + 3
+                if byte(mmAt, ":") { mmAt += 1 }
+                guard let mm = digits(mmAt, 2), hh <= 23, mm <= 59 else { return nil }
+                offset = sign * (hh * 3600 + mm * 60)
+                i = mmAt + 2
+            } else {
+                return nil
+            }
         }
         guard i == b.count, year >= 1, (1...12).contains(month), hour <= 23, minute <= 59, second <= 59 else {
             return nil
@@ -288,7 +267,7 @@ final class TimestampFormatters: Sendable {
         let doy = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
         let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
         let days = era * 146_097 + doe - 719_468
-        let seconds = Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + Double(millis) / 1000
-        return Date(timeIntervalSince1970: seconds)
+        return Date(
+            timeIntervalSince1970: Double(days * 86_400 + hour * 3600 + minute * 60 + second - offset) + fraction)
     }
 }

@@ -24,15 +24,33 @@ struct JSONSyntaxPosition: Equatable, CustomStringConvertible {
             }
             return nil
         } catch {
-            var line = 1
-            var lineStart = 0
-            for (offset, byte) in scanner.bytes[..<min(error.index, scanner.bytes.count)].enumerated()
-            where byte == UInt8(ascii: "\n") {
-                line += 1
-                lineStart = offset + 1
-            }
-            return JSONSyntaxPosition(line: line, column: error.index - lineStart + 1, expected: error.expected)
+            return location(of: error.index, in: scanner.bytes, expected: error.expected)
         }
+    }
+
+    /// Where the value at `path` starts in `data`, which must be valid JSON: each step of the path is an object's key
+    /// (`stringValue`) or an array's index (`intValue`), whichever the text has there. A path that leaves the text (a
+    /// key that is missing, an index past the end) stops at the deepest value on it that exists, the object or array
+    /// that lacks the rest. `expected` of the answer is empty; `nil` when `data` is not valid JSON.
+    static func valueStart(at path: [any CodingKey], in data: Data) -> JSONSyntaxPosition? {
+        guard firstError(in: data) == nil else { return nil }
+        var scanner = Scanner(bytes: Array(data))
+        do throws(Failure) {
+            return location(of: try scanner.locate(path[...]), in: scanner.bytes, expected: "")
+        } catch {
+            return nil
+        }
+    }
+
+    /// The 1-based line and column of the byte at `offset`.
+    private static func location(of offset: Int, in bytes: [UInt8], expected: String) -> JSONSyntaxPosition {
+        var line = 1
+        var lineStart = 0
+        for (index, byte) in bytes[..<min(offset, bytes.count)].enumerated() where byte == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = index + 1
+        }
+        return JSONSyntaxPosition(line: line, column: offset - lineStart + 1, expected: expected)
     }
 
     private struct Failure: Error {
@@ -111,6 +129,59 @@ struct JSONSyntaxPosition: Equatable, CustomStringConvertible {
             default:
                 throw Failure(index: index, expected: "a value (object, array, string, number, true, false or null)")
             }
+        }
+
+        /// The offset where the value at `path` starts, or where the deepest value on it that exists starts.
+        mutating func locate(_ path: ArraySlice<any CodingKey>) throws(Failure) -> Int {
+            skipSpace()
+            let start = index
+            guard let step = path.first else { return start }
+            switch current {
+            case UInt8(ascii: "{"):
+                index += 1
+                skipSpace()
+                if current == UInt8(ascii: "}") { return start }
+                while true {
+                    skipSpace()
+                    let key = try keyText()
+                    skipSpace()
+                    try expect(UInt8(ascii: ":"), "':' after a key")
+                    if key == step.stringValue { return try locate(path.dropFirst()) }
+                    skipSpace()
+                    try value(depth: 0)
+                    skipSpace()
+                    guard current == UInt8(ascii: ",") else { return start }
+                    index += 1
+                }
+            case UInt8(ascii: "["):
+                guard let wanted = step.intValue else { return start }
+                index += 1
+                skipSpace()
+                if current == UInt8(ascii: "]") { return start }
+                var position = 0
+                while true {
+                    if position == wanted { return try locate(path.dropFirst()) }
+                    skipSpace()
+                    try value(depth: 0)
+                    skipSpace()
+                    guard current == UInt8(ascii: ",") else { return start }
+                    index += 1
+                    position += 1
+                }
+            default:
+                return start
+            }
+        }
+
+        /// A string at the current position, its escapes decoded.
+        mutating func keyText() throws(Failure) -> String {
+            let start = index
+            try string()
+            let raw = Array(bytes[start..<index])
+            guard raw.contains(UInt8(ascii: "\\")) else {
+                return String(decoding: raw.dropFirst().dropLast(), as: UTF8.self)
+            }
+            return (try? JSONDecoder().decode(String.self, from: Data(raw))) ?? ""
         }
 
         mutating func literal(_ word: String) throws(Failure) {

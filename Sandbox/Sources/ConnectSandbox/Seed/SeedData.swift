@@ -85,7 +85,7 @@ public struct SeedData: Codable, Sendable, Equatable {
         do {
             return try JSONDecoder().decode(SeedData.self, from: data)
         } catch let error as DecodingError {
-            throw .malformedSeedFile(path: path, problem: describe(error))
+            throw .malformedSeedFile(path: path, problem: describe(error, in: data))
         } catch {
             throw .malformedSeedFile(path: path, problem: String(describing: error))
         }
@@ -268,9 +268,10 @@ public struct SeedData: Codable, Sendable, Equatable {
         return !s.contains(where: { $0.isWhitespace || $0.isNewline })
     }
 
-    /// A readable description of a decoding error with its JSON path, e.g.
-    /// `at connections[0].features[0].title: the key is missing`.
-    static func describe(_ error: DecodingError) -> String {
+    /// A readable description of a decoding error with its JSON path and, given the JSON text `data`, the line and
+    /// column where the value starts (for a missing key, the object that lacks it), e.g.
+    /// `at connections[0].features[0] (line 4, column 9): the key "title" is missing`.
+    static func describe(_ error: DecodingError, in data: Data? = nil) -> String {
         func path(_ codingPath: [any CodingKey]) -> String {
             var out = ""
             for key in codingPath {
@@ -282,6 +283,12 @@ public struct SeedData: Codable, Sendable, Equatable {
             }
             return out.isEmpty ? "the top level" : out
         }
+        func at(_ codingPath: [any CodingKey]) -> String {
+            guard let data, let start = JSONSyntaxPosition.valueStart(at: codingPath, in: data) else {
+                return "at \(path(codingPath))"
+            }
+            return "at \(path(codingPath)) (line \(start.line), column \(start.column))"
+        }
         func underlying(_ context: DecodingError.Context) -> String {
             guard let inner = context.underlyingError else { return "" }
             let text = (inner as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "\(inner)"
@@ -289,16 +296,16 @@ public struct SeedData: Codable, Sendable, Equatable {
         }
         switch error {
         case .keyNotFound(let key, let context):
-            return "at \(path(context.codingPath + [key])): the key \"\(key.stringValue)\" is missing"
+            return "\(at(context.codingPath)): the key \"\(key.stringValue)\" is missing"
         case .typeMismatch(let type, let context):
-            return "at \(path(context.codingPath)): expected \(jsonTypeName(type))"
+            return "\(at(context.codingPath)): expected \(jsonTypeName(type))"
         case .valueNotFound(let type, let context):
-            return "at \(path(context.codingPath)): expected \(jsonTypeName(type)), found null"
+            return "\(at(context.codingPath)): expected \(jsonTypeName(type)), found null"
         case .dataCorrupted(let context):
             if context.codingPath.isEmpty {
                 return "not valid JSON\(underlying(context))"
             }
-            return "at \(path(context.codingPath)): \(context.debugDescription)"
+            return "\(at(context.codingPath)): \(context.debugDescription)"
         @unknown default:
             return "\(error)"
         }

@@ -30,6 +30,11 @@ struct CLIBadInputTests {
             (["sandbox", "--fail-rate", "-0.5"], "--fail-rate must be between 0 and 1"),
             (["sandbox", "--db", "/nonexistent/dir/x.sqlite"], "the directory /nonexistent/dir does not exist"),
             (["sandbox", "--db", "x.sqlite", "--ephemeral"], "--ephemeral and --db exclude each other"),
+            (
+                ["sandbox", "--seed-file", "/no/such/seed.json"],
+                "--seed-file: cannot read /no/such/seed.json: No such file"
+            ),
+            (["sandbox", "--seed-file", "/"], "--seed-file: cannot read /: Is a directory"),
             (["sandbox", "--log-format", "xml"], "--log-format must be text or json"),
             (["help", "nope"], "there is no command 'nope'"),
             (["help", "location", "nope"], "there is no command 'nope'"),
@@ -120,6 +125,19 @@ struct CLIBadInputTests {
             #expect(nobody.errors.contains("nobody opened the launch URL in time"), "\(nobody.errors)")
             #expect(!FileManager.default.fileExists(atPath: tokenFile))
 
+            // A token file that cannot be written is refused before the flow starts (it was found only after the
+            // user had finished, and the token was lost).
+            let notADirectory = tokenFile + "/inside"
+            #expect(FileManager.default.createFile(atPath: tokenFile, contents: Data("old\n".utf8)))
+            let unwritable = try await CLI.run(
+                ["connect", "gx-weekly-deals"] + api.prefix(2) + ["--token-file", notADirectory] + api.suffix(4))
+            #expect(unwritable.status == 64)
+            #expect(
+                unwritable.errors.contains("--token-file \(notADirectory): \(tokenFile) is not a directory"),
+                "\(unwritable.errors)")
+            #expect(!unwritable.output.contains("Open this URL"))
+            try FileManager.default.removeItem(atPath: tokenFile)
+
             // An existing token file is refused before the flow starts.
             #expect(FileManager.default.createFile(atPath: tokenFile, contents: Data("old\n".utf8)))
             let existing = try await CLI.run(["connect", "gx-weekly-deals"] + api)
@@ -139,6 +157,17 @@ struct CLIBadInputTests {
             #expect(run.status == 1)
             #expect(run.errors.contains("nothing to monitor"), "\(run.errors)")
         }
+        // A GPX file without points: one message naming the file, not the error's code name.
+        let directory = try SandboxTest.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let empty = directory.appendingPathComponent("empty.gpx")
+        #expect(FileManager.default.createFile(atPath: empty.path, contents: Data()))
+        let pointless = try await CLI.run(["location", "simulate", "--gpx", empty.path, "--connection", "x"])
+        #expect(pointless.status == 1)
+        #expect(
+            pointless.errors == "error: \(empty.path) is not a GPX route: the GPX document has no points\n",
+            "\(pointless.errors)")
+        Self.expectNoInternals(pointless.errors)
         let missing = try await CLI.run(["location", "simulate", "--gpx", "/no/such/trip.gpx", "--connection", "x"])
         #expect(missing.status == 1)
         #expect(
@@ -168,6 +197,34 @@ struct CLIBadInputTests {
         #expect(run.errors.contains("line 3, column 16"), "\(run.errors)")
         #expect(!run.errors.contains("Sandbox database \(database): Sandbox database"))
         #expect(!FileManager.default.fileExists(atPath: database))
+
+        // Valid JSON in the wrong shape: the path, the line and the column of the value, and nothing written.
+        try Data("{\n  \"users\": [\n    {\"id\": \"u\", \"email\": 42}\n  ]\n}\n".utf8).write(to: seed)
+        let shape = try await CLI.run(["sandbox", "--port", "0", "--db", database, "--seed-file", seed.path])
+        #expect(shape.status == 1)
+        #expect(
+            shape.errors.contains("at users[0].email (line 3, column 26): expected a string"), "\(shape.errors)")
+        #expect(shape.errors.components(separatedBy: "error:").count == 2, "\(shape.errors)")
+        Self.expectNoInternals(shape.errors)
+        #expect(shape.output.isEmpty, "\(shape.output)")
+        #expect(!FileManager.default.fileExists(atPath: database))
+    }
+
+    /// A --db that is not the sandbox's database: one message with one prefix (it was "Sandbox database X: Sandbox
+    /// database X: ..."), naming the path, and the file untouched.
+    @Test func aForeignDatabaseFileIsNamedOnce() async throws {
+        let directory = try SandboxTest.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let file = directory.appendingPathComponent("notes.sqlite")
+        let text = Data(String(repeating: "not a database, just text. ", count: 8).utf8)
+        try text.write(to: file)
+        chmod(file.path, 0o600)
+        let run = try await CLI.run(["sandbox", "--port", "0", "--db", file.path])
+        #expect(run.status == 1)
+        #expect(run.errors.contains("Sandbox database \(file.path): it is not a SQLite database"), "\(run.errors)")
+        #expect(run.errors.components(separatedBy: "Sandbox database").count == 2, "\(run.errors)")
+        Self.expectNoInternals(run.errors)
+        #expect(try Data(contentsOf: file) == text)
     }
 
     @Test func jsonLogsHaveOneObjectPerRequest() async throws {

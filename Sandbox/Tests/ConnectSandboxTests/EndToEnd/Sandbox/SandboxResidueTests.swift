@@ -641,6 +641,14 @@ struct SandboxResidueTests {
                 base, "/access/api/gx-arrive-store",
                 [("sdk_return_to", "http://127.0.0.1:4567/cb"), ("skip_config", "maybe")], in: Pages.browser())
             #expect(page == (strict ? 400 : 200))
+            // The Connect URL reads skip_config as the activation pages do (it took any value, even in strict mode).
+            let (landing, _, _) = try await Pages.get(
+                base, "/connect/gx-weekly-deals",
+                [
+                    ("email", "alice@example.com"), ("redirect_uri", "groceryexpress://ifttt/callback"),
+                    ("skip_config", "maybe"),
+                ], in: Pages.browser())
+            #expect(landing == (strict ? 400 : 200))
         }
     }
 
