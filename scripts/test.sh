@@ -120,28 +120,45 @@ build_package() {  # $1 = package path, $2 = name; sets <name>_build_time, and b
   echo "   built in $(elapsed "$step_time")"
 }
 
-# The sandbox's tests run one at a time. Each starts servers whose handlers share the 2-thread cooperative pool
-# with every other test; run all at once, tests that compute or block for a second or two (floods of 10,000 calls,
-# a browser, 110 curl processes) starved the others' servers, so one request waited 4-10 s and a test of 100
-# sign-ins took 95 s (CI, 2026-11-27). One at a time, the suite took 128 s against 115 s all at once on an idle
-# 2-core machine, and no request waits on another test.
-test_package() {  # $1 = package path, $2 = name
-  local path="$1" name="$2" time_variable="${2}_build_time"
-  local build_time="${!time_variable}" order=()
+# The sandbox's tests run one at a time in a process. Each starts servers whose handlers share the process's 2-thread
+# cooperative pool with every other test; run all at once, tests that compute or block for a second or two (floods of
+# 10,000 calls, a browser, 110 curl processes) starved the others' servers, so one request waited 4-10 s and a test of
+# 100 sign-ins took 95 s (CI, 2026-11-27). One at a time, the suite took 128 s against 115 s all at once on an idle
+# 2-core machine, and no request waits on another test. Beside the checks they run in two processes (start_sandbox_tests).
+test_package() {  # $1 = package path, $2 = name: the package's tests in the foreground
+  local path="$1" name="$2" time_variable="${2}_build_time" order=()
   [ "$name" = sandbox ] && order=(--no-parallel)
-  local pid_variable="${name}_tests_pid" started_variable="${name}_tests_started"
-  if [ -n "${!pid_variable:-}" ]; then   # started by start_tests: collect them
-    if kill -0 "${!pid_variable}" 2>/dev/null; then echo "== (waiting for the $name tests)"; fi
-    wait "${!pid_variable}"
-    step_rc="$(cat "$logdir/$name.test.rc" 2>/dev/null || echo 1)"
-    step_time=$((SECONDS - ${!started_variable}))
-  else
-    echo "== $name: test"
-    # A time bound per package: a test that hangs becomes a named failure instead of a command that never ends.
-    step "$name tests" "$logdir/$name.test.log" timeout --kill-after=30 "$test_timeout" \
-      swift test --package-path "$path" --skip-build "${order[@]}"
-  fi
-  local log="$logdir/$name.test.log" rc=$step_rc p f
+  echo "== $name: test"
+  # A time bound per package: a test that hangs becomes a named failure instead of a command that never ends.
+  step "$name tests" "$logdir/$name.test.log" timeout --kill-after=30 "$test_timeout" \
+    swift test --package-path "$path" --skip-build "${order[@]}"
+  report_tests "$name" "$name" "$step_rc" "${!time_variable}" "$step_time"
+}
+
+# start_tests KEY COMMAND...: tests in the background, under the time bound, logged to $logdir/KEY.test.log;
+# collect_tests KEY LABEL BUILD_TIME waits for them and reports them.
+start_tests() {
+  local key="$1"; shift
+  printf -v "${key//-/_}_tests_started" '%s' "$SECONDS"
+  (
+    timeout --kill-after=30 "$test_timeout" "$@" >"$logdir/$key.test.log" 2>&1
+    echo $? >"$logdir/$key.test.rc"
+    echo "$SECONDS" >"$logdir/$key.test.end"
+  ) &
+  printf -v "${key//-/_}_tests_pid" '%s' "$!"
+}
+collect_tests() {  # $1 = key, $2 = label, $3 = build time
+  local key="$1" pid_variable="${1//-/_}_tests_pid" started_variable="${1//-/_}_tests_started" rc end
+  if kill -0 "${!pid_variable}" 2>/dev/null; then echo "== (waiting for the $2 tests)"; fi
+  wait "${!pid_variable}"
+  rc="$(cat "$logdir/$key.test.rc" 2>/dev/null || echo 1)"
+  # Their own time, from their start to their end (not to now: they may have ended long before the step beside them).
+  end="$(cat "$logdir/$key.test.end" 2>/dev/null || echo "$SECONDS")"
+  report_tests "$key" "$2" "$rc" "$3" $((end - ${!started_variable}))
+}
+
+report_tests() {  # $1 = key (its log), $2 = label, $3 = exit status, $4 = build time, $5 = test time
+  local log="$logdir/$1.test.log" name="$2" rc="$3" build_time="$4" test_time="$5" p f
   count "$log"
   passed=$((passed + p)); failed=$((failed + f))
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
@@ -155,10 +172,34 @@ test_package() {  # $1 = package path, $2 = name
     status=1; keep_logs=1
     show_test_failure "$log"
     if [ "$f" -eq 0 ]; then failed=$((failed + 1)); fi   # a crash or a failure with no ✘ line
-    echo "== $name: TESTS FAILED (exit $rc): $p passed, $f failed; build $(elapsed "$build_time"), tests $(elapsed "$step_time")"
+    echo "== $name: TESTS FAILED (exit $rc): $p passed, $f failed; build $(elapsed "$build_time"), tests $(elapsed "$test_time")"
   else
-    echo "== $name: $p passed, $f failed; build $(elapsed "$build_time"), tests $(elapsed "$step_time")"
+    echo "== $name: $p passed, $f failed; build $(elapsed "$build_time"), tests $(elapsed "$test_time")"
   fi
+}
+
+# The sandbox's tests in two processes at once, each running its tests one at a time (so no test starves another's
+# servers through a shared pool: each process has its own): the suites declared under Browser/ and CLI/ (a browser and
+# child processes) in one, every other suite (in-process sandboxes) in the other, about half the time each. One at a
+# time in one process, the 288 tests took 224 s for 61 s of CPU: most of a test's time is waiting (child processes,
+# a browser, sockets, a server's answer), which the other process fills. The shards are one --filter pattern and the
+# same pattern as --skip, so every test runs exactly once. The test binary is run as `swift test` runs it, directly:
+# two `swift test` in one package would wait for each other's lock on .build.
+sandbox_tests_dir=Sandbox/Tests/ConnectSandboxTests
+sandbox_shard_pattern() {  # the test ids of the suites (top-level types) declared under Browser/ and CLI/
+  local names
+  names="$(find "$sandbox_tests_dir/Browser" "$sandbox_tests_dir/CLI" -name '*.swift' -exec cat {} + \
+    | sed -nE 's/^(public |final |private |fileprivate |internal )*(struct|class|enum|actor) ([A-Za-z0-9_]+).*/\3/p' \
+    | sort -u | paste -sd'|' -)"
+  echo "^ConnectSandboxTests\.($names)/"
+}
+start_sandbox_tests() {
+  local bin pattern
+  bin="$(swift build --package-path Sandbox "${test_build_flags[@]}" --show-bin-path)/ConnectSandboxPackageTests.xctest"
+  pattern="$(sandbox_shard_pattern)"
+  echo "== sandbox: test (two processes: the browser and CLI suites, and the others)"
+  start_tests sandbox-1 "$bin" --testing-library swift-testing --no-parallel --filter "$pattern"
+  start_tests sandbox-2 "$bin" --testing-library swift-testing --no-parallel --skip "$pattern"
 }
 
 # The checks of a tier, in name order: every executable scripts/checks/NN-name.sh whose header has the line
@@ -212,27 +253,14 @@ if [ "$full" -eq 0 ]; then
   export IFTTT_PAGING_EVENTS="${IFTTT_PAGING_EVENTS:-20000}"
 fi
 
-# start_tests PATH NAME: the package's tests in the background, under the same time bound; test_package collects
-# their result later.
-start_tests() {
-  local path="$1" name="$2"
-  echo "== $name: test (beside the sandbox build)"
-  printf -v "${name}_tests_started" '%s' "$SECONDS"
-  (
-    timeout --kill-after=30 "$test_timeout" swift test --package-path "$path" --skip-build \
-      >"$logdir/$name.test.log" 2>&1
-    echo $? >"$logdir/$name.test.rc"
-  ) &
-  printf -v "${name}_tests_pid" '%s' "$!"
-}
-
 # 1. The SDK's build, then the sandbox's build with the SDK's tests running beside it: the packages have separate
 # .build directories (no SwiftPM lock is shared), and the sandbox build, which the SDK's tests do not need, was the
 # longest step of a fresh run. With --verbose, or IFTTT_TEST_SERIAL=1, everything runs one step at a time.
 built_ok=1
 build_package "$root" sdk
 if [ "$verbose" -eq 0 ] && [ "$sdk_built" -eq 1 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ]; then
-  start_tests "$root" sdk
+  echo "== sdk: test (beside the sandbox build)"
+  start_tests sdk swift test --package-path "$root" --skip-build
 fi
 build_package "$root/Sandbox" sandbox
 
@@ -242,13 +270,15 @@ build_package "$root/Sandbox" sandbox
 # (IFTTT_TEST_BUILT=1) and only read them. The second lane's output is printed when the tests are done.
 # With --verbose, or after a failed build, everything runs one step at a time.
 export IFTTT_TEST_BUILT=$built_ok
-if [ "$verbose" -eq 0 ] && [ "$built_ok" -eq 1 ]; then
+if [ "$verbose" -eq 0 ] && [ "$built_ok" -eq 1 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ]; then
   default_checks 1 >"$logdir/checks.out" 2>&1 &
   lane1=$!
   default_checks 2 >"$logdir/checks2.out" 2>&1 &
   lane2=$!
-  test_package "$root" sdk
-  test_package "$root/Sandbox" sandbox
+  start_sandbox_tests
+  collect_tests sdk sdk "$sdk_build_time"
+  collect_tests sandbox-1 "sandbox (browser, CLI)" "$sandbox_build_time"
+  collect_tests sandbox-2 "sandbox (the others)" "$sandbox_build_time"
   if kill -0 "$lane1" 2>/dev/null || kill -0 "$lane2" 2>/dev/null; then echo "== (waiting for the checks)"; fi
   wait "$lane1" "$lane2"
   cat "$logdir/checks.out" "$logdir/checks2.out"
