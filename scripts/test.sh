@@ -11,8 +11,8 @@
 # the lines that explain it (compiler errors, failed tests with their issues, or the end of the log). Green
 # runs print no test chatter. The full logs of a failed run are kept and their directory is printed.
 # Options: --full runs the full tier; --quick skips the consumer check; --verbose streams every log as it is written.
-# Each package's `swift test` runs under a time bound (IFTTT_TEST_TIMEOUT seconds, default 1200): past it the tests are
-# stopped, the ones still running are named, and the run fails.
+# Each test process (the SDK's `swift test`, the sandbox's two) runs under a time bound (IFTTT_TEST_TIMEOUT seconds,
+# default 1200): past it the tests are stopped, the ones still running are named, and the run fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -149,12 +149,20 @@ start_tests() {
 }
 collect_tests() {  # $1 = key, $2 = label, $3 = build time
   local key="$1" pid_variable="${1//-/_}_tests_pid" started_variable="${1//-/_}_tests_started" rc end
-  if kill -0 "${!pid_variable}" 2>/dev/null; then echo "== (waiting for the $2 tests)"; fi
-  wait "${!pid_variable}"
+  local pid="${!pid_variable}" start="${!started_variable}" beat
+  if kill -0 "$pid" 2>/dev/null; then echo "== (waiting for the $2 tests)"; fi
+  beat=$(( (SECONDS - start) / 30 * 30 + 30 ))
+  while kill -0 "$pid" 2>/dev/null; do   # the heartbeat of step()
+    sleep 1
+    if [ $((SECONDS - start)) -ge "$beat" ] && kill -0 "$pid" 2>/dev/null; then
+      echo "   … $2 tests still running ($(elapsed $((SECONDS - start))))"; beat=$((beat + 30))
+    fi
+  done
+  wait "$pid"
   rc="$(cat "$logdir/$key.test.rc" 2>/dev/null || echo 1)"
   # Their own time, from their start to their end (not to now: they may have ended long before the step beside them).
   end="$(cat "$logdir/$key.test.end" 2>/dev/null || echo "$SECONDS")"
-  report_tests "$key" "$2" "$rc" "$3" $((end - ${!started_variable}))
+  report_tests "$key" "$2" "$rc" "$3" $((end - start))
 }
 
 report_tests() {  # $1 = key (its log), $2 = label, $3 = exit status, $4 = build time, $5 = test time
@@ -226,7 +234,8 @@ run_check() {
 
 # The consumer check and the default tier's checks of one lane, one after the other: lane 2 holds the checks whose
 # header has the line `# lane: 2`, lane 1 the others and the consumer check (checks that share a scratch directory,
-# such as the two that run check-apple.sh, stay in one lane).
+# such as the two that run check-apple.sh, stay in one lane). Keep the two about as long: with 45-ios-availability in
+# lane 2, lane 1 took 3m22s and lane 2 6m34s (2026-12-06, a loaded machine), longer than the tests beside them.
 default_checks() {  # $1 = lane: 1 or 2
   local check lane
   if [ "$1" = 1 ] && [ "$quick" -eq 0 ]; then run_check consumer scripts/check-consumer.sh; fi
@@ -264,11 +273,11 @@ if [ "$verbose" -eq 0 ] && [ "$sdk_built" -eq 1 ] && [ "${IFTTT_TEST_SERIAL:-0}"
 fi
 build_package "$root/Sandbox" sandbox
 
-# 2. The tests of both packages, and beside them, in two more lanes, the consumer check and the default tier's checks
-# (the tests spend much of their time waiting on servers, browsers and child processes; the checks fill it). The
-# tests hold SwiftPM's lock on .build while they run, so the checks are told that both builds are done
-# (IFTTT_TEST_BUILT=1) and only read them. The second lane's output is printed when the tests are done.
-# With --verbose, or after a failed build, everything runs one step at a time.
+# 2. The tests of both packages (the sandbox's in two processes), and beside them, in two more lanes, the consumer
+# check and the default tier's checks (the tests spend much of their time waiting on servers, browsers and child
+# processes; the checks fill it). The SDK's tests hold SwiftPM's lock on .build while they run, so the checks are told
+# that both builds are done (IFTTT_TEST_BUILT=1) and only read them. The lanes' output is printed when the tests are
+# done. With --verbose, IFTTT_TEST_SERIAL=1, or after a failed build, everything runs one step at a time.
 export IFTTT_TEST_BUILT=$built_ok
 if [ "$verbose" -eq 0 ] && [ "$built_ok" -eq 1 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ]; then
   default_checks 1 >"$logdir/checks.out" 2>&1 &
