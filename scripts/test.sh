@@ -193,7 +193,12 @@ report_tests() {  # $1 = key (its log), $2 = label, $3 = exit status, $4 = build
 # a browser, sockets, a server's answer), which the other process fills. The shards are one --filter pattern and the
 # same pattern as --skip, so every test runs exactly once. The test binary is run as `swift test` runs it, directly:
 # two `swift test` in one package would wait for each other's lock on .build.
+# Suites that load the whole machine run first, with no other test process beside them: RequestSourceTests opens
+# 20,000 loopback sockets and compares page times with and without them (a ratio under 2), and every connection
+# another process opens meanwhile is slower (the kernel's search for a free port among the crowd's), which tilts the
+# ratio (10x once while the other process ran CLI tests).
 sandbox_tests_dir=Sandbox/Tests/ConnectSandboxTests
+sandbox_alone_suites="RequestSourceTests"
 sandbox_shard_pattern() {  # the test ids of the suites (top-level types) declared under Browser/ and CLI/
   local names
   names="$(find "$sandbox_tests_dir/Browser" "$sandbox_tests_dir/CLI" -name '*.swift' -exec cat {} + \
@@ -202,12 +207,15 @@ sandbox_shard_pattern() {  # the test ids of the suites (top-level types) declar
   echo "^ConnectSandboxTests\.($names)/"
 }
 start_sandbox_tests() {
-  local bin pattern
+  local bin pattern alone
   bin="$(swift build --package-path Sandbox "${test_build_flags[@]}" --show-bin-path)/ConnectSandboxPackageTests.xctest"
   pattern="$(sandbox_shard_pattern)"
-  echo "== sandbox: test (two processes: the browser and CLI suites, and the others)"
-  start_tests sandbox-1 "$bin" --testing-library swift-testing --no-parallel --filter "$pattern"
-  start_tests sandbox-2 "$bin" --testing-library swift-testing --no-parallel --skip "$pattern"
+  alone="^ConnectSandboxTests\.(${sandbox_alone_suites// /|})/"
+  echo "== sandbox: test ($sandbox_alone_suites alone, then two processes: the browser and CLI suites, and the others)"
+  start_tests sandbox-0 "$bin" --testing-library swift-testing --no-parallel --filter "$alone"
+  collect_tests sandbox-0 "sandbox ($sandbox_alone_suites)" "$sandbox_build_time"
+  start_tests sandbox-1 "$bin" --testing-library swift-testing --no-parallel --filter "$pattern" --skip "$alone"
+  start_tests sandbox-2 "$bin" --testing-library swift-testing --no-parallel --skip "$pattern" --skip "$alone"
 }
 
 # The checks of a tier, in name order: every executable scripts/checks/NN-name.sh whose header has the line
