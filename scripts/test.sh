@@ -274,11 +274,20 @@ fi
 # .build directories (no SwiftPM lock is shared), and the sandbox build, which the SDK's tests do not need, was the
 # longest step of a fresh run. With --verbose, or IFTTT_TEST_SERIAL=1, everything runs one step at a time.
 built_ok=1
+# The sandbox's dependencies are resolved beside the SDK's build: on a fresh clone that is some twenty git checkouts
+# (19 s of CPU, mostly the kernel's, and waits on the disk) that would otherwise open the sandbox's build. A failure
+# here is the sandbox build's to report: it resolves again.
+resolve_pid=""
+if [ "$verbose" -eq 0 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ]; then
+  swift package --package-path "$root/Sandbox" resolve >"$logdir/sandbox.resolve.log" 2>&1 &
+  resolve_pid=$!
+fi
 build_package "$root" sdk
 if [ "$verbose" -eq 0 ] && [ "$sdk_built" -eq 1 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ]; then
   echo "== sdk: test (beside the sandbox build)"
   start_tests sdk swift test --package-path "$root" --skip-build
 fi
+if [ -n "$resolve_pid" ]; then wait "$resolve_pid"; fi
 build_package "$root/Sandbox" sandbox
 
 # 2. The tests of both packages (the sandbox's in two processes), and beside them, in two more lanes, the consumer
@@ -322,7 +331,7 @@ build_release_cli() {  # sets release_tarball and release_bin, or returns 1
   if [ "$step_rc" -ne 0 ]; then
     show_build_failure "$log"; echo "== release build FAILED after $(elapsed "$step_time")"; keep_logs=1; return 1
   fi
-  release_tarball="$(tail -1 "$log")"
+  release_tarball="$(grep -E '\.tar\.gz$' "$log" | tail -1)"   # the script's last line of output
   case "$release_tarball" in /*) ;; *) release_tarball="$root/$release_tarball" ;; esac
   release_bin="${release_tarball%.tar.gz}/ifttt-connect"
   if [ ! -f "$release_tarball" ] || [ ! -x "$release_bin" ]; then
