@@ -240,15 +240,17 @@ run_check() {
   fi
 }
 
-# The consumer check and the default tier's checks of one lane, one after the other: lane 2 holds the checks whose
-# header has the line `# lane: 2`, lane 1 the others and the consumer check (checks that share a scratch directory,
-# such as the two that run check-apple.sh, stay in one lane). Keep the two about as long: with 45-ios-availability in
-# lane 2, lane 1 took 3m22s and lane 2 6m34s (2026-12-06, a loaded machine), longer than the tests beside them.
-default_checks() {  # $1 = lane: 1 or 2
+# The consumer check and the default tier's checks of one lane, one after the other: lanes 2 and 3 hold the checks
+# whose header has the line `# lane: 2` or `# lane: 3`, lane 1 the others and the consumer check (checks that share a
+# scratch directory, such as the two that run check-apple.sh, stay in one lane). Keep them about as long, and shorter
+# than the tests beside them: several checks spend most of their time starting processes one after another (48-podspec:
+# 23 s of CPU in 77 s to 158 s), not computing. With two lanes, lane 1 took 1m55s and lane 2 3m39s beside 2m44s of
+# sandbox tests (2026-12-06, a loaded machine); 48-podspec now has a lane of its own.
+default_checks() {  # $1 = lane: 1, 2 or 3
   local check lane
   if [ "$1" = 1 ] && [ "$quick" -eq 0 ]; then run_check consumer scripts/check-consumer.sh; fi
   while read -r check; do
-    lane=1; grep -q '^# lane: 2$' "$check" && lane=2
+    lane="$(sed -nE 's/^# lane: ([23])$/\1/p' "$check" | head -1)"; lane="${lane:-1}"
     [ "$lane" = "$1" ] && run_check "$(basename "$check" .sh)" "$check"
   done < <(tier_checks default)
   return 0
@@ -290,7 +292,7 @@ fi
 if [ -n "$resolve_pid" ]; then wait "$resolve_pid"; fi
 build_package "$root/Sandbox" sandbox
 
-# 2. The tests of both packages (the sandbox's in two processes), and beside them, in two more lanes, the consumer
+# 2. The tests of both packages (the sandbox's in two processes), and beside them, in three more lanes, the consumer
 # check and the default tier's checks (the tests spend much of their time waiting on servers, browsers and child
 # processes; the checks fill it). The SDK's tests hold SwiftPM's lock on .build while they run, so the checks are told
 # that both builds are done (IFTTT_TEST_BUILT=1) and only read them. The lanes' output is printed when the tests are
@@ -301,18 +303,23 @@ if [ "$verbose" -eq 0 ] && [ "$built_ok" -eq 1 ] && [ "${IFTTT_TEST_SERIAL:-0}" 
   lane1=$!
   default_checks 2 >"$logdir/checks2.out" 2>&1 &
   lane2=$!
+  default_checks 3 >"$logdir/checks3.out" 2>&1 &
+  lane3=$!
   start_sandbox_tests
   collect_tests sdk sdk "$sdk_build_time"
   collect_tests sandbox-1 "sandbox (browser, CLI)" "$sandbox_build_time"
   collect_tests sandbox-2 "sandbox (the others)" "$sandbox_build_time"
-  if kill -0 "$lane1" 2>/dev/null || kill -0 "$lane2" 2>/dev/null; then echo "== (waiting for the checks)"; fi
-  wait "$lane1" "$lane2"
-  cat "$logdir/checks.out" "$logdir/checks2.out"
+  if kill -0 "$lane1" 2>/dev/null || kill -0 "$lane2" 2>/dev/null || kill -0 "$lane3" 2>/dev/null; then
+    echo "== (waiting for the checks)"
+  fi
+  wait "$lane1" "$lane2" "$lane3"
+  cat "$logdir/checks.out" "$logdir/checks2.out" "$logdir/checks3.out"
 else
   [ "$sdk_built" -eq 1 ] && test_package "$root" sdk
   [ "$sandbox_built" -eq 1 ] && test_package "$root/Sandbox" sandbox
   default_checks 1
   default_checks 2
+  default_checks 3
 fi
 
 # 3. The full tier's checks. Two of them need the release ifttt-connect: the load check (55) measures it and the
