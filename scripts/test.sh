@@ -11,8 +11,8 @@
 # the lines that explain it (compiler errors, failed tests with their issues, or the end of the log). Green
 # runs print no test chatter. The full logs of a failed run are kept and their directory is printed.
 # Options: --full runs the full tier; --quick skips the consumer check; --verbose streams every log as it is written.
-# Each package's `swift test` runs under a time bound (IFTTT_TEST_TIMEOUT seconds, default 1200): past it the tests are
-# stopped, the ones still running are named, and the run fails.
+# Each test process (the SDK's `swift test`, the sandbox's two) runs under a time bound (IFTTT_TEST_TIMEOUT seconds,
+# default 1200): past it the tests are stopped, the ones still running are named, and the run fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 root="$(pwd)"
@@ -120,28 +120,53 @@ build_package() {  # $1 = package path, $2 = name; sets <name>_build_time, and b
   echo "   built in $(elapsed "$step_time")"
 }
 
-# The sandbox's tests run one at a time. Each starts servers whose handlers share the 2-thread cooperative pool
-# with every other test; run all at once, tests that compute or block for a second or two (floods of 10,000 calls,
-# a browser, 110 curl processes) starved the others' servers, so one request waited 4-10 s and a test of 100
-# sign-ins took 95 s (CI, 2026-11-27). One at a time, the suite took 128 s against 115 s all at once on an idle
-# 2-core machine, and no request waits on another test.
-test_package() {  # $1 = package path, $2 = name
-  local path="$1" name="$2" time_variable="${2}_build_time"
-  local build_time="${!time_variable}" order=()
+# The sandbox's tests run one at a time in a process. Each starts servers whose handlers share the process's 2-thread
+# cooperative pool with every other test; run all at once, tests that compute or block for a second or two (floods of
+# 10,000 calls, a browser, 110 curl processes) starved the others' servers, so one request waited 4-10 s and a test of
+# 100 sign-ins took 95 s (CI, 2026-11-27). One at a time, the suite took 128 s against 115 s all at once on an idle
+# 2-core machine, and no request waits on another test. Beside the checks they run in two processes (start_sandbox_tests).
+test_package() {  # $1 = package path, $2 = name: the package's tests in the foreground
+  local path="$1" name="$2" time_variable="${2}_build_time" order=()
   [ "$name" = sandbox ] && order=(--no-parallel)
-  local pid_variable="${name}_tests_pid" started_variable="${name}_tests_started"
-  if [ -n "${!pid_variable:-}" ]; then   # started by start_tests: collect them
-    if kill -0 "${!pid_variable}" 2>/dev/null; then echo "== (waiting for the $name tests)"; fi
-    wait "${!pid_variable}"
-    step_rc="$(cat "$logdir/$name.test.rc" 2>/dev/null || echo 1)"
-    step_time=$((SECONDS - ${!started_variable}))
-  else
-    echo "== $name: test"
-    # A time bound per package: a test that hangs becomes a named failure instead of a command that never ends.
-    step "$name tests" "$logdir/$name.test.log" timeout --kill-after=30 "$test_timeout" \
-      swift test --package-path "$path" --skip-build "${order[@]}"
-  fi
-  local log="$logdir/$name.test.log" rc=$step_rc p f
+  echo "== $name: test"
+  # A time bound per package: a test that hangs becomes a named failure instead of a command that never ends.
+  step "$name tests" "$logdir/$name.test.log" timeout --kill-after=30 "$test_timeout" \
+    swift test --package-path "$path" --skip-build "${order[@]}"
+  report_tests "$name" "$name" "$step_rc" "${!time_variable}" "$step_time"
+}
+
+# start_tests KEY COMMAND...: tests in the background, under the time bound, logged to $logdir/KEY.test.log;
+# collect_tests KEY LABEL BUILD_TIME waits for them and reports them.
+start_tests() {
+  local key="$1"; shift
+  printf -v "${key//-/_}_tests_started" '%s' "$SECONDS"
+  (
+    timeout --kill-after=30 "$test_timeout" "$@" >"$logdir/$key.test.log" 2>&1
+    echo $? >"$logdir/$key.test.rc"
+    echo "$SECONDS" >"$logdir/$key.test.end"
+  ) &
+  printf -v "${key//-/_}_tests_pid" '%s' "$!"
+}
+collect_tests() {  # $1 = key, $2 = label, $3 = build time
+  local key="$1" pid_variable="${1//-/_}_tests_pid" started_variable="${1//-/_}_tests_started" rc end
+  local pid="${!pid_variable}" start="${!started_variable}" beat
+  if kill -0 "$pid" 2>/dev/null; then echo "== (waiting for the $2 tests)"; fi
+  beat=$(( (SECONDS - start) / 30 * 30 + 30 ))
+  while kill -0 "$pid" 2>/dev/null; do   # the heartbeat of step()
+    sleep 1
+    if [ $((SECONDS - start)) -ge "$beat" ] && kill -0 "$pid" 2>/dev/null; then
+      echo "   … $2 tests still running ($(elapsed $((SECONDS - start))))"; beat=$((beat + 30))
+    fi
+  done
+  wait "$pid"
+  rc="$(cat "$logdir/$key.test.rc" 2>/dev/null || echo 1)"
+  # Their own time, from their start to their end (not to now: they may have ended long before the step beside them).
+  end="$(cat "$logdir/$key.test.end" 2>/dev/null || echo "$SECONDS")"
+  report_tests "$key" "$2" "$rc" "$3" $((end - start))
+}
+
+report_tests() {  # $1 = key (its log), $2 = label, $3 = exit status, $4 = build time, $5 = test time
+  local log="$logdir/$1.test.log" name="$2" rc="$3" build_time="$4" test_time="$5" p f
   count "$log"
   passed=$((passed + p)); failed=$((failed + f))
   if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
@@ -155,10 +180,42 @@ test_package() {  # $1 = package path, $2 = name
     status=1; keep_logs=1
     show_test_failure "$log"
     if [ "$f" -eq 0 ]; then failed=$((failed + 1)); fi   # a crash or a failure with no ✘ line
-    echo "== $name: TESTS FAILED (exit $rc): $p passed, $f failed; build $(elapsed "$build_time"), tests $(elapsed "$step_time")"
+    echo "== $name: TESTS FAILED (exit $rc): $p passed, $f failed; build $(elapsed "$build_time"), tests $(elapsed "$test_time")"
   else
-    echo "== $name: $p passed, $f failed; build $(elapsed "$build_time"), tests $(elapsed "$step_time")"
+    echo "== $name: $p passed, $f failed; build $(elapsed "$build_time"), tests $(elapsed "$test_time")"
   fi
+}
+
+# The sandbox's tests in two processes at once, each running its tests one at a time (so no test starves another's
+# servers through a shared pool: each process has its own): the suites declared under Browser/ and CLI/ (a browser and
+# child processes) in one, every other suite (in-process sandboxes) in the other, about half the time each. One at a
+# time in one process, the 288 tests took 224 s for 61 s of CPU: most of a test's time is waiting (child processes,
+# a browser, sockets, a server's answer), which the other process fills. The shards are one --filter pattern and the
+# same pattern as --skip, so every test runs exactly once. The test binary is run as `swift test` runs it, directly:
+# two `swift test` in one package would wait for each other's lock on .build.
+# Suites that load the whole machine run first, with no other test process beside them: RequestSourceTests opens
+# 20,000 loopback sockets and compares page times with and without them (a ratio under 2), and every connection
+# another process opens meanwhile is slower (the kernel's search for a free port among the crowd's), which tilts the
+# ratio (10x once while the other process ran CLI tests).
+sandbox_tests_dir=Sandbox/Tests/ConnectSandboxTests
+sandbox_alone_suites="RequestSourceTests"
+sandbox_shard_pattern() {  # the test ids of the suites (top-level types) declared under Browser/ and CLI/
+  local names
+  names="$(find "$sandbox_tests_dir/Browser" "$sandbox_tests_dir/CLI" -name '*.swift' -exec cat {} + \
+    | sed -nE 's/^(public |final |private |fileprivate |internal )*(struct|class|enum|actor) ([A-Za-z0-9_]+).*/\3/p' \
+    | sort -u | paste -sd'|' -)"
+  echo "^ConnectSandboxTests\.($names)/"
+}
+start_sandbox_tests() {
+  local bin pattern alone
+  bin="$(swift build --package-path Sandbox "${test_build_flags[@]}" --show-bin-path)/ConnectSandboxPackageTests.xctest"
+  pattern="$(sandbox_shard_pattern)"
+  alone="^ConnectSandboxTests\.(${sandbox_alone_suites// /|})/"
+  echo "== sandbox: test ($sandbox_alone_suites alone, then two processes: the browser and CLI suites, and the others)"
+  start_tests sandbox-0 "$bin" --testing-library swift-testing --no-parallel --filter "$alone"
+  collect_tests sandbox-0 "sandbox ($sandbox_alone_suites)" "$sandbox_build_time"
+  start_tests sandbox-1 "$bin" --testing-library swift-testing --no-parallel --filter "$pattern" --skip "$alone"
+  start_tests sandbox-2 "$bin" --testing-library swift-testing --no-parallel --skip "$pattern" --skip "$alone"
 }
 
 # The checks of a tier, in name order: every executable scripts/checks/NN-name.sh whose header has the line
@@ -183,14 +240,17 @@ run_check() {
   fi
 }
 
-# The consumer check and the default tier's checks of one lane, one after the other: lane 2 holds the checks whose
-# header has the line `# lane: 2`, lane 1 the others and the consumer check (checks that share a scratch directory,
-# such as the two that run check-apple.sh, stay in one lane).
-default_checks() {  # $1 = lane: 1 or 2
+# The consumer check and the default tier's checks of one lane, one after the other: lanes 2 and 3 hold the checks
+# whose header has the line `# lane: 2` or `# lane: 3`, lane 1 the others and the consumer check (checks that share a
+# scratch directory, such as the two that run check-apple.sh, stay in one lane). Keep them about as long, and shorter
+# than the tests beside them: several checks spend most of their time starting processes one after another (48-podspec:
+# 23 s of CPU in 77 s to 158 s), not computing. With two lanes, lane 1 took 1m55s and lane 2 3m39s beside 2m44s of
+# sandbox tests (2026-12-06, a loaded machine); 48-podspec now has a lane of its own.
+default_checks() {  # $1 = lane: 1, 2 or 3
   local check lane
   if [ "$1" = 1 ] && [ "$quick" -eq 0 ]; then run_check consumer scripts/check-consumer.sh; fi
   while read -r check; do
-    lane=1; grep -q '^# lane: 2$' "$check" && lane=2
+    lane="$(sed -nE 's/^# lane: ([23])$/\1/p' "$check" | head -1)"; lane="${lane:-1}"
     [ "$lane" = "$1" ] && run_check "$(basename "$check" .sh)" "$check"
   done < <(tier_checks default)
   return 0
@@ -212,59 +272,119 @@ if [ "$full" -eq 0 ]; then
   export IFTTT_PAGING_EVENTS="${IFTTT_PAGING_EVENTS:-20000}"
 fi
 
-# start_tests PATH NAME: the package's tests in the background, under the same time bound; test_package collects
-# their result later.
-start_tests() {
-  local path="$1" name="$2"
-  echo "== $name: test (beside the sandbox build)"
-  printf -v "${name}_tests_started" '%s' "$SECONDS"
-  (
-    timeout --kill-after=30 "$test_timeout" swift test --package-path "$path" --skip-build \
-      >"$logdir/$name.test.log" 2>&1
-    echo $? >"$logdir/$name.test.rc"
-  ) &
-  printf -v "${name}_tests_pid" '%s' "$!"
-}
-
 # 1. The SDK's build, then the sandbox's build with the SDK's tests running beside it: the packages have separate
 # .build directories (no SwiftPM lock is shared), and the sandbox build, which the SDK's tests do not need, was the
 # longest step of a fresh run. With --verbose, or IFTTT_TEST_SERIAL=1, everything runs one step at a time.
 built_ok=1
+# The sandbox's dependencies are resolved beside the SDK's build: on a fresh clone that is some twenty git checkouts
+# (19 s of CPU, mostly the kernel's, and waits on the disk) that would otherwise open the sandbox's build. A failure
+# here is the sandbox build's to report: it resolves again.
+resolve_pid=""
+if [ "$verbose" -eq 0 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ]; then
+  swift package --package-path "$root/Sandbox" resolve >"$logdir/sandbox.resolve.log" 2>&1 &
+  resolve_pid=$!
+fi
 build_package "$root" sdk
 if [ "$verbose" -eq 0 ] && [ "$sdk_built" -eq 1 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ]; then
-  start_tests "$root" sdk
+  echo "== sdk: test (beside the sandbox build)"
+  start_tests sdk swift test --package-path "$root" --skip-build
 fi
+if [ -n "$resolve_pid" ]; then wait "$resolve_pid"; fi
 build_package "$root/Sandbox" sandbox
 
-# 2. The tests of both packages, and beside them, in two more lanes, the consumer check and the default tier's checks
-# (the tests spend much of their time waiting on servers, browsers and child processes; the checks fill it). The
-# tests hold SwiftPM's lock on .build while they run, so the checks are told that both builds are done
-# (IFTTT_TEST_BUILT=1) and only read them. The second lane's output is printed when the tests are done.
-# With --verbose, or after a failed build, everything runs one step at a time.
+# 2. The tests of both packages (the sandbox's in two processes), and beside them, in three more lanes, the consumer
+# check and the default tier's checks (the tests spend much of their time waiting on servers, browsers and child
+# processes; the checks fill it). The SDK's tests hold SwiftPM's lock on .build while they run, so the checks are told
+# that both builds are done (IFTTT_TEST_BUILT=1) and only read them. The lanes' output is printed when the tests are
+# done. With --verbose, IFTTT_TEST_SERIAL=1, or after a failed build, everything runs one step at a time.
 export IFTTT_TEST_BUILT=$built_ok
-if [ "$verbose" -eq 0 ] && [ "$built_ok" -eq 1 ]; then
+if [ "$verbose" -eq 0 ] && [ "$built_ok" -eq 1 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ]; then
   default_checks 1 >"$logdir/checks.out" 2>&1 &
   lane1=$!
   default_checks 2 >"$logdir/checks2.out" 2>&1 &
   lane2=$!
-  test_package "$root" sdk
-  test_package "$root/Sandbox" sandbox
-  if kill -0 "$lane1" 2>/dev/null || kill -0 "$lane2" 2>/dev/null; then echo "== (waiting for the checks)"; fi
-  wait "$lane1" "$lane2"
-  cat "$logdir/checks.out" "$logdir/checks2.out"
+  default_checks 3 >"$logdir/checks3.out" 2>&1 &
+  lane3=$!
+  start_sandbox_tests
+  collect_tests sdk sdk "$sdk_build_time"
+  collect_tests sandbox-1 "sandbox (browser, CLI)" "$sandbox_build_time"
+  collect_tests sandbox-2 "sandbox (the others)" "$sandbox_build_time"
+  if kill -0 "$lane1" 2>/dev/null || kill -0 "$lane2" 2>/dev/null || kill -0 "$lane3" 2>/dev/null; then
+    echo "== (waiting for the checks)"
+  fi
+  wait "$lane1" "$lane2" "$lane3"
+  cat "$logdir/checks.out" "$logdir/checks2.out" "$logdir/checks3.out"
 else
   [ "$sdk_built" -eq 1 ] && test_package "$root" sdk
   [ "$sandbox_built" -eq 1 ] && test_package "$root/Sandbox" sandbox
   default_checks 1
   default_checks 2
+  default_checks 3
 fi
 
-# 3. The full tier's checks, one at a time (the load check measures throughput and needs the machine to itself).
-skipped=()
-while read -r check; do
+# 3. The full tier's checks. Two of them need the release ifttt-connect: the load check (55) measures it and the
+# prebuilt CLI check (69) unpacks its tarball into a Debian root. It is built once, here, by scripts/package-cli.sh
+# (release, the Swift runtime linked statically: the binary users download), and both are given it (IFTTT_CONNECT_BIN,
+# --tarball), instead of each compiling the whole server stack in release (about 3.5 minutes each on 2 cores).
+# The load check runs first, alone (it measures throughput and needs the machine to itself); then the prebuilt CLI
+# check (a Debian root made by debootstrap, a chroot and a few calls: downloads and I/O, little CPU) runs in a
+# background lane beside the others, which compile and run one at a time (the mutation run edits sources, so nothing
+# else may build while it runs).
+release_tarball="" release_bin=""
+build_release_cli() {  # sets release_tarball and release_bin, or returns 1
+  local log="$logdir/release-cli.log"
+  echo "== release ifttt-connect for the load check and the prebuilt CLI check (scripts/package-cli.sh)"
+  step "release build" "$log" scripts/package-cli.sh
+  if [ "$step_rc" -ne 0 ]; then
+    show_build_failure "$log"; echo "== release build FAILED after $(elapsed "$step_time")"; keep_logs=1; return 1
+  fi
+  release_tarball="$(grep -E '\.tar\.gz$' "$log" | tail -1)"   # the script's last line of output
+  case "$release_tarball" in /*) ;; *) release_tarball="$root/$release_tarball" ;; esac
+  release_bin="${release_tarball%.tar.gz}/ifttt-connect"
+  if [ ! -f "$release_tarball" ] || [ ! -x "$release_bin" ]; then
+    echo "== release build: no tarball or binary at $release_tarball"; keep_logs=1; return 1
+  fi
+  echo "   built in $(elapsed "$step_time")"
+}
+# full_check CHECK: one full-tier check, given the release build when it uses one.
+full_check() {
+  local check="$1" name
   name="$(basename "$check" .sh)"
-  if [ "$full" -eq 1 ]; then run_check "$name" "$check"; else skipped+=("$name"); fi
-done < <(tier_checks full)
+  case "$name" in
+    *-sandbox-bench)
+      if [ -n "$release_bin" ]; then run_check "$name" env IFTTT_CONNECT_BIN="$release_bin" "$check"
+      else echo "== check $name: no release build"; echo "fail $name" >>"$logdir/results"; fi ;;
+    *-prebuilt-cli)
+      if [ -n "$release_tarball" ]; then run_check "$name" "$check" --tarball "$release_tarball"
+      else echo "== check $name: no release build"; echo "fail $name" >>"$logdir/results"; fi ;;
+    *) run_check "$name" "$check" ;;
+  esac
+}
+skipped=()
+if [ "$full" -eq 1 ]; then
+  mapfile -t full_checks < <(tier_checks full)
+  if printf '%s\n' "${full_checks[@]}" | grep -qE -- '-(sandbox-bench|prebuilt-cli)\.sh$'; then
+    build_release_cli || { echo "fail release-build" >>"$logdir/results"; }
+  fi
+  for check in "${full_checks[@]}"; do   # the load check first, alone
+    case "$check" in *-sandbox-bench.sh) full_check "$check" ;; esac
+  done
+  prebuilt_lane=""
+  for check in "${full_checks[@]}"; do   # the prebuilt CLI check beside the others
+    case "$check" in
+      *-prebuilt-cli.sh) full_check "$check" >"$logdir/prebuilt.out" 2>&1 & prebuilt_lane=$! ;;
+    esac
+  done
+  for check in "${full_checks[@]}"; do
+    case "$check" in *-sandbox-bench.sh | *-prebuilt-cli.sh) ;; *) full_check "$check" ;; esac
+  done
+  if [ -n "$prebuilt_lane" ]; then
+    kill -0 "$prebuilt_lane" 2>/dev/null && echo "== (waiting for the prebuilt CLI check)"
+    wait "$prebuilt_lane"; cat "$logdir/prebuilt.out"
+  fi
+else
+  while read -r check; do skipped+=("$(basename "$check" .sh)"); done < <(tier_checks full)
+fi
 [ ${#skipped[@]} -gt 0 ] && echo "(full tier only, not run: ${skipped[*]}; scripts/test.sh --full runs them)"
 
 passed=$((passed + $(grep -c '^pass ' "$logdir/results")))

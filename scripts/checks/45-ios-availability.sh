@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# lane: 2
 # Apple API newer than the iOS deployment target must be guarded by `@available` or `#available`: checked here
 # without Apple's SDK, against scripts/apple/ios-availability.tsv (the API newer than the target, with the iOS version
 # that introduced it, which scripts/check-ios-sdk.sh --update-availability generates from the SDK). The package's

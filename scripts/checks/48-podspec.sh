@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# lane: 2
+# lane: 3
 # CocoaPods without CocoaPods: evaluates the SDK's podspecs (one pod per SwiftPM library product, *.podspec at the
 # root) with Debian's Ruby and a small Pod::Spec of our own (scripts/podspec/check-podspec.rb) and checks them against
 # what SwiftPM builds (`swift package describe`): each pod's globs match exactly the Swift files and resources of its
