@@ -75,7 +75,7 @@ struct ButtonAppearanceEndToEndTests {
         // In the controller's language.
         #expect(loaded.localization == "es-419")
         #expect(loaded.label?.text == "Conectar \(connection.connectingService.shortName)")
-        #expect(loaded.footer?.text.description == "Funciona con IFTTT")
+        #expect(loaded.footer?.text.description == "FUNCIONA CON IFTTT")
         // The render embeds the loaded PNG, so it differs from the monogram's.
         let rendered = ConnectButtonSVGRenderer.render(loaded)
         #expect(rendered.contains("data:image/png;base64,\(icon.data.base64EncodedString())"))
