@@ -596,37 +596,60 @@ public struct GestureState<Value>: DynamicProperty {
 public protocol Gesture {
     /// https://developer.apple.com/documentation/swiftui/gesture/value
     associatedtype Value
+    /// https://developer.apple.com/documentation/swiftui/gesture/body-swift.associatedtype
+    associatedtype Body: Gesture
+    /// https://developer.apple.com/documentation/swiftui/gesture/body-swift.property
+    var body: Self.Body { get }
 }
 
-/// A gesture after a modifier (the stub's stand-in for _ChangedGesture, _EndedGesture and GestureStateGesture).
-public struct _ModifiedGesture<Base: Gesture>: Gesture {
-    public typealias Value = Base.Value
-    nonisolated init() {}
+extension Never: Gesture {
+    public typealias Value = Never
 }
 
 /// https://developer.apple.com/documentation/swiftui/transaction
 public struct Transaction {}
 
+/// The gesture `onEnded(_:)` returns.
+public struct _EndedGesture<Content: Gesture>: Gesture {
+    public typealias Value = Content.Value
+    nonisolated init() {}
+    nonisolated public var body: Never { fatalError() }
+}
+
+/// The gesture `onChanged(_:)` returns.
+public struct _ChangedGesture<Content: Gesture>: Gesture where Content.Value: Equatable {
+    public typealias Value = Content.Value
+    nonisolated init() {}
+    nonisolated public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/gesturestategesture
+public struct GestureStateGesture<Base: Gesture, State>: Gesture {
+    public typealias Value = Base.Value
+    nonisolated init() {}
+    nonisolated public var body: Never { fatalError() }
+}
+
 extension Gesture {
     /// https://developer.apple.com/documentation/swiftui/gesture/updating(_:body:)
     nonisolated public func updating<State>(
         _ state: GestureState<State>, body: @escaping (Self.Value, inout State, inout Transaction) -> Void
-    ) -> _ModifiedGesture<Self> { _ModifiedGesture() }
+    ) -> GestureStateGesture<Self, State> { GestureStateGesture() }
     /// https://developer.apple.com/documentation/swiftui/gesture/onended(_:)
-    nonisolated public func onEnded(_ action: @escaping (Self.Value) -> Void) -> _ModifiedGesture<Self> {
-        _ModifiedGesture()
+    nonisolated public func onEnded(_ action: @escaping (Self.Value) -> Void) -> _EndedGesture<Self> {
+        _EndedGesture()
     }
 }
 
 extension Gesture where Value: Equatable {
     /// https://developer.apple.com/documentation/swiftui/gesture/onchanged(_:)
-    nonisolated public func onChanged(_ action: @escaping (Self.Value) -> Void) -> _ModifiedGesture<Self> {
-        _ModifiedGesture()
+    nonisolated public func onChanged(_ action: @escaping (Self.Value) -> Void) -> _ChangedGesture<Self> {
+        _ChangedGesture()
     }
 }
 
 /// https://developer.apple.com/documentation/swiftui/coordinatespace
-public enum CoordinateSpace: Hashable {
+public enum CoordinateSpace {
     case global, local
     case named(AnyHashable)
 }
@@ -634,7 +657,7 @@ public enum CoordinateSpace: Hashable {
 /// https://developer.apple.com/documentation/swiftui/draggesture
 public struct DragGesture: Gesture {
     /// https://developer.apple.com/documentation/swiftui/draggesture/value
-    public struct Value: Equatable, Sendable {
+    public struct Value: Equatable {
         /// https://developer.apple.com/documentation/swiftui/draggesture/value/time
         public var time: Date
         /// https://developer.apple.com/documentation/swiftui/draggesture/value/location
@@ -644,6 +667,7 @@ public struct DragGesture: Gesture {
     }
     /// https://developer.apple.com/documentation/swiftui/draggesture/init(minimumdistance:coordinatespace:)
     nonisolated public init(minimumDistance: CGFloat = 10, coordinateSpace: CoordinateSpace = .local) {}
+    nonisolated public var body: Never { fatalError() }
 }
 
 /// https://developer.apple.com/documentation/swiftui/gesturemask
