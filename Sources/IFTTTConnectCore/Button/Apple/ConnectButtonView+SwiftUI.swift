@@ -207,8 +207,7 @@ public struct ConnectButtonView: View {
                 let x = Double(value.location.x)
                 let y = Double(value.location.y)
                 guard var model = touch else {
-                    let onPill =
-                        (0...resting.geometry.width).contains(x) && (0...ConnectButtonGeometry.height).contains(y)
+                    let onPill = x >= 0 && x <= resting.geometry.width && y >= 0 && y <= ConnectButtonGeometry.height
                     if resting.knob == nil, resting.isInteractive, resting.emailField == nil, onPill { onTap() }
                     return
                 }
