@@ -190,6 +190,9 @@ public struct Text: View, Equatable, Sendable {
     ) {
         parts = [key.key]
     }
+    /// https://developer.apple.com/documentation/swiftui/text/init(_:)-1a4oh (iOS 15+)
+    @available(iOS 15.0, *)
+    nonisolated public init(_ attributedContent: AttributedString) { parts = [String(attributedContent.characters)] }
     nonisolated public var body: Never { fatalError() }
 
     /// https://developer.apple.com/documentation/swiftui/text/+(_:_:)
@@ -575,6 +578,112 @@ public struct Environment<Value>: DynamicProperty {
     public var wrappedValue: Value { EnvironmentValues()[keyPath: keyPath] }
 }
 
+/// https://developer.apple.com/documentation/swiftui/gesturestate
+@propertyWrapper
+public struct GestureState<Value>: DynamicProperty {
+    /// https://developer.apple.com/documentation/swiftui/gesturestate/init(wrappedvalue:)
+    nonisolated public init(wrappedValue: Value) {}
+    /// https://developer.apple.com/documentation/swiftui/gesturestate/wrappedvalue
+    public var wrappedValue: Value { fatalError("stub") }
+    /// https://developer.apple.com/documentation/swiftui/gesturestate/projectedvalue
+    public var projectedValue: GestureState<Value> { self }
+}
+
+// MARK: - Gestures
+
+/// https://developer.apple.com/documentation/swiftui/gesture
+@MainActor @preconcurrency
+public protocol Gesture {
+    /// https://developer.apple.com/documentation/swiftui/gesture/value
+    associatedtype Value
+    /// https://developer.apple.com/documentation/swiftui/gesture/body-swift.associatedtype
+    associatedtype Body: Gesture
+    /// https://developer.apple.com/documentation/swiftui/gesture/body-swift.property
+    var body: Self.Body { get }
+}
+
+extension Never: Gesture {
+    public typealias Value = Never
+}
+
+/// https://developer.apple.com/documentation/swiftui/transaction
+public struct Transaction {}
+
+/// The gesture `onEnded(_:)` returns.
+public struct _EndedGesture<Content: Gesture>: Gesture {
+    public typealias Value = Content.Value
+    nonisolated init() {}
+    nonisolated public var body: Never { fatalError() }
+}
+
+/// The gesture `onChanged(_:)` returns.
+public struct _ChangedGesture<Content: Gesture>: Gesture where Content.Value: Equatable {
+    public typealias Value = Content.Value
+    nonisolated init() {}
+    nonisolated public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/gesturestategesture
+public struct GestureStateGesture<Base: Gesture, State>: Gesture {
+    public typealias Value = Base.Value
+    nonisolated init() {}
+    nonisolated public var body: Never { fatalError() }
+}
+
+extension Gesture {
+    /// https://developer.apple.com/documentation/swiftui/gesture/updating(_:body:)
+    nonisolated public func updating<State>(
+        _ state: GestureState<State>, body: @escaping (Self.Value, inout State, inout Transaction) -> Void
+    ) -> GestureStateGesture<Self, State> { GestureStateGesture() }
+    /// https://developer.apple.com/documentation/swiftui/gesture/onended(_:)
+    nonisolated public func onEnded(_ action: @escaping (Self.Value) -> Void) -> _EndedGesture<Self> {
+        _EndedGesture()
+    }
+}
+
+extension Gesture where Value: Equatable {
+    /// https://developer.apple.com/documentation/swiftui/gesture/onchanged(_:)
+    nonisolated public func onChanged(_ action: @escaping (Self.Value) -> Void) -> _ChangedGesture<Self> {
+        _ChangedGesture()
+    }
+}
+
+/// https://developer.apple.com/documentation/swiftui/coordinatespace
+public enum CoordinateSpace {
+    case global, local
+    case named(AnyHashable)
+}
+
+/// https://developer.apple.com/documentation/swiftui/draggesture
+public struct DragGesture: Gesture {
+    /// https://developer.apple.com/documentation/swiftui/draggesture/value
+    public struct Value: Equatable {
+        /// https://developer.apple.com/documentation/swiftui/draggesture/value/time
+        public var time: Date
+        /// https://developer.apple.com/documentation/swiftui/draggesture/value/location
+        public var location: CGPoint
+        /// https://developer.apple.com/documentation/swiftui/draggesture/value/startlocation
+        public var startLocation: CGPoint
+    }
+    /// https://developer.apple.com/documentation/swiftui/draggesture/init(minimumdistance:coordinatespace:)
+    nonisolated public init(minimumDistance: CGFloat = 10, coordinateSpace: CoordinateSpace = .local) {}
+    nonisolated public var body: Never { fatalError() }
+}
+
+/// https://developer.apple.com/documentation/swiftui/gesturemask
+public struct GestureMask: OptionSet, Sendable {
+    public let rawValue: UInt32
+    nonisolated public init(rawValue: UInt32) { self.rawValue = rawValue }
+    /// https://developer.apple.com/documentation/swiftui/gesturemask/none
+    public static let none = GestureMask([])
+    /// https://developer.apple.com/documentation/swiftui/gesturemask/gesture
+    public static let gesture = GestureMask(rawValue: 1)
+    /// https://developer.apple.com/documentation/swiftui/gesturemask/subviews
+    public static let subviews = GestureMask(rawValue: 2)
+    /// https://developer.apple.com/documentation/swiftui/gesturemask/all
+    public static let all = GestureMask(rawValue: 3)
+}
+
 // MARK: - Modifiers
 
 /// https://developer.apple.com/documentation/swiftui/accessibilitychildbehavior
@@ -672,6 +781,10 @@ extension View {
         color: Color = Color(.sRGB, red: 0, green: 0, blue: 0, opacity: 0.33), radius: CGFloat,
         x: CGFloat = 0, y: CGFloat = 0
     ) -> some View { modified() }
+    /// https://developer.apple.com/documentation/swiftui/view/gesture(_:including:)
+    nonisolated public func gesture<T: Gesture>(_ gesture: T, including mask: GestureMask = .all) -> some View {
+        modified()
+    }
     /// https://developer.apple.com/documentation/swiftui/view/ontapgesture(count:perform:)
     nonisolated public func onTapGesture(count: Int = 1, perform action: @escaping () -> Void) -> some View {
         modified()

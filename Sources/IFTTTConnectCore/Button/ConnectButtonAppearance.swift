@@ -196,10 +196,20 @@ import Foundation
         public var confirmFrame: ConnectButtonRect
         /// The confirm button's colour.
         public var confirmColor: ConnectColor
-        /// The arrow's colour on the confirm button.
+        /// The glyph's colour on the confirm button.
         public var confirmGlyphColor: ConnectColor
         /// The confirm button's accessibility label.
         public var confirmAccessibilityLabel: String
+
+        /// The confirm glyph, 2.8's: a triangle 9 pt wide and 16 pt tall pointing away from the field (to the
+        /// right, or to the left in right-to-left layouts), its corners rounded by a 1.5 pt round-joined stroke
+        /// of its colour; centred on its centroid. The three corners, the tip second.
+        var confirmGlyph: [(x: Double, y: Double)] {
+            let d = confirmFrame.x < frame.x ? -1.0 : 1.0
+            let cx = confirmFrame.midX
+            let cy = confirmFrame.midY
+            return [(cx - 3 * d, cy - 8), (cx + 6 * d, cy), (cx - 3 * d, cy + 8)]
+        }
     }
 
     /// The circled tick shown when activation finished.
@@ -222,7 +232,7 @@ import Foundation
     public struct Footer: Sendable, Hashable {
         /// Which footer this is.
         public enum Kind: String, Sendable, Hashable {
-            /// "Works with IFTTT".
+            /// "WORKS WITH IFTTT", 2.8's lockup.
             case worksWithIFTTT
             /// The email step's explanation and its "learn more" link.
             case enterEmail

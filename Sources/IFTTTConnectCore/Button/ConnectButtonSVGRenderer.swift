@@ -144,11 +144,20 @@ import Foundation
         let fit = fitting(
             text, fontSize: field.fontSize, minimumScale: 0.7, available: field.frame.width, weight: .semibold)
         let color = isPlaceholder ? field.placeholderColor : field.textColor
-        var s = "    <text class=\"email\" x=\"\(n(rtl ? field.frame.maxX : field.frame.x))\""
-        s += " y=\"\(n(field.frame.midY + fit.size * 0.35))\"\(rtl ? " text-anchor=\"end\"" : "")"
+        // A text field is never squeezed: an address too long at the smallest size it shrinks to runs on past the
+        // field's edge, clipped there (a nested viewport), as a text field scrolls it.
+        let f = field.frame
+        var s = ""
+        if fit.compress {
+            s +=
+                "    <svg class=\"email-clip\" x=\"\(n(f.x))\" y=\"\(n(f.y))\" width=\"\(n(f.width))\" height=\"\(n(f.height))\""
+            s += " viewBox=\"\(n(f.x)) \(n(f.y)) \(n(f.width)) \(n(f.height))\" overflow=\"hidden\">\n  "
+        }
+        s += "    <text class=\"email\" x=\"\(n(rtl ? f.maxX : f.x))\""
+        s += " y=\"\(n(f.midY + fit.size * 0.35))\"\(rtl ? " text-anchor=\"end\"" : "")"
         s += " font-family=\"\(fontFamily)\" font-size=\"\(n(fit.size))\" font-weight=\"600\" fill=\"\(color.hex)\""
-        if fit.compress { s += " textLength=\"\(n(field.frame.width))\" lengthAdjust=\"spacingAndGlyphs\"" }
         s += ">\(escape(text))</text>\n"
+        if fit.compress { s += "    </svg>\n" }
         let c = field.confirmFrame
         let r = c.height / 2
         // Square towards the field, round at the pill's end: mirrored in right-to-left layouts.
@@ -157,13 +166,9 @@ import Foundation
             ? "M\(n(c.maxX)) \(n(c.y))H\(n(c.x + r))A\(n(r)) \(n(r)) 0 0 0 \(n(c.x + r)) \(n(c.maxY))H\(n(c.maxX))Z"
             : "M\(n(c.x)) \(n(c.y))H\(n(c.maxX - r))A\(n(r)) \(n(r)) 0 0 1 \(n(c.maxX - r)) \(n(c.maxY))H\(n(c.x))Z"
         s += "    <path class=\"confirm\" d=\"\(shape)\" fill=\"\(field.confirmColor.hex)\"/>\n"
-        let cx = c.midX
-        let cy = c.midY
-        let d = rtl ? -1.0 : 1.0
-        s +=
-            "    <path class=\"confirm-arrow\" d=\"M\(n(cx - 10 * d)) \(n(cy))H\(n(cx + 10 * d))M\(n(cx + 3 * d)) \(n(cy - 7))L\(n(cx + 10 * d)) \(n(cy))L\(n(cx + 3 * d)) \(n(cy + 7))\""
-        s +=
-            " fill=\"none\" stroke=\"\(field.confirmGlyphColor.hex)\" stroke-width=\"3\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+        let glyph = field.confirmGlyph.map { "\(n($0.x)) \(n($0.y))" }.joined(separator: "L")
+        s += "    <path class=\"confirm-glyph\" d=\"M\(glyph)Z\" fill=\"\(field.confirmGlyphColor.hex)\""
+        s += " stroke=\"\(field.confirmGlyphColor.hex)\" stroke-width=\"1.5\" stroke-linejoin=\"round\"/>\n"
         return s
     }
 

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A service icon's bytes, once loaded: PNG, JPEG, GIF or SVG, recognized by their first bytes (never by what
-/// the server says they are).
+/// the server says they are). IFTTT serves PNG, and so does the sandbox.
 @_spi(Sandbox) public struct ConnectButtonIconImage: Sendable, Hashable {
     /// The image formats a knob can show.
     public enum Format: String, Sendable, Hashable, CaseIterable {
@@ -11,8 +11,12 @@ import Foundation
         case jpeg
         /// GIF.
         case gif
-        /// SVG (the sandbox serves its icons so; UIKit before iOS 16 cannot draw it and shows the monogram).
+        /// SVG: the SVG renderer can embed it, but `UIImage(data:)` cannot decode it, so ``ServiceIconLoader``
+        /// refuses it (``ServiceIconError/undecodable(_:)``) and the knob keeps the monogram on every platform.
         case svg
+
+        /// Whether `UIImage(data:)` decodes this format on every iOS the SDK supports (PNG, JPEG, GIF).
+        public var isBitmap: Bool { self != .svg }
 
         /// The media type, such as `image/png`.
         public var mediaType: String {
@@ -67,6 +71,8 @@ import Foundation
     case tooLarge
     /// The body is not a PNG, JPEG, GIF or SVG image.
     case notAnImage
+    /// The body is an image the platforms cannot decode (`UIImage(data:)` does not read SVG): IFTTT serves PNG.
+    case undecodable(ConnectButtonIconImage.Format)
 }
 
 /// Loads service icons through the SDK's own ``HTTPTransport`` (so tests, the sandbox and a host's own transport
@@ -139,7 +145,7 @@ import Foundation
             return hit
         }
         guard let file = diskURL(for: url), let data = try? Data(contentsOf: file),
-            let icon = ConnectButtonIconImage(url: url, data: data)
+            let icon = ConnectButtonIconImage(url: url, data: data), icon.format.isBitmap
         else { return nil }
         try? FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: file.path)
         remember(icon)
@@ -162,6 +168,9 @@ import Foundation
         guard response.statusCode == 200 else { return .failure(.status(response.statusCode)) }
         guard response.body.count <= maximumIconBytes else { return .failure(.tooLarge) }
         guard let icon = ConnectButtonIconImage(url: url, data: response.body) else { return .failure(.notAnImage) }
+        // What UIKit and SwiftUI could not draw is refused here, so the knob shows the monogram everywhere (and an
+        // SVG render on Linux shows what the phone shows) instead of an icon the device would drop.
+        guard icon.format.isBitmap else { return .failure(.undecodable(icon.format)) }
         remember(icon)
         store(icon)
         return .success(icon)

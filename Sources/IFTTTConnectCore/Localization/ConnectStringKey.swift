@@ -28,7 +28,7 @@ import Foundation
     case emailPlaceholder = "button.email.placeholder"
     /// Accessibility label of the button that confirms the email.
     case emailConfirm = "button.email.confirm"
-    /// Footer under the button ("Works with IFTTT"); contains the word `IFTTT`, drawn as the wordmark.
+    /// Footer under the button ("WORKS WITH IFTTT", 2.8's lockup); contains the word `IFTTT`, drawn as the wordmark.
     case footerWorksWith = "button.footer.works_with"
     /// Footer during the email step, before the link; contains `IFTTT`.
     case footerEmailPrefix = "button.footer.email.prefix"

@@ -6,7 +6,7 @@ import Testing
 struct ButtonAboutPageTests {
     @Test func englishTitleNamesBothServices() {
         let page = ConnectAboutPage(connection: ButtonFixtures.standard, iftttAppInstalled: true)
-        #expect(page.title.description == "IFTTT links Grocery with Sunny Weather")
+        #expect(page.title.description == "IFTTT connects Grocery to Sunny Weather")
         #expect(page.title.runs.first?.kind == .wordmark)
         #expect(page.benefits.map(\.kind) == ConnectAboutPage.Benefit.Kind.allCases)
         #expect(page.closeAccessibilityLabel == "Close")

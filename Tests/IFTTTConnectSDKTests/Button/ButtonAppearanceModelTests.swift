@@ -52,7 +52,7 @@ struct ButtonAppearanceModelTests {
         let appearance = try #require(button.appearance)
         #expect(appearance.localization == "es-419")
         #expect(appearance.label?.text == "Conectar Sunny Weather")
-        #expect(appearance.footer?.text.description == "Funciona con IFTTT")
+        #expect(appearance.footer?.text.description == "FUNCIONA CON IFTTT")
         #expect(appearance == controller.appearance)
         #expect(controller.localization.localization == "es-419")
     }
@@ -72,7 +72,7 @@ struct ButtonAppearanceModelTests {
         let l10n = ConnectLocalization(identifier: "es-419")
         let email = ConnectButtonAppearance(
             state: .enterEmail(email: "", isInvalid: false), connection: ButtonFixtures.standard, localization: l10n)
-        #expect(email.emailField?.placeholder == "Tu correo electrónico")
+        #expect(email.emailField?.placeholder == "Su correo electrónico")
         #expect(email.emailField?.confirmAccessibilityLabel == "Continuar")
         let page = ConnectAboutPage(connection: ButtonFixtures.standard, localization: l10n, iftttAppInstalled: false)
         #expect(page.appStoreAccessibilityLabel == "Descargar en el App Store")
@@ -160,6 +160,12 @@ struct ButtonAppearanceModelTests {
         let page = URL(string: "https://api.test/page.png")!
         transport.set("GET /page.png", HTTPResponse(statusCode: 200, body: Data("<html>hi</html>".utf8)))
         #expect(await loader.icon(for: page) == .failure(.notAnImage))
+        // SVG is an image, but not one UIImage(data:) decodes: refused, so every platform shows the monogram.
+        let svg = URL(string: "https://api.test/icon.svg")!
+        transport.set(
+            "GET /icon.svg",
+            HTTPResponse(statusCode: 200, body: Data(#"<svg xmlns="http://www.w3.org/2000/svg"/>"#.utf8)))
+        #expect(await loader.icon(for: svg) == .failure(.undecodable(.svg)))
         let big = URL(string: "https://api.test/big.png")!
         transport.set("GET /big.png", HTTPResponse(statusCode: 200, body: Self.png + Data(count: 200)))
         #expect(await loader.icon(for: big) == .failure(.tooLarge))
@@ -169,7 +175,7 @@ struct ButtonAppearanceModelTests {
 
     // MARK: - Item 6: Dynamic Type and right to left
 
-    @Test func textScalesAsUIFontMetricsWould() {
+    @Test func textScalesAsUIFontMetricsWould() throws {
         func appearance(_ size: ConnectTextSize) -> ConnectButtonAppearance {
             ConnectButtonAppearance(state: .connect, connection: ButtonFixtures.standard, textSize: size)
         }
@@ -193,11 +199,24 @@ struct ButtonAppearanceModelTests {
             #expect(style.pointSizes.count == ConnectTextSize.allCases.count)
             #expect(zip(style.pointSizes, style.pointSizes.dropFirst()).allSatisfy { $0 <= $1 }, "\(style)")
         }
-        let email = ConnectButtonAppearance(
-            state: .enterEmail(email: "", isInvalid: false), connection: ButtonFixtures.standard,
+        let creating = ConnectButtonAppearance(
+            state: .creatingAccount(email: "jane.appleseed@example.com"), connection: ButtonFixtures.standard,
             textSize: .accessibilityExtraExtraExtraLarge)
-        let svg = ConnectButtonSVGRenderer.render(email)
+        let svg = ConnectButtonSVGRenderer.render(creating)
         #expect(svg.components(separatedBy: "class=\"footer\"").count - 1 >= 2, "a long large footer wraps")
+        // The email field is never squeezed: a long address shrinks, then runs on under a clip, as a text field.
+        let email = ConnectButtonAppearance(
+            state: .enterEmail(email: "jane.appleseed.longname@example.com", isInvalid: false),
+            connection: ButtonFixtures.standard, textSize: .accessibilityExtraExtraExtraLarge)
+        let field = ConnectButtonSVGRenderer.render(email)
+        let emailText = try #require(field.components(separatedBy: "<text class=\"email\"").last)
+        #expect(!emailText.prefix(while: { $0 != ">" }).contains("textLength"))
+        #expect(field.contains("class=\"email-clip\""))
+        let short = ConnectButtonSVGRenderer.render(
+            ConnectButtonAppearance(
+                state: .enterEmail(email: "jane@example.com", isInvalid: false),
+                connection: ButtonFixtures.standard, textSize: .accessibilityExtraExtraExtraLarge))
+        #expect(!short.contains("email-clip"), "an address that fits is neither squeezed nor clipped")
     }
 
     @Test func rightToLeftMirrorsTheLayout() throws {

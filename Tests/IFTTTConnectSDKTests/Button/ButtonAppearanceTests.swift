@@ -76,7 +76,7 @@ struct ButtonAppearanceTests {
         #expect(make(.connect).label?.insets == .avoidingLeftKnob)
         #expect(make(.connected).label?.insets == .avoidingRightKnob)
         #expect(make(.verifying).label?.insets == .standard)
-        #expect(make(.continueToService).label?.text == "Opening Sunny Weather Service…")
+        #expect(make(.continueToService).label?.text == "Going to Sunny Weather Service…")
         #expect(make(.enterEmail(email: "a@b.c", isInvalid: false)).label == nil)
         #expect(make(.checkmark).label == nil)
         #expect(make(.checkmark).checkmark?.frame.width == 42)
@@ -141,7 +141,7 @@ struct ButtonAppearanceTests {
         #expect(make(.enterEmail(email: "x", isInvalid: true)).footer?.kind == .emailInvalid)
         #expect(
             make(.creatingAccount(email: "jane@example.com")).footer?.text.description
-                == "Setting up an IFTTT account for jane@example.com")
+                == "New IFTTT account for jane@example.com")
         #expect(make(.connect).footer?.frame.y == 87)
         let hidden = ConnectButtonAppearance(state: .connect, connection: connection, showsFooter: false)
         #expect(hidden.footer == nil)
@@ -162,7 +162,7 @@ struct ButtonAppearanceTests {
         #expect(make(.connected).isInteractive)
         #expect(!make(.verifying).isInteractive)
         #expect(make(.checkmark).accessibilityLabel == "Connected")
-        #expect(make(.enterEmail(email: "", isInvalid: false)).accessibilityLabel == "Your email address")
+        #expect(make(.enterEmail(email: "", isInvalid: false)).accessibilityLabel == "Your email")
         #expect(make(.enterEmail(email: "", isInvalid: false)).emailField?.confirmAccessibilityLabel == "Continue")
     }
 

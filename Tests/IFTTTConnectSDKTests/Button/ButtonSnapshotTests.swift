@@ -23,12 +23,13 @@ struct ButtonSnapshotTests {
             width: width, progress: 0.45, textSize: textSize, layoutDirection: direction, icon: icon)
     }
 
-    /// A loaded icon for ``ButtonFixtures/withIcon``: a white sun, as SVG bytes.
+    /// A loaded icon for ``ButtonFixtures/withIcon``: a white sun, as PNG bytes (16 × 16, what IFTTT serves).
     static let sunIcon = ConnectButtonIconImage(
         url: URL(string: "https://assets.example.com/sunny/monochrome.png")!,
         data: Data(
-            ##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><circle cx="16" cy="16" r="7" fill="#fff"/></svg>"##
-                .utf8))!
+            base64Encoded:
+                "iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAAKklEQVR42mNgGLTgPxogWyNJBv0nEtDGgP8kguFowMDHAlUSElWSMt0BAKsmvlAtKCc+AAAAAElFTkSuQmCC"
+        )!)!
 
     @Test(arguments: ConnectButtonVisualState.allExamples, ConnectButtonColorScheme.allCases)
     func everyStateInLightAndDark(_ state: ConnectButtonVisualState, _ scheme: ConnectButtonColorScheme) {
@@ -48,7 +49,7 @@ struct ButtonSnapshotTests {
         let svg = ConnectButtonSVGRenderer.render(
             Self.appearance(.connected, .light, connection: ButtonFixtures.withIcon, icon: Self.sunIcon))
         SnapshotAssertion.assertMatches(svg, named: "connected-icon-light.svg", in: Self.suite)
-        #expect(svg.contains("xlink:href=\"data:image/svg+xml;base64,"))
+        #expect(svg.contains("xlink:href=\"data:image/png;base64,\(Self.sunIcon.data.base64EncodedString())\""))
         #expect(!svg.contains("class=\"monogram\"") && !svg.contains("assets.example.com"))
         let loading = ConnectButtonSVGRenderer.render(
             Self.appearance(.connected, .light, connection: ButtonFixtures.withIcon))

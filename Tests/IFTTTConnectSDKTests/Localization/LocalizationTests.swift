@@ -97,7 +97,7 @@ struct LocalizationTests {
         #expect(ConnectLocalization.placeholderPositions(in: "%1$@ and %2$@ %%") == [0, 1])
         let de = ConnectLocalization(identifier: "de")
         #expect(de.format(.connect, "Hue") == "Hue verbinden")
-        #expect(de.format(.aboutTitle, "A", "B") == "IFTTT verbindet A mit B")
+        #expect(de.format(.aboutTitle, "A", "B") == "IFTTT verbindet A mit B.")
     }
 
     @Test func readsTheLowerCasedBundleFoldersOnLinux() {

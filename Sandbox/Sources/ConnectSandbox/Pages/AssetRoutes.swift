@@ -3,20 +3,19 @@ import Hummingbird
 
 /// Images the sandbox serves itself, so that responses carry working absolute URLs without network access:
 ///
-/// * `GET /assets/icons/{service_id}.svg`: the service's monochrome icon (white initials, transparent background).
-/// * `GET /assets/icons/color/{service_id}.svg`: the colour icon (white initials on the brand colour).
+/// * `GET /assets/icons/{service_id}.png`: the service's monochrome icon (white initials, transparent background),
+///   a PNG as IFTTT serves its icons; `.svg` gives the same icon as SVG.
+/// * `GET /assets/icons/color/{service_id}.png`: the colour icon (white initials on the brand colour); also `.svg`.
 /// * `GET /assets/covers/{connection_id}/{width}w.svg`: a cover image in the primary service's brand colour.
 struct AssetRoutes: SandboxRoutes {
     let env: RouteEnvironment
 
     func register(on router: SandboxRouter) {
         router.get("/assets/icons/:file") { _, context in
-            let service = try await service(file: context.pathParameter("file"))
-            return PageResponse.svg(Self.icon(service, colored: false))
+            try await iconResponse(file: context.pathParameter("file"), colored: false)
         }
         router.get("/assets/icons/color/:file") { _, context in
-            let service = try await service(file: context.pathParameter("file"))
-            return PageResponse.svg(Self.icon(service, colored: true))
+            try await iconResponse(file: context.pathParameter("file"), colored: true)
         }
         router.get("/assets/covers/:connection_id/:file") { _, context in
             let file = context.pathParameter("file")
@@ -32,11 +31,16 @@ struct AssetRoutes: SandboxRoutes {
         }
     }
 
-    private func service(file: String) async throws -> SeedData.Service {
-        guard file.hasSuffix(".svg"), let service = try await env.store.service(id: String(file.dropLast(4))) else {
+    /// The icon `{service_id}.png` or `{service_id}.svg`.
+    private func iconResponse(file: String, colored: Bool) async throws -> Response {
+        let isPNG = file.hasSuffix(".png")
+        guard isPNG || file.hasSuffix(".svg"), let service = try await env.store.service(id: String(file.dropLast(4)))
+        else {
             throw APIError.notFound("There is no such icon.")
         }
-        return service
+        return isPNG
+            ? PageResponse.png(Self.png(service, colored: colored))
+            : PageResponse.svg(Self.icon(service, colored: colored))
     }
 
     /// Up to two initials of the service name, e.g. `GE` for Grocery Express.
@@ -53,6 +57,11 @@ struct AssetRoutes: SandboxRoutes {
                 "name": service.name, "colored": colored, "color": service.brandColor,
                 "fontSize": initials.count > 1 ? 56 : 72, "initials": initials,
             ] as [String: any Sendable])
+    }
+
+    static func png(_ service: SeedData.Service, colored: Bool) -> [UInt8] {
+        IconPNG.icon(
+            initials: initials(service.name), background: colored ? IconPNG.rgb(hex: service.brandColor) : nil)
     }
 
     static func cover(_ service: SeedData.Service, width: Int) -> String {

@@ -20,9 +20,9 @@ extension SeedData {
         /// The secret key the service's backend sends as `IFTTT-Service-Key`. `nil` means the service has no backend
         /// access to the sandbox.
         public var serviceKey: String?
-        /// An absolute monochrome icon URL. `nil` (the default) means the sandbox serves `/assets/icons/{id}.svg`.
+        /// An absolute monochrome icon URL. `nil` (the default) means the sandbox serves `/assets/icons/{id}.png`.
         public var monochromeIconURL: String?
-        /// An absolute colour icon URL. `nil` (the default) means the sandbox serves `/assets/icons/color/{id}.svg`.
+        /// An absolute colour icon URL. `nil` (the default) means the sandbox serves `/assets/icons/color/{id}.png`.
         public var colorIconURL: String?
         /// The redirect URLs registered for the service's apps and sites (IFTTT's "embedded redirects"): the web
         /// activation's `sdk_return_to`, the Connect URL's `redirect_uri` and the legacy embed's `redirect_uri` must

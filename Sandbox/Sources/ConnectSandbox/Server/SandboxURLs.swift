@@ -46,14 +46,14 @@ final class SandboxURLs: Sendable {
             ?? s
     }
 
-    /// `/assets/icons/{service_id}.svg`: a white glyph.
+    /// `/assets/icons/{service_id}.png`: a white glyph (a PNG, as IFTTT serves icons).
     func monochromeIcon(serviceId: String) -> String {
-        "\(baseURL)/assets/icons/\(Self.segment(serviceId)).svg"
+        "\(baseURL)/assets/icons/\(Self.segment(serviceId)).png"
     }
 
-    /// `/assets/icons/color/{service_id}.svg`: the glyph on the brand colour.
+    /// `/assets/icons/color/{service_id}.png`: the glyph on the brand colour.
     func colorIcon(serviceId: String) -> String {
-        "\(baseURL)/assets/icons/color/\(Self.segment(serviceId)).svg"
+        "\(baseURL)/assets/icons/color/\(Self.segment(serviceId)).png"
     }
 
     /// `/assets/covers/{connection_id}/{width}w.svg`.

@@ -187,7 +187,7 @@ struct ButtonMotionAccessibilityCLITests {
         #expect(elements[0]["value"] as? String == "Nicht verbunden")
         #expect(elements[0]["hint"] as? String == "Verbindet YouTube über IFTTT.")
         #expect(elements[0]["traits"] as? [String] == ["button", "toggle"])
-        #expect(elements[1]["label"] as? String == "Funktioniert mit IFTTT")
+        #expect(elements[1]["label"] as? String == "FUNKTIONIERT MIT IFTTT")
         for element in elements { #expect(Set(element.keys) == ["label", "value", "hint", "traits"]) }
     }
 

@@ -404,18 +404,19 @@ open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
             path.close()
             UIColor(field.confirmColor).setFill()
             path.fill()
-            let d: CGFloat = rtl ? -1 : 1
-            let arrow = UIBezierPath()
-            arrow.move(to: CGPoint(x: c.midX - 10 * d, y: c.midY))
-            arrow.addLine(to: CGPoint(x: c.midX + 10 * d, y: c.midY))
-            arrow.move(to: CGPoint(x: c.midX + 3 * d, y: c.midY - 7))
-            arrow.addLine(to: CGPoint(x: c.midX + 10 * d, y: c.midY))
-            arrow.addLine(to: CGPoint(x: c.midX + 3 * d, y: c.midY + 7))
-            arrow.lineWidth = 3
-            arrow.lineCapStyle = .round
-            arrow.lineJoinStyle = .round
+            // 2.8's glyph: a triangle with rounded corners, pointing away from the field.
+            let glyph = UIBezierPath()
+            for (index, point) in field.confirmGlyph.enumerated() {
+                let p = CGPoint(x: CGFloat(point.x), y: CGFloat(point.y))
+                if index == 0 { glyph.move(to: p) } else { glyph.addLine(to: p) }
+            }
+            glyph.close()
+            glyph.lineWidth = 1.5
+            glyph.lineJoinStyle = .round
+            UIColor(field.confirmGlyphColor).setFill()
             UIColor(field.confirmGlyphColor).setStroke()
-            arrow.stroke()
+            glyph.fill()
+            glyph.stroke()
         }
 
         if let checkmark = a.checkmark {

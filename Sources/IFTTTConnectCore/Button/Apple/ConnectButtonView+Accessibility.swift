@@ -25,11 +25,27 @@ extension ConnectButtonView {
 }
 
 @available(iOS 14.0, macOS 12.0, tvOS 14.0, watchOS 7.0, *)
+extension Text {
+    /// `string` as VoiceOver should speak it: in `language` (a BCP 47 identifier) from iOS 15, whose attributed
+    /// text carries a language; before that in the device's language.
+    static func spoken(_ string: String, language: String) -> Text {
+        if #available(iOS 15.0, macOS 12.0, tvOS 15.0, watchOS 8.0, *) {
+            var attributed = AttributedString(string)
+            attributed.languageIdentifier = language
+            return Text(attributed)
+        }
+        return Text(verbatim: string)
+    }
+}
+
+@available(iOS 14.0, macOS 12.0, tvOS 14.0, watchOS 7.0, *)
 extension View {
     /// One accessibility element made of this view, as `element` describes it: its label, value, hint, traits and
-    /// Voice Control phrases, children hidden. Without an element (the pill in the email step) the view only contains its children's
-    /// elements (the email field and the confirm button).
-    func connectAccessibility(_ element: ConnectButtonAccessibility.Element?) -> some View {
+    /// Voice Control phrases, children hidden, spoken in `language` (the texts follow the controller's locale, not
+    /// the device's: VoiceOver reads them with that language's voice, as UIKit's `accessibilityLanguage` asks).
+    /// Without an element (the pill in the email step) the view only contains its children's elements (the email
+    /// field and the confirm button).
+    func connectAccessibility(_ element: ConnectButtonAccessibility.Element?, language: String) -> some View {
         var traits: AccessibilityTraits = []
         for trait in element?.traits ?? [] {
             switch trait {
@@ -43,9 +59,9 @@ extension View {
         return
             self
             .accessibilityElement(children: element == nil ? .contain : .ignore)
-            .accessibilityLabel(Text(verbatim: element?.label ?? ""))
-            .accessibilityValue(Text(verbatim: element?.value ?? ""))
-            .accessibilityHint(Text(verbatim: element?.hint ?? ""))
+            .accessibilityLabel(Text.spoken(element?.label ?? "", language: language))
+            .accessibilityValue(Text.spoken(element?.value ?? "", language: language))
+            .accessibilityHint(Text.spoken(element?.hint ?? "", language: language))
             .accessibilityAddTraits(traits)
             .accessibilityInputLabels((element?.inputLabels ?? []).map { Text(verbatim: $0) })
             .disabled(element?.traits.contains(.notEnabled) ?? false)

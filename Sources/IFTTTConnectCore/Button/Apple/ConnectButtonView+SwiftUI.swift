@@ -43,6 +43,10 @@ public struct ConnectButtonView: View {
     /// The texts' language: ``localization`` when given, else the environment's locale.
     var resolvedLocalization: ConnectLocalization { localization ?? ConnectLocalization(locale: locale) }
     @State private var typedEmail: String?
+    /// The finger on the pill, while there is one: the portable ``ConnectButtonTouch`` decides, as in UIKit.
+    @State private var touch: ConnectButtonTouch?
+    /// Whether the pill's drag gesture is live; SwiftUI resets it when the system cancels the touch.
+    @GestureState private var isTouching = false
 
     /// Creates the view.
     ///
@@ -110,8 +114,10 @@ public struct ConnectButtonView: View {
                     + (showsFooter ? ConnectButtonGeometry.footerHeight : 0)))
     }
 
-    private func content(_ a: ConnectButtonAppearance) -> some View {
-        let model = accessibilityModel(a.state, width: a.geometry.width)
+    private func content(_ resting: ConnectButtonAppearance) -> some View {
+        let model = accessibilityModel(resting.state, width: resting.geometry.width)
+        // A finger on the pill moves the knob and highlights the pill, as the touch model says.
+        let a = touch.map { resting.applying($0) } ?? resting
         let width = CGFloat(a.geometry.width)
         let height = CGFloat(ConnectButtonGeometry.height)
         return VStack(spacing: CGFloat(ConnectButtonGeometry.footerSpacing)) {
@@ -146,8 +152,17 @@ public struct ConnectButtonView: View {
             // The invalid-email shake; the footer stays.
             .offset(x: CGFloat(a.pillOffset))
             .contentShape(Capsule())
-            .onTapGesture { if a.isInteractive && a.emailField == nil { onTap() } }
-            .connectAccessibility(model.elements.first { $0.kind == .button })
+            // Touches go to the portable model (press, drag, release; a cancelled touch below); in the email step
+            // only the field and the confirm button take them.
+            .gesture(pillGesture(resting), including: resting.emailField == nil ? .all : .subviews)
+            .onChange(of: isTouching) { touching in
+                // The gesture ended without a release: the system took the touch.
+                if !touching, var model = touch {
+                    model.handle(.cancel)
+                    touch = nil
+                }
+            }
+            .connectAccessibility(model.elements.first { $0.kind == .button }, language: model.localization)
             .connectLargeContent(model.largeContent.title)
 
             if let footer = a.footer {
@@ -166,9 +181,43 @@ public struct ConnectButtonView: View {
                 .frame(width: width)
                 .opacity(footer.opacity)
                 .onTapGesture { if let action = footer.action { onFooterTap(action) } }
-                .connectAccessibility(model.elements.first { $0.kind == .footer })
+                .connectAccessibility(model.elements.first { $0.kind == .footer }, language: model.localization)
             }
         }
+    }
+
+    /// The pill's touches forwarded to ``ConnectButtonTouch``, in the pill's coordinates: the first change presses,
+    /// every change moves, the end releases and the model's outcome decides whether the Connection toggles. A pill
+    /// without a knob (no drag) toggles on a tap where the state allows it, as in UIKit.
+    private func pillGesture(_ resting: ConnectButtonAppearance) -> some Gesture {
+        DragGesture(minimumDistance: 0, coordinateSpace: .local)
+            .updating($isTouching) { _, state, _ in state = true }
+            .onChanged { value in
+                let time = value.time.timeIntervalSinceReferenceDate
+                var model: ConnectButtonTouch
+                if let current = touch {
+                    model = current
+                } else {
+                    model = ConnectButtonTouch(appearance: resting)
+                    let start = value.startLocation
+                    model.handle(.press(x: Double(start.x), y: Double(start.y), time: time))
+                    guard model.isPressed else { return }
+                }
+                model.handle(.move(x: Double(value.location.x), y: Double(value.location.y), time: time))
+                touch = model
+            }
+            .onEnded { value in
+                let x = Double(value.location.x)
+                let y = Double(value.location.y)
+                guard var model = touch else {
+                    let onPill = x >= 0 && x <= resting.geometry.width && y >= 0 && y <= ConnectButtonGeometry.height
+                    if resting.knob == nil, resting.isInteractive, resting.emailField == nil, onPill { onTap() }
+                    return
+                }
+                touch = nil
+                model.handle(.release(x: x, y: y, time: value.time.timeIntervalSinceReferenceDate))
+                if model.outcome == .toggle { onTap() }
+            }
     }
 
     private func knobView(_ knob: ConnectButtonAppearance.Knob) -> some View {
@@ -228,19 +277,22 @@ public struct ConnectButtonView: View {
                 .multilineTextAlignment(field.confirmFrame.x < field.frame.x ? .trailing : .leading)
                 .frame(width: CGFloat(field.frame.width), height: CGFloat(field.frame.height))
                 .offset(x: CGFloat(field.frame.x), y: CGFloat(field.frame.y))
-                .accessibilityLabel(Text(verbatim: fieldElement?.label ?? field.placeholder))
-                .accessibilityHint(Text(verbatim: fieldElement?.hint ?? ""))
+                .accessibilityLabel(Text.spoken(fieldElement?.label ?? field.placeholder, language: model.localization))
+                .accessibilityHint(Text.spoken(fieldElement?.hint ?? "", language: model.localization))
             Button(action: { onEmailConfirm(binding.wrappedValue) }) {
                 ZStack {
                     ConfirmShape(roundOnLeft: field.confirmFrame.x < field.frame.x)
                         .fill(SwiftUI.Color(field.confirmColor))
-                    Text(verbatim: field.confirmFrame.x < field.frame.x ? "←" : "→")
-                        .font(.system(size: 24, weight: .bold))
-                        .foregroundColor(SwiftUI.Color(field.confirmGlyphColor))
+                    ConfirmGlyphShape(field: field)
+                        .fill(SwiftUI.Color(field.confirmGlyphColor))
+                    ConfirmGlyphShape(field: field)
+                        .stroke(
+                            SwiftUI.Color(field.confirmGlyphColor), style: StrokeStyle(lineWidth: 1.5, lineJoin: .round)
+                        )
                 }
             }
             .buttonStyle(PlainButtonStyle())
-            .connectAccessibility(model.elements.first { $0.kind == .confirmButton })
+            .connectAccessibility(model.elements.first { $0.kind == .confirmButton }, language: model.localization)
             .frame(width: CGFloat(c.width), height: CGFloat(c.height))
             .offset(x: CGFloat(c.x), y: CGFloat(c.y))
         }
@@ -266,6 +318,23 @@ public struct ConnectButtonView: View {
             TickShape(points: shape.tick(stroke: checkmark.stroke)).stroke(
                 SwiftUI.Color(checkmark.color), style: StrokeStyle(lineWidth: line, lineCap: .round, lineJoin: .round))
         }
+    }
+}
+
+/// 2.8's confirm glyph (``ConnectButtonAppearance/EmailField/confirmGlyph``), in the confirm button's own space.
+@available(iOS 14.0, macOS 12.0, tvOS 14.0, watchOS 7.0, *)
+private struct ConfirmGlyphShape: Shape {
+    var field: ConnectButtonAppearance.EmailField
+
+    func path(in rect: CGRect) -> Path {
+        var path = Path()
+        let c = field.confirmFrame
+        for (index, point) in field.confirmGlyph.enumerated() {
+            let p = CGPoint(x: CGFloat(point.x - c.x), y: CGFloat(point.y - c.y))
+            if index == 0 { path.move(to: p) } else { path.addLine(to: p) }
+        }
+        path.closeSubpath()
+        return path
     }
 }
 

@@ -44,7 +44,7 @@ struct ButtonAccessibilityTests {
         #expect(busy.value == "Verifying your account" && busy.hint == nil)
         #expect(busy.traits.contains(.notEnabled) && busy.traits.contains(.updatesFrequently))
         #expect(!busy.isInteractive)
-        #expect(Self.model(.continueToService).elements[0].label == "Opening Sunny Weather Service…")
+        #expect(Self.model(.continueToService).elements[0].label == "Going to Sunny Weather Service…")
         let loading = ConnectButtonAccessibility(state: .loading, serviceName: nil).elements[0]
         #expect(loading.label == "Loading…" && loading.value == nil)
         #expect(loading.inputLabels == ["Loading…", "IFTTT connection"])
@@ -53,30 +53,30 @@ struct ButtonAccessibilityTests {
     @Test func theEmailStepHasAFieldAndAConfirmButton() {
         let model = Self.model(.enterEmail(email: "jane@example.com", isInvalid: false))
         let field = model.elements[0]
-        #expect(field.label == "Your email address" && field.value == "jane@example.com")
-        #expect(field.inputLabels == ["Your email address", "Email address"])
+        #expect(field.label == "Your email" && field.value == "jane@example.com")
+        #expect(field.inputLabels == ["Your email", "Email address"])
         #expect(field.traits == [.textField] && field.isInteractive)
         let confirm = model.elements[1]
         #expect(confirm.label == "Continue" && confirm.traits == [.button])
-        #expect(model.elements[2].label == "Your email signs you in to IFTTT. Learn more")
+        #expect(model.elements[2].label == "Secured with IFTTT. Learn more")
         #expect(model.elements[2].traits == [.button])
         #expect(model.elements[2].inputLabels.contains("Learn more"))
         #expect(model.announcement == nil)
         let invalid = Self.model(.enterEmail(email: "jane@", isInvalid: true))
         #expect(invalid.elements[0].hint == "Enter a valid email address.")
         #expect(invalid.announcement == "Enter a valid email address.")
-        #expect(invalid.elements[2].label == "Please enter a valid email address.")
+        #expect(invalid.elements[2].label == "Enter valid email")
         #expect(Self.model(.enterEmail(email: "", isInvalid: false)).elements[0].value == nil)
     }
 
     @Test func theFooterIsAButtonNamedByItsWords() {
         let retry = Self.model(.loadingFailed).elements[1]
-        #expect(retry.label == "Couldn't load the connection. Try again")
-        #expect(retry.hint == "Loads the connection again." && retry.inputLabels.contains("Try again"))
+        #expect(retry.label == "Make sure your phone has internet connection. Retry")
+        #expect(retry.hint == "Loads the connection again." && retry.inputLabels.contains("Retry"))
         #expect(retry.traits == [.button] && retry.isInteractive)
         let about = Self.model(.connect).elements[1]
-        #expect(about.label == "Works with IFTTT" && about.traits == [.button])
-        #expect(about.inputLabels == ["Works with IFTTT", "About IFTTT"])
+        #expect(about.label == "WORKS WITH IFTTT" && about.traits == [.button])
+        #expect(about.inputLabels == ["WORKS WITH IFTTT", "About IFTTT"])
         let creating = Self.model(.creatingAccount(email: "jane@example.com")).elements[1]
         #expect(creating.traits == [.button] && creating.label.contains("jane@example.com"))
     }

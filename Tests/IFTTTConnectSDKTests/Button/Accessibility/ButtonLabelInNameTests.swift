@@ -129,7 +129,7 @@ struct ButtonLabelInNameTests {
         #expect(all.isEmpty, "\(all.count) mismatches:\n\(all.map(\.description).joined(separator: "\n"))")
     }
 
-    /// The closing table: per localization, the pill ("Connect …"), the footer ("Works with IFTTT") and the retry
+    /// The closing table: per localization, the pill ("Connect …"), the footer ("WORKS WITH IFTTT") and the retry
     /// link; `CONNECT_LABEL_IN_NAME_TABLE=1` prints it.
     @Test func theTableOfTheThreeNamedElements() {
         var rows: [String] = ["localization  pill  footer  retry"]

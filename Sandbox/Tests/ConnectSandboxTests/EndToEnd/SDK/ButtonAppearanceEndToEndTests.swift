@@ -55,9 +55,15 @@ struct ButtonAppearanceEndToEndTests {
         }
         let connection = try #require(controller.connection)
         let iconURL = try #require(connection.connectingService.monochromeIconURL)
-        guard case .image(let icon) = loaded.knob?.icon else { return }
+        guard case .image(let icon) = loaded.knob?.icon else {
+            Issue.record("the knob should show the sandbox's icon, got \(String(describing: loaded.knob?.icon))")
+            return
+        }
         // The sandbox's own icon, fetched over loopback through the SDK's transport.
-        #expect(icon.url == iconURL && iconURL.host == url.host && icon.format == .svg)
+        #expect(icon.url == iconURL && iconURL.host == url.host && icon.format == .png)
+        // A PNG that decodes (UIImage(data:) draws it; SVG it could not).
+        let decoded = try PNGReader(icon.data)
+        #expect(decoded.width == 120 && decoded.pixels.contains(255))
         #expect(await transport.log.urls.contains(iconURL))
         // Before it loaded, the knob showed the monogram, never nothing.
         let first = try #require(button.appearances.first { $0.knob != nil })
@@ -69,8 +75,11 @@ struct ButtonAppearanceEndToEndTests {
         // In the controller's language.
         #expect(loaded.localization == "es-419")
         #expect(loaded.label?.text == "Conectar \(connection.connectingService.shortName)")
-        #expect(loaded.footer?.text.description == "Funciona con IFTTT")
-        #expect(ConnectButtonSVGRenderer.render(loaded).contains("data:image/svg+xml;base64,"))
+        #expect(loaded.footer?.text.description == "FUNCIONA CON IFTTT")
+        // The render embeds the loaded PNG, so it differs from the monogram's.
+        let rendered = ConnectButtonSVGRenderer.render(loaded)
+        #expect(rendered.contains("data:image/png;base64,\(icon.data.base64EncodedString())"))
+        #expect(!rendered.contains("class=\"monogram\""))
     }
 
     /// `button render --connection` loads the icon through the SDK and embeds it; `--text-size` and
@@ -86,7 +95,7 @@ struct ButtonAppearanceEndToEndTests {
             let render = try #require(command as? ButtonCommand.Render)
             let (connection, icon) = try await render.loadConnectionAndIcon()
             let svg = render.svg(for: connection, icon: icon)
-            #expect(svg.contains("xlink:href=\"data:image/svg+xml;base64,"))
+            #expect(svg.contains("xlink:href=\"data:image/png;base64,"))
             #expect(svg.contains("class=\"knob\" cx=\"324\""), "the knob starts on the right")
             #expect(svg.contains("font-size=\"20.5\""), "the footer at AX5 stops where the label stops")
             #expect(svg.contains("Conectar"))

@@ -31,8 +31,8 @@ struct SandboxConnectionTests {
             #expect(primary["brand_color"] == "#1BAF5D")
             #expect(primary["url"] == "https://ifttt.com/grocery_express")
             let base = client.base.absoluteString
-            #expect(primary["monochrome_icon_url"]?.stringValue == "\(base)/assets/icons/grocery_express.svg")
-            #expect(primary["color_icon_url"]?.stringValue == "\(base)/assets/icons/color/grocery_express.svg")
+            #expect(primary["monochrome_icon_url"]?.stringValue == "\(base)/assets/icons/grocery_express.png")
+            #expect(primary["color_icon_url"]?.stringValue == "\(base)/assets/icons/color/grocery_express.png")
             let email = try #require(json["services"]?.first(where: "service_id", is: "email"))
             #expect(email["is_primary"] == false)
             #expect(email["brand_color"] == "#0099FF")
@@ -232,13 +232,27 @@ struct SandboxConnectionTests {
 
     @Test func assetsAreServed() async throws {
         try await SandboxTest.withDemo { client in
-            let icon = try await client.get("/assets/icons/grocery_express.svg")
+            // PNG, as IFTTT serves icons: white initials on transparent, or on the brand colour (#1BAF5D).
+            let icon = try await client.get("/assets/icons/grocery_express.png")
             #expect(icon.status == 200)
-            #expect(icon.contentType == "image/svg+xml")
-            let svg = String(decoding: icon.data, as: UTF8.self)
+            #expect(icon.contentType == "image/png")
+            let mono = try PNGReader(icon.data)
+            #expect(mono.width == 120 && mono.height == 120)
+            #expect(mono.pixel(x: 0, y: 0) == [0, 0, 0, 0], "transparent around the glyphs")
+            #expect(mono.pixels.count(where: { $0 == 255 }) > 0, "some white glyph pixels")
+            let color = try PNGReader(try await client.get("/assets/icons/color/grocery_express.png").data)
+            #expect(color.pixel(x: 0, y: 0) == [0, 0, 0, 0], "rounded corner")
+            #expect(color.pixel(x: 60, y: 4) == [0x1B, 0xAF, 0x5D, 255], "brand colour")
+            // "GE": the G's left stroke is white, in both.
+            #expect(mono.pixel(x: 16 + 4, y: 32 + 8 + 4) == [255, 255, 255, 255])
+            #expect(color.pixel(x: 16 + 4, y: 32 + 8 + 4) == [255, 255, 255, 255])
+            // The same icons stay available as SVG for browsers.
+            let svgIcon = try await client.get("/assets/icons/grocery_express.svg")
+            #expect(svgIcon.contentType == "image/svg+xml")
+            let svg = String(decoding: svgIcon.data, as: UTF8.self)
             #expect(svg.contains("<svg") && svg.contains("#FFFFFF"))
-            let color = try await client.get("/assets/icons/color/grocery_express.svg")
-            #expect(String(decoding: color.data, as: UTF8.self).contains("#1BAF5D"))
+            #expect(try await client.get("/assets/icons/unknown.png").status == 404)
+            #expect(try await client.get("/assets/icons/grocery_express.gif").status == 404)
             let json = try await client.get("/v2/connections/gx-weekly-deals").json
             let coverURL = try #require(json["cover_image"]?["720w_url"]?.stringValue.flatMap(URL.init(string:)))
             let (data, response) = try await URLSession.shared.data(from: coverURL)
