@@ -21,17 +21,17 @@ import Darwin
 ///
 /// **Launching the browser.** The activation URL carries the flow's `state`, the email and the partner's OAuth
 /// code, and whatever a program passes to `xdg-open` or `open` can be read by every local user in its command
-/// line. As a `BrowserLaunchPad` the receiver keeps the activation URL and gives out
-/// `http://127.0.0.1:PORT/ifttt-launch/<random id>` instead (``launchURL(for:)``): its first `GET` by the user
-/// running this program is answered with a 303 to the activation URL, once, within ``launchLifetimeSeconds``.
+/// line. Opened through it (`openActivationInBrowser(launchingThrough:)`), the receiver keeps the activation URL and gives out
+/// `http://127.0.0.1:PORT/ifttt-launch/<random id>` instead: its first `GET` by the user
+/// running this program is answered with a 303 to the activation URL, once, within 2 minutes.
 /// On Linux the receiver asks the kernel which user owns the client's socket, so another user who read the
 /// launch URL from a command line gets 403 and the launch stays for the browser; where the system cannot tell
 /// (macOS), the random id alone guards it.
 ///
-/// **Connections.** Up to ``maximumConnections`` connections are served at the same time, at most
-/// ``maximumConnectionsPerPeer`` of them from one peer (the user owning the client's socket on Linux, the
-/// client's address elsewhere), each with one deadline for its whole request (``requestTimeoutSeconds``, however
-/// slowly its bytes arrive) and at most ``maximumRequestBytes``. A peer over its share closes its own connections
+/// **Connections.** Up to 32 connections are served at the same time, at most
+/// 8 of them from one peer (the user owning the client's socket on Linux, the
+/// client's address elsewhere), each with one deadline for its whole request (5 seconds, however
+/// slowly its bytes arrive) and at most 8 KiB. A peer over its share closes its own connections
 /// that have not finished their request, the idle ones first; when all slots are taken, the peer holding the most
 /// makes room. Pending connections are accepted in every turn of the serving loop and a request that came with
 /// its connection is read at once. So neither a client that sends a byte at a time, idle connections (a
@@ -45,11 +45,11 @@ import Darwin
 /// let receiver = try LoopbackRedirectReceiver(path: "/ifttt/callback")
 /// let configuration = ConnectionConfiguration(connectionId: "gx-arrive-store", suggestedUserEmail: email,
 ///                                             credentialProvider: credentials, redirectURL: receiver.redirectURL)
-/// setup.webAuthenticationSession = BrowserWebAuthenticationSession(launchPad: receiver)
+/// setup.openActivationInBrowser(launchingThrough: receiver)
 /// // ... run the flow, then:
 /// receiver.stop()
 /// ```
-public final class LoopbackRedirectReceiver: BrowserLaunchPad, Sendable {
+public final class LoopbackRedirectReceiver: Sendable {
     /// Why the receiver could not start.
     public struct StartError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The system call that failed.
@@ -62,16 +62,16 @@ public final class LoopbackRedirectReceiver: BrowserLaunchPad, Sendable {
     }
 
     /// The largest request accepted, in bytes.
-    public static let maximumRequestBytes = 8 * 1024
+    @_spi(Sandbox) public static let maximumRequestBytes = 8 * 1024
     /// The most connections served at the same time, from all peers together.
-    public static let maximumConnections = 32
+    @_spi(Sandbox) public static let maximumConnections = 32
     /// The most connections served at the same time from one peer: the user owning the client's socket on Linux,
     /// the client's address elsewhere.
-    public static let maximumConnectionsPerPeer = 8
+    @_spi(Sandbox) public static let maximumConnectionsPerPeer = 8
     /// The time a client has to send its whole request, in seconds: one deadline per request, not per read.
-    public static let requestTimeoutSeconds = 5
+    @_spi(Sandbox) public static let requestTimeoutSeconds = 5
     /// How long a launch URL leads to its activation URL, in seconds; it is good for one `GET` either way.
-    public static let launchLifetimeSeconds = 120
+    @_spi(Sandbox) public static let launchLifetimeSeconds = 120
     /// The longest a redirect without `state` waits for its verification before it gets 503, in seconds.
     static let verificationTimeoutSeconds = 60
     /// The most connections accepted in one turn of the serving loop, so the clients already in are served too.
@@ -217,7 +217,7 @@ public final class LoopbackRedirectReceiver: BrowserLaunchPad, Sendable {
     ///
     /// - Parameter url: The activation URL (`http` or `https`).
     /// - Returns: The launch URL, or `nil` when the receiver stopped or `url` cannot be launched.
-    public func launchURL(for url: URL) -> URL? {
+    @_spi(Sandbox) public func launchURL(for url: URL) -> URL? {
         guard LaunchTable.canLaunch(url) else { return nil }
         let now = clock.nowMilliseconds
         let expires = now + UInt64(Self.launchLifetimeSeconds) * 1000
@@ -522,5 +522,20 @@ public final class LoopbackRedirectReceiver: BrowserLaunchPad, Sendable {
             client.sent += sent
         }
         client.close()
+    }
+}
+
+@_spi(Sandbox) extension LoopbackRedirectReceiver: BrowserLaunchPad {}
+
+extension ConnectButtonController.Configuration {
+    /// Shows the activation page in the system browser, opened at `receiver`'s launch URL (which holds no secret)
+    /// instead of the activation URL itself; the flow finishes when the browser's redirect reaches `receiver`.
+    /// Use it in programs without a web view of their own (macOS and Linux command-line tools).
+    ///
+    /// - Parameter receiver: The loopback receiver whose ``LoopbackRedirectReceiver/redirectURL`` is the
+    ///   Connection configuration's redirect URL.
+    @MainActor
+    public mutating func openActivationInBrowser(launchingThrough receiver: LoopbackRedirectReceiver) {
+        webAuthenticationSession = BrowserWebAuthenticationSession(launchPad: receiver)
     }
 }

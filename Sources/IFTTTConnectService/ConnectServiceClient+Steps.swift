@@ -15,7 +15,9 @@ extension ConnectServiceClient {
         public var nextFields: JSONObject?
 
         /// Creates a result.
-        public init(type: String, items: [JSONValue], nextCursor: String? = nil, nextFields: JSONObject? = nil) {
+        @_spi(Sandbox) public init(
+            type: String, items: [JSONValue], nextCursor: String? = nil, nextFields: JSONObject? = nil
+        ) {
             self.type = type
             self.items = items
             self.nextCursor = nextCursor

@@ -41,8 +41,16 @@ public struct ConnectServiceClient: Sendable, CustomStringConvertible {
     /// a user token or a user id.
     /// - Throws: ``Error/insecureBaseURL(host:)`` for plain HTTP to a non-loopback host, ``Error/missingServiceKey``.
     public init(
-        serviceKey: String, baseURL: URL = ConnectionNetworkController.Configuration.productionConnectURL,
-        transport: any HTTPTransport = URLSessionTransport(),
+        serviceKey: String, baseURL: URL = URL(string: "https://connect.ifttt.com/v2")!,
+        logHandler: (@Sendable (String) -> Void)? = nil
+    ) throws(Error) {
+        try self.init(
+            serviceKey: serviceKey, baseURL: baseURL, transport: URLSessionTransport(), logHandler: logHandler)
+    }
+
+    /// Creates a client that sends through `transport`.
+    @_spi(Sandbox) public init(
+        serviceKey: String, baseURL: URL, transport: any HTTPTransport,
         logHandler: (@Sendable (String) -> Void)? = nil
     ) throws(Error) {
         guard !serviceKey.isEmpty else { throw .missingServiceKey }
@@ -61,10 +69,10 @@ public struct ConnectServiceClient: Sendable, CustomStringConvertible {
     }
 
     /// The `IFTTT-SDK-Anonymous-Id` a backend sends: a fixed value, since a server is not an app install.
-    public static let backendAnonymousId = "server"
+    @_spi(Sandbox) public static let backendAnonymousId = "server"
 
     /// Whether `host` is a loopback address (`localhost`, `127.0.0.0/8`, `::1`).
-    public static func isLoopback(_ host: String) -> Bool {
+    @_spi(Sandbox) public static func isLoopback(_ host: String) -> Bool {
         LoopbackHost.contains(host)
     }
 

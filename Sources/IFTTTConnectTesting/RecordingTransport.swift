@@ -10,7 +10,7 @@ import Foundation
 /// _ = try await controller.fetchConnection(for: "c1", credentialProvider: ConnectionCredentials.anonymous)
 /// #expect(transport.requests.first?.url.path == "/v2/connections/c1")
 /// ```
-public final class RecordingTransport: HTTPTransport, Sendable {
+@_spi(Sandbox) public final class RecordingTransport: HTTPTransport, Sendable {
     private let recorded = Locked<[HTTPRequest]>([])
     // The answer is kept as a function returning a `Result`, not as the typed-throws function it is given: a stored
     // property of a typed-throws function type makes this class's metadata accessor call the Swift runtime's

@@ -28,7 +28,7 @@ import FoundationNetworking
 /// log line or in an error.
 public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     /// The production host, `api.ifttt.com`.
-    public static let productionAPIHost = "api.ifttt.com"
+    @_spi(Sandbox) public static let productionAPIHost = "api.ifttt.com"
 
     /// The manager most apps use.
     public static let shared = IFTTTAPIManager()
@@ -58,7 +58,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     ///     the SDK's per-install id.
     ///   - callbackQueue: runs completion handlers; `nil` runs them on a concurrency thread.
     ///   - logHandler: receives one line per request (method, path, status); never a token or an email.
-    public init(
+    @_spi(Sandbox) public init(
         baseURL: URL? = nil,
         transport: any HTTPTransport = URLSessionTransport(),
         anonymousId: String? = nil,
@@ -100,7 +100,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
 
     /// The API host, `api.ifttt.com` by default, optionally with a port (`proxy.example.com:8443`).
     /// Point it at your own backend proxy if you like. Setting it switches the scheme to HTTPS.
-    public var apiHost: String {
+    @_spi(Sandbox) public var apiHost: String {
         get { state.withLock { $0.apiHost } }
         set {
             state.withLock {
@@ -111,7 +111,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     }
 
     /// The URL scheme, `https` by default. Use `http` only for a local sandbox.
-    public var scheme: String {
+    @_spi(Sandbox) public var scheme: String {
         get { state.withLock { $0.scheme } }
         set { state.withLock { $0.scheme = newValue } }
     }
@@ -119,7 +119,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     /// The server root built from ``scheme`` and ``apiHost``, or `nil` when they do not make an HTTP(S) URL
     /// (calls then fail with `invalidRequest` and send nothing). Setting a URL takes its scheme, host and
     /// port (a path is ignored); setting `nil` restores `https://api.ifttt.com`.
-    public var baseURL: URL? {
+    @_spi(Sandbox) public var baseURL: URL? {
         get { state.withLock { Self.makeBaseURL(scheme: $0.scheme, apiHost: $0.apiHost) } }
         set {
             let parts = newValue.map(Self.split) ?? (scheme: "https", authority: Self.productionAPIHost)
@@ -131,19 +131,19 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     }
 
     /// The transport that sends requests.
-    public var transport: any HTTPTransport {
+    @_spi(Sandbox) public var transport: any HTTPTransport {
         get { state.withLock { $0.transport } }
         set { state.withLock { $0.transport = newValue } }
     }
 
     /// The anonymous id sent with every request and in the embedded activation URL.
-    public var anonymousId: String {
+    @_spi(Sandbox) public var anonymousId: String {
         get { state.withLock { $0.anonymousId } }
         set { state.withLock { $0.anonymousId = newValue } }
     }
 
     /// The request timeout in whole seconds (30 by default).
-    public var timeout: Int {
+    @_spi(Sandbox) public var timeout: Int {
         get { state.withLock { $0.timeout } }
         set { state.withLock { $0.timeout = newValue } }
     }
@@ -155,7 +155,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     }
 
     /// Receives one line per request: method, path without query, and status or failure.
-    public var logHandler: (@Sendable (String) -> Void)? {
+    @_spi(Sandbox) public var logHandler: (@Sendable (String) -> Void)? {
         get { state.withLock { $0.logHandler } }
         set { state.withLock { $0.logHandler = newValue } }
     }
@@ -267,7 +267,6 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
     // MARK: Embedded activation URL
 
     /// The web activation URL of `applet` with this manager's anonymous id and invite code.
-    /// See ``IFTTTApplet/embeddedURL(callbackURL:email:userId:anonymousId:inviteCode:)``.
     public func embeddedURL(
         for applet: IFTTTApplet, callbackURL: URL, email: String? = nil,
         userId: String

@@ -31,7 +31,7 @@ extension IFTTTApplet {
     ///                                  anonymousId: "6F1E…", inviteCode: nil)
     /// ```
     /// - Throws: `ConnectAPIError.invalidRequest` for an empty `userId` or a relative `callbackURL`.
-    public func embeddedURL(
+    @_spi(Sandbox) public func embeddedURL(
         callbackURL: URL, email: String?, userId: String, anonymousId: String,
         inviteCode: String?
     ) throws(ConnectAPIError) -> URL {

@@ -27,7 +27,7 @@ public struct IFTTTApplet: Sendable, Hashable, Identifiable {
     public let enabledCount: Int
     /// Its page on ifttt.com.
     public let url: URL
-    /// The web activation page the SDK adds its parameters to (see ``embeddedURL(callbackURL:email:userId:anonymousId:inviteCode:)``).
+    /// The web activation page the SDK adds its parameters to (see ``embeddedURL(callbackURL:email:userId:)``).
     public let embeddedURL: URL
     /// The user's status.
     public let status: Status
@@ -39,7 +39,7 @@ public struct IFTTTApplet: Sendable, Hashable, Identifiable {
     public let secondaryServices: [IFTTTService]
 
     /// Creates an Applet.
-    public init(
+    @_spi(Sandbox) public init(
         id: String, name: String, description: String, publishedAt: Date?, enabledCount: Int, url: URL,
         embeddedURL: URL, status: Status, lastRunAt: Date?, primaryService: IFTTTService,
         secondaryServices: [IFTTTService]
@@ -62,7 +62,7 @@ public struct IFTTTApplet: Sendable, Hashable, Identifiable {
 
     /// Decodes one Applet (`"type": "applet"`).
     /// - Throws: `ConnectDecodingError` naming the JSON path (unknown status, bad date, no primary service, ...).
-    public static func decode(from data: Data) throws(ConnectDecodingError) -> IFTTTApplet {
+    @_spi(Sandbox) public static func decode(from data: Data) throws(ConnectDecodingError) -> IFTTTApplet {
         try decode(json: JSONParser().parse(data))
     }
 
@@ -77,7 +77,7 @@ public struct IFTTTApplet: Sendable, Hashable, Identifiable {
 
     /// Decodes a `{"type":"list","data":[...]}` of Applets. Unlike the original, an invalid element is an
     /// error that names it rather than silently dropped.
-    public static func decodeList(from data: Data) throws(ConnectDecodingError) -> [IFTTTApplet] {
+    @_spi(Sandbox) public static func decodeList(from data: Data) throws(ConnectDecodingError) -> [IFTTTApplet] {
         do throws(ConnectDecodingError) {
             let reader = try JSONReader(JSONParser().parse(data))
             return try reader.array("data") { value throws(ConnectDecodingError) in
@@ -178,7 +178,7 @@ public struct IFTTTService: Sendable, Hashable, Identifiable {
     public let url: URL?
 
     /// Creates a service.
-    public init(
+    @_spi(Sandbox) public init(
         id: String, name: String, isPrimary: Bool, monochromeIconURL: URL?, colorIconURL: URL?,
         brandColor: ConnectColor?, url: URL?
     ) {

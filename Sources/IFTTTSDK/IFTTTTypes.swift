@@ -3,7 +3,7 @@ import Foundation
 
 /// The order in which ``IFTTTAPIManager/fetchApplets(order:platform:)`` lists Applets (the legacy `IFTTTOrderType`).
 ///
-/// Raw values keep the legacy numbering; ``queryValue`` is what goes into the `order` query parameter.
+/// Raw values keep the legacy numbering.
 public enum IFTTTAppletOrder: Int, Sendable, Hashable, CaseIterable {
     /// The API's own order; no `order` parameter is sent.
     case `default` = 0
@@ -17,7 +17,7 @@ public enum IFTTTAppletOrder: Int, Sendable, Hashable, CaseIterable {
     case enabledCountDescending = 4
 
     /// The value of the `order` query parameter, or `nil` when the parameter is omitted.
-    public var queryValue: String? {
+    @_spi(Sandbox) public var queryValue: String? {
         switch self {
         case .default: return nil
         case .publishedAtAscending: return "published_at_asc"
@@ -30,7 +30,7 @@ public enum IFTTTAppletOrder: Int, Sendable, Hashable, CaseIterable {
 
 /// Which mobile services the listed Applets may use (the legacy `IFTTTPlatformType`).
 ///
-/// Raw values keep the legacy numbering; ``queryValue`` is what goes into the `platform` query parameter.
+/// Raw values keep the legacy numbering.
 /// Leave it at ``ios`` unless you have a reason not to.
 public enum IFTTTPlatform: Int, Sendable, Hashable, CaseIterable {
     /// No `platform` parameter is sent, which excludes every Applet that uses a mobile service
@@ -42,7 +42,7 @@ public enum IFTTTPlatform: Int, Sendable, Hashable, CaseIterable {
     case android = 2
 
     /// The value of the `platform` query parameter, or `nil` when the parameter is omitted.
-    public var queryValue: String? {
+    @_spi(Sandbox) public var queryValue: String? {
         switch self {
         case .noMobileServices: return nil
         case .ios: return "ios"
@@ -59,14 +59,14 @@ public struct IFTTTUser: Sendable, Hashable {
     public let serviceId: String?
 
     /// Creates a user.
-    public init(username: String, serviceId: String? = nil) {
+    @_spi(Sandbox) public init(username: String, serviceId: String? = nil) {
         self.username = username
         self.serviceId = serviceId
     }
 
     /// Decodes a `/v1/me` payload. A missing or non-string `user_login` is an error (the legacy SDK never
     /// called its completion in that case).
-    public static func decode(from data: Data) throws(ConnectDecodingError) -> IFTTTUser {
+    @_spi(Sandbox) public static func decode(from data: Data) throws(ConnectDecodingError) -> IFTTTUser {
         do throws(ConnectDecodingError) {
             let reader = try JSONReader(JSONParser().parse(data))
             guard case .string(let login)? = reader.value("user_login") else {

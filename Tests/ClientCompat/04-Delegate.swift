@@ -126,7 +126,7 @@ final class HeadlessConnectDelegate: ConnectButtonControllerDelegate {
             print(updatedConnection.status)
         case .failure(let error):
             if case .networkError(let networkError) = error, networkError.isAuthenticationFailure {
-                print("sign in again", networkError.statusCode ?? -1, networkError.apiCode ?? "")
+                print("sign in again", networkError.apiError?.statusCode ?? -1)
             }
         }
     }

@@ -95,7 +95,7 @@ final class FetchingScreen {
                     delegate: nil)
             case .failure(let error):
                 let status: Int = response.statusCode
-                print(status, error.statusCode ?? -1)
+                print(status, error.apiError?.statusCode ?? -1)
             }
         }
     }

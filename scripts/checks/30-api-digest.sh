@@ -3,11 +3,15 @@
 # digest api/<Module>.txt: a new, changed or removed public declaration or conformance must be deliberate. After a
 # deliberate change, regenerate the digest with `scripts/api/digest.sh` and commit api/*.txt with the change.
 # The digest is that of the Linux build (Apple-only adapters such as the UIKit button are not in it), so on other
-# systems this check skips.
+# systems this check skips. It also proves itself: a public function planted into a copy of the core's symbol graph
+# must fail the comparison, and an SPI one planted beside it must not show (`scripts/api/digest.sh --self-test`).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 if [ "$(uname -s)" != Linux ]; then
   echo "api-digest: skipped (the digest describes the Linux build)"
   exit 0
 fi
-scripts/api/digest.sh --check
+status=0
+scripts/api/digest.sh --check || status=1
+IFTTT_TEST_BUILT=1 scripts/api/digest.sh --self-test || status=1
+exit $status

@@ -1,4 +1,7 @@
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import IFTTTConnectSDK
 
 /// Grocery Express's own backend, as the app talks to it: three routes under ``root``. The sandbox plays it at
@@ -48,42 +51,61 @@ struct GroceryExpressBackend: Sendable {
     /// Transport Security refuses plain HTTP to any named host; the example's Info.plist allows it only to local
     /// addresses (`NSAllowsLocalNetworking`), for the sandbox and its test accounts.
     let root: URL
-    /// How requests travel: the SDK's transport, which never follows a redirect with the password.
-    var transport: any HTTPTransport = URLSessionTransport()
+    /// How requests travel: an ephemeral session that never follows a redirect, so the password and the session
+    /// never reach another origin.
+    var urlSession: URLSession = GroceryExpressBackend.redirectRefusingSession
 
     /// Signs in with the user's Grocery Express username and password.
     ///
     /// - Returns: The session and the login.
     /// - Throws: A ``SignInError``.
     func signIn(login: String, password: String) async throws -> Account {
-        let body = try JSONEncoder().encode(["login": login, "password": password])
-        let request = HTTPRequest(
-            method: "POST", url: root.appendingPathComponent("session"),
-            headers: ["Content-Type": "application/json", "Accept": "application/json"], body: body)
-        let response: HTTPResponse
+        var request = URLRequest(url: root.appendingPathComponent("session"))
+        request.httpMethod = "POST"
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/json", forHTTPHeaderField: "Accept")
+        request.httpBody = try JSONEncoder().encode(["login": login, "password": password])
+        let body: Data
+        let statusCode: Int
         do {
-            response = try await transport.send(request)
+            let (data, response) = try await urlSession.data(for: request)
+            body = data
+            statusCode = (response as? HTTPURLResponse)?.statusCode ?? 0
         } catch {
             throw SignInError.unreachable(root.host ?? root.absoluteString)
         }
-        switch response.statusCode {
+        switch statusCode {
         case 200:
-            guard let answer = try? JSONDecoder().decode(Answer.self, from: response.body), !answer.session.isEmpty
-            else { throw SignInError.unexpectedAnswer(response.statusCode) }
+            guard let answer = try? JSONDecoder().decode(Answer.self, from: body), !answer.session.isEmpty
+            else { throw SignInError.unexpectedAnswer(statusCode) }
             return Account(session: answer.session, login: answer.login, oauthCode: answer.oauthCode)
         case 401: throw SignInError.wrongPassword
         case 429: throw SignInError.throttled
-        default: throw SignInError.unexpectedAnswer(response.statusCode)
+        default: throw SignInError.unexpectedAnswer(statusCode)
         }
     }
 
     /// Signs out: ends `session` at the backend, so a copy of it left anywhere stops working. Best effort: the app
     /// forgets the session whatever the answer (offline, or already ended).
     func signOut(session: String) async {
-        let request = HTTPRequest(
-            method: "DELETE", url: root.appendingPathComponent("session"),
-            headers: ["Authorization": "Bearer " + session])
-        _ = try? await transport.send(request)
+        var request = URLRequest(url: root.appendingPathComponent("session"))
+        request.httpMethod = "DELETE"
+        request.setValue("Bearer " + session, forHTTPHeaderField: "Authorization")
+        _ = try? await urlSession.data(for: request)
+    }
+
+    /// The session `urlSession` starts as: ephemeral, refusing redirects.
+    static let redirectRefusingSession = URLSession(
+        configuration: .ephemeral, delegate: RedirectRefuser(), delegateQueue: nil)
+
+    /// Answers every redirect with "do not follow": the response comes back as it is.
+    private final class RedirectRefuser: NSObject, URLSessionTaskDelegate, Sendable {
+        func urlSession(
+            _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+            newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void
+        ) {
+            completionHandler(nil)
+        }
     }
 
     /// The answer of `POST session`.

@@ -91,13 +91,14 @@ extension ConnectButtonController {
         /// A configuration for a sandbox at `baseURL` (its root): the Connect API under `/v2`, web activation
         /// under `/access/api`, no IFTTT app hand-off.
         ///
-        /// - Parameters:
-        ///   - baseURL: The sandbox's root URL.
-        ///   - transport: The HTTP transport.
+        /// - Parameter baseURL: The sandbox's root URL, such as `http://127.0.0.1:8080`.
         /// - Returns: The configuration.
-        public static func sandbox(_ baseURL: URL, transport: any HTTPTransport = URLSessionTransport())
-            -> Configuration
-        {
+        public static func sandbox(_ baseURL: URL) -> Configuration {
+            sandbox(baseURL, transport: URLSessionTransport())
+        }
+
+        /// ``sandbox(_:)`` sending through `transport`.
+        @_spi(Sandbox) public static func sandbox(_ baseURL: URL, transport: any HTTPTransport) -> Configuration {
             Configuration(
                 networkController: ConnectionNetworkController(configuration: .sandbox(baseURL, transport: transport)),
                 webActivationBaseURL: baseURL.appendingPathComponent("access").appendingPathComponent("api"))

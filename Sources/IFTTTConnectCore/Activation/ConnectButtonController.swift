@@ -4,8 +4,7 @@ import Foundation
 /// or the activation web page, and finishes when IFTTT redirects back and the token to keep is vouched for
 /// (your credential provider's ``ConnectionCredentialProvider/partnerBackend``; see <doc:Activation>).
 ///
-/// The controller works with any ``ConnectButtonPresenting`` button, including ``HeadlessConnectButton``
-/// for programs without UI. Results reach the ``delegate`` exactly once per flow, and also the async API:
+/// The controller drives the UIKit `ConnectButton` on iOS, or ``HeadlessConnectButton`` in programs without UI. Results reach the ``delegate`` exactly once per flow, and also the async API:
 ///
 /// ```swift
 /// let controller = ConnectButtonController(connectButton: HeadlessConnectButton(),
@@ -23,12 +22,11 @@ public final class ConnectButtonController {
     @_spi(Sandbox) public let presenter: any ConnectButtonPresenting
     #if canImport(UIKit) && !os(watchOS)
     /// The UIKit Connect Button the controller drives (2.8's `button`). A controller created with another
-    /// ``ConnectButtonPresenting`` (such as ``HeadlessConnectButton``) returns a button that nothing drives; use
-    /// ``presenter`` for it.
+    /// button (such as ``HeadlessConnectButton``) returns a button that nothing drives.
     public let button: ConnectButton
     #else
     /// The button the controller drives (the UIKit `ConnectButton` on iOS).
-    public var button: any ConnectButtonPresenting { presenter }
+    @_spi(Sandbox) public var button: any ConnectButtonPresenting { presenter }
     #endif
     /// The configuration given at creation.
     public let connectionConfiguration: ConnectionConfiguration
@@ -104,35 +102,17 @@ public final class ConnectButtonController {
         Locale.preferredLanguages.first.map(Locale.init(identifier:)) ?? .current
     }
 
-    /// Creates a controller with the platform's defaults and starts loading the Connection if needed.
+    /// Creates a controller for `presenter` and starts loading the Connection if needed.
     ///
     /// - Parameters:
-    ///   - connectButton: The button to drive; ``HeadlessConnectButton`` when there is no UI.
-    ///   - connectionConfiguration: The Connection, the user and the redirect URL.
-    ///   - locale: The locale sent to IFTTT; default ``determineLocale()``.
-    ///   - delegate: Receives the results; held weakly.
-    public convenience init(
-        connectButton: any ConnectButtonPresenting, connectionConfiguration: ConnectionConfiguration,
-        locale: Locale = ConnectButtonController.determineLocale(),
-        delegate: (any ConnectButtonControllerDelegate)?
-    ) {
-        self.init(
-            connectButton: connectButton, connectionConfiguration: connectionConfiguration, locale: locale,
-            delegate: delegate, configuration: Configuration())
-    }
-
-    /// Creates a controller and starts loading the Connection if needed.
-    ///
-    /// - Parameters:
-    ///   - connectButton: The button to drive; ``HeadlessConnectButton`` when there is no UI.
+    ///   - presenter: The button to drive.
     ///   - connectionConfiguration: The Connection, the user and the redirect URL.
     ///   - locale: The locale sent to IFTTT.
     ///   - delegate: Receives the results; held weakly.
     ///   - configuration: The network, system adapters, clock, timing and logging.
-    public init(
-        connectButton: any ConnectButtonPresenting, connectionConfiguration: ConnectionConfiguration,
-        locale: Locale = ConnectButtonController.determineLocale(),
-        delegate: (any ConnectButtonControllerDelegate)?, configuration: Configuration
+    @_spi(Sandbox) public init(
+        presenter connectButton: any ConnectButtonPresenting, connectionConfiguration: ConnectionConfiguration,
+        locale: Locale, delegate: (any ConnectButtonControllerDelegate)?, configuration: Configuration
     ) {
         self.presenter = connectButton
         #if canImport(UIKit) && !os(watchOS)

@@ -15,59 +15,37 @@ import Foundation
 ///
 /// After each step, and when the service icon has loaded, the controller also hands the presenter the whole
 /// `ConnectButtonAppearance` (texts in the controller's locale, colours, icon, progress, knob, sizes, layout
-/// direction), computed for the `appearanceEnvironment` the presenter reports. Both have default
-/// implementations, so a presenter written for 2.8 compiles and works unchanged.
+/// direction), computed for the `appearanceEnvironment` the presenter reports.
 ///
-/// ``HeadlessConnectButton`` shows nothing, for command-line programs and tests.
+/// The SDK's presenters are the UIKit `ConnectButton`, the SwiftUI `ConnectFlowButton`'s model and
+/// ``HeadlessConnectButton``; apps pass one of them to the controller. The protocol is part of the Sandbox SPI,
+/// for the sandbox's tools and tests that draw or record the button themselves.
 @MainActor
-public protocol ConnectButtonPresenting: AnyObject {
+@_spi(Sandbox) public protocol ConnectButtonPresenting: AnyObject {
     /// Set by the controller; call it with each user action.
-    @_spi(Sandbox) var actionHandler: (@MainActor (ConnectButtonAction) -> Void)? { get set }
+    var actionHandler: (@MainActor (ConnectButtonAction) -> Void)? { get set }
     /// Shows `step` for `connection` (nil while loading).
     ///
     /// - Parameters:
     ///   - step: What to show.
     ///   - connection: The Connection, once loaded.
     ///   - suggestedEmail: The email to pre-fill in ``ConnectButtonStep/enterEmail(invalid:)``.
-    @_spi(Sandbox) func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String)
+    func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String)
     /// What the host decides about the look (style, light or dark mode, width, text size, layout direction);
-    /// the controller computes the appearance for it. Default: a default ``ConnectButtonEnvironment``.
-    @_spi(Sandbox) var appearanceEnvironment: ConnectButtonEnvironment { get }
+    /// the controller computes the appearance for it.
+    var appearanceEnvironment: ConnectButtonEnvironment { get }
     /// Draws `appearance`: everything the button shows now. Called after ``show(_:connection:suggestedEmail:)``
-    /// and whenever the appearance changes without a new step (the service icon loaded). Default: nothing.
+    /// and whenever the appearance changes without a new step (the service icon loaded).
     ///
     /// - Parameter appearance: What to draw.
-    @_spi(Sandbox) func show(_ appearance: ConnectButtonAppearance)
+    func show(_ appearance: ConnectButtonAppearance)
 }
 
-extension ConnectButtonPresenting {
-    /// No handler: a presenter that keeps none never reports an action. (The SDK's presenters keep one; a
-    /// library-evolution build needs a default for a requirement outside the public API.)
-    @_spi(Sandbox) public var actionHandler: (@MainActor (ConnectButtonAction) -> Void)? {
-        get { nil }
-        set {}
-    }
-
-    /// Shows nothing (the SDK's presenters draw each step; see `actionHandler`'s note).
-    ///
-    /// - Parameters:
-    ///   - step: Ignored.
-    ///   - connection: Ignored.
-    ///   - suggestedEmail: Ignored.
-    @_spi(Sandbox) public func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String) {}
-
-    /// The default environment: the light style in light mode, 360 pt, the default text size, left to right.
-    @_spi(Sandbox) public var appearanceEnvironment: ConnectButtonEnvironment { ConnectButtonEnvironment() }
-
-    /// Ignores the appearance (a 2.8 presenter draws from the step alone).
-    ///
-    /// - Parameter appearance: Ignored.
-    @_spi(Sandbox) public func show(_ appearance: ConnectButtonAppearance) {}
-}
-
-/// A Connect Button with no UI: it remembers what it was told to show, and `perform(_:)` acts as the user.
+/// A Connect Button with no UI, for programs without one (command-line tools, servers, tests): give it to
+/// ``ConnectButtonController`` and drive the flow with the controller's methods, such as
+/// ``ConnectButtonController/connect(email:)``.
 @MainActor
-public final class HeadlessConnectButton: ConnectButtonPresenting {
+public final class HeadlessConnectButton {
     /// Set by the controller.
     @_spi(Sandbox) public var actionHandler: (@MainActor (ConnectButtonAction) -> Void)?
     /// The last step shown.
@@ -140,3 +118,5 @@ public final class HeadlessConnectButton: ConnectButtonPresenting {
         actionHandler?(action)
     }
 }
+
+@_spi(Sandbox) extension HeadlessConnectButton: ConnectButtonPresenting {}

@@ -15,7 +15,7 @@ public struct ConnectionActivation: Sendable, Hashable, CustomStringConvertible,
     /// - Parameters:
     ///   - userToken: The user token, if any.
     ///   - connection: The activated Connection.
-    public init(userToken: String?, connection: Connection) {
+    @_spi(Sandbox) public init(userToken: String?, connection: Connection) {
         self.userToken = userToken
         self.connection = connection
     }
@@ -63,7 +63,7 @@ public enum ConnectButtonControllerError: Error, Sendable, Hashable, CustomStrin
     ///
     /// - Parameter error: The detailed error.
     /// - Returns: ``networkError(_:)-enum.case`` carrying it.
-    public static func networkError(_ error: ConnectAPIError) -> ConnectButtonControllerError {
+    @_spi(Sandbox) public static func networkError(_ error: ConnectAPIError) -> ConnectButtonControllerError {
         .networkError(ConnectionNetworkError(error))
     }
 

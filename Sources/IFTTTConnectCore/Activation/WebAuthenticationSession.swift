@@ -36,7 +36,7 @@ import Foundation
 /// (`/proc/PID/cmdline`); a launch pad keeps the activation URL in this process and gives out a short-lived,
 /// single-use URL that leads to it (RFC 8252, §8.1: another program on the machine must not get what belongs to
 /// the flow). `LoopbackRedirectReceiver` of IFTTTConnectDesktop is the launch pad of desktop programs.
-public protocol BrowserLaunchPad: AnyObject, Sendable {
+@_spi(Sandbox) public protocol BrowserLaunchPad: AnyObject, Sendable {
     /// A URL without secrets that leads the browser to `url`, or `nil` when none can be made (the launch pad
     /// stopped, or `url` is not `http` or `https`).
     ///

@@ -41,7 +41,7 @@ public enum ConnectButtonVisualState: Sendable, Hashable {
     ]
 
     /// A short, file-name-safe name, such as `"enter-email"` or `"enter-email-invalid"`.
-    public var name: String {
+    @_spi(Sandbox) public var name: String {
         switch self {
         case .loading: return "loading"
         case .loadingFailed: return "loading-failed"

@@ -6,7 +6,7 @@ import Foundation
 /// `$.services` for a Connection without a primary service or `$.features[3].title` for a missing title.
 public struct ConnectDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
-    public enum Reason: Sendable, Hashable {
+    @_spi(Sandbox) public enum Reason: Sendable, Hashable {
         /// The text is not valid JSON; `offset` is the byte where parsing stopped.
         case malformedJSON(offset: Int, detail: String)
         /// The payload is larger than the decoder accepts.
@@ -28,10 +28,10 @@ public struct ConnectDecodingError: Error, Sendable, Hashable, CustomStringConve
     /// The JSON path of the value that failed, such as `$.services[1].service_id`.
     public let path: String
     /// What went wrong.
-    public let reason: Reason
+    @_spi(Sandbox) public let reason: Reason
 
     /// Creates an error for `reason` at `path`.
-    public init(path: String, reason: Reason) {
+    @_spi(Sandbox) public init(path: String, reason: Reason) {
         self.path = path
         self.reason = reason
     }

@@ -89,7 +89,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// Whether this is `null`.
-    public var isNull: Bool {
+    @_spi(Sandbox) public var isNull: Bool {
         if case .null = self { return true }
         return false
     }
@@ -211,7 +211,7 @@ public struct JSONObject: Sendable, Hashable {
     }
 
     /// Creates an object from key-value pairs, in order.
-    public init(_ members: [(String, JSONValue)] = []) {
+    @_spi(Sandbox) public init(_ members: [(String, JSONValue)] = []) {
         storage = members.map { Member(key: $0.0, value: $0.1) }
     }
 
@@ -220,10 +220,10 @@ public struct JSONObject: Sendable, Hashable {
     }
 
     /// The number of members.
-    public var count: Int { storage.count }
+    @_spi(Sandbox) public var count: Int { storage.count }
 
     /// The keys in document order.
-    public var keys: [String] { storage.map(\.key) }
+    @_spi(Sandbox) public var keys: [String] { storage.map(\.key) }
 
     /// The value for `key`, or `nil` when the key is absent. Setting a new key appends it after the others;
     /// setting an existing key replaces its value in place; setting `nil` removes the key.
@@ -270,16 +270,12 @@ extension JSONValue: ExpressibleByStringLiteral, ExpressibleByBooleanLiteral, Ex
 
 /// An object literal keeps its order: `let object: JSONObject = ["b": 1, "a": 2]` has the keys `b`, `a`.
 extension JSONObject: ExpressibleByDictionaryLiteral {
-    /// The key type of an object literal.
-    public typealias Key = String
-    /// The value type of an object literal's members.
-    public typealias Value = JSONValue
-
     /// Creates an object whose members keep the literal's order.
     public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
 }
 
-extension JSONValue: Codable {
+/// Reads and writes any JSON value through `Decoder` and `Encoder` (`JSONDecoder`, `PropertyListEncoder`, ...).
+@_spi(Sandbox) extension JSONValue: Codable {
     private struct MemberKey: CodingKey {
         var stringValue: String
         var intValue: Int? { nil }

@@ -41,7 +41,7 @@ public struct Connection: Sendable, Hashable, Identifiable {
     /// Every service of the Connection, in API order.
     public let services: [Service]
     /// The cover images, sorted by width.
-    public let coverImages: [CoverImage]
+    @_spi(Sandbox) public let coverImages: [CoverImage]
     /// Value propositions (deprecated by IFTTT in favour of features).
     public let valuePropositions: [ValueProposition]
     /// The features, each with its triggers, queries and actions.
@@ -49,7 +49,7 @@ public struct Connection: Sendable, Hashable, Identifiable {
     /// The authenticated user's configuration, present when the user has this Connection.
     @_spi(Sandbox) public let userConnection: UserConnection?
     /// How many users turned the Connection on, when the API says.
-    public let enabledCount: Int?
+    @_spi(Sandbox) public let enabledCount: Int?
 
     /// Creates a Connection from its parts. There must be exactly one primary service.
     @_spi(Sandbox) public init(
@@ -104,7 +104,7 @@ public struct Connection: Sendable, Hashable, Identifiable {
     }
 
     /// The cover image to show at `pixelWidth`: the widest one narrower than 1.2 × `pixelWidth`, else the narrowest.
-    public func coverImage(forPixelWidth pixelWidth: Double) -> CoverImage? {
+    @_spi(Sandbox) public func coverImage(forPixelWidth pixelWidth: Double) -> CoverImage? {
         coverImages.last(where: { Double($0.width) < 1.2 * pixelWidth }) ?? coverImages.first
     }
 
@@ -183,11 +183,11 @@ extension Connection {
         }
 
         /// The width in pixels (480, 720, 1080, 1440, 2160, 2880, 4320, ...).
-        public let width: Int
+        @_spi(Sandbox) public let width: Int
         /// Where the image is.
         public let url: URL
 
-        /// The image's width as a 2.8 ``Size``: the largest size not wider than ``width`` (480 for narrower
+        /// The image's width as a 2.8 ``Size``: the largest size not wider than the image (480 for narrower
         /// images), so a 4320-pixel image reports ``Size/w2880``.
         public var size: Size {
             Size.allCases.last { $0.rawValue <= width } ?? .w480
@@ -203,15 +203,15 @@ extension Connection {
     /// A short statement of what the Connection does, with an icon (deprecated by IFTTT).
     public struct ValueProposition: Sendable, Hashable {
         /// The text.
-        public let description: String
+        @_spi(Sandbox) public let description: String
         /// The icon, when valid.
         public let iconURL: URL?
 
-        /// The text (2.8's name for ``description``).
+        /// The text.
         public var details: String { description }
 
         /// Creates a value proposition.
-        public init(description: String, iconURL: URL?) {
+        @_spi(Sandbox) public init(description: String, iconURL: URL?) {
             self.description = description
             self.iconURL = iconURL
         }

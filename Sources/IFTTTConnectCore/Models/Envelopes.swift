@@ -37,21 +37,21 @@ public struct APIErrorPayload: Sendable, Hashable, CustomStringConvertible {
         /// What is wrong with it.
         public let message: String
         /// Creates a detail.
-        public init(parameter: String?, message: String) {
+        @_spi(Sandbox) public init(parameter: String?, message: String) {
             self.parameter = parameter
             self.message = message
         }
     }
 
     /// Creates an error payload.
-    public init(code: String, message: String, details: [Detail] = []) {
+    @_spi(Sandbox) public init(code: String, message: String, details: [Detail] = []) {
         self.code = code
         self.message = message
         self.details = details
     }
 
     /// Reads an error envelope; `nil` when the body is not one.
-    public init?(data: Data) {
+    @_spi(Sandbox) public init?(data: Data) {
         guard let json = try? JSONParser(maximumBytes: 256 * 1024, maximumDepth: 16).parse(data),
             case .object(let object) = json, object["type"]?.stringValue == "error",
             let code = object["code"]?.stringValue
@@ -103,7 +103,7 @@ public struct User: Sendable, Hashable {
     public let serviceId: String?
 
     /// Creates a user.
-    public init(authenticationLevel: AuthenticationLevel, login: String?, serviceId: String?) {
+    @_spi(Sandbox) public init(authenticationLevel: AuthenticationLevel, login: String?, serviceId: String?) {
         self.authenticationLevel = authenticationLevel
         self.login = login
         self.serviceId = serviceId
@@ -129,12 +129,12 @@ public struct FieldOptions: Sendable, Hashable {
     public let options: [String: [FieldValue.Choice]]
 
     /// Creates field options.
-    public init(options: [String: [FieldValue.Choice]]) {
+    @_spi(Sandbox) public init(options: [String: [FieldValue.Choice]]) {
         self.options = options
     }
 
     /// Decodes a `{"type":"field_options","options":{...}}` payload.
-    public static func decode(from data: Data) throws(ConnectDecodingError) -> FieldOptions {
+    @_spi(Sandbox) public static func decode(from data: Data) throws(ConnectDecodingError) -> FieldOptions {
         do throws(ConnectDecodingError) {
             let reader = try JSONReader(JSONParser().parse(data))
             guard let value = reader.value("options") else {

@@ -8,7 +8,7 @@ extension Connection {
         /// The title.
         public let title: String
         /// The description, when there is one.
-        public let description: String?
+        @_spi(Sandbox) public let description: String?
         /// The icon.
         public let iconURL: URL?
         /// Where to fetch options for the feature's own fields.
@@ -39,7 +39,7 @@ extension Connection {
             self.actions = actions
         }
 
-        /// The description (2.8's name for ``description``).
+        /// The description, when there is one (2.8's name).
         public var details: String? { description }
 
         /// All steps: triggers, then queries, then actions.
@@ -58,7 +58,7 @@ extension Connection {
             case action
 
             /// The path segment of the Connect API for this kind (`triggers`, `queries`, `actions`).
-            public var pathSegment: String {
+            @_spi(Sandbox) public var pathSegment: String {
                 switch self {
                 case .trigger: return "triggers"
                 case .query: return "queries"
@@ -78,14 +78,14 @@ extension Connection {
         /// The label shown to users.
         public let label: String?
         /// Where to fetch options for the step's fields.
-        public let fieldOptionsURL: URL?
+        @_spi(Sandbox) public let fieldOptionsURL: URL?
         /// Where to run the step (actions).
-        public let runURL: URL?
+        @_spi(Sandbox) public let runURL: URL?
         /// The step's fields.
         public let fields: [Field]
 
         /// Creates a step.
-        public init(
+        @_spi(Sandbox) public init(
             kind: Kind, id: String, typeId: String, serviceId: String, label: String? = nil,
             fieldOptionsURL: URL? = nil, runURL: URL? = nil, fields: [Field] = []
         ) {
@@ -119,7 +119,7 @@ extension Connection {
         public let defaultValue: FieldValue?
 
         /// Creates a field.
-        public init(
+        @_spi(Sandbox) public init(
             id: String, label: String? = nil, type: FieldType? = nil, isRequired: Bool = false,
             isHidden: Bool = false, defaultValue: FieldValue? = nil
         ) {
@@ -165,7 +165,7 @@ public struct FieldType: RawRepresentable, Sendable, Hashable, CustomStringConve
     public static let checkboxMulti = FieldType(rawValue: "CHECKBOX_MULTI")
 
     /// Whether values of this type are locations.
-    public var isLocation: Bool { rawValue.hasPrefix("LOCATION_") }
+    @_spi(Sandbox) public var isLocation: Bool { rawValue.hasPrefix("LOCATION_") }
 
     /// The region transitions a location trigger of this type reports, or `nil` when it is no trigger type.
     @_spi(Sandbox) public var locationTransitions: LocationTransitions? {

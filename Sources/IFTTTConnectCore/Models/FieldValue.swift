@@ -40,7 +40,7 @@ public enum FieldValue: Sendable, Hashable {
     }
 
     /// The location, when this is one.
-    public var location: LocationValue? {
+    @_spi(Sandbox) public var location: LocationValue? {
         if case .location(let value) = self { return value }
         return nil
     }

@@ -24,9 +24,9 @@ extension Connection {
         public var brandColor: ConnectColor? { brandColorValue }
         #endif
         /// The service's page on ifttt.com as the API sent it (`url`), or `nil` when it sent none.
-        public let pageURL: URL?
+        @_spi(Sandbox) public let pageURL: URL?
 
-        /// The service's page on ifttt.com, as in ConnectSDK-iOS 2.8: ``pageURL``, or `https://ifttt.com/<id>`
+        /// The service's page on ifttt.com, as in ConnectSDK-iOS 2.8: the page the API sent, or `https://ifttt.com/<id>`
         /// (where IFTTT serves every service's page) when the API sent none.
         public var url: URL {
             pageURL ?? Self.defaultPageURL(serviceId: id)
@@ -79,14 +79,14 @@ public struct ConnectColor: Sendable, Hashable, CustomStringConvertible {
     public let blue: UInt8
 
     /// Creates a colour from its components.
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
+    @_spi(Sandbox) public init(red: UInt8, green: UInt8, blue: UInt8) {
         self.red = red
         self.green = green
         self.blue = blue
     }
 
     /// Parses `#RRGGBB` or `RRGGBB` (surrounding whitespace allowed); `nil` for anything else.
-    public init?(hex: String) {
+    @_spi(Sandbox) public init?(hex: String) {
         var text = Whitespace.trimmed(hex, newlines: true)
         if text.hasPrefix("#") { text = text.dropFirst() }
         guard text.utf8.count == 6, let value = UInt32(text, radix: 16) else { return nil }

@@ -34,7 +34,7 @@ public enum ConnectAPIError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// The API's error code (`not_found`, `unauthorized`, ...), when it sent one.
-    public var apiCode: String? {
+    @_spi(Sandbox) public var apiCode: String? {
         switch self {
         case .authenticationFailure(let payload): return payload?.code
         case .apiError(_, let payload): return payload?.code
@@ -43,7 +43,7 @@ public enum ConnectAPIError: Error, Sendable, Hashable, CustomStringConvertible 
     }
 
     /// IFTTT's error envelope (code, message and details), when it sent one.
-    public var payload: APIErrorPayload? {
+    @_spi(Sandbox) public var payload: APIErrorPayload? {
         switch self {
         case .authenticationFailure(let payload): return payload
         case .apiError(_, let payload): return payload

@@ -4,11 +4,12 @@ import FoundationNetworking
 #endif
 
 extension Connection {
-    /// A Connect API request about one Connection, as `ConnectionNetworkController/start(request:)` sends it.
+    /// A Connect API request about one Connection, as ``ConnectionNetworkController/start(request:completion:)``
+    /// sends it.
     ///
     /// ```swift
     /// let request = Connection.Request.fetchConnection(for: "gx-arrive-store", credentialProvider: credentials)
-    /// let connection = try await controller.start(request: request)
+    /// controller.start(request: request) { response in print(response.statusCode) }
     /// ```
     public struct Request: Sendable {
         /// What the request does.
@@ -24,7 +25,7 @@ extension Connection {
         }
 
         /// The Connection id.
-        public let connectionId: String
+        @_spi(Sandbox) public let connectionId: String
         /// What the request does.
         @_spi(Sandbox) public let action: Action
         /// The credentials sent with it, as the provider gave them when the request was made.
@@ -32,7 +33,7 @@ extension Connection {
 
         /// The credentials sent with it (user token and invite code): a snapshot of the provider's values
         /// taken when the request was made, so a request can cross threads whatever the provider is.
-        public var credentialProvider: any ConnectionCredentialProvider { credentials }
+        @_spi(Sandbox) public var credentialProvider: any ConnectionCredentialProvider { credentials }
 
         /// Creates a request; the provider's values are read now.
         @_spi(Sandbox) public init(
@@ -46,7 +47,7 @@ extension Connection {
         /// The request as a `URLRequest` for the production Connect API (`https://connect.ifttt.com/v2`),
         /// with the headers the SDK sends (`Authorization`, `IFTTT-Invite-Code`, `IFTTT-SDK-Version`,
         /// `IFTTT-SDK-Platform`, `IFTTT-SDK-Anonymous-Id`), as ConnectSDK-iOS 2.8 built it. Send it with
-        /// ``ConnectionNetworkController/start(urlRequest:completion:)->Task<Void,Never>`` or your own session. An empty
+        /// ``ConnectionNetworkController/start(urlRequest:completion:)`` or your own session. An empty
         /// Connection id, which names no Connection, gives a request for the `connections` collection.
         public var urlRequest: URLRequest {
             let base = ConnectionNetworkController.Configuration.productionConnectURL

@@ -15,20 +15,22 @@ extension ConnectionNetworkController {
     /// controller.start(request: .fetchConnection(for: "gx-arrive-store", credentialProvider: credentials)) { response in
     ///     switch response.result {
     ///     case .success(let connection): print(connection.name, response.statusCode)
-    ///     case .failure(let error): print(error.statusCode ?? -1, error)
+    ///     case .failure(let error): print(error.apiError?.statusCode ?? -1, error)
     ///     }
     /// }
     /// ```
     ///
     /// Where the result is stored as 2.8's `URLSessionDataTask` (`var task: URLSessionDataTask?`), the
-    /// ``start(request:completion:)-(_,_)->URLSessionDataTask?`` form is used instead.
+    /// data-task form is used instead.
     ///
     /// - Parameters:
     ///   - request: The request.
     ///   - completion: Called once, on the main actor.
     /// - Returns: The task that runs the request.
     @discardableResult
-    public func start(request: Connection.Request, completion: @escaping CompletionHandler) -> Task<Void, Never> {
+    @_spi(Sandbox) public func start(request: Connection.Request, completion: @escaping CompletionHandler) -> Task<
+        Void, Never
+    > {
         let apiRequest = request.apiRequest
         return task(build: { () throws(ConnectAPIError) in try self.httpRequest(for: apiRequest) }, completion)
     }
@@ -42,22 +44,28 @@ extension ConnectionNetworkController {
     ///   - completion: Called once, on the main actor.
     /// - Returns: The task that runs the request.
     @discardableResult
-    public func start(urlRequest: URLRequest, completion: @escaping CompletionHandler) -> Task<Void, Never> {
+    @_spi(Sandbox) public func start(urlRequest: URLRequest, completion: @escaping CompletionHandler) -> Task<
+        Void, Never
+    > {
         let request = Self.httpRequest(from: urlRequest, timeout: configuration.timeout)
         return task(build: { () throws(ConnectAPIError) in try Self.required(request) }, completion)
     }
 
-    /// ConnectSDK-iOS 2.8's form of ``start(request:completion:)-(_,_)->Task<Void,Never>``, chosen where the
-    /// result is used as a `URLSessionDataTask` (`self.task = controller.start(request: ...) { ... }` with
-    /// `var task: URLSessionDataTask?`): the request runs as a data task of the default ``URLSessionTransport``'s
-    /// session, and cancelling it completes with ``ConnectAPIError/cancelled``. With another
-    /// ``Configuration/transport`` there is no `URLSession` task: the request goes through that transport and
-    /// this returns `nil`. `completion` runs once, on the main actor, either way.
+    /// Sends a ``Connection/Request`` as ConnectSDK-iOS 2.8 did: the request runs as a data task of the SDK's
+    /// `URLSession`, cancelling it completes with ``ConnectAPIError/cancelled``, and `completion` runs once, on the
+    /// main actor, with the ``Response``.
+    ///
+    /// ```swift
+    /// task = controller.start(request: .fetchConnection(for: "gx-arrive-store", credentialProvider: credentials)) {
+    ///     response in
+    ///     if case .success(let connection) = response.result { print(connection.name, response.statusCode) }
+    /// }
+    /// ```
     ///
     /// - Parameters:
     ///   - request: The request.
     ///   - completion: Called once, on the main actor.
-    /// - Returns: The running data task, or `nil` when the transport is not a ``URLSessionTransport``.
+    /// - Returns: The running data task (`nil` only when the SDK was set up without `URLSession`, in its tests).
     @_disfavoredOverload @discardableResult
     public func start(request: Connection.Request, completion: @escaping ConnectionResponseClosure)
         -> URLSessionDataTask?
@@ -66,14 +74,13 @@ extension ConnectionNetworkController {
         return dataTask(build: { () throws(ConnectAPIError) in try self.httpRequest(for: apiRequest) }, completion)
     }
 
-    /// ConnectSDK-iOS 2.8's form of ``start(urlRequest:completion:)-(_,_)->Task<Void,Never>``, chosen where the
-    /// result is used as a `URLSessionDataTask`; see ``start(request:completion:)-(_,_)->URLSessionDataTask?``.
+    /// Sends a `URLRequest` you built (for example from ``Connection/Request/urlRequest``) and decodes the
+    /// Connection in the answer, as ConnectSDK-iOS 2.8 did; see ``start(request:completion:)``.
     ///
     /// - Parameters:
     ///   - urlRequest: The request; it needs a URL.
     ///   - completion: Called once, on the main actor.
-    /// - Returns: The running data task, or `nil` when the transport is not a ``URLSessionTransport`` or the
-    ///   request has no URL.
+    /// - Returns: The running data task, or `nil` when the request has no URL.
     @_disfavoredOverload @discardableResult
     public func start(urlRequest: URLRequest, completion: @escaping ConnectionResponseClosure) -> URLSessionDataTask? {
         let request = Self.httpRequest(from: urlRequest, timeout: configuration.timeout)
@@ -150,7 +157,7 @@ extension ConnectionNetworkController {
 
     /// Completion-handler form of ``fetchConnection(for:credentialProvider:)``.
     @discardableResult
-    public func fetchConnection(
+    @_spi(Sandbox) public func fetchConnection(
         for id: String, credentialProvider: any ConnectionCredentialProvider,
         completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void
     ) -> Task<Void, Never> {
@@ -163,7 +170,7 @@ extension ConnectionNetworkController {
 
     /// Completion-handler form of ``disconnectConnection(with:credentialProvider:)``.
     @discardableResult
-    public func disconnectConnection(
+    @_spi(Sandbox) public func disconnectConnection(
         with id: String, credentialProvider: any ConnectionCredentialProvider,
         completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void
     ) -> Task<Void, Never> {
@@ -176,7 +183,7 @@ extension ConnectionNetworkController {
 
     /// Completion-handler form of ``enableConnection(with:credentialProvider:)``.
     @discardableResult
-    public func enableConnection(
+    @_spi(Sandbox) public func enableConnection(
         with id: String, credentialProvider: any ConnectionCredentialProvider,
         completion: @escaping @Sendable (Result<Connection, ConnectAPIError>) -> Void
     ) -> Task<Void, Never> {

@@ -7,23 +7,23 @@ extension ConnectionNetworkController {
     /// Where and how the controller sends requests.
     public struct Configuration: Sendable {
         /// The production Connect API, `https://connect.ifttt.com/v2`.
-        public static let productionConnectURL = URL(string: "https://connect.ifttt.com/v2")!
+        @_spi(Sandbox) public static let productionConnectURL = URL(string: "https://connect.ifttt.com/v2")!
         /// The production location API, `https://connectapi.ifttt.com/v1`.
         @_spi(Sandbox) public static let productionLocationURL = URL(string: "https://connectapi.ifttt.com/v1")!
 
         /// The transport that sends requests.
-        public var transport: any HTTPTransport
+        @_spi(Sandbox) public var transport: any HTTPTransport
         /// The Connect API base URL, ending in `/v2`.
-        public var connectBaseURL: URL
+        @_spi(Sandbox) public var connectBaseURL: URL
         /// The location API base URL, ending in `/v1`.
         @_spi(Sandbox) public var locationBaseURL: URL
         /// The per-install anonymous id sent as `IFTTT-SDK-Anonymous-Id`.
         @_spi(Sandbox) public var anonymousId: String
         /// The request timeout in whole seconds.
-        public var timeout: Int
+        @_spi(Sandbox) public var timeout: Int
         /// The queue that runs completion handlers; `nil` runs them on a concurrency thread.
         /// The default is the main queue on Apple platforms and `nil` elsewhere.
-        public var callbackQueue: DispatchQueue?
+        @_spi(Sandbox) public var callbackQueue: DispatchQueue?
         /// Receives one line per request (method, path without query, status). Never a token or an email.
         @_spi(Sandbox) public var logHandler: (@Sendable (String) -> Void)?
 
@@ -52,7 +52,7 @@ extension ConnectionNetworkController {
         }
 
         /// The main queue on Apple platforms, `nil` elsewhere.
-        public static var defaultCallbackQueue: DispatchQueue? {
+        @_spi(Sandbox) public static var defaultCallbackQueue: DispatchQueue? {
             #if canImport(Darwin)
             return .main
             #else
@@ -61,9 +61,15 @@ extension ConnectionNetworkController {
         }
 
         /// A configuration for a sandbox or other Connect API at `baseURL` (the server root, without `/v2`).
-        public static func sandbox(_ baseURL: URL, transport: any HTTPTransport = URLSessionTransport())
-            -> Configuration
-        {
+        ///
+        /// - Parameter baseURL: The server's root URL, such as `http://127.0.0.1:8080`.
+        /// - Returns: The configuration.
+        public static func sandbox(_ baseURL: URL) -> Configuration {
+            sandbox(baseURL, transport: URLSessionTransport())
+        }
+
+        /// A configuration for a sandbox or other Connect API at `baseURL`, sending through `transport`.
+        @_spi(Sandbox) public static func sandbox(_ baseURL: URL, transport: any HTTPTransport) -> Configuration {
             Configuration(
                 transport: transport,
                 connectBaseURL: baseURL.appendingPathComponent("v2"),

@@ -29,17 +29,18 @@ public final class ConnectionNetworkController: Sendable {
         /// - Parameters:
         ///   - statusCode: The HTTP status, `-1` without a response.
         ///   - result: The Connection or the error.
-        public init(statusCode: Int, result: Result<Connection, ConnectionNetworkError>) {
+        @_spi(Sandbox) public init(statusCode: Int, result: Result<Connection, ConnectionNetworkError>) {
             self.statusCode = statusCode
             self.result = result
         }
     }
 
-    /// The closure `start(request:completion:)` and `start(urlRequest:completion:)` call, on the main actor.
-    public typealias CompletionHandler = @MainActor (_ response: Response) -> Void
+    /// The closure `start(request:completion:)` and `start(urlRequest:completion:)` call once, on the main actor,
+    /// as ConnectSDK-iOS 2.8's did.
+    public typealias ConnectionResponseClosure = @MainActor (_ response: Response) -> Void
 
-    /// ConnectSDK-iOS 2.8's name of ``CompletionHandler``; the completion runs on the main actor, as 2.8's did.
-    public typealias ConnectionResponseClosure = CompletionHandler
+    /// ``ConnectionResponseClosure``.
+    @_spi(Sandbox) public typealias CompletionHandler = ConnectionResponseClosure
 
     /// Whether an email belongs to an IFTTT account.
     @_spi(Sandbox) public enum AccountLookup: Sendable, Hashable {
@@ -50,7 +51,7 @@ public final class ConnectionNetworkController: Sendable {
     }
 
     /// The configuration.
-    public let configuration: Configuration
+    @_spi(Sandbox) public let configuration: Configuration
 
     /// Creates a controller.
     public init(configuration: Configuration = Configuration()) {

@@ -5,8 +5,7 @@ import Foundation
 ///
 /// The SDK reports every failure as ``genericError(_:)`` carrying a ``ConnectAPIError`` that says exactly
 /// what happened (status code, IFTTT's error code and message, the JSON path of an undecodable body, a
-/// timeout, ...). Read it with ``apiError``, or use the accessors ``statusCode``, ``apiCode`` and
-/// ``isAuthenticationFailure``:
+/// timeout, ...). Read it with ``apiError``; ``isAuthenticationFailure`` says whether the user token was refused:
 ///
 /// ```swift
 /// switch error {
@@ -29,7 +28,7 @@ public enum ConnectionNetworkError: Error, Sendable, CustomStringConvertible {
     /// Wraps the detailed error.
     ///
     /// - Parameter error: The detailed error.
-    public init(_ error: ConnectAPIError) {
+    @_spi(Sandbox) public init(_ error: ConnectAPIError) {
         self = .genericError(error)
     }
 
@@ -40,19 +39,19 @@ public enum ConnectionNetworkError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The HTTP status code, when the API answered.
-    public var statusCode: Int? { apiError?.statusCode }
+    @_spi(Sandbox) public var statusCode: Int? { apiError?.statusCode }
 
     /// IFTTT's error code (`not_found`, `unauthorized`, ...), when the API sent one.
-    public var apiCode: String? { apiError?.apiCode }
+    @_spi(Sandbox) public var apiCode: String? { apiError?.apiCode }
 
     /// IFTTT's error envelope (code, message and details), when the API sent one.
-    public var payload: APIErrorPayload? { apiError?.payload }
+    @_spi(Sandbox) public var payload: APIErrorPayload? { apiError?.payload }
 
     /// Whether the API answered 401: the user token is missing, invalid or revoked.
     public var isAuthenticationFailure: Bool { apiError?.isAuthenticationFailure ?? false }
 
     /// Whether retrying the same request later may succeed (timeouts, transport failures, 408, 429, 5xx).
-    public var isRetryable: Bool { apiError?.isRetryable ?? false }
+    @_spi(Sandbox) public var isRetryable: Bool { apiError?.isRetryable ?? false }
 
     /// A one-line description; it never contains a token, a key or an email address.
     public var description: String {
@@ -99,9 +98,7 @@ extension ConnectionNetworkError: Hashable {
 
 /// The errors of ConnectSDK-iOS 2.8's internal network layer, kept public for source compatibility.
 ///
-/// This SDK reports ``ConnectAPIError`` (inside ``ConnectionNetworkError``) instead; ``init(_:)`` converts
-/// one to the nearest 2.8 case, and ``ConnectionNetworkError/init(networkControllerError:)`` converts back
-/// as 2.8 did.
+/// This SDK reports ``ConnectAPIError`` (inside ``ConnectionNetworkError``) instead.
 public enum NetworkControllerError: Error, Sendable {
     /// The retries were exhausted.
     case exhaustedRetryAttempts
@@ -122,7 +119,7 @@ public enum NetworkControllerError: Error, Sendable {
     /// ``cancelled``, an undecodable body ``invalidResponse``, anything else ``genericError(_:)`` carrying it.
     ///
     /// - Parameter error: The detailed error.
-    public init(_ error: ConnectAPIError) {
+    @_spi(Sandbox) public init(_ error: ConnectAPIError) {
         switch error {
         case .authenticationFailure: self = .authenticationFailure
         case .cancelled: self = .cancelled
@@ -137,7 +134,7 @@ extension ConnectionNetworkError {
     /// every other case becomes ``unknownResponse``.
     ///
     /// - Parameter networkControllerError: The error to convert.
-    public init(networkControllerError: NetworkControllerError) {
+    @_spi(Sandbox) public init(networkControllerError: NetworkControllerError) {
         switch networkControllerError {
         case .genericError(let error): self = .genericError(error)
         default: self = .unknownResponse

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 
 /// An HTTP request as the SDK's networking layer describes it.
-public struct HTTPRequest: Sendable, Hashable {
+@_spi(Sandbox) public struct HTTPRequest: Sendable, Hashable {
     /// The method, such as `GET`.
     public var method: String
     /// The absolute URL.
@@ -36,7 +36,7 @@ public struct HTTPResponse: Sendable, Hashable {
     public var body: Data
 
     /// Creates a response.
-    public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data()) {
+    @_spi(Sandbox) public init(statusCode: Int, headers: [String: String] = [:], body: Data = Data()) {
         self.statusCode = statusCode
         self.headers = headers
         self.body = body
@@ -48,14 +48,14 @@ public struct HTTPResponse: Sendable, Hashable {
 /// Implementations throw ``ConnectAPIError`` for transport failures (``ConnectAPIError/timedOut``,
 /// ``ConnectAPIError/cancelled``, ``ConnectAPIError/transport(code:description:)``,
 /// ``ConnectAPIError/responseTooLarge(limit:)``). Tests can pass their own transport.
-public protocol HTTPTransport: Sendable {
+@_spi(Sandbox) public protocol HTTPTransport: Sendable {
     /// Sends `request` and returns the response without following redirects.
     func send(_ request: HTTPRequest) async throws(ConnectAPIError) -> HTTPResponse
 }
 
 /// The default transport, built on an ephemeral `URLSession` that never follows redirects, so that an
 /// `Authorization` header is never carried to another origin.
-public final class URLSessionTransport: HTTPTransport {
+@_spi(Sandbox) public final class URLSessionTransport: HTTPTransport {
     private let session: URLSession
     /// The largest response body accepted, in bytes.
     public let maximumResponseBytes: Int

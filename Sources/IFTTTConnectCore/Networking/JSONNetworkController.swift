@@ -10,7 +10,7 @@ import FoundationNetworking
 /// let network = JSONNetworkController()
 /// network.json(urlRequest: URLRequest(url: URL(string: "https://connect.ifttt.com/v2/me")!)) { result in
 ///     if case .success(let response) = result, response.isValidResponse {
-///         print(response.json?["login"]?.stringValue ?? "no login")
+///         print(String(decoding: response.body, as: UTF8.self))
 ///     }
 /// }
 /// ```
@@ -24,11 +24,11 @@ public final class JSONNetworkController: Sendable {
     public typealias CompletionClosure = @MainActor (Result<Response, any Error>) -> Void
 
     /// 2.8's name of the response: the SDK's ``HTTPResponse`` (status, headers, body), which adds
-    /// ``HTTPResponse/json``, ``HTTPResponse/isValidResponse`` and ``HTTPResponse/isAuthenticationFailure``.
+    /// ``HTTPResponse/isValidResponse`` and ``HTTPResponse/isAuthenticationFailure``.
     public typealias Response = HTTPResponse
 
     /// Where and how requests are sent: the transport, the timeout and the log handler are used.
-    public var configuration: ConnectionNetworkController.Configuration { controller.configuration }
+    @_spi(Sandbox) public var configuration: ConnectionNetworkController.Configuration { controller.configuration }
 
     private let controller: ConnectionNetworkController
 
@@ -65,8 +65,7 @@ public final class JSONNetworkController: Sendable {
     ///   - urlRequest: The request; it needs a URL.
     ///   - completionHandler: Called once, on the main actor; `nil` sends without telling anyone.
     /// - Returns: The running `URLSessionDataTask` (cancel it to cancel the request, which then completes with
-    ///   ``ConnectAPIError/cancelled``), or `nil` when the configuration's transport is not a
-    ///   ``URLSessionTransport`` (the request then goes through that transport) or the request has no URL.
+    ///   ``ConnectAPIError/cancelled``), or `nil` when the request has no URL.
     @discardableResult
     public func json(urlRequest: URLRequest, completionHandler: CompletionClosure?) -> URLSessionDataTask? {
         let complete: @Sendable (Result<Response, ConnectAPIError>) -> Void = { result in
@@ -126,7 +125,7 @@ extension ConnectionNetworkController {
     /// - Parameters:
     ///   - urlRequest: The request; it needs a URL.
     ///   - completionHandler: Called once, on the main actor.
-    /// - Returns: The running data task, or `nil` with a transport other than ``URLSessionTransport``.
+    /// - Returns: The running data task, or `nil` when the request has no URL.
     @discardableResult
     public func json(
         urlRequest: URLRequest, completionHandler: JSONNetworkController.CompletionClosure?
@@ -138,7 +137,7 @@ extension ConnectionNetworkController {
 
 extension HTTPResponse {
     /// The body as JSON, or `nil` when it is empty or not JSON (read with the SDK's bounded parser).
-    public var json: JSONValue? { try? JSONParser().parse(body) }
+    @_spi(Sandbox) public var json: JSONValue? { try? JSONParser().parse(body) }
     /// Whether the status is in `200..<300`.
     public var isValidResponse: Bool { (200..<300).contains(statusCode) }
     /// Whether the status is 401, IFTTT's answer to a missing or rejected user token.

@@ -16,7 +16,7 @@ import Foundation
 /// ```
 ///
 /// A backend that answers `POST` with the user's session as a bearer token and `{"user_token": "..."}`
-/// (or `{"user_token": null}`) is ready-made: ``userTokenEndpoint(_:session:transport:)``.
+/// (or `{"user_token": null}`) is ready-made: ``userTokenEndpoint(_:session:)``.
 /// `ConnectServiceClient.partnerBackend(userId:accessToken:)` (IFTTTConnectService) is the form for a program
 /// that holds the service key itself.
 public struct PartnerBackend: Sendable, Hashable, CustomStringConvertible {
@@ -57,12 +57,16 @@ public struct PartnerBackend: Sendable, Hashable, CustomStringConvertible {
     /// - Parameters:
     ///   - url: The endpoint; HTTPS, or HTTP to a loopback address.
     ///   - session: The signed-in user's session with your backend.
-    ///   - transport: The HTTP transport; default ``URLSessionTransport``.
     /// - Returns: The backend.
     /// - Throws: ``ConnectAPIError/invalidRequest(_:)`` for an empty session or a URL that would send it in the
     ///   clear to another machine.
-    public static func userTokenEndpoint(
-        _ url: URL, session: String, transport: any HTTPTransport = URLSessionTransport()
+    public static func userTokenEndpoint(_ url: URL, session: String) throws(ConnectAPIError) -> PartnerBackend {
+        try userTokenEndpoint(url, session: session, transport: URLSessionTransport())
+    }
+
+    /// ``userTokenEndpoint(_:session:)`` sending through `transport`.
+    @_spi(Sandbox) public static func userTokenEndpoint(
+        _ url: URL, session: String, transport: any HTTPTransport
     ) throws(ConnectAPIError) -> PartnerBackend {
         guard !session.isEmpty else { throw .invalidRequest("the partner session is empty") }
         let scheme = url.scheme?.lowercased()

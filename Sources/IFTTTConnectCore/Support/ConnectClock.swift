@@ -6,7 +6,7 @@ import Foundation
 ///
 /// It answers two questions: what time it is (``now``, wall-clock time for timestamps and schedules) and how long
 /// to wait (``nowMilliseconds`` and ``sleep(untilMilliseconds:)``, a reading that never goes backwards).
-public protocol ConnectClock: Sendable {
+@_spi(Sandbox) public protocol ConnectClock: Sendable {
     /// Wall-clock time: stamps on events, dates of scheduled work. Defaults to `Date()`.
     var now: Date { get }
     /// Milliseconds since an arbitrary fixed origin; never goes backwards.
@@ -24,7 +24,7 @@ extension ConnectClock {
 }
 
 /// The system's clocks: `Date()` for wall time and `DispatchTime` for waits.
-public struct SystemConnectClock: ConnectClock {
+@_spi(Sandbox) public struct SystemConnectClock: ConnectClock {
     /// Creates the clock.
     public init() {}
 

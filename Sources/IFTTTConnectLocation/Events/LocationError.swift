@@ -34,7 +34,7 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
     public let networkError: ConnectAPIError?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, networkError: ConnectAPIError? = nil) {
+    @_spi(Sandbox) public init(_ code: Code, _ message: String, networkError: ConnectAPIError? = nil) {
         self.code = code
         self.message = message
         self.networkError = networkError

@@ -28,8 +28,9 @@ public struct RegionEvent: Sendable, Hashable, Codable, Identifiable {
     public var kind: RegionEventKind { transition }
 
     /// Creates an event; `recordId` defaults to a new random UUID.
-    public init(recordId: UUID = UUID(), transition: RegionTransition, occurredAt: Date, triggerSubscriptionId: String)
-    {
+    @_spi(Sandbox) public init(
+        recordId: UUID = UUID(), transition: RegionTransition, occurredAt: Date, triggerSubscriptionId: String
+    ) {
         self.recordId = recordId
         self.transition = transition
         self.occurredAt = occurredAt

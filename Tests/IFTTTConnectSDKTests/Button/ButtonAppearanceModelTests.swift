@@ -79,20 +79,6 @@ struct ButtonAppearanceModelTests {
         #expect(page.closeAccessibilityLabel == "Cerrar")
     }
 
-    /// A presenter written for 2.8 (only `actionHandler` and `show(_:connection:suggestedEmail:)`) still compiles
-    /// and is driven: the new requirements have default implementations.
-    @Test func a28PresenterNeedsNoChange() {
-        final class Presenter28: ConnectButtonPresenting {
-            var actionHandler: (@MainActor (ConnectButtonAction) -> Void)?
-            var steps: [ConnectButtonStep] = []
-            func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String) { steps.append(step) }
-        }
-        let presenter = Presenter28()
-        presenter.show(ConnectButtonAppearance(state: .connect, connection: nil))
-        #expect(presenter.appearanceEnvironment == ConnectButtonEnvironment())
-        #expect(presenter.steps.isEmpty)
-    }
-
     // MARK: - Item 3: the service icon
 
     @Test func theServiceIconLoadsThroughTheTransportAndReachesThePresenter() async throws {

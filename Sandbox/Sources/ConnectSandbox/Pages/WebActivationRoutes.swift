@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The web activation pages at `/access/api/{connection_id}`, taking the parameters the SDK puts into the URL
 /// (spec §2.6): sign in (or create an account with `sdk_create_account=true`), connect the partner service, configure

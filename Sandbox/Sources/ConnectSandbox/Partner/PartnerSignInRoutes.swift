@@ -1,5 +1,6 @@
 import Foundation
 import Hummingbird
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// The partner's own sign-in page, as a careful OAuth authorization endpoint: IFTTT's activation pages send a user
 /// here when the flow has no valid `code`, and the page sends the user back with a fresh one.

@@ -46,7 +46,7 @@ public struct SandboxConfiguration: Sendable {
     /// The sandbox's one clock: every time it stamps or compares (tokens and records it writes, activation sessions,
     /// authorization codes, sign-in throttling, received events) is read from it. Default the system's
     /// (`SystemConnectClock`); tests inject a `ManualClock` from IFTTTConnectTesting.
-    public var clock: any ConnectClock = SystemConnectClock()
+    package var clock: any ConnectClock = SystemConnectClock()
     /// How long a connection may take to deliver a complete request head (after it opens, and between the requests
     /// of a kept-alive connection) before the sandbox closes it, so slow clients cannot hold connections open.
     /// Default 10 seconds; must be positive.

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import NIOConcurrencyHelpers
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// A geofence crossing the sandbox received on `POST /v1/location_events`.
 struct LocationEventRecord: Sendable, Equatable {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+@_spi(Sandbox) import IFTTTConnectSDK
 
 // The partner links an activation URL's `code` asks for, held until the app that started the flow proves it
 // finished it: the code names a partner account, but whoever can put a link in front of someone can put his own

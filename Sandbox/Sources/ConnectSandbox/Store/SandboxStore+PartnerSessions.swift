@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+@_spi(Sandbox) import IFTTTConnectSDK
 
 // The partner backend's sessions for its native app: what `POST /partner/{service_id}/api/session` hands out, a
 // random token valid for `partnerSessionLifetime`, revoked by `DELETE` of the same path (sign-out). Only the token's

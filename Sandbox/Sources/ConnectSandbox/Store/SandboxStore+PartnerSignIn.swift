@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+@_spi(Sandbox) import IFTTTConnectSDK
 
 // The partner's own sign-in (the service's OAuth authorization page) and its single-use, short-lived authorization
 // codes; salted password hashes for users and partner accounts.

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+@_spi(Sandbox) import IFTTTConnectSDK
 
 // Provisional access codes (`POST /v2/provisional_access_code`): a partner trades a user's OAuth code for a short
 // code to put into the Connect URL; the Connect URL page redeems it once, within 48 hours, for the OAuth code.

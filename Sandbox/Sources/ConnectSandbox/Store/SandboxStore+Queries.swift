@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+@_spi(Sandbox) import IFTTTConnectSDK
 
 /// Everything `GET /v2/connections/{id}` needs, read in one transaction.
 struct ConnectionSnapshot: Sendable {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+@_spi(Sandbox) import IFTTTConnectSDK
 
 // Putting the whole state back to the seed, and leaving the database file whole when the sandbox stops.
 extension SandboxStore {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+@_spi(Sandbox) import IFTTTConnectSDK
 
 // Loading seed data into the store.
 extension SandboxStore {

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+@_spi(Sandbox) import IFTTTConnectSDK
 
 // The store operations of the web activation pages (`/access/api/{connection_id}`).
 extension SandboxStore {

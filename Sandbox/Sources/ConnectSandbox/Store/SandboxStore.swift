@@ -17,7 +17,7 @@ public final class SandboxStore: Sendable {
     /// The database file, or ``SandboxConfiguration/inMemoryDatabasePath``.
     public let path: String
     /// Where every time the store writes comes from (``SandboxConfiguration/clock``).
-    public let clock: any ConnectClock
+    package let clock: any ConnectClock
     /// The database: a `DatabasePool` for a file, a `DatabaseQueue` in memory.
     let database: any DatabaseWriter
     /// Counts committed changes to the tables cached reads depend on.
@@ -36,7 +36,7 @@ public final class SandboxStore: Sendable {
     ///     Missing parent directories are created.
     ///   - clock: The clock of every time the store writes; default the system's.
     /// - Throws: ``SandboxError/database(path:message:)`` when the file cannot be created, opened or migrated.
-    public init(path: String, clock: any ConnectClock = SystemConnectClock()) throws(SandboxError) {
+    package init(path: String, clock: any ConnectClock = SystemConnectClock()) throws(SandboxError) {
         self.path = path
         self.clock = clock
         locationEventReaders = LocationEventReaders(

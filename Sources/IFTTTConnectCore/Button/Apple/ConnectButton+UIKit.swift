@@ -2,8 +2,7 @@
 import UIKit
 
 /// The Connect Button as a UIKit view, as in ConnectSDK-iOS 2.8: add it in a storyboard (`@IBDesignable`) or with
-/// `ConnectButton()`, and give it to a ``ConnectButtonController``, which drives it through
-/// ``ConnectButtonPresenting``. It draws the ``ConnectButtonAppearance`` of its ``visualState`` for its width,
+/// `ConnectButton()`, and give it to a ``ConnectButtonController``, which drives it. It draws the ``ConnectButtonAppearance`` of its ``visualState`` for its width,
 /// light or dark mode, text size (`preferredContentSizeCategory`) and layout direction; a controller sets its
 /// ``localization`` from its locale and hands it the loaded service icon.
 ///
@@ -17,7 +16,7 @@ import UIKit
 ///
 /// Without a controller, set ``visualState`` and ``connection`` yourself and react to ``onTap``.
 @IBDesignable
-open class ConnectButton: UIView, UITextFieldDelegate, ConnectButtonPresenting {
+open class ConnectButton: UIView, UITextFieldDelegate {
     /// 2.8's name for the button's colour styles (`ConnectButton.Style.dark`).
     public typealias Style = ConnectButtonStyle
 
@@ -559,4 +558,6 @@ extension NSAttributedString {
         self.init(attributedString: result)
     }
 }
+
+@_spi(Sandbox) extension ConnectButton: ConnectButtonPresenting {}
 #endif

@@ -95,6 +95,9 @@ final class ConnectFlowModel: ObservableObject, ConnectButtonPresenting, Connect
     @Published private(set) var connection: Connection?
     @Published private(set) var localization: ConnectLocalization
     var actionHandler: (@MainActor (ConnectButtonAction) -> Void)?
+    /// The view draws from ``state`` with the environment SwiftUI gives it, so the controller computes the
+    /// appearance for the default one and the model ignores it.
+    var appearanceEnvironment: ConnectButtonEnvironment { ConnectButtonEnvironment() }
     /// The invisible view inside the hierarchy: its window is the scene's window, its responder chain leads to the
     /// hosting view controller.
     weak var anchorView: UIView?
@@ -142,6 +145,9 @@ final class ConnectFlowModel: ObservableObject, ConnectButtonPresenting, Connect
         inputs.onStatusChange(newStatus)
         if restart.statusChanged(busy: newStatus.isBusy) { startController() }
     }
+
+    /// Nothing to draw here: ``ConnectFlowButton`` draws ``state`` itself.
+    func show(_ appearance: ConnectButtonAppearance) {}
 
     func tap() { actionHandler?(.toggle) }
 

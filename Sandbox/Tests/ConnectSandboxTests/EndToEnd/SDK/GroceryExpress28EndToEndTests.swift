@@ -163,6 +163,9 @@ struct GroceryExpress28EndToEndTests {
         var actionHandler: (@MainActor (ConnectButtonAction) -> Void)?
         private(set) var step: ConnectButtonStep = .loading
         private var waiters: [(ConnectButtonStep, CheckedContinuation<Void, Never>)] = []
+        let appearanceEnvironment = ConnectButtonEnvironment()
+
+        func show(_ appearance: ConnectButtonAppearance) {}
 
         func show(_ step: ConnectButtonStep, connection: Connection?, suggestedEmail: String) {
             self.step = step
