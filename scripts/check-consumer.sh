@@ -39,10 +39,12 @@ let package = Package(
 )
 SWIFT
 cat > "$staging/Sources/Consumer/main.swift" <<'SWIFT'
+import Foundation
 import IFTTTConnectSDK
 import IFTTTSDK
-let controller = ConnectionNetworkController()
-print(controller.configuration.connectBaseURL)
+let sandbox = URL(string: "http://127.0.0.1:8080")!
+let controller = ConnectionNetworkController(configuration: .sandbox(sandbox))
+print(String(describing: type(of: controller)), String(describing: IFTTTAPIManager.self))
 SWIFT
 cat > "$staging/Sources/DesktopConsumer/main.swift" <<'SWIFT'
 import IFTTTConnectDesktop
