@@ -240,15 +240,16 @@ run_check() {
   fi
 }
 
-# The consumer check and the default tier's checks of one lane, one after the other: lanes 2 and 3 hold the checks
-# whose header has the line `# lane: 2` or `# lane: 3`, lane 1 the others and the consumer check (checks that share a
-# scratch directory, such as the two that run check-apple.sh, stay in one lane). Keep them about as long, and shorter
-# than the tests beside them: several checks spend most of their time starting processes one after another (48-podspec:
-# 23 s of CPU in 77 s to 158 s), not computing. With two lanes, lane 1 took 1m55s and lane 2 3m39s beside 2m44s of
-# sandbox tests (2026-12-06, a loaded machine); 48-podspec now has a lane of its own.
+# The default tier's checks of one lane, one after the other: lanes 2 and 3 hold the checks whose header has the line
+# `# lane: 2` or `# lane: 3`, lane 1 the others; the consumer check runs in lane 3 (checks that share a scratch
+# directory, such as the two that run check-apple.sh, stay in one lane). Keep the lanes about as long, and shorter than
+# the tests beside them: several checks spend most of their time starting processes one after another, not computing.
+# On an idle 2-core machine from a fresh clone (2026-12-06) lane 1 took 2m23s (the consumer check 46 s of it), lane 2
+# 2m03s (68-schemathesis's first pip install 53 s of it, now made beside the SDK's build), lane 3 49 s, beside 1m55s of
+# sandbox tests; hence the consumer check's move to lane 3.
 default_checks() {  # $1 = lane: 1, 2 or 3
   local check lane
-  if [ "$1" = 1 ] && [ "$quick" -eq 0 ]; then run_check consumer scripts/check-consumer.sh; fi
+  if [ "$1" = 3 ] && [ "$quick" -eq 0 ]; then run_check consumer scripts/check-consumer.sh; fi
   while read -r check; do
     lane="$(sed -nE 's/^# lane: ([23])$/\1/p' "$check" | head -1)"; lane="${lane:-1}"
     [ "$lane" = "$1" ] && run_check "$(basename "$check" .sh)" "$check"
@@ -284,12 +285,19 @@ if [ "$verbose" -eq 0 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ]; then
   swift package --package-path "$root/Sandbox" resolve >"$logdir/sandbox.resolve.log" 2>&1 &
   resolve_pid=$!
 fi
+# schemathesis's venv (a pip install: downloads and unpacking) is made beside the SDK's build, not in its check's lane.
+venv_pid=""
+if [ "$verbose" -eq 0 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ] && [ -x "$root/scripts/checks/68-schemathesis.sh" ]; then
+  "$root/scripts/checks/68-schemathesis.sh" --install-only >"$logdir/schemathesis.install.log" 2>&1 &
+  venv_pid=$!
+fi
 build_package "$root" sdk
 if [ "$verbose" -eq 0 ] && [ "$sdk_built" -eq 1 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ]; then
   echo "== sdk: test (beside the sandbox build)"
   start_tests sdk swift test --package-path "$root" --skip-build
 fi
 if [ -n "$resolve_pid" ]; then wait "$resolve_pid"; fi
+if [ -n "$venv_pid" ]; then wait "$venv_pid"; fi   # a failed install is the check's to report: it installs again
 build_package "$root/Sandbox" sandbox
 
 # 2. The tests of both packages (the sandbox's in two processes), and beside them, in three more lanes, the consumer
@@ -321,6 +329,7 @@ else
   default_checks 2
   default_checks 3
 fi
+[ "$full" -eq 1 ] && echo "== default tier done after $(elapsed $((SECONDS - started_all)))"
 
 # 3. The full tier's checks. Two of them need the release ifttt-connect: the load check (55) measures it and the
 # prebuilt CLI check (69) unpacks its tarball into a Debian root. It is built once, here, by scripts/package-cli.sh
