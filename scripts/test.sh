@@ -245,8 +245,7 @@ run_check() {
 # directory, such as the two that run check-apple.sh, stay in one lane). Keep the lanes about as long, and shorter than
 # the tests beside them: several checks spend most of their time starting processes one after another, not computing.
 # On an idle 2-core machine from a fresh clone (2026-12-06) lane 1 took 2m23s (the consumer check 46 s of it), lane 2
-# 2m03s (68-schemathesis's first pip install 53 s of it, now made beside the SDK's build), lane 3 49 s, beside 1m55s of
-# sandbox tests; hence the consumer check's move to lane 3.
+# 2m03s, lane 3 49 s, beside 1m55s of sandbox tests; hence the consumer check's move to lane 3.
 default_checks() {  # $1 = lane: 1, 2 or 3
   local check lane
   if [ "$1" = 3 ] && [ "$quick" -eq 0 ]; then run_check consumer scripts/check-consumer.sh; fi
@@ -285,19 +284,12 @@ if [ "$verbose" -eq 0 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ]; then
   swift package --package-path "$root/Sandbox" resolve >"$logdir/sandbox.resolve.log" 2>&1 &
   resolve_pid=$!
 fi
-# schemathesis's venv (a pip install: downloads and unpacking) is made beside the SDK's build, not in its check's lane.
-venv_pid=""
-if [ "$verbose" -eq 0 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ] && [ -x "$root/scripts/checks/68-schemathesis.sh" ]; then
-  "$root/scripts/checks/68-schemathesis.sh" --install-only >"$logdir/schemathesis.install.log" 2>&1 &
-  venv_pid=$!
-fi
 build_package "$root" sdk
 if [ "$verbose" -eq 0 ] && [ "$sdk_built" -eq 1 ] && [ "${IFTTT_TEST_SERIAL:-0}" != 1 ]; then
   echo "== sdk: test (beside the sandbox build)"
   start_tests sdk swift test --package-path "$root" --skip-build
 fi
 if [ -n "$resolve_pid" ]; then wait "$resolve_pid"; fi
-if [ -n "$venv_pid" ]; then wait "$venv_pid"; fi   # a failed install is the check's to report: it installs again
 build_package "$root/Sandbox" sandbox
 
 # 2. The tests of both packages (the sandbox's in two processes), and beside them, in three more lanes, the consumer

@@ -16,11 +16,7 @@
 # scripts/checks/67-readme-commands.sh does; `--scratch-path DIR` uses another build directory's binary instead, and
 # `--binary PATH` a given ifttt-connect (with its resource bundle beside it).
 #
-# `--install-only` installs the venv and stops (scripts/test.sh runs it beside the builds, so the install's downloads
-# do not wait in the lane).
-#
 # Usage: scripts/checks/68-schemathesis.sh [--scratch-path DIR | --binary PATH] [--examples N] [--seed N]
-#        scripts/checks/68-schemathesis.sh --install-only
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 root="$(pwd)"
@@ -29,15 +25,13 @@ examples=25
 seed=20
 scratch=()
 binary=""
-install_only=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --scratch-path) scratch=(--scratch-path "$2"); shift 2 ;;
     --examples) examples="$2"; shift 2 ;;
     --seed) seed="$2"; shift 2 ;;
     --binary) binary="$2"; shift 2 ;;
-    --install-only) install_only=1; shift ;;
-    *) echo "usage: scripts/checks/68-schemathesis.sh [--scratch-path DIR | --binary PATH] [--examples N] [--seed N] | --install-only" >&2
+    *) echo "usage: scripts/checks/68-schemathesis.sh [--scratch-path DIR | --binary PATH] [--examples N] [--seed N]" >&2
        exit 64 ;;
   esac
 done
@@ -65,7 +59,6 @@ if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$version"; then
     tail -20 "$work/pip.log"; echo "schemathesis: could not install schemathesis $version"; exit 1
   fi
 fi
-[ "$install_only" -eq 1 ] && exit 0
 
 # The sandbox: the debug ifttt-connect of the test command.
 if [ -n "$binary" ]; then
