@@ -59,7 +59,7 @@ for module in CoreGraphics QuartzCore UIKit Combine SwiftUI CoreLocation Backgro
 done
 
 # 2. The SDK's library products, Swift 6 mode (the package's), warnings as errors, against the stubs.
-sdk_flags=(--disable-index-store -Xswiftc -I -Xswiftc "$stubs" -Xswiftc -D -Xswiftc "$flag" -Xswiftc -warnings-as-errors)
+sdk_flags=(-Xswiftc -I -Xswiftc "$stubs" -Xswiftc -D -Xswiftc "$flag" -Xswiftc -warnings-as-errors)
 # One build of every target (the library products' and TestSupport), so SwiftPM plans once.
 swift build --scratch-path "$scratch" "${sdk_flags[@]}" >"$log/sdk" 2>&1 \
   || fail "the SDK does not compile against the Apple stubs" "$log/sdk"

@@ -68,8 +68,7 @@ elif ! bin_dir="$(swift build --package-path Sandbox "${scratch[@]}" --show-bin-
 fi
 if [ -z "$binary" ] && [ ! -x "$bin_dir/ifttt-connect" ]; then
   echo "schemathesis: building ifttt-connect (debug, as scripts/test.sh does)"
-  source scripts/lib/build-flags.sh
-  if ! swift build --package-path Sandbox "${scratch[@]}" "${test_build_flags[@]}" >"$work/build.log" 2>&1; then
+  if ! swift build --package-path Sandbox "${scratch[@]}" --build-tests -Xswiftc -warnings-as-errors >"$work/build.log" 2>&1; then
     grep -E -A3 'error:' "$work/build.log" | head -40; echo "schemathesis: the build failed"; exit 1
   fi
 fi
