@@ -1,27 +1,56 @@
 #!/usr/bin/env bash
 # Counts the public and open declarations an app sees in each library product of the SDK package: what
-# `import <Module>` shows without `@_spi`, read from the symbol graphs of the debug build (the ones DocC reads).
-# Members the compiler synthesizes (protocol default implementations, inherited members) are not counted; the
-# members a module declares in extensions of another module's types are counted in the declaring module. The
-# second column leaves out enum cases, which carry no access keyword of their own.
+# `import <Module>` shows without `@_spi`, read from symbol graphs (the ones DocC reads).
 #
-#   scripts/api/count-public.sh            # one line per product and the total
-#   scripts/api/count-public.sh --list     # also every counted declaration (module, kind, path), on stderr
+# Three columns per product:
+#   declarations        every public symbol the module declares, enum cases included;
+#   without enum cases  the same without enum cases;
+#   with a keyword      the declarations a reader finds written with `public` or `open`: no enum cases, no protocol
+#                       requirements (they belong to their protocol's declaration), nothing the compiler makes
+#                       implicitly (a raw-value enum's `init(rawValue:)`, a synthesized `init(from:)`). This is the
+#                       count the API budget (at most 400 across all products) is measured in, the way the same
+#                       keyword count gives ConnectSDK-iOS 2.8 its 135.
+# Members the compiler synthesizes from protocol extensions are never counted; the members a module declares in
+# extensions of another module's types are counted in the declaring module.
+#
+# By default the graphs come from the debug build for this machine (Linux), which leaves out the UIKit and SwiftUI
+# layer. With --ios they come from compiling every product for arm64-apple-ios13.0 against Apple's iOS SDK, with
+# the SDK set up by scripts/check-ios-sdk.sh (pass --theos-sdks MIRROR, or THEOS_SDKS, the first time): the API an
+# iOS app sees.
+#
+#   scripts/api/count-public.sh [--ios [--theos-sdks MIRROR]]            one line per product and the total
+#   scripts/api/count-public.sh [--ios ...] --list                       also every counted declaration on stderr:
+#                                                                        module, kind, path, and "keyword" or the
+#                                                                        reason it is left out of the third column
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 source scripts/lib/api-graphs.sh
-list=0
-[ "${1:-}" = "--list" ] && list=1
+list=0; ios=0; rig=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --list) list=1 ;;
+    --ios) ios=1 ;;
+    --theos-sdks) rig+=(--theos-sdks "${2:?--theos-sdks needs a path}"); shift ;;
+    -h|--help) sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "count-public: unknown option $1 (see --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
 work="$(mktemp -d)"; trap 'rm -rf "$work"' EXIT
-api_extract_graphs "$work"
-total=0; total_keyword=0
-printf '%-22s %12s %20s\n' "product" "declarations" "without enum cases"
+if [ $ios = 1 ]; then
+  api_compile_ios_graphs "$work" "${rig[@]}"
+else
+  api_extract_graphs "$work"
+fi
+total=0; total_cases=0; total_keyword=0
+printf '%-22s %12s %20s %16s\n' "product" "declarations" "without enum cases" "with a keyword"
 for module in "${api_modules[@]}"; do
-  api_declarations "$work/$module" | cut -f2,3 | sed "s/^/$module\t/" >"$work/$module.list"
+  api_classified "$work/$module" "$module" | sed "s/^/$module\t/" >"$work/$module.list"
   n=$(wc -l <"$work/$module.list")
-  k=$(grep -vc $'\tswift.enum.case\t' "$work/$module.list" || true)
-  total=$((total + n)); total_keyword=$((total_keyword + k))
-  printf '%-22s %12d %20d\n' "$module" "$n" "$k"
+  c=$(awk -F'\t' '$2 != "swift.enum.case"' "$work/$module.list" | wc -l)
+  k=$(awk -F'\t' '$4 == "keyword"' "$work/$module.list" | wc -l)
+  total=$((total + n)); total_cases=$((total_cases + c)); total_keyword=$((total_keyword + k))
+  printf '%-22s %12d %20d %16d\n' "$module" "$n" "$c" "$k"
   if [ $list = 1 ]; then cat "$work/$module.list" >&2; fi
 done
-printf '%-22s %12d %20d\n' "total" "$total" "$total_keyword"
+printf '%-22s %12d %20d %16d\n' "total" "$total" "$total_cases" "$total_keyword"
