@@ -104,7 +104,7 @@ struct ServiceCallTests {
         let update = UserConnectionUpdate(features: [
             .init(
                 featureId: "pmtch6832j", isEnabled: true,
-                userFields: [.init(fieldId: "title", value: .string("Hi & bye"))])
+                userFields: ["title": .string("Hi & bye")])
         ])
         let connection = try await Self.client(transport).updateUserConnection(
             connectionId: "c1", userId: "u1", update: update)

@@ -48,13 +48,13 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The string when this is a string, otherwise `nil`.
-    public var stringValue: String? {
+    @_spi(Sandbox) public var stringValue: String? {
         if case .string(let s) = self { return s }
         return nil
     }
 
     /// The number when this is a number or a string that holds one, otherwise `nil`.
-    public var doubleValue: Double? {
+    @_spi(Sandbox) public var doubleValue: Double? {
         switch self {
         case .number(let d): return d
         case .string(let s): return Double(Whitespace.trimmed(s, newlines: false)).flatMap { $0.isFinite ? $0 : nil }
@@ -63,7 +63,7 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The Boolean when this is a Boolean or the string `"true"` / `"false"`, otherwise `nil`.
-    public var boolValue: Bool? {
+    @_spi(Sandbox) public var boolValue: Bool? {
         switch self {
         case .bool(let b): return b
         case .string(let s):
@@ -77,13 +77,13 @@ public enum JSONValue: Sendable, Hashable {
     }
 
     /// The elements when this is an array, otherwise `nil`.
-    public var arrayValue: [JSONValue]? {
+    @_spi(Sandbox) public var arrayValue: [JSONValue]? {
         if case .array(let items) = self { return items }
         return nil
     }
 
     /// The object when this is an object, otherwise `nil`.
-    public var objectValue: JSONObject? {
+    @_spi(Sandbox) public var objectValue: JSONObject? {
         if case .object(let object) = self { return object }
         return nil
     }
@@ -199,7 +199,7 @@ public enum JSONValue: Sendable, Hashable {
 /// API objects are small, so lookups scan the members; with duplicate keys the first one wins.
 public struct JSONObject: Sendable, Hashable {
     /// The members in document order.
-    public var members: [(key: String, value: JSONValue)] {
+    @_spi(Sandbox) public var members: [(key: String, value: JSONValue)] {
         storage.map { (key: $0.key, value: $0.value) }
     }
 

@@ -136,33 +136,57 @@ extension Connection {
 /// The type of a field, as the Connect API names it (`LOCATION_ENTER`, `TEXT_FIELD`, ...).
 ///
 /// Unknown types are kept as they are, so new types from the API never fail decoding.
-public struct FieldType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    /// The API's name of the type.
-    public let rawValue: String
-
-    /// Wraps an API type name.
-    public init(rawValue: String) { self.rawValue = rawValue }
-
+public enum FieldType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
     /// A location whose entry triggers.
-    public static let locationEnter = FieldType(rawValue: "LOCATION_ENTER")
+    case locationEnter
     /// A location whose exit triggers.
-    public static let locationExit = FieldType(rawValue: "LOCATION_EXIT")
+    case locationExit
     /// A location whose entry and exit both trigger (the Connect API documentation's name).
-    public static let locationEnterAndExit = FieldType(rawValue: "LOCATION_ENTER_AND_EXIT")
+    case locationEnterAndExit
     /// A location whose entry or exit triggers (the Android SDK's name of the same type).
-    public static let locationEnterOrExit = FieldType(rawValue: "LOCATION_ENTER_OR_EXIT")
+    case locationEnterOrExit
     /// A location with a radius.
-    public static let locationRadius = FieldType(rawValue: "LOCATION_RADIUS")
+    case locationRadius
     /// A single point.
-    public static let locationPoint = FieldType(rawValue: "LOCATION_POINT")
+    case locationPoint
     /// Free text.
-    public static let textField = FieldType(rawValue: "TEXT_FIELD")
+    case textField
     /// One choice of a list.
-    public static let collectionSelect = FieldType(rawValue: "COLLECTION_SELECT")
+    case collectionSelect
     /// One choice of a grouped list.
-    public static let doubleCollectionSelect = FieldType(rawValue: "DOUBLE_COLLECTION_SELECT")
+    case doubleCollectionSelect
     /// Several choices.
-    public static let checkboxMulti = FieldType(rawValue: "CHECKBOX_MULTI")
+    case checkboxMulti
+    /// A type this SDK has no case for, by its API name. ``init(rawValue:)`` makes it only for names that no other
+    /// case has.
+    case other(String)
+
+    private static let named: [FieldType] = [
+        .locationEnter, .locationExit, .locationEnterAndExit, .locationEnterOrExit, .locationRadius, .locationPoint,
+        .textField, .collectionSelect, .doubleCollectionSelect, .checkboxMulti,
+    ]
+
+    /// The type the API names `rawValue` (such as `LOCATION_ENTER`); ``other(_:)`` for a name without its own case.
+    public init(rawValue: String) {
+        self = Self.named.first { $0.rawValue == rawValue } ?? .other(rawValue)
+    }
+
+    /// The API's name of the type.
+    public var rawValue: String {
+        switch self {
+        case .locationEnter: "LOCATION_ENTER"
+        case .locationExit: "LOCATION_EXIT"
+        case .locationEnterAndExit: "LOCATION_ENTER_AND_EXIT"
+        case .locationEnterOrExit: "LOCATION_ENTER_OR_EXIT"
+        case .locationRadius: "LOCATION_RADIUS"
+        case .locationPoint: "LOCATION_POINT"
+        case .textField: "TEXT_FIELD"
+        case .collectionSelect: "COLLECTION_SELECT"
+        case .doubleCollectionSelect: "DOUBLE_COLLECTION_SELECT"
+        case .checkboxMulti: "CHECKBOX_MULTI"
+        case .other(let name): name
+        }
+    }
 
     /// Whether values of this type are locations.
     @_spi(Sandbox) public var isLocation: Bool { rawValue.hasPrefix("LOCATION_") }

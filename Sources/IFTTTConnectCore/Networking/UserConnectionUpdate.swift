@@ -8,8 +8,8 @@ public struct UserConnectionUpdate: Sendable, Hashable {
         public var featureId: String
         /// Whether the feature is on.
         public var isEnabled: Bool
-        /// Values of the feature's own fields.
-        public var userFields: [Field]
+        /// Values of the feature's own fields, by field id.
+        public var userFields: [String: FieldValue]
         /// Trigger configurations.
         public var triggers: [Step]
         /// Query configurations.
@@ -19,7 +19,7 @@ public struct UserConnectionUpdate: Sendable, Hashable {
 
         /// Creates a feature configuration.
         public init(
-            featureId: String, isEnabled: Bool = true, userFields: [Field] = [], triggers: [Step] = [],
+            featureId: String, isEnabled: Bool = true, userFields: [String: FieldValue] = [:], triggers: [Step] = [],
             queries: [Step] = [], actions: [Step] = []
         ) {
             self.featureId = featureId
@@ -35,27 +35,13 @@ public struct UserConnectionUpdate: Sendable, Hashable {
     public struct Step: Sendable, Hashable {
         /// The feature step id (feature trigger, query or action id).
         public var stepId: String
-        /// Field values.
-        public var userFields: [Field]
+        /// Field values, by field id.
+        public var userFields: [String: FieldValue]
 
         /// Creates a step configuration.
-        public init(stepId: String, userFields: [Field] = []) {
+        public init(stepId: String, userFields: [String: FieldValue] = [:]) {
             self.stepId = stepId
             self.userFields = userFields
-        }
-    }
-
-    /// One field value.
-    public struct Field: Sendable, Hashable {
-        /// The field id.
-        public var fieldId: String
-        /// The value.
-        public var value: FieldValue
-
-        /// Creates a field value.
-        public init(fieldId: String, value: FieldValue) {
-            self.fieldId = fieldId
-            self.value = value
         }
     }
 
@@ -70,8 +56,10 @@ public struct UserConnectionUpdate: Sendable, Hashable {
     /// An update that turns on every feature of `connection` with the default value of each field that has one:
     /// what a user gets by accepting the defaults, and a way to finish a Connection enabled with configuration skipped.
     public static func defaults(for connection: Connection) -> UserConnectionUpdate {
-        func fields(_ fields: [Connection.Field]) -> [Field] {
-            fields.compactMap { field in field.defaultValue.map { Field(fieldId: field.id, value: $0) } }
+        func fields(_ fields: [Connection.Field]) -> [String: FieldValue] {
+            var values: [String: FieldValue] = [:]
+            for field in fields { if let value = field.defaultValue { values[field.id] = value } }
+            return values
         }
         func steps(_ steps: [Connection.Step]) -> [Step] {
             steps.map { Step(stepId: $0.id, userFields: fields($0.fields)) }
@@ -86,9 +74,12 @@ public struct UserConnectionUpdate: Sendable, Hashable {
 
     /// The request body in the Connect API's format.
     package var jsonValue: JSONValue {
-        func fields(_ fields: [Field]) -> JSONValue {
+        // Sorted by field id, so the same update always makes the same body.
+        func fields(_ fields: [String: FieldValue]) -> JSONValue {
             .array(
-                fields.map { .object(JSONObject([("field_id", .string($0.fieldId)), ("value", $0.value.jsonValue)])) })
+                fields.sorted { $0.key < $1.key }.map {
+                    .object(JSONObject([("field_id", .string($0.key)), ("value", $0.value.jsonValue)]))
+                })
         }
         func steps(_ steps: [Step], key: String) -> JSONValue {
             .array(

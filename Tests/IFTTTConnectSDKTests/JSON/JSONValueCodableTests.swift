@@ -77,7 +77,7 @@ struct JSONValueCodableTests {
     @Test func anOtherFieldValueTravelsThroughCodable() throws {
         let custom = try JSONDecoder().decode(JSONValue.self, from: Data(#"{"hours":[8,17]}"#.utf8))
         let update = UserConnectionUpdate(features: [
-            .init(featureId: "f1", isEnabled: true, userFields: [.init(fieldId: "window", value: .other(custom))])
+            .init(featureId: "f1", isEnabled: true, userFields: ["window": .other(custom)])
         ])
         #expect(update.jsonValue["user_features"]?.serialized().contains(#""value":{"hours":[8,17]}"#) == true)
     }

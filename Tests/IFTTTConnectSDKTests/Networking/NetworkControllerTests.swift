@@ -84,11 +84,7 @@ struct NetworkControllerTests {
                 triggers: [
                     .init(
                         stepId: "t1",
-                        userFields: [
-                            .init(
-                                fieldId: "location",
-                                value: .location(LocationValue(latitude: 1, longitude: 2, radius: 3)))
-                        ])
+                        userFields: ["location": .location(LocationValue(latitude: 1, longitude: 2, radius: 3))])
                 ])
         ])
         _ = try await c.start(

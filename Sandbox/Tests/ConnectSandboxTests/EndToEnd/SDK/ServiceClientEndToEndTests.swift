@@ -45,7 +45,7 @@ struct ServiceClientEndToEndTests {
 
             // PUT .../user_connection?user_id=
             var update = UserConnectionUpdate.defaults(for: deals)
-            update.features[0].triggers[0].userFields = [.init(fieldId: "store", value: .choice(stores[0]))]
+            update.features[0].triggers[0].userFields = ["store": .choice(stores[0])]
             let updated = try #require(
                 try await client.updateUserConnection(connectionId: deals.id, userId: "gx-user-1001", update: update))
             #expect(updated.status == .enabled)

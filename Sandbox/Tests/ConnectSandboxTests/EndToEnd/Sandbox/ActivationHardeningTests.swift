@@ -3,6 +3,7 @@
 import Crypto
 import Foundation
 import GRDB
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 #if canImport(FoundationNetworking)
 import FoundationNetworking

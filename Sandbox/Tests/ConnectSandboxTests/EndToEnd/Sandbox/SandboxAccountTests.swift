@@ -1,5 +1,6 @@
 import ConnectSandbox
 import Foundation
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 
 @Suite("Sandbox: /v2/account/find, /v2/me, /v2/user_token")

@@ -1,5 +1,6 @@
 import ConnectSandbox
 import Foundation
+@_spi(Sandbox) import IFTTTConnectSDK
 import Testing
 
 #if canImport(FoundationNetworking)
