@@ -53,9 +53,9 @@ public final class LoopbackRedirectReceiver: Sendable {
     /// Why the receiver could not start.
     public struct StartError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The system call that failed.
-        public let operation: String
+        @_spi(Sandbox) public let operation: String
         /// The `errno` value.
-        public let code: Int32
+        @_spi(Sandbox) public let code: Int32
 
         /// Names the call and the error number.
         public var description: String { "LoopbackRedirectReceiver: \(operation) failed (errno \(code))" }

@@ -28,7 +28,7 @@ public struct IFTTTApplet: Sendable, Hashable, Identifiable {
     /// Its page on ifttt.com.
     public let url: URL
     /// The web activation page the SDK adds its parameters to (see ``embeddedURL(callbackURL:email:userId:)``).
-    public let embeddedURL: URL
+    @_spi(Sandbox) public let embeddedURL: URL
     /// The user's status.
     public let status: Status
     /// When it last ran for the user.

@@ -28,10 +28,10 @@ public struct APIErrorPayload: Sendable, Hashable, CustomStringConvertible {
     /// The human-readable message.
     public let message: String
     /// Per-parameter details, when the API gives them.
-    public let details: [Detail]
+    @_spi(Sandbox) public let details: [Detail]
 
     /// One detail of an error.
-    public struct Detail: Sendable, Hashable {
+    @_spi(Sandbox) public struct Detail: Sendable, Hashable {
         /// The parameter the detail is about.
         public let parameter: String?
         /// What is wrong with it.

@@ -72,9 +72,9 @@ extension Connection {
         /// The feature step id (for example the feature trigger id).
         public let id: String
         /// The service's own id of the trigger, query or action (`trigger_id`, `query_id`, `action_id`).
-        public let typeId: String
+        @_spi(Sandbox) public let typeId: String
         /// The service the step belongs to.
-        public let serviceId: String
+        @_spi(Sandbox) public let serviceId: String
         /// The label shown to users.
         public let label: String?
         /// Where to fetch options for the step's fields.

@@ -11,7 +11,7 @@ public struct RegionEvent: Sendable, Hashable, Codable, Identifiable {
     /// A random id, sent as `record_id`: the server's idempotency key, so a batch may safely be re-sent.
     public let recordId: UUID
     /// Entry or exit, sent as `event_type`.
-    public let transition: RegionTransition
+    @_spi(Sandbox) public let transition: RegionTransition
     /// When the crossing happened, sent as `occurred_at`.
     public let occurredAt: Date
     /// The user feature trigger id (no `ifttt_` prefix), sent as `trigger_subscription_id`.
