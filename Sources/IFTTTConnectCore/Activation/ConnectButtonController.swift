@@ -149,14 +149,14 @@ public final class ConnectButtonController {
     // MARK: - Actions
 
     /// Starts an activation from the initial step, or a deactivation when connected, as a tap would.
-    public func toggle() {
+    @_spi(Sandbox) public func toggle() {
         send(.toggle(makeAttempt()))
     }
 
     /// Confirms the email step with `email`, as the return key would.
     ///
     /// - Parameter email: The text in the email field.
-    public func confirmEmail(_ email: String) {
+    @_spi(Sandbox) public func confirmEmail(_ email: String) {
         confirmedEmail = email
         send(.emailConfirmed(email))
     }
@@ -167,7 +167,7 @@ public final class ConnectButtonController {
     }
 
     /// Loads the Connection again after loading failed.
-    public func retryLoading() {
+    @_spi(Sandbox) public func retryLoading() {
         send(.retryLoading)
     }
 
