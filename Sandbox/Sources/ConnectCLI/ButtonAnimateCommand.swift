@@ -73,14 +73,7 @@ extension ButtonCommand {
         @Option(help: ArgumentHelp("Also write an animated SVG of the frames to this file.", valueName: "file"))
         var animated: String?
 
-        @Option(
-            help: ArgumentHelp(
-                "The text size (Dynamic Type), as UIKit's content size category names (default large).",
-                valueName: "category"))
-        var textSize: String = ConnectTextSize.large.rawValue
-
-        @Option(help: ArgumentHelp("ltr or rtl (default ltr).", valueName: "direction"))
-        var layoutDirection: String = ConnectLayoutDirection.leftToRight.rawValue
+        @OptionGroup var layout: ButtonLayoutOptions
 
         /// The states a gesture can drag: those with a knob.
         static let draggable = [ConnectButtonVisualState.connect.name, ConnectButtonVisualState.connected.name]
@@ -100,14 +93,6 @@ extension ButtonCommand {
                 throw ValidationError("--fps must be between 1 and 120, got \(fps)")
             }
             guard !out.isEmpty else { throw ValidationError("--out must not be empty") }
-            guard ConnectTextSize(rawValue: textSize) != nil else {
-                throw ValidationError(
-                    "--text-size must be one of \(ConnectTextSize.allCases.map(\.rawValue).joined(separator: ", ")), "
-                        + "got '\(textSize)'")
-            }
-            guard ConnectLayoutDirection(rawValue: layoutDirection) != nil else {
-                throw ValidationError("--layout-direction must be ltr or rtl, got '\(layoutDirection)'")
-            }
         }
 
         /// What the command renders: the SVG of each frame, how long they last, and a gesture's outcome.
@@ -122,8 +107,7 @@ extension ButtonCommand {
             _ state: ConnectButtonVisualState, connection: Connection, icon: ConnectButtonIconImage?
         ) -> ConnectButtonAppearance {
             options.appearance(
-                state, connection: connection, textSize: ConnectTextSize(rawValue: textSize) ?? .large,
-                layoutDirection: ConnectLayoutDirection(rawValue: layoutDirection) ?? .leftToRight, icon: icon)
+                state, connection: connection, textSize: layout.size, layoutDirection: layout.direction, icon: icon)
         }
 
         /// The frames for `connection`, with the service icon when one was loaded.

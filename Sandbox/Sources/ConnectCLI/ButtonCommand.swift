@@ -29,14 +29,7 @@ struct ButtonCommand: AsyncParsableCommand {
         @Option(help: ArgumentHelp("The button state.", valueName: "state"))
         var state: String
 
-        @Option(
-            help: ArgumentHelp(
-                "The text size (Dynamic Type), as UIKit's content size category names (default large).",
-                valueName: "category"))
-        var textSize: String = ConnectTextSize.large.rawValue
-
-        @Option(help: ArgumentHelp("ltr or rtl (default ltr).", valueName: "direction"))
-        var layoutDirection: String = ConnectLayoutDirection.leftToRight.rawValue
+        @OptionGroup var layout: ButtonLayoutOptions
 
         /// The state names `--state` accepts, in flow order.
         static var stateNames: [String] { ConnectButtonVisualState.allExamples.map(\.name) }
@@ -46,14 +39,6 @@ struct ButtonCommand: AsyncParsableCommand {
                 throw ValidationError(
                     "--state must be one of \(Self.stateNames.joined(separator: ", ")), got '\(state)'")
             }
-            guard ConnectTextSize(rawValue: textSize) != nil else {
-                throw ValidationError(
-                    "--text-size must be one of \(ConnectTextSize.allCases.map(\.rawValue).joined(separator: ", ")), "
-                        + "got '\(textSize)'")
-            }
-            guard ConnectLayoutDirection(rawValue: layoutDirection) != nil else {
-                throw ValidationError("--layout-direction must be ltr or rtl, got '\(layoutDirection)'")
-            }
         }
 
         /// The SVG of `connection` as the options ask, with the service icon when one was loaded.
@@ -61,8 +46,8 @@ struct ButtonCommand: AsyncParsableCommand {
             let visual = ConnectButtonVisualState.allExamples.first { $0.name == state } ?? .connect
             return ConnectButtonSVGRenderer.render(
                 options.appearance(
-                    visual, connection: connection, textSize: ConnectTextSize(rawValue: textSize) ?? .large,
-                    layoutDirection: ConnectLayoutDirection(rawValue: layoutDirection) ?? .leftToRight, icon: icon))
+                    visual, connection: connection, textSize: layout.size, layoutDirection: layout.direction, icon: icon
+                ))
         }
 
         /// Loads the Connection and, from the API, its service icon (``ButtonConnectionOptions``).

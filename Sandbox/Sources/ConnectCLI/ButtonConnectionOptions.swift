@@ -131,3 +131,31 @@ struct ButtonConnectionOptions: ParsableArguments {
         }
     }
 }
+
+/// The text size and layout direction the `button` and `button animate` subcommands draw at.
+struct ButtonLayoutOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "The text size (Dynamic Type), as UIKit's content size category names (default large).",
+            valueName: "category"))
+    var textSize: String = ConnectTextSize.large.rawValue
+
+    @Option(help: ArgumentHelp("ltr or rtl (default ltr).", valueName: "direction"))
+    var layoutDirection: String = ConnectLayoutDirection.leftToRight.rawValue
+
+    /// The text size `--text-size` names (validated).
+    var size: ConnectTextSize { ConnectTextSize(rawValue: textSize) ?? .large }
+    /// The direction `--layout-direction` names (validated).
+    var direction: ConnectLayoutDirection { ConnectLayoutDirection(rawValue: layoutDirection) ?? .leftToRight }
+
+    func validate() throws {
+        guard ConnectTextSize(rawValue: textSize) != nil else {
+            throw ValidationError(
+                "--text-size must be one of \(ConnectTextSize.allCases.map(\.rawValue).joined(separator: ", ")), "
+                    + "got '\(textSize)'")
+        }
+        guard ConnectLayoutDirection(rawValue: layoutDirection) != nil else {
+            throw ValidationError("--layout-direction must be ltr or rtl, got '\(layoutDirection)'")
+        }
+    }
+}

@@ -33,7 +33,8 @@ struct FieldTypeTests {
         let connection = try Connection.decode(from: Fixtures.data("android_connection.json"))
         let types = Set(
             connection.features.flatMap { feature in
-                (feature.fields + feature.triggers.flatMap(\.fields) + feature.actions.flatMap(\.fields)).compactMap(\.type)
+                (feature.fields + feature.triggers.flatMap(\.fields) + feature.actions.flatMap(\.fields)).compactMap(
+                    \.type)
             })
         #expect(types.isSuperset(of: [.locationEnter, .textField]))
     }
