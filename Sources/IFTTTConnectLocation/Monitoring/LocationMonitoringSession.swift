@@ -48,7 +48,6 @@ import Foundation
     private let monitor: any RegionMonitor
     /// The store, once open (the shell's handle to it; whether it is open is the ledger's state).
     private var store: LocationEventStore?
-    private let openStore: (@LocationEngineActor @Sendable () -> LocationEventStore?)?
     /// Presence and pending crossings per geofence, and the append in flight: the crossings' one owner.
     private var ledger: CrossingLedger
     private var latestEventTime: Date?
@@ -101,15 +100,19 @@ import Foundation
         public var recorded: [RegionEvent] = []
         /// Why crossings could not be stored (they stay pending and are recorded once the store takes them).
         public var errors: [LocationError] = []
+        /// Whether the session needs its store, which is not open yet (see the initializer's `storeLater`): open it
+        /// and give it with ``LocationMonitoringSession/storeOpened(_:)``.
+        public var needsStore = false
 
         /// Creates an outcome.
-        public init(recorded: [RegionEvent] = [], errors: [LocationError] = []) {
+        public init(recorded: [RegionEvent] = [], errors: [LocationError] = [], needsStore: Bool = false) {
             self.recorded = recorded
             self.errors = errors
+            self.needsStore = needsStore
         }
 
-        /// Whether the input recorded nothing and met no failure.
-        public var isEmpty: Bool { recorded.isEmpty && errors.isEmpty }
+        /// Whether the input recorded nothing, met no failure and needs nothing.
+        public var isEmpty: Bool { recorded.isEmpty && errors.isEmpty && !needsStore }
     }
 
     /// An input with no caller of its own, routed to the session's owner (see ``start(routing:)``).
@@ -128,9 +131,10 @@ import Foundation
     ///   - configuration: region limit and radii; the limit is lowered to the monitor's when ``start()`` runs.
     ///   - presence: inside/outside per geofence saved from an earlier launch (see ``presence``).
     ///   - clock: the clock for events whose platform report carries no time, and for the dwell filter's waits.
-    ///   - openStore: opens the store when `store` is `nil` or could not be opened yet; tried again on every
-    ///     crossing and on ``retryStorage()``. With neither `store` nor `openStore`, crossings are kept only in
-    ///     ``recordedEvents`` (and reported at once).
+    ///   - storeLater: `store` is `nil` because it could not be opened yet: crossings wait (durably once it opens),
+    ///     an outcome's ``Outcome/needsStore`` asks for the store whenever a crossing, ``start()`` or
+    ///     ``retryStorage()`` needs it, and ``storeOpened(_:)`` gives it. Without a store and without it, crossings
+    ///     are kept only in ``recordedEvents`` (and returned at once).
     ///   - dwellTime: the dwell filter in seconds (default ``defaultDwellTime``); `0` turns it off.
     ///   - ownership: where the identifiers of the regions the SDK registered are kept across launches; `nil`
     ///     keeps them in memory (then, after a relaunch, the earlier regions count as the host app's).
@@ -139,15 +143,14 @@ import Foundation
         configuration: RegionSelector.Configuration = RegionSelector.Configuration(),
         presence: [String: RegionSelector.Presence] = [:],
         clock: any ConnectClock = SystemConnectClock(),
-        openStore: (@LocationEngineActor @Sendable () -> LocationEventStore?)? = nil,
+        storeLater: Bool = false,
         dwellTime: TimeInterval = LocationMonitoringSession.defaultDwellTime,
         ownership: RegionOwnershipFile? = nil
     ) {
         self.monitor = monitor
         self.store = store
-        self.openStore = openStore
         self.ledger = CrossingLedger(
-            storage: store != nil ? .open : openStore != nil ? .closed : .memoryOnly, dwellTime: dwellTime,
+            storage: store != nil ? .open : storeLater ? .closed : .memoryOnly, dwellTime: dwellTime,
             unstoredLimit: Self.unstoredLimit)
         self.clock = clock
         self.ownership = ownership
@@ -203,9 +206,8 @@ import Foundation
         let regions = await monitor.monitoredRegions()
         return input {
             if let owner { route = owner }
-            if store == nil, let openStore, ledger.storage == .closed {
-                store = openStore()
-                perform(.storeOpened(store?.tracks()))
+            if store == nil, ledger.storage == .closed {
+                outcome.needsStore = true
             } else if let store {
                 perform(.storeOpened(store.tracks()))
             }
@@ -302,16 +304,27 @@ import Foundation
         input { perform(ledger.handle(.forget)) }
     }
 
-    /// Tries to open the store if it is not open, saves what it could not take, then records the crossings whose
-    /// dwell time has passed; returns what it recorded. ``isStorageSettled`` then says whether it all fit.
+    /// Saves what the store could not take, then records the crossings whose dwell time has passed; returns what
+    /// it recorded (and ``Outcome/needsStore`` while the store is not open). ``isStorageSettled`` then says whether
+    /// it all fit.
     @discardableResult
     public func retryStorage() -> Outcome {
         input {
-            if store == nil, let openStore, ledger.storage == .closed {
-                store = openStore()
-                perform(.storeOpened(store?.tracks()))
-            }
+            if store == nil, ledger.storage == .closed { outcome.needsStore = true }
             perform(.release(now: now))
+        }
+    }
+
+    /// Gives the session the store an outcome asked for (``Outcome/needsStore``), or `nil` when it still cannot be
+    /// opened (said once in the outcome's errors; asked for again by the next crossing or ``retryStorage()``).
+    /// Saves what waited in memory and records what is due; returns what it recorded. Ignored once a store is open.
+    @discardableResult
+    public func storeOpened(_ opened: LocationEventStore?) -> Outcome {
+        input {
+            guard store == nil, ledger.storage == .closed else { return }
+            store = opened
+            perform(.storeOpened(opened?.tracks()))
+            if opened != nil { perform(.release(now: now)) }
         }
     }
 
@@ -434,8 +447,12 @@ import Foundation
     private func result(of effect: CrossingLedger.Effect) -> CrossingLedger.Event? {
         switch effect {
         case .openStore:
-            if store == nil, let openStore { store = openStore() }
-            return .storeOpened(store?.tracks())
+            // The owner opens it and gives it with `storeOpened(_:)`; the ledger waits for that answer.
+            guard let store else {
+                outcome.needsStore = true
+                return nil
+            }
+            return .storeOpened(store.tracks())
         case .append(let event):
             guard let store else {
                 return .appended(event.recordId, error: LocationError(.storage, "the event store is not open"))

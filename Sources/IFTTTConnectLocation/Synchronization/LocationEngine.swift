@@ -121,7 +121,7 @@ final class LocationEngine {
         let session = LocationMonitoringSession(
             monitor: configuration.regionMonitor, store: store, configuration: configuration.regions,
             clock: configuration.clock,
-            openStore: { [weak self] in self?.openStore() }, dwellTime: configuration.dwellTime,
+            storeLater: true, dwellTime: configuration.dwellTime,
             ownership: RegionOwnershipFile(directory: configuration.storageDirectory))
         self.session = session
         if session.beginStarting() {
@@ -375,10 +375,17 @@ extension LocationEngine {
     }
 
     /// Acts on what one of the session's inputs did: each failure is logged, each recorded crossing reported to the
-    /// app and a run requested to upload it.
+    /// app and a run requested to upload it; when the session needs the store, it is opened (or tried again) and
+    /// given, and what that records is acted on too.
     private func took(_ outcome: LocationMonitoringSession.Outcome) {
         for error in outcome.errors { logger.log("a crossing could not be recorded: \(error)") }
         for event in outcome.recorded { recorded(event) }
+        // Once: giving the store (or `nil`) answers the session's question and asks nothing again.
+        if outcome.needsStore, let session {
+            let opened = session.storeOpened(openStore())
+            for error in opened.errors { logger.log("a crossing could not be recorded: \(error)") }
+            for event in opened.recorded { recorded(event) }
+        }
     }
 
     private func recorded(_ event: RegionEvent) {

@@ -83,6 +83,31 @@ struct SessionOutcomeTests {
         #expect(await session.isStorageSettled)
     }
 
+    /// A session whose store could not be opened yet asks for it in its outcomes instead of opening it through a
+    /// callback; the crossing waits and is recorded, with its own time, once the store is given.
+    @Test func aStoreNotOpenYetIsAskedForAndTheCrossingRecordedOnceItIsGiven() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let session = LocationMonitoringSession(
+            monitor: SimulatedRegionMonitor(), store: nil, clock: ManualClock(epoch), storeLater: true, dwellTime: 0)
+        #expect(await session.start().needsStore)
+        await session.update(geofences: [Self.home])
+        await session.handle(.stateDetermined(identifier: Self.home.identifier, inside: false, at: epoch))
+        let crossing = await session.handle(.regionCrossed(identifier: Self.home.identifier, .entry, at: epoch + 10))
+        #expect(crossing.needsStore && crossing.recorded.isEmpty)
+        // Still cannot be opened: said once, the crossing waits
+        let failed = await session.storeOpened(nil)
+        #expect(failed.recorded.isEmpty)
+        #expect(failed.errors.filter { $0.message.contains("cannot be opened") }.count == 1)
+        #expect(await session.unstoredEvents.map(\.transition) == [.entry])
+        // Given: recorded in the store, with its own time; nothing is asked for any more
+        let store = try LocationEventStore(directory: directory)
+        let opened = await session.storeOpened(store)
+        #expect(opened.recorded.map(\.occurredAt) == [epoch + 10])
+        #expect(try await store.pending(now: epoch).map(\.recordId) == opened.recorded.map(\.recordId))
+        #expect(!(await session.retryStorage().needsStore))
+        #expect(await session.isStorageSettled)
+    }
+
     /// A monitor that answers a command at once (the simulated one) routes its answer to the owner while the
     /// command runs: the answer's crossing is part of the command's outcome, not lost and not returned twice.
     @Test func anAnswerRoutedDuringACommandIsPartOfTheCommandsOutcome() async throws {
