@@ -58,6 +58,29 @@ struct SynchronizerTests {
         #expect(reports.values.allSatisfy { $0.regionEvent.triggerSubscriptionId == "home_arrive" })
     }
 
+    /// The uploader returns each request's progress to the engine as it goes: the app hears of an attempt before its
+    /// request is sent, and of its success once the server answered.
+    @Test func anAttemptIsReportedBeforeItsRequestIsSentAndItsSuccessAfterTheAnswer() async throws {
+        let h = SyncHarness()
+        defer { h.cleanUp() }
+        let seen = Recorder<String>()
+        let api = h.api
+        h.synchronizer.setLocationEventReportedClosure { events in
+            let sent = api.requests(to: "/v1/location_events").count
+            for event in events {
+                switch event {
+                case .uploadAttempted: seen.append("attempted, \(sent) sent")
+                case .uploadSuccessful: seen.append("succeeded, \(sent) sent")
+                default: break
+                }
+            }
+        }
+        await activated(h)
+        await h.move(37.70, -122.4194, after: 10)
+        await h.move(37.7749, -122.4194, after: 60)
+        #expect(seen.values == ["attempted, 0 sent", "succeeded, 1 sent"])
+    }
+
     @Test func uploadFailureIsReportedAndTheEventStays() async throws {
         let h = SyncHarness()
         defer { h.cleanUp() }
