@@ -332,7 +332,7 @@ final class LocationEngine {
         guard isCurrent(plan) else { return .finished(.failed) }
         var uploaded = 0
         if let uploader = uploaderIfStoreOpen() {
-            let report = await upload(with: uploader, userToken: token)
+            let report = await upload(with: uploader)
             uploaded = report.uploaded + report.rejected
             // The upload made room: crossings a full store refused are recorded now, in order (their reports
             // request the next run, which uploads them).
@@ -397,14 +397,15 @@ extension LocationEngine {
 
     /// One upload call, request by request: the uploader decides each request and settles its answer, both
     /// synchronously, and returns each step's progress here, where it is reported to the app as it happens (the
-    /// attempt before the request is sent). The request is the call's only suspension.
-    private func upload(with uploader: LocationUploader, userToken: String) async -> LocationUploader.Report {
-        var run = uploader.beginRun(userToken: userToken)
+    /// attempt before the request is sent). The request is the call's only suspension. Each request carries the
+    /// token saved when it is decided, so credentials given during the run (while its Connections were fetched, or
+    /// between two batches) are the ones sent.
+    private func upload(with uploader: LocationUploader) async -> LocationUploader.Report {
+        var run = uploader.beginRun(userToken: vault.read()?.userToken)
         while let request = uploader.nextRequest(in: &run) {
             for progress in request.progress { uploadProgress(progress) }
             let answer = await uploader.send(request)
             for progress in uploader.settle(answer, of: request, in: &run) { uploadProgress(progress) }
-            // The token saved now: credentials given during the run are sent from its next request on.
             run.userToken = vault.read()?.userToken
         }
         return run.result
