@@ -128,7 +128,7 @@ final class LocationEngine {
             // Monitor events and dwell deadlines come here; the session hands back what each recorded.
             sessionStart = Task {
                 let outcome = await session.finishStarting { [weak self] input in self?.sessionInput(input) }
-                self.took(outcome)
+                self.act(on: outcome)
             }
         }
         applyGeofences()
@@ -291,7 +291,7 @@ final class LocationEngine {
         // (after refreshing the Connections, so geofences are still monitored and crossings wait in memory).
         let stored: Bool
         if let session {
-            took(session.retryStorage())
+            act(on: session.retryStorage())
             stored = session.isStorageSettled
         } else {
             stored = openStore() != nil
@@ -336,7 +336,7 @@ final class LocationEngine {
             uploaded = report.uploaded + report.rejected
             // The upload made room: crossings a full store refused are recorded now, in order (their reports
             // request the next run, which uploads them).
-            if report.uploaded + report.rejected > 0, let session { took(session.retryStorage()) }
+            if report.uploaded + report.rejected > 0, let session { act(on: session.retryStorage()) }
             switch report.error?.code {
             case .authenticationFailure?: return .authenticationFailure
             case .missingCredentials?, nil: break
@@ -358,7 +358,7 @@ extension LocationEngine {
             engine.isActive
             ? registry.all.filter { geofenceToggles.isEnabled($0.id) }.flatMap { $0.geofences(radiusLimits: limits) }
             : []
-        took(session.update(geofences: fences))
+        act(on: session.update(geofences: fences))
         if options.showPermissionsPrompts, !fences.isEmpty, !permissionsRequested,
             let requester = configuration.permissionRequester
         {
@@ -371,21 +371,21 @@ extension LocationEngine {
     /// A monitor event or a dwell deadline the session routed here: handed back to it, and what it recorded reported.
     private func sessionInput(_ input: LocationMonitoringSession.Input) {
         guard let session else { return }
-        took(session.handle(routed: input))
+        act(on: session.handle(routed: input))
     }
 
-    /// Acts on what one of the session's inputs did: each failure is logged, each recorded crossing reported to the
-    /// app and a run requested to upload it; when the session needs the store, it is opened (or tried again) and
-    /// given, and what that records is acted on too.
-    private func took(_ outcome: LocationMonitoringSession.Outcome) {
+    /// Acts on what one of the session's inputs did (see ``report(_:)``); when the session needs the store, it is
+    /// opened (or tried again) and given, once: that answers the session's question and asks nothing again.
+    private func act(on outcome: LocationMonitoringSession.Outcome) {
+        report(outcome)
+        if outcome.needsStore, let session { report(session.storeOpened(openStore())) }
+    }
+
+    /// Each failure of a session's outcome is logged, each recorded crossing reported to the app and a run requested
+    /// to upload it.
+    private func report(_ outcome: LocationMonitoringSession.Outcome) {
         for error in outcome.errors { logger.log("a crossing could not be recorded: \(error)") }
         for event in outcome.recorded { recorded(event) }
-        // Once: giving the store (or `nil`) answers the session's question and asks nothing again.
-        if outcome.needsStore, let session {
-            let opened = session.storeOpened(openStore())
-            for error in opened.errors { logger.log("a crossing could not be recorded: \(error)") }
-            for event in opened.recorded { recorded(event) }
-        }
     }
 
     private func recorded(_ event: RegionEvent) {
