@@ -90,10 +90,9 @@ func uploadBacklog(from template: URL, measure: (() -> Void)? = nil, done: (() -
         store: store,
         configuration: .init(
             network: .init(
-                transport: api, locationBaseURL: URL(string: "https://ifttt.test/v1")!, anonymousId: "bench")),
-        tokenProvider: { "bench-token" })
+                transport: api, locationBaseURL: URL(string: "https://ifttt.test/v1")!, anonymousId: "bench")))
     measure?()
-    let report = await uploader.uploadPending()
+    let report = await uploader.uploadPending(userToken: "bench-token")
     done?()
     let scans = await store.statistics.journalScans - scansBefore
     let left = try await store.pending(now: Date()).count

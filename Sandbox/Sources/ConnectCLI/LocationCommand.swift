@@ -149,7 +149,7 @@ struct LocationJournalStressCommand: AsyncParsableCommand {
         let token =
             try SecretInput.userToken.resolve(file: tokenFile) ?? "sandbox-user-token-alice"
         let uploader = api.flatMap({ URL(string: $0) }).map { root in
-            LocationUploader(store: store, configuration: .init(network: .sandbox(root)), tokenProvider: { token })
+            LocationUploader(store: store, configuration: .init(network: .sandbox(root)))
         }
         say("ready")
         var appended = 0
@@ -161,7 +161,7 @@ struct LocationJournalStressCommand: AsyncParsableCommand {
             appended += 1
             say("appended \(event.recordId.uuidString)")
             if let uploader, appended % max(1, uploadEvery) == 0 {
-                let report = await uploader.uploadPending()
+                let report = await uploader.uploadPending(userToken: token)
                 say("uploaded \(report.uploaded)")
             }
         }
@@ -193,8 +193,8 @@ struct LocationUploadCommand: AsyncParsableCommand {
         say("read-only: \(store.readOnlyReason ?? "no")")
         let token = token
         let uploader = LocationUploader(
-            store: store, configuration: .init(network: .sandbox(root)), tokenProvider: { token })
-        let report = await uploader.uploadPending()
+            store: store, configuration: .init(network: .sandbox(root)))
+        let report = await uploader.uploadPending(userToken: token)
         say("uploaded \(report.uploaded)" + (report.error.map { " (\($0))" } ?? ""))
         do {
             try await store.append(

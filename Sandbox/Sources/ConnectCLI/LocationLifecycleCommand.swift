@@ -141,11 +141,19 @@ struct LifecycleScript: Sendable {
         // The clock reads the launch time; later steps carry their own times (a fix's, `run@T`'s), so no timer of
         // the session fires by itself: `run@T` is the app running until `T`.
         let session = LocationMonitoringSession(
-            monitor: monitor, store: store, clock: ReadingClock { launched }, dwellTime: dwell,
-            onError: { error in say("store: \(error)") })
-        await session.start()
-        await session.update(geofences: [Self.geofence])
+            monitor: monitor, store: store, clock: ReadingClock { launched }, dwellTime: dwell)
+        // The monitor's events come back here; every input returns its storage failures, printed once each.
+        Self.sayErrors(
+            await session.start { [weak session] input in
+                if let session { Self.sayErrors(session.handle(routed: input)) }
+            })
+        Self.sayErrors(await session.update(geofences: [Self.geofence]))
         return Launch(directory: directory, store: store, monitor: monitor, session: session, time: launched)
+    }
+
+    /// Prints the storage failures an input of the session returned.
+    static func sayErrors(_ outcome: LocationMonitoringSession.Outcome) {
+        for error in outcome.errors { say("store: \(error)") }
     }
 
     static func fix(inside: Bool, at: Double) -> LocationFix {
@@ -170,7 +178,7 @@ struct LifecycleScript: Sendable {
                 await monitor.move(to: LifecycleScript.fix(inside: inside, at: at))
             case .run(let until):
                 time = max(time, LifecycleScript.epoch.addingTimeInterval(until))
-                await session.releaseHeldCrossings(now: time)
+                LifecycleScript.sayErrors(await session.releaseHeldCrossings(now: time))
             case .suspend(let until):
                 time = max(time, LifecycleScript.epoch.addingTimeInterval(until))  // nothing runs until the next step
             case .drain:
@@ -186,7 +194,7 @@ struct LifecycleScript: Sendable {
                 try handle.synchronize()
                 try handle.close()
                 try await store.acknowledge(pending.map(\.recordId))
-                await session.retryStorage()
+                LifecycleScript.sayErrors(await session.retryStorage())
             case .hang:
                 break
             }

@@ -9,10 +9,16 @@ import Foundation
 ///   termination, a relaunch inside or outside, a suspension past the deadline or a full store each end with
 ///   the events the crossings call for: a crossing whose dwell time passed while the app did not run is recorded,
 ///   with its own time, when the app runs again (``start()``, any region event, ``retryStorage()``).
-/// * **Nothing reported that was not stored.** With a store (or a store opener), `onEvent` runs only after the
-///   event's append returned. A crossing the store refuses (full, read-only, failing) stays pending, in the
-///   journal when it could be saved there, in memory otherwise (at most ``unstoredLimit`` per geofence), `onError`
-///   says why, and it is recorded in order when the store takes it.
+/// * **What happened is returned, not called back.** Every input (``handle(_:)``, ``update(geofences:)``,
+///   ``releaseHeldCrossings(now:)``, ``retryStorage()``, ``start()``) returns an ``Outcome``: the crossings it
+///   recorded and the storage failures it met, to its caller (the synchronizer's engine, which reports them to the
+///   app and requests an upload). Inputs with no caller of their own, a monitor event or a dwell deadline, go to the
+///   owner given to ``start(routing:)``, which hands them back to ``handle(routed:)`` and takes the outcome.
+/// * **Nothing reported that was not stored.** With a store (or a store opener), a crossing is in an outcome's
+///   ``Outcome/recorded`` only after the event's append returned. A crossing the store refuses (full, read-only,
+///   failing) stays pending, in the journal when it could be saved there, in memory otherwise (at most
+///   ``unstoredLimit`` per geofence), an outcome's ``Outcome/errors`` says why (once per failure), and it is
+///   recorded in order when the store takes it.
 /// * **Presence survives relaunches and toggles.** A crossing that repeats the saved presence (a relaunch, or
 ///   geofences turned off and on while inside) is not recorded.
 /// * **Dwell filter, on by default** (``defaultDwellTime``, 30 s): a crossing is recorded once the device stayed on
@@ -31,7 +37,8 @@ import Foundation
 /// ```swift
 /// let session = LocationMonitoringSession(monitor: monitor, store: try LocationEventStore())
 /// await session.start()
-/// await session.update(connections: [connection])
+/// let outcome = await session.update(connections: [connection])
+/// for event in outcome.recorded { print("recorded", event.transition) }
 /// ```
 @_spi(Sandbox) @LocationEngineActor public final class LocationMonitoringSession {
     /// The dwell time a session uses unless told otherwise, in seconds: 30 (see the "Geofences" article for the
@@ -41,7 +48,6 @@ import Foundation
     private let monitor: any RegionMonitor
     /// The store, once open (the shell's handle to it; whether it is open is the ledger's state).
     private var store: LocationEventStore?
-    private let openStore: (@LocationEngineActor @Sendable () -> LocationEventStore?)?
     /// Presence and pending crossings per geofence, and the append in flight: the crossings' one owner.
     private var ledger: CrossingLedger
     private var latestEventTime: Date?
@@ -52,8 +58,11 @@ import Foundation
     /// How many of the latest recorded events ``recordedEvents`` keeps.
     public nonisolated static let recordedEventsLimit = 1_000
     private let clock: any ConnectClock
-    private let onEvent: (@LocationEngineActor @Sendable (RegionEvent) -> Void)?
-    private let onError: (@LocationEngineActor @Sendable (LocationError) -> Void)?
+    /// Where inputs with no caller (monitor events, dwell deadlines) go: the owner given to ``start(routing:)``;
+    /// `nil` handles them here (their outcomes are then kept only in ``recordedEvents`` and the store).
+    private var route: (@LocationEngineActor @Sendable (Input) -> Void)?
+    /// What the current input did, returned when it ends.
+    private var outcome = Outcome()
     private let ownership: RegionOwnershipFile?
     private var selector: RegionSelector
     private var radiusLimits: RadiusLimits
@@ -83,6 +92,37 @@ import Foundation
 
     private enum Phase { case new, starting, started }
 
+    /// What one input did: the crossings it recorded (stored first, when there is a store) and the storage failures
+    /// it met, each once, in order.
+    public struct Outcome: Sendable, Hashable {
+        /// The crossings recorded, oldest first: each is in the store (or, without one, only in
+        /// ``LocationMonitoringSession/recordedEvents``).
+        public var recorded: [RegionEvent] = []
+        /// Why crossings could not be stored (they stay pending and are recorded once the store takes them).
+        public var errors: [LocationError] = []
+        /// Whether the session needs its store, which is not open yet (see the initializer's `storeLater`): open it
+        /// and give it with ``LocationMonitoringSession/storeOpened(_:)``.
+        public var needsStore = false
+
+        /// Creates an outcome.
+        public init(recorded: [RegionEvent] = [], errors: [LocationError] = [], needsStore: Bool = false) {
+            self.recorded = recorded
+            self.errors = errors
+            self.needsStore = needsStore
+        }
+
+        /// Whether the input recorded nothing, met no failure and needs nothing.
+        public var isEmpty: Bool { recorded.isEmpty && errors.isEmpty && !needsStore }
+    }
+
+    /// An input with no caller of its own, routed to the session's owner (see ``start(routing:)``).
+    public enum Input: Sendable, Hashable {
+        /// The monitor reported an event.
+        case monitor(RegionMonitorEvent)
+        /// A dwell deadline passed: what is due now is released.
+        case deadline
+    }
+
     /// Creates a session.
     ///
     /// - Parameters:
@@ -91,12 +131,11 @@ import Foundation
     ///   - configuration: region limit and radii; the limit is lowered to the monitor's when ``start()`` runs.
     ///   - presence: inside/outside per geofence saved from an earlier launch (see ``presence``).
     ///   - clock: the clock for events whose platform report carries no time, and for the dwell filter's waits.
-    ///   - openStore: opens the store when `store` is `nil` or could not be opened yet; tried again on every
-    ///     crossing and on ``retryStorage()``. With neither `store` nor `openStore`, crossings are kept only in
-    ///     ``recordedEvents`` (and reported at once).
+    ///   - storeLater: `store` is `nil` because it could not be opened yet: crossings wait (durably once it opens),
+    ///     an outcome's ``Outcome/needsStore`` asks for the store whenever a crossing, ``start()`` or
+    ///     ``retryStorage()`` needs it, and ``storeOpened(_:)`` gives it. Without a store and without it, crossings
+    ///     are kept only in ``recordedEvents`` (and returned at once).
     ///   - dwellTime: the dwell filter in seconds (default ``defaultDwellTime``); `0` turns it off.
-    ///   - onEvent: called for each recorded crossing, after it is stored (on the engine's actor, synchronously).
-    ///   - onError: called when a crossing cannot be stored.
     ///   - ownership: where the identifiers of the regions the SDK registered are kept across launches; `nil`
     ///     keeps them in memory (then, after a relaunch, the earlier regions count as the host app's).
     public nonisolated init(
@@ -104,21 +143,16 @@ import Foundation
         configuration: RegionSelector.Configuration = RegionSelector.Configuration(),
         presence: [String: RegionSelector.Presence] = [:],
         clock: any ConnectClock = SystemConnectClock(),
-        openStore: (@LocationEngineActor @Sendable () -> LocationEventStore?)? = nil,
+        storeLater: Bool = false,
         dwellTime: TimeInterval = LocationMonitoringSession.defaultDwellTime,
-        onEvent: (@LocationEngineActor @Sendable (RegionEvent) -> Void)? = nil,
-        onError: (@LocationEngineActor @Sendable (LocationError) -> Void)? = nil,
         ownership: RegionOwnershipFile? = nil
     ) {
         self.monitor = monitor
         self.store = store
-        self.openStore = openStore
         self.ledger = CrossingLedger(
-            storage: store != nil ? .open : openStore != nil ? .closed : .memoryOnly, dwellTime: dwellTime,
+            storage: store != nil ? .open : storeLater ? .closed : .memoryOnly, dwellTime: dwellTime,
             unstoredLimit: Self.unstoredLimit)
         self.clock = clock
-        self.onEvent = onEvent
-        self.onError = onError
         self.ownership = ownership
         self.selector = RegionSelector(
             configuration: configuration, presence: presence,
@@ -137,9 +171,23 @@ import Foundation
 
     /// Subscribes to the monitor's events and adopts the regions it already monitors (from an earlier
     /// launch, and the host app's). Call it early at launch; calling it again does nothing.
-    public func start() async {
-        guard beginStarting() else { return }
-        await finishStarting()
+    ///
+    /// Monitor events and dwell deadlines are handled by the session itself: what they record is in
+    /// ``recordedEvents`` and the store. To receive their outcomes, use ``start(routing:)``.
+    @discardableResult
+    public func start() async -> Outcome {
+        guard beginStarting() else { return Outcome() }
+        return await finishStarting()
+    }
+
+    /// ``start()``, with the inputs that have no caller of their own (monitor events, dwell deadlines) routed to
+    /// `owner`, on the engine's actor, synchronously: the owner hands each to ``handle(routed:)`` and acts on the
+    /// outcome it returns. An input routed while another is being handled (a monitor's synchronous answer to one
+    /// of the session's commands) is handled right after it, and its outcome is part of that input's.
+    @discardableResult
+    public func start(routing owner: @escaping @LocationEngineActor @Sendable (Input) -> Void) async -> Outcome {
+        guard beginStarting() else { return Outcome() }
+        return await finishStarting(routing: owner)
     }
 
     /// Marks the session as starting (geofences given from now on wait for ``finishStarting()``); `false` when it
@@ -150,15 +198,16 @@ import Foundation
         return true
     }
 
-    /// Reads the platform's limits and regions (the session's one wait), then starts in one step.
-    func finishStarting() async {
+    /// Reads the platform's limits and regions (the session's one wait), then starts in one step; monitor events
+    /// and dwell deadlines go to `owner` from then on (to the session itself when `nil`).
+    func finishStarting(routing owner: (@LocationEngineActor @Sendable (Input) -> Void)? = nil) async -> Outcome {
         let limit = await monitor.maximumRegionCount
         let maximumRadius = await monitor.maximumRadius
         let regions = await monitor.monitoredRegions()
-        input {
-            if store == nil, let openStore, ledger.storage == .closed {
-                store = openStore()
-                perform(.storeOpened(store?.tracks()))
+        return input {
+            if let owner { route = owner }
+            if store == nil, ledger.storage == .closed {
+                outcome.needsStore = true
             } else if let store {
                 perform(.storeOpened(store.tracks()))
             }
@@ -168,7 +217,7 @@ import Foundation
                 regionLimit: min(selector.configuration.regionLimit, limit), radiusLimits: radiusLimits)
             selector = RegionSelector(
                 configuration: configuration, presence: selector.presence, ownedIdentifiers: selector.ownedIdentifiers)
-            monitor.setEventHandler { [weak self] event in self?.handle(event) }
+            monitor.setEventHandler { [weak self] event in self?.routed(.monitor(event)) }
             phase = .started
             // Crossings whose dwell time passed while the app was not running are recorded first, with their
             // own time.
@@ -182,89 +231,134 @@ import Foundation
     }
 
     /// Monitors the geofences of `connections` (enabled Connections, enabled user features only).
-    public func update(connections: [Connection]) {
+    @discardableResult
+    public func update(connections: [Connection]) -> Outcome {
         update(geofences: Geofence.geofences(for: connections, radiusLimits: radiusLimits))
     }
 
     /// Monitors `geofences`; a radius beyond the platform's maximum is lowered to it.
-    public func update(geofences: [Geofence]) {
+    @discardableResult
+    public func update(geofences: [Geofence]) -> Outcome {
         guard phase != .starting else {
             geofencesAfterStart = geofences
-            return
+            return Outcome()
         }
-        input { apply(geofences) }
+        return input { apply(geofences) }
     }
 
     /// Stops every region the SDK owns; the host app's regions stay. Recorded events stay in the store.
-    public func stop() {
+    @discardableResult
+    public func stop() -> Outcome {
         update(geofences: [])
     }
 
-    /// Handles one monitor event. The monitor's handler calls this; tests may call it directly.
-    public func handle(_ event: RegionMonitorEvent) {
+    /// Handles one monitor event and returns what it recorded. An event given while another input is being
+    /// handled (a monitor's synchronous answer to one of the session's commands) is handled right after it: its
+    /// outcome is part of that input's, and this call returns an empty one.
+    @discardableResult
+    public func handle(_ event: RegionMonitorEvent) -> Outcome {
         guard !handling else {
             answers.append(event)
-            return
+            return Outcome()
         }
-        input { judge(event) }
+        return input { judge(event) }
+    }
+
+    /// Handles an input routed to the session's owner (see ``start(routing:)``) and returns what it recorded.
+    @discardableResult
+    public func handle(routed input: Input) -> Outcome {
+        switch input {
+        case .monitor(let event): return handle(event)
+        case .deadline: return releaseHeldCrossings(now: now)
+        }
+    }
+
+    /// Sends an input with no caller to the owner, or handles it here.
+    private func routed(_ input: Input) {
+        if let route { route(input) } else { handle(routed: input) }
     }
 
     /// Deactivation, in one synchronous step no release can interleave: forgets presence and pending crossings (a
     /// crossing due meanwhile is dropped, not recorded), stops every region the SDK owns (the host app's stay), and
     /// removes every event and track from `store` (the session's own store when `nil`). Nothing is recorded once it
-    /// returned, until geofences are given again. Returns the store's error, if removing failed.
-    func deactivate(clearing other: LocationEventStore? = nil) -> LocationError? {
-        var failure: LocationError?
+    /// returned, until geofences are given again. Returns the failures it met (the store's, if removing failed); it
+    /// records nothing: pending crossings are forgotten first.
+    func deactivate(clearing other: LocationEventStore? = nil) -> Outcome {
         if phase == .starting { geofencesAfterStart = [] }
-        input {
+        return input {
             perform(ledger.handle(.forget))
             apply([])
             do throws(LocationError) {
                 try (other ?? store)?.removeAll()
             } catch {
-                failure = error
+                outcome.errors.append(error)
             }
             perform(ledger.handle(.forget))
         }
-        return failure
     }
 
     /// Forgets presence and pending crossings in memory (the store's copy goes with
     /// ``LocationEventStore/removeAll()``), as deactivation does: the next state the platform reports counts as new.
-    public func forgetPresence() {
-        perform(ledger.handle(.forget))
+    @discardableResult
+    public func forgetPresence() -> Outcome {
+        input { perform(ledger.handle(.forget)) }
     }
 
-    /// Tries to open the store if it is not open, saves what it could not take, then records the crossings whose
-    /// dwell time has passed. Returns whether the store is open and nothing waits in memory.
+    /// Saves what the store could not take, then records the crossings whose dwell time has passed; returns what
+    /// it recorded (and ``Outcome/needsStore`` while the store is not open). ``isStorageSettled`` then says whether
+    /// it all fit.
     @discardableResult
-    public func retryStorage() -> Bool {
+    public func retryStorage() -> Outcome {
         input {
-            if store == nil, let openStore, ledger.storage == .closed {
-                store = openStore()
-                perform(.storeOpened(store?.tracks()))
-            }
+            if store == nil, ledger.storage == .closed { outcome.needsStore = true }
             perform(.release(now: now))
         }
+    }
+
+    /// Gives the session the store an outcome asked for (``Outcome/needsStore``), or `nil` when it still cannot be
+    /// opened (said once in the outcome's errors; asked for again by the next crossing or ``retryStorage()``).
+    /// Saves what waited in memory and records what is due; returns what it recorded. Ignored once a store is open.
+    @discardableResult
+    public func storeOpened(_ opened: LocationEventStore?) -> Outcome {
+        input {
+            guard store == nil, ledger.storage == .closed else { return }
+            store = opened
+            perform(.storeOpened(opened?.tracks()))
+            if opened != nil { perform(.release(now: now)) }
+        }
+    }
+
+    /// Whether the store is open and nothing waits in memory (without a store: whether nothing due waits).
+    public var isStorageSettled: Bool {
         if ledger.storage == .memoryOnly { return unstoredEvents.isEmpty }
         return ledger.storage == .open && ledger.unsaved.isEmpty && unstoredEvents.isEmpty
     }
 
-    /// Records the pending crossings whose dwell time has passed at `now`, oldest first; a crossing the store
-    /// refuses stays pending (durably) and is tried again on the next event, run or ``retryStorage()``.
-    public func releaseHeldCrossings(now: Date) {
+    /// Records the pending crossings whose dwell time has passed at `now`, oldest first, and returns them; a
+    /// crossing the store refuses stays pending (durably) and is tried again on the next event, run or
+    /// ``retryStorage()``.
+    @discardableResult
+    public func releaseHeldCrossings(now: Date) -> Outcome {
         input { perform(.release(now: now)) }
     }
 
     // MARK: - The shell
 
     /// Runs `body`, then the monitor's answers it caused, each to completion: no transition interleaves another.
-    private func input(_ body: () -> Void) {
-        guard !handling else { return body() }
+    /// Returns what they recorded and the failures they met (empty for an input nested in another: its outcome is
+    /// the outer input's).
+    private func input(_ body: () -> Void) -> Outcome {
+        guard !handling else {
+            body()
+            return Outcome()
+        }
         handling = true
+        outcome = Outcome()
         body()
         while !answers.isEmpty { judge(answers.removeFirst()) }
         handling = false
+        defer { outcome = Outcome() }
+        return outcome
     }
 
     private func judge(_ event: RegionMonitorEvent) {
@@ -342,7 +436,7 @@ import Foundation
         for effect in effects {
             switch effect {
             case .record(let event): remember(event)
-            case .fail(let error): onError?(error)
+            case .fail(let error): outcome.errors.append(error)
             case .scheduleRelease(let deadline): scheduleRelease(deadline)
             case .openStore, .append, .save: break  // never produced by `.forget`
             }
@@ -353,8 +447,12 @@ import Foundation
     private func result(of effect: CrossingLedger.Effect) -> CrossingLedger.Event? {
         switch effect {
         case .openStore:
-            if store == nil, let openStore { store = openStore() }
-            return .storeOpened(store?.tracks())
+            // The owner opens it and gives it with `storeOpened(_:)`; the ledger waits for that answer.
+            guard let store else {
+                outcome.needsStore = true
+                return nil
+            }
+            return .storeOpened(store.tracks())
         case .append(let event):
             guard let store else {
                 return .appended(event.recordId, error: LocationError(.storage, "the event store is not open"))
@@ -402,8 +500,7 @@ import Foundation
             deadline,
             Task { @LocationEngineActor [weak self] in
                 do { try await clock.sleep(untilMilliseconds: target) } catch { return }
-                guard let self else { return }
-                self.releaseHeldCrossings(now: self.now)
+                self?.routed(.deadline)
             }
         )
     }
@@ -413,6 +510,6 @@ import Foundation
         if recordedEvents.count > Self.recordedEventsLimit {
             recordedEvents.removeFirst(recordedEvents.count - Self.recordedEventsLimit)
         }
-        onEvent?(event)
+        outcome.recorded.append(event)
     }
 }

@@ -118,16 +118,19 @@ final class LocationEngine {
         logger.setSecrets([saved?.userToken, saved?.inviteCode])
         network = ConnectionNetworkController(configuration: networkSettings())
         let store = openStore()
-        let logger = self.logger
         let session = LocationMonitoringSession(
             monitor: configuration.regionMonitor, store: store, configuration: configuration.regions,
             clock: configuration.clock,
-            openStore: { [weak self] in self?.openStore() }, dwellTime: configuration.dwellTime,
-            onEvent: { [weak self] event in self?.recorded(event) },
-            onError: { error in logger.log("a crossing could not be recorded: \(error)") },
+            storeLater: true, dwellTime: configuration.dwellTime,
             ownership: RegionOwnershipFile(directory: configuration.storageDirectory))
         self.session = session
-        if session.beginStarting() { sessionStart = Task { await session.finishStarting() } }
+        if session.beginStarting() {
+            // Monitor events and dwell deadlines come here; the session hands back what each recorded.
+            sessionStart = Task {
+                let outcome = await session.finishStarting { [weak self] input in self?.sessionInput(input) }
+                self.act(on: outcome)
+            }
+        }
         applyGeofences()
         logger.log("started: \(registry.all.count) stored Connections, active: \(registry.isActive)")
     }
@@ -176,7 +179,8 @@ final class LocationEngine {
         do { try vault.clear() } catch { logger.log("deactivate: \(error)") }
         logger.setSecrets([])
         if let session {
-            if let error = session.deactivate(clearing: store) { logger.log("deactivate: \(error)") }
+            // Records nothing: the pending crossings are forgotten before anything else.
+            for error in session.deactivate(clearing: store).errors { logger.log("deactivate: \(error)") }
         } else {
             do throws(LocationError) { try store?.removeAll() } catch { logger.log("deactivate: \(error)") }
         }
@@ -285,7 +289,13 @@ final class LocationEngine {
         guard isCurrent(plan) else { return .finished(.failed) }
         // A store that could not open is retried on every run; while crossings cannot be stored, the run fails
         // (after refreshing the Connections, so geofences are still monitored and crossings wait in memory).
-        let stored = session?.retryStorage() ?? (openStore() != nil)
+        let stored: Bool
+        if let session {
+            act(on: session.retryStorage())
+            stored = session.isStorageSettled
+        } else {
+            stored = openStore() != nil
+        }
         let cannotStore = store == nil || !stored
         if cannotStore {
             logger.log(
@@ -322,11 +332,11 @@ final class LocationEngine {
         guard isCurrent(plan) else { return .finished(.failed) }
         var uploaded = 0
         if let uploader = uploaderIfStoreOpen() {
-            let report = await uploader.uploadPending()
+            let report = await upload(with: uploader)
             uploaded = report.uploaded + report.rejected
             // The upload made room: crossings a full store refused are recorded now, in order (their reports
             // request the next run, which uploads them).
-            if report.uploaded + report.rejected > 0 { session?.retryStorage() }
+            if report.uploaded + report.rejected > 0, let session { act(on: session.retryStorage()) }
             switch report.error?.code {
             case .authenticationFailure?: return .authenticationFailure
             case .missingCredentials?, nil: break
@@ -348,7 +358,7 @@ extension LocationEngine {
             engine.isActive
             ? registry.all.filter { geofenceToggles.isEnabled($0.id) }.flatMap { $0.geofences(radiusLimits: limits) }
             : []
-        session.update(geofences: fences)
+        act(on: session.update(geofences: fences))
         if options.showPermissionsPrompts, !fences.isEmpty, !permissionsRequested,
             let requester = configuration.permissionRequester
         {
@@ -358,11 +368,47 @@ extension LocationEngine {
         }
     }
 
+    /// A monitor event or a dwell deadline the session routed here: handed back to it, and what it recorded reported.
+    private func sessionInput(_ input: LocationMonitoringSession.Input) {
+        guard let session else { return }
+        act(on: session.handle(routed: input))
+    }
+
+    /// Acts on what one of the session's inputs did (see ``report(_:)``); when the session needs the store, it is
+    /// opened (or tried again) and given, once: that answers the session's question and asks nothing again.
+    private func act(on outcome: LocationMonitoringSession.Outcome) {
+        report(outcome)
+        if outcome.needsStore, let session { report(session.storeOpened(openStore())) }
+    }
+
+    /// Each failure of a session's outcome is logged, each recorded crossing reported to the app and a run requested
+    /// to upload it.
+    private func report(_ outcome: LocationMonitoringSession.Outcome) {
+        for error in outcome.errors { logger.log("a crossing could not be recorded: \(error)") }
+        for event in outcome.recorded { recorded(event) }
+    }
+
     private func recorded(_ event: RegionEvent) {
         eventDates[event.recordId] = configuration.clock.now
         logger.log("recorded \(event.transition.rawValue) of \(event.triggerSubscriptionId)")
         hooks.withLock { $0 }.locationEvents?([.reported(region: event)])
         request(.regionEvent, completion: nil)
+    }
+
+    /// One upload call, request by request: the uploader decides each request and settles its answer, both
+    /// synchronously, and returns each step's progress here, where it is reported to the app as it happens (the
+    /// attempt before the request is sent). The request is the call's only suspension. Each request carries the
+    /// token saved when it is decided, so credentials given during the run (while its Connections were fetched, or
+    /// between two batches) are the ones sent.
+    private func upload(with uploader: LocationUploader) async -> LocationUploader.Report {
+        var run = uploader.beginRun(userToken: vault.read()?.userToken)
+        while let request = uploader.nextRequest(in: &run) {
+            for progress in request.progress { uploadProgress(progress) }
+            let answer = await uploader.send(request)
+            for progress in uploader.settle(answer, of: request, in: &run) { uploadProgress(progress) }
+            run.userToken = vault.read()?.userToken
+        }
+        return run.result
     }
 
     private func uploadProgress(_ progress: LocationUploader.Progress) {
@@ -434,9 +480,7 @@ extension LocationEngine {
         guard let store = store ?? openStore() else { return nil }
         let created = LocationUploader(
             store: store, configuration: .init(network: networkSettings(), scheduler: configuration.upload),
-            tokenProvider: { [weak self] in self?.vault.read()?.userToken },
-            clock: configuration.clock, random: configuration.random,
-            progressHandler: { [weak self] progress in self?.uploadProgress(progress) })
+            clock: configuration.clock, random: configuration.random)
         uploader = created
         return created
     }

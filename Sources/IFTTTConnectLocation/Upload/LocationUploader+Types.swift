@@ -52,7 +52,7 @@ extension LocationUploader {
         }
     }
 
-    /// The result of one ``uploadPending()`` call.
+    /// The result of one ``uploadPending(userToken:)`` call: what happened, returned to the caller.
     public struct Report: Sendable, Hashable {
         /// What comes next.
         public enum Next: Sendable, Hashable {
@@ -73,17 +73,28 @@ extension LocationUploader {
         public var error: LocationError?
         /// Events the server refused for good during this call (moved to the dead-letter area).
         public var rejected: Int
+        /// Whether a request of this call was answered 401, which paused uploading until
+        /// ``LocationUploader/resume()`` (`false` for a call that found uploading paused already): the time to ask
+        /// for new credentials.
+        public var authenticationFailed: Bool
+        /// Each batch's progress during this call, in order.
+        public var progress: [Progress]
 
         /// Creates a report.
-        public init(uploaded: Int, next: Next, error: LocationError? = nil, rejected: Int = 0) {
+        public init(
+            uploaded: Int, next: Next, error: LocationError? = nil, rejected: Int = 0,
+            authenticationFailed: Bool = false, progress: [Progress] = []
+        ) {
             self.uploaded = uploaded
             self.next = next
             self.error = error
             self.rejected = rejected
+            self.authenticationFailed = authenticationFailed
+            self.progress = progress
         }
     }
 
-    /// One batch's progress, reported to the progress handler.
+    /// One batch's progress, returned in ``Report/progress``.
     public enum Progress: Sendable, Hashable {
         /// A request with these events is about to be sent.
         case attempted([RegionEvent])

@@ -52,8 +52,8 @@ struct ConcurrentReleaseTests {
             let store = try LocationEventStore(directory: directory)
             let (session, _) = await Self.heldEntry(store: store, clock: clock)
             clock.advance(30)  // the dwell timer fires now ...
-            async let app: Void = session.releaseHeldCrossings(now: epoch + 130)  // ... as the app releases
-            async let again: Void = session.releaseHeldCrossings(now: epoch + 130)
+            async let app = session.releaseHeldCrossings(now: epoch + 130)  // ... as the app releases
+            async let again = session.releaseHeldCrossings(now: epoch + 130)
             _ = await (app, again)
             await session.releaseHeldCrossings(now: epoch + 130)  // the timer's release, if it was later
             #expect(Self.described(await session.recordedEvents) == ["entry@100"])
@@ -71,8 +71,8 @@ struct ConcurrentReleaseTests {
             let store = try LocationEventStore(directory: directory)
             let (session, _) = await Self.heldEntry(store: store, clock: clock)
             clock.advance(30)
-            async let app: Void = session.releaseHeldCrossings(now: epoch + 130)
-            async let fix: Void = session.handle(.location(Self.inside(130)))
+            async let app = session.releaseHeldCrossings(now: epoch + 130)
+            async let fix = session.handle(.location(Self.inside(130)))
             async let retry = session.retryStorage()
             _ = await (app, fix, retry)
             await session.releaseHeldCrossings(now: epoch + 130)
@@ -97,7 +97,7 @@ struct ConcurrentReleaseTests {
             #expect(await session.recordedEvents.isEmpty)  // full: both wait in the journal
             try await store.acknowledge(fillers.map(\.recordId))  // an upload made room ...
             async let retry = session.retryStorage()  // ... and the Synchronizer's run retries ...
-            async let fix: Void = session.handle(.location(Self.outside(210)))  // ... as a fix arrives
+            async let fix = session.handle(.location(Self.outside(210)))  // ... as a fix arrives
             _ = await (retry, fix)
             await session.releaseHeldCrossings(now: epoch + 210)
             let recorded = await session.recordedEvents

@@ -72,11 +72,14 @@ struct RegionOwnershipTests {
                     identifier: "host_\(i)", center: Coordinate(latitude: 10, longitude: Double(i)), radius: 100))
         }
         let events = EventLog()
-        let session = LocationMonitoringSession(monitor: monitor, store: nil, onEvent: { events.append($0) })
-        await session.start()
+        let session = LocationMonitoringSession(monitor: monitor, store: nil)
+        // The session's owner takes the monitor's events and hands them back; each returns what it recorded
+        await session.start { [weak session] input in
+            for event in session?.handle(routed: input).recorded ?? [] { events.append(event) }
+        }
         await monitor.move(
             to: LocationFix(coordinate: Coordinate(latitude: 36.99, longitude: -122.0), timestamp: Self.start))
-        await session.update(geofences: Self.fences)
+        for event in await session.update(geofences: Self.fences).recorded { events.append(event) }
         // Outside every geofence: a refresh region that reaches the nearest one
         #expect(await session.monitoredRegions.map(\.identifier) == [RegionSelector.refreshRegionIdentifier])
         // When the user walks north through the first three geofences (the platform reports a significant change every 500 m)
@@ -87,6 +90,7 @@ struct RegionOwnershipTests {
                     timestamp: Self.start.addingTimeInterval(Double(step) * 20)))
         }
         // Then each was entered and left, in order, and the host regions were never touched
+        #expect(events.all == (await session.recordedEvents))
         let recorded = events.all.map { "\($0.transition.rawValue) \($0.triggerSubscriptionId)" }
         #expect(
             recorded.prefix(5) == [

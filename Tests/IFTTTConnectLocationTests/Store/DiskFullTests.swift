@@ -60,9 +60,9 @@ struct DiskFullTests {
             transport: transport, locationBaseURL: URL(string: "https://location.test/v1")!, anonymousId: "install-1")
         network.logHandler = nil
         let uploader = LocationUploader(
-            store: store, configuration: .init(network: network), tokenProvider: { "token" },
+            store: store, configuration: .init(network: network),
             clock: ManualClock(epoch + 200))
-        let report = await uploader.uploadPending()
+        let report = await uploader.uploadPending(userToken: "token")
         #expect(report.error == nil)
         #expect(report.uploaded == 10)
         #expect(transport.requests.count == 1)

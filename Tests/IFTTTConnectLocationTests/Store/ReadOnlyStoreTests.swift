@@ -45,12 +45,12 @@ struct ReadOnlyStoreTests {
             configuration: .init(
                 network: .init(
                     transport: api, locationBaseURL: URL(string: "https://location.test/v1")!, anonymousId: "i")),
-            tokenProvider: { "token" }, clock: ManualClock(epoch))
-        let report = await uploader.uploadPending()
+            clock: ManualClock(epoch))
+        let report = await uploader.uploadPending(userToken: "token")
         #expect(report.uploaded == 60 && report.next == .done)
         #expect(Set(api.acceptedIds.keys) == Set(events.map(\.recordId.uuidString)))
         #expect(try await store.pending(now: epoch).isEmpty)
-        #expect(await uploader.uploadPending().uploaded == 0)
+        #expect(await uploader.uploadPending(userToken: "token").uploaded == 0)
         // Nothing was written: another run reads the same events (re-sending them is harmless, by record_id)
         #expect(try await LocationEventStore(directory: directory, readOnly: true).pending(now: epoch) == events)
     }
@@ -59,22 +59,20 @@ struct ReadOnlyStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try await written(1)
         let store = try LocationEventStore(directory: directory, readOnly: true)
-        let errors = Recorder<LocationError>()
-        let reported = Recorder<RegionEvent>()
+        let outcomes = Recorder<LocationMonitoringSession.Outcome>()
         let monitor = SimulatedRegionMonitor()
         let session = LocationMonitoringSession(
-            monitor: monitor, store: store, clock: ManualClock(epoch), dwellTime: 0,
-            onEvent: { reported.append($0) }, onError: { errors.append($0) })
-        await session.start()
+            monitor: monitor, store: store, clock: ManualClock(epoch), dwellTime: 0)
+        await session.start(keepingOutcomesIn: outcomes)
         let fence = Geofence(
             triggerSubscriptionId: "home", center: Coordinate(latitude: 37.7749, longitude: -122.4194), radius: 150)
         await monitor.move(
             to: LocationFix(latitude: 37.70, longitude: -122.4194, horizontalAccuracy: 5, timestamp: epoch))
-        await session.update(geofences: [fence])
+        outcomes.append(await session.update(geofences: [fence]))
         await monitor.move(
             to: LocationFix(latitude: 37.7749, longitude: -122.4194, horizontalAccuracy: 5, timestamp: epoch + 60))
-        #expect(reported.values.isEmpty)
-        #expect(errors.values.contains { $0.code == .readOnly })
+        #expect(outcomes.recorded.isEmpty)
+        #expect(outcomes.errors.contains { $0.code == .readOnly })
         #expect(await session.unstoredEvents.map(\.transition) == [.entry])  // kept in memory, not lost
     }
 
@@ -85,26 +83,25 @@ struct ReadOnlyStoreTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         _ = try await written(1)
         let store = try LocationEventStore(directory: directory, readOnly: true)
-        let errors = Recorder<LocationError>()
+        let outcomes = Recorder<LocationMonitoringSession.Outcome>()
         let monitor = SimulatedRegionMonitor()
-        let session = LocationMonitoringSession(
-            monitor: monitor, store: store, clock: ManualClock(epoch), dwellTime: 0, onError: { errors.append($0) })
-        await session.start()
+        let session = LocationMonitoringSession(monitor: monitor, store: store, clock: ManualClock(epoch), dwellTime: 0)
+        await session.start(keepingOutcomesIn: outcomes)
         let fence = Geofence(
             triggerSubscriptionId: "home", center: Coordinate(latitude: 37.7749, longitude: -122.4194), radius: 150)
         await monitor.move(
             to: LocationFix(latitude: 37.70, longitude: -122.4194, horizontalAccuracy: 5, timestamp: epoch))
-        await session.update(geofences: [fence])
+        outcomes.append(await session.update(geofences: [fence]))
         for (n, latitude) in [37.7749, 37.7749, 37.7750, 37.7748, 37.70, 37.70, 37.701].enumerated() {
             await monitor.move(
                 to: LocationFix(
                     latitude: latitude, longitude: -122.4194, horizontalAccuracy: 5,
                     timestamp: epoch + 60 * Double(n + 1)))
         }
-        _ = await session.retryStorage()
+        outcomes.append(await session.retryStorage())
         #expect(await session.unstoredEvents.map(\.transition) == [.entry, .exit])
-        let messages = errors.values.map(\.message)
-        #expect(errors.values.count <= 3, "\(errors.values.count) callbacks for 2 crossings: \(messages)")
-        #expect(errors.values.contains { $0.code == .readOnly })
+        let errors = outcomes.errors
+        #expect(errors.count <= 3, "\(errors.count) errors returned for 2 crossings: \(errors.map(\.message))")
+        #expect(errors.contains { $0.code == .readOnly })
     }
 }

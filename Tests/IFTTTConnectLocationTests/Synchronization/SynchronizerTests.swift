@@ -1,4 +1,5 @@
 import Foundation
+@_spi(Sandbox) @testable import IFTTTConnectTesting
 import Testing
 @_spi(Sandbox) @testable import IFTTTConnectCore
 @_spi(Sandbox) @testable import IFTTTConnectLocation
@@ -56,6 +57,51 @@ struct SynchronizerTests {
         }
         #expect(kinds == ["reported", "attempted", "succeeded"])
         #expect(reports.values.allSatisfy { $0.regionEvent.triggerSubscriptionId == "home_arrive" })
+    }
+
+    /// The uploader returns each request's progress to the engine as it goes: the app hears of an attempt before its
+    /// request is sent, and of its success once the server answered.
+    @Test func anAttemptIsReportedBeforeItsRequestIsSentAndItsSuccessAfterTheAnswer() async throws {
+        let h = SyncHarness()
+        defer { h.cleanUp() }
+        let seen = Recorder<String>()
+        let api = h.api
+        h.synchronizer.setLocationEventReportedClosure { events in
+            let sent = api.requests(to: "/v1/location_events").count
+            for event in events {
+                switch event {
+                case .uploadAttempted: seen.append("attempted, \(sent) sent")
+                case .uploadSuccessful: seen.append("succeeded, \(sent) sent")
+                default: break
+                }
+            }
+        }
+        await activated(h)
+        await h.move(37.70, -122.4194, after: 10)
+        await h.move(37.7749, -122.4194, after: 60)
+        #expect(seen.values == ["attempted, 0 sent", "succeeded, 1 sent"])
+    }
+
+    /// The uploader takes the token from the engine, which reads it when the upload begins: credentials saved while
+    /// the run fetched its Connections are the ones the upload sends.
+    @Test func credentialsSavedWhileARunFetchesAreTheOnesItsUploadSends() async throws {
+        let h = SyncHarness()
+        defer { h.cleanUp() }
+        await activated(h)
+        h.api.holdRequests = true
+        for (latitude, seconds) in [(37.70, 10.0), (37.7749, 60)] {  // outside, then into home
+            h.clock.advance(seconds)
+            await h.monitor.move(
+                to: LocationFix(latitude: latitude, longitude: -122.4194, horizontalAccuracy: 5, timestamp: h.clock.now)
+            )
+        }
+        await h.api.waitForHeld(1)
+        #expect(h.api.requests.last?.url.path.hasSuffix("/v2/connections/gx") == true)  // the run fetches first
+        await h.synchronizer.update(with: ConnectionCredentials(userToken: "tok-NEW-81", inviteCode: nil))
+        h.api.releaseAll()
+        await h.synchronizer.waitUntilIdle()
+        let uploads = h.api.requests(to: "/v1/location_events")
+        #expect(uploads.first?.headers["Authorization"] == "Bearer tok-NEW-81")
     }
 
     @Test func uploadFailureIsReportedAndTheEventStays() async throws {

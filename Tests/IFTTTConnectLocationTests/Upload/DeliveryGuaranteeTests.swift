@@ -71,8 +71,7 @@ struct DeliveryGuaranteeTests {
     }
 
     func uploader(
-        _ store: LocationEventStore, _ transport: any HTTPTransport, log: Recorder<String>? = nil,
-        progress: Recorder<LocationUploader.Progress>? = nil
+        _ store: LocationEventStore, _ transport: any HTTPTransport, log: Recorder<String>? = nil
     ) -> LocationUploader {
         var network = ConnectionNetworkController.Configuration(
             transport: transport, locationBaseURL: base, anonymousId: "install-1")
@@ -81,11 +80,9 @@ struct DeliveryGuaranteeTests {
         } else {
             network.logHandler = nil
         }
-        var handler: (@Sendable (LocationUploader.Progress) async -> Void)?
-        if let progress { handler = { @Sendable value in progress.append(value) } }
         return LocationUploader(
-            store: store, configuration: .init(network: network), tokenProvider: { "token" },
-            clock: ManualClock(epoch.addingTimeInterval(100)), random: { 0.5 }, progressHandler: handler)
+            store: store, configuration: .init(network: network),
+            clock: ManualClock(epoch.addingTimeInterval(100)), random: { 0.5 })
     }
 
     // MARK: 1. A refused event never blocks the others
@@ -100,10 +97,9 @@ struct DeliveryGuaranteeTests {
         let bad = Set([all[3].recordId, all[77].recordId])
         let api = RefusingLocationAPI(refusing: bad, style: style)
         let log = Recorder<String>()
-        let progress = Recorder<LocationUploader.Progress>()
 
         // When one upload run happens
-        let report = await uploader(store, api, log: log, progress: progress).uploadPending()
+        let report = await uploader(store, api, log: log).uploadPending(userToken: "token")
 
         // Then every acceptable event was acknowledged exactly once, the refused ones are dead letters with the
         // server's reason, and none is stuck
@@ -127,7 +123,7 @@ struct DeliveryGuaranteeTests {
         if style == .namesRecordIds {
             #expect(letters.allSatisfy { $0.rejection.reason.contains("trigger subscription removed") })
         }
-        let refusedReports = progress.values.compactMap { if case .rejected(let letters) = $0 { letters } else { nil } }
+        let refusedReports = report.progress.compactMap { if case .rejected(let letters) = $0 { letters } else { nil } }
             .flatMap { $0 }
         #expect(Set(refusedReports.map(\.event.recordId)) == bad)
         #expect(log.values.filter { $0.contains("dead-letter") }.count == 2)
@@ -135,7 +131,7 @@ struct DeliveryGuaranteeTests {
         try await store.compact(now: epoch)
         #expect(Set(try await LocationEventStore(directory: directory).deadLetters().map(\.event.recordId)) == bad)
         let before = api.requests
-        #expect(await uploader(store, api).uploadPending().uploaded == 0)
+        #expect(await uploader(store, api).uploadPending(userToken: "token").uploaded == 0)
         #expect(api.requests == before)
     }
 
@@ -150,19 +146,20 @@ struct DeliveryGuaranteeTests {
         for event in all { try await store.append(event) }
         let proxy = RefuseEverything(envelope: envelope)
         let clock = ManualClock(epoch.addingTimeInterval(100))
-        let progress = Recorder<LocationUploader.Progress>()
+        var progress: [LocationUploader.Progress] = []
         let uploader = LocationUploader(
             store: store,
             configuration: .init(network: .init(transport: proxy, locationBaseURL: base, anonymousId: "install-1")),
-            tokenProvider: { "token" }, clock: clock, random: { 0.5 }, progressHandler: { progress.append($0) })
+            clock: clock, random: { 0.5 })
 
         // While everything is refused: a few requests per run, a growing backoff, nothing dead-lettered
         var requests: [Int] = []
         var waits: [TimeInterval] = []
         for _ in 0..<3 {
             let before = proxy.requests
-            let report = await uploader.uploadPending()
+            let report = await uploader.uploadPending(userToken: "token")
             requests.append(proxy.requests - before)
+            progress += report.progress
             #expect(report.rejected == 0)
             #expect(report.error?.code == .uploadFailed)
             guard case .retry(let at) = report.next else {
@@ -179,12 +176,12 @@ struct DeliveryGuaranteeTests {
         #expect(waits == [1.5, 3, 6])
         #expect(try await store.deadLetters().isEmpty)
         #expect(try await store.pending(now: clock.now) == all)
-        #expect(!progress.values.contains { if case .rejected = $0 { true } else { false } })
+        #expect(!progress.contains { if case .rejected = $0 { true } else { false } })
 
         // Recovered: every event is delivered, none lost, none dead-lettered
         proxy.recovered = true
-        let report = await uploader.uploadPending()
-        #expect(report == .init(uploaded: 200, next: .done, error: nil))
+        let report = await uploader.uploadPending(userToken: "token")
+        #expect(report.uploaded == 200 && report.next == .done && report.error == nil)
         #expect(proxy.accepted == all.map(\.recordId.uuidString))
         #expect(try await store.deadLetters().isEmpty)
     }
@@ -273,12 +270,12 @@ struct DeliveryGuaranteeTests {
         for event in events(1_000) { try await store.append(event) }
         let api = RefusingLocationAPI(refusing: [], style: .namesNothing)
         let scans = await store.statistics.journalScans
-        let report = await uploader(store, api).uploadPending()
+        let report = await uploader(store, api).uploadPending(userToken: "token")
         #expect(report.uploaded == 1_000)
         #expect(api.requests == 20)
         #expect(await store.statistics.journalScans - scans == 1)
         // The next run compacts with its single scan
-        _ = await uploader(store, api).uploadPending()
+        _ = await uploader(store, api).uploadPending(userToken: "token")
         #expect(await store.statistics.journalScans - scans == 2)
         let size =
             try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent("events.journal").path)[

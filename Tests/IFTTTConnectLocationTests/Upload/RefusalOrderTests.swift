@@ -61,7 +61,7 @@ struct RefusalOrderTests {
             transport: api, locationBaseURL: base, anonymousId: "install-1")
         network.logHandler = nil
         return LocationUploader(
-            store: store, configuration: .init(network: network), tokenProvider: { "token" }, clock: clock,
+            store: store, configuration: .init(network: network), clock: clock,
             random: { 0.5 })
     }
 
@@ -72,7 +72,7 @@ struct RefusalOrderTests {
     {
         for _ in 0..<rounds {
             if try await store.pending(now: clock.now).isEmpty { return }
-            if case .retry(let at) = await uploader.uploadPending().next { clock.advance(to: at) }
+            if case .retry(let at) = await uploader.uploadPending(userToken: "token").next { clock.advance(to: at) }
         }
     }
 
@@ -135,7 +135,7 @@ struct RefusalOrderTests {
         var retry = clock.now
         for _ in 0..<10 {
             clock.advance(to: retry)
-            let report = await uploader.uploadPending()
+            let report = await uploader.uploadPending(userToken: "token")
             #expect(report.rejected == 0)
             guard case .retry(let at) = report.next else {
                 Issue.record("expected a retry, got \(report.next)")
@@ -151,7 +151,7 @@ struct RefusalOrderTests {
             retry.timeIntervalSince(clock.now) <= step,
             "the next crossing waits \(Int(retry.timeIntervalSince(clock.now))) s")
         clock.advance(to: max(retry, clock.now))
-        let report = await uploader.uploadPending()
+        let report = await uploader.uploadPending(userToken: "token")
         #expect(report.uploaded == 1 && report.rejected == 1)
         #expect(api.arrived == [good.recordId.uuidString])
         #expect(try await store.deadLetters().map(\.event.recordId) == [bad.recordId])

@@ -66,7 +66,7 @@ struct RefusalOverTimeTests {
             transport: api, locationBaseURL: base, anonymousId: "install-1")
         network.logHandler = nil
         return LocationUploader(
-            store: store, configuration: .init(network: network), tokenProvider: { "token" }, clock: clock,
+            store: store, configuration: .init(network: network), clock: clock,
             random: { 0.5 })
     }
 
@@ -81,7 +81,7 @@ struct RefusalOverTimeTests {
         var requests: [Int] = []
         for _ in 0..<5 {
             let before = api.sizes.count
-            let report = await uploader.uploadPending()
+            let report = await uploader.uploadPending(userToken: "token")
             requests.append(api.sizes.count - before)
             #expect(report.rejected == 0)
             guard case .retry(let at) = report.next else {
@@ -96,7 +96,7 @@ struct RefusalOverTimeTests {
         #expect(try await store.pending(now: clock.now).map(\.recordId) == events.dropFirst(50).map(\.recordId))
         // The server recovers: every kept event arrives.
         api.recover()
-        let report = await uploader.uploadPending()
+        let report = await uploader.uploadPending(userToken: "token")
         #expect(report.uploaded == 150 && report.rejected == 0)
         #expect(Set(api.accepted) == Set(events.map(\.recordId.uuidString)))
     }
@@ -115,7 +115,9 @@ struct RefusalOverTimeTests {
         var rounds = 0
         while try await !store.pending(now: clock.now).isEmpty, rounds < 10 {
             rounds += 1
-            if case .retry(let at) = await uploader.uploadPending().next { clock.advance(to: max(at, clock.now)) }
+            if case .retry(let at) = await uploader.uploadPending(userToken: "token").next {
+                clock.advance(to: max(at, clock.now))
+            }
         }
         #expect(rounds <= 2, "\(rounds) rounds, batches \(api.sizes)")
         #expect(clock.now < epoch.addingTimeInterval(86_400))
@@ -134,14 +136,14 @@ struct RefusalOverTimeTests {
         let clock = ManualClock(epoch.addingTimeInterval(300))
         let uploader = uploader(store, api, clock: clock)
         for _ in 0..<3 {
-            let report = await uploader.uploadPending()
+            let report = await uploader.uploadPending(userToken: "token")
             #expect(report.rejected == 0)
             if case .retry(let at) = report.next { clock.advance(to: at) }
         }
         #expect(try await store.deadLetters().isEmpty)
         let good = RegionEvent(transition: .exit, occurredAt: epoch + 500, triggerSubscriptionId: "later")
         try await store.append(good)
-        let report = await uploader.uploadPending()
+        let report = await uploader.uploadPending(userToken: "token")
         #expect(report.uploaded == 1 && report.rejected == 1)
         #expect(Set(api.accepted) == [good.recordId.uuidString])  // sent again as the probe, which is harmless
         #expect(try await store.deadLetters().map(\.event.recordId) == [events[0].recordId])
@@ -157,7 +159,7 @@ struct RefusalOverTimeTests {
         let clock = ManualClock(epoch.addingTimeInterval(300))
         let uploader = uploader(store, api, clock: clock)
         for _ in 0..<4 {
-            let report = await uploader.uploadPending()
+            let report = await uploader.uploadPending(userToken: "token")
             #expect(report.rejected == 0)
             guard case .retry(let at) = report.next else {
                 Issue.record("expected a back-off, got \(report.next)")

@@ -32,7 +32,7 @@ extension UploaderTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (store, events) = try await filledStore(64)
         let transport = RefusingTransport(refusing: events[0].recordId)
-        let report = await uploader(store, transport).uploadPending()
+        let report = await uploader(store, transport).uploadPending(userToken: "t")
         #expect(report.uploaded == 63)
         #expect(report.rejected == 1)
         #expect(transport.batchSizes == [50, 25, 12, 6, 3, 1] + Array(repeating: 1, count: 15) + [3, 6, 13, 25, 14])

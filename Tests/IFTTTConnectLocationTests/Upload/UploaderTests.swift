@@ -42,17 +42,17 @@ struct UploaderTests {
     let clock = ManualClock(epoch)
     let base = URL(string: "https://location.test/v1")!
 
+    let token = "secret-user-token"
+
     func uploader(
-        _ store: LocationEventStore, _ transport: any HTTPTransport, random: Double = 0.5,
-        onAuthFailure: Counter = Counter(), token: String? = "secret-user-token"
+        _ store: LocationEventStore, _ transport: any HTTPTransport, random: Double = 0.5
     ) -> LocationUploader {
         var network = ConnectionNetworkController.Configuration(
             transport: transport, locationBaseURL: base, anonymousId: "install-1")
         network.logHandler = nil
         let clock = self.clock
         return LocationUploader(
-            store: store, configuration: .init(network: network), tokenProvider: { token },
-            clock: clock, random: { random }, authenticationFailureHandler: { onAuthFailure.increment() })
+            store: store, configuration: .init(network: network), clock: clock, random: { random })
     }
 
     func filledStore(_ count: Int) async throws -> (LocationEventStore, [RegionEvent]) {
@@ -83,8 +83,8 @@ struct UploaderTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (store, events) = try await filledStore(120)
         let transport = ScriptedTransport()
-        let report = await uploader(store, transport).uploadPending()
-        #expect(report == .init(uploaded: 120, next: .done, error: nil))
+        let report = await uploader(store, transport).uploadPending(userToken: token)
+        #expect(report.uploaded == 120 && report.next == .done && report.error == nil)
         let requests = transport.requests
         #expect(requests.count == 3)
         #expect(
@@ -113,37 +113,37 @@ struct UploaderTests {
         let transport = ScriptedTransport([.success(500), .failure(.timedOut), .success(502)])
         let first = uploader(store, transport, random: 0.5)
         // 1st failure: 2 s × (0.5 + 0.5 × 0.5) = 1.5 s
-        var report = await first.uploadPending()
+        var report = await first.uploadPending(userToken: token)
         #expect(report.next == .retry(at: epoch.addingTimeInterval(1.5)))
         #expect(report.error?.code == .uploadFailed)
         // Too early: nothing is sent.
-        report = await first.uploadPending()
+        report = await first.uploadPending(userToken: token)
         #expect(transport.requests.count == 1)
         #expect(report.next == .retry(at: epoch.addingTimeInterval(1.5)))
         // 2nd failure (timeout): 4 s × 0.75 = 3 s
         clock.advance(1.5)
-        report = await first.uploadPending()
+        report = await first.uploadPending(userToken: token)
         #expect(report.next == .retry(at: clock.now.addingTimeInterval(3)))
         // Relaunch: a new uploader reads the saved schedule and waits too.
         let relaunched = uploader(store, transport, random: 0.0)
-        report = await relaunched.uploadPending()
+        report = await relaunched.uploadPending(userToken: token)
         #expect(transport.requests.count == 2)
         #expect(report.next == .retry(at: clock.now.addingTimeInterval(3)))
         // 3rd failure: 8 s × 0.5 = 4 s; then success resets the schedule and empties the store.
         clock.advance(3)
-        report = await relaunched.uploadPending()
+        report = await relaunched.uploadPending(userToken: token)
         #expect(report.next == .retry(at: clock.now.addingTimeInterval(4)))
         #expect(await relaunched.schedulerState.consecutiveFailures == 3)
         clock.advance(4)
-        report = await relaunched.uploadPending()
-        #expect(report == .init(uploaded: 3, next: .done, error: nil))
+        report = await relaunched.uploadPending(userToken: token)
+        #expect(report.uploaded == 3 && report.next == .done && report.error == nil)
         #expect(await relaunched.schedulerState == UploadScheduler.State())
     }
 
     @Test func retryAfterIsHonoured() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (store, _) = try await filledStore(1)
-        let report = await uploader(store, ScriptedTransport([.success(503)])).uploadPending()
+        let report = await uploader(store, ScriptedTransport([.success(503)])).uploadPending(userToken: token)
         #expect(report.next == .retry(at: epoch.addingTimeInterval(120)))
     }
 
@@ -151,29 +151,61 @@ struct UploaderTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (store, events) = try await filledStore(70)
         let transport = ScriptedTransport([.success(200), .success(401)])
-        let failures = Counter()
-        let up = uploader(store, transport, onAuthFailure: failures)
-        var report = await up.uploadPending()
+        let up = uploader(store, transport)
+        var report = await up.uploadPending(userToken: token)
         #expect(report.uploaded == 50)
         #expect(report.next == .paused)
         #expect(report.error?.code == .authenticationFailure)
-        #expect(failures.count == 1)
+        #expect(report.authenticationFailed)  // the time to ask for new credentials, said once
         #expect(try await store.pending(now: epoch) == Array(events.suffix(20)))
         // Paused: nothing is sent, even after a relaunch, until resume().
-        report = await uploader(store, transport, onAuthFailure: failures).uploadPending()
-        #expect(report.next == .paused && transport.requests.count == 2 && failures.count == 1)
+        report = await uploader(store, transport).uploadPending(userToken: token)
+        #expect(report.next == .paused && transport.requests.count == 2 && !report.authenticationFailed)
         // The token never appears in errors.
         #expect(!String(describing: report).contains("secret-user-token"))
         await up.resume()
-        report = await up.uploadPending()
-        #expect(report == .init(uploaded: 20, next: .done, error: nil))
+        report = await up.uploadPending(userToken: token)
+        #expect(report.uploaded == 20 && report.next == .done && report.error == nil)
+    }
+
+    /// The uploader calls nothing back: each batch's progress comes back in the report, in order, with the 401
+    /// that paused uploading.
+    @Test func theReportReturnsEachBatchsProgressInOrder() async throws {
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let (store, events) = try await filledStore(70)
+        let transport = ScriptedTransport([.success(200), .success(500)])
+        let report = await uploader(store, transport).uploadPending(userToken: token)
+        let first = Array(events.prefix(50))
+        let rest = Array(events.suffix(20))
+        func describe(_ progress: LocationUploader.Progress) -> String {
+            switch progress {
+            case .attempted(let batch): return "attempted \(batch == first ? "first" : "\(batch.count)")"
+            case .succeeded(let batch): return "succeeded \(batch == first ? "first" : "\(batch.count)")"
+            case .failed(let batch, let error):
+                return "failed \(batch == rest ? "rest" : "\(batch.count)") \(error.code)"
+            case .rejected(let letters): return "rejected \(letters.count)"
+            }
+        }
+        #expect(
+            report.progress.map(describe) == [
+                "attempted first", "succeeded first", "attempted 20", "failed rest uploadFailed",
+            ])
+        #expect(report.uploaded == 50 && report.error?.code == .uploadFailed && !report.authenticationFailed)
+
+        // A 401: the report says so, once; the call that finds uploading paused sends nothing and says nothing new
+        clock.advance(60)  // past the back-off
+        let paused = await uploader(store, ScriptedTransport([.success(401)])).uploadPending(userToken: token)
+        #expect(paused.authenticationFailed && paused.next == .paused)
+        #expect(paused.progress.map(describe) == ["attempted 20", "failed rest authenticationFailure"])
+        let again = await uploader(store, ScriptedTransport()).uploadPending(userToken: token)
+        #expect(!again.authenticationFailed && again.next == .paused && again.progress.isEmpty)
     }
 
     @Test func noTokenSendsNothing() async throws {
         defer { try? FileManager.default.removeItem(at: directory) }
         let (store, _) = try await filledStore(2)
         let transport = ScriptedTransport()
-        let report = await uploader(store, transport, token: nil).uploadPending()
+        let report = await uploader(store, transport).uploadPending(userToken: nil)
         #expect(report.error?.code == .missingCredentials)
         #expect(transport.requests.isEmpty)
         #expect(try await store.pending(now: epoch).count == 2)

@@ -55,9 +55,8 @@ struct LocationDeliveryTests {
 
             // Uploading the rest: every durable event at the server, none twice.
             let uploader = LocationUploader(
-                store: store, configuration: .init(network: .sandbox(root)),
-                tokenProvider: { SandboxTest.aliceToken })
-            let report = await uploader.uploadPending()
+                store: store, configuration: .init(network: .sandbox(root)))
+            let report = await uploader.uploadPending(userToken: SandboxTest.aliceToken)
             #expect(report.next == .done)
             let server = try await LocationTest.serverEvents(root: root)
             let ids = server.map(\.record_id)
@@ -93,13 +92,13 @@ struct LocationDeliveryTests {
             let schedule = UploadScheduler.Configuration(batchSize: 3, baseDelay: 2, maximumDelay: 60)
             let uploader = LocationUploader(
                 store: store, configuration: .init(network: .sandbox(root), scheduler: schedule),
-                tokenProvider: { SandboxTest.aliceToken }, clock: ReadingClock { clock.now }, random: { 0.5 })
+                clock: ReadingClock { clock.now }, random: { 0.5 })
             var failures = 0
             var rounds = 0
             upload: while rounds < 500 {
                 rounds += 1
                 let before = clock.now
-                let report = await uploader.uploadPending()
+                let report = await uploader.uploadPending(userToken: SandboxTest.aliceToken)
                 switch report.next {
                 case .done:
                     break upload
@@ -125,8 +124,8 @@ struct LocationDeliveryTests {
         }
     }
 
-    /// A 401 keeps every event, pauses uploading and calls the handler once; new credentials upload them.
-    @Test func a401KeepsTheEventsAndCallsTheHandler() async throws {
+    /// A 401 keeps every event, pauses uploading and says so once; new credentials upload them.
+    @Test func a401KeepsTheEventsAndSaysSoOnce() async throws {
         try await SandboxServer.withRunning(SandboxTest.configuration()) { root in
             let directory = try SandboxTest.temporaryDirectory()
             defer { try? FileManager.default.removeItem(at: directory) }
@@ -135,23 +134,18 @@ struct LocationDeliveryTests {
                 RegionEvent(transition: .entry, occurredAt: Date(), triggerSubscriptionId: "alice-arrive-trigger-1")
             }
             for event in events { try await store.append(event) }
-            let token = ManualToken("revoked-token")
-            let calls = ManualCounter()
-            let uploader = LocationUploader(
-                store: store, configuration: .init(network: .sandbox(root)),
-                tokenProvider: { token.value }, authenticationFailureHandler: { calls.increment() })
-            let report = await uploader.uploadPending()
+            let uploader = LocationUploader(store: store, configuration: .init(network: .sandbox(root)))
+            let report = await uploader.uploadPending(userToken: "revoked-token")
             #expect(report.next == .paused)
             #expect(report.error?.code == .authenticationFailure)
-            #expect(calls.value == 1)
+            #expect(report.authenticationFailed)
             #expect(try await store.pending(now: Date()) == events)
             #expect(try await LocationTest.serverEvents(root: root).isEmpty)
-            #expect(await uploader.uploadPending().next == .paused)  // still paused, the handler is not called again
-            #expect(calls.value == 1)
+            let again = await uploader.uploadPending(userToken: "revoked-token")
+            #expect(again.next == .paused && !again.authenticationFailed)  // still paused, not reported again
 
-            token.value = SandboxTest.aliceToken
             await uploader.resume()
-            #expect(await uploader.uploadPending().next == .done)
+            #expect(await uploader.uploadPending(userToken: SandboxTest.aliceToken).next == .done)
             #expect(
                 try await LocationTest.serverEvents(root: root).map(\.record_id) == events.map(\.recordId.uuidString))
         }
@@ -209,21 +203,4 @@ extension LocationDeliveryTests {
             print("read-only mount: \(child.lines.joined(separator: " | "))")
         }
     }
-}
-
-/// A token the test changes.
-final class ManualToken: Sendable {
-    private let stored: NIOLockedValueBox<String>
-    init(_ value: String) { stored = NIOLockedValueBox(value) }
-    var value: String {
-        get { stored.withLockedValue { $0 } }
-        set { stored.withLockedValue { $0 = newValue } }
-    }
-}
-
-/// A thread-safe counter.
-final class ManualCounter: Sendable {
-    private let count = NIOLockedValueBox(0)
-    func increment() { count.withLockedValue { $0 += 1 } }
-    var value: Int { count.withLockedValue { $0 } }
 }

@@ -50,18 +50,18 @@ struct LocationRejectionTests {
                 store: store,
                 configuration: .init(
                     network: .sandbox(root), scheduler: .init(batchSize: 50, baseDelay: 2, maximumDelay: 60)),
-                tokenProvider: { SandboxTest.aliceToken }, clock: ReadingClock { clock.now }, random: { 0.5 },
-                progressHandler: {
-                    switch $0 {
+                clock: ReadingClock { clock.now }, random: { 0.5 })
+            var rounds = 0
+            upload: while rounds < 500 {
+                rounds += 1
+                let report = await uploader.uploadPending(userToken: SandboxTest.aliceToken)
+                for progress in report.progress {
+                    switch progress {
                     case .attempted: await counter.increment()
                     case .failed: await counter.fail()
                     default: break
                     }
-                })
-            var rounds = 0
-            upload: while rounds < 500 {
-                rounds += 1
-                let report = await uploader.uploadPending()
+                }
                 switch report.next {
                 case .done: break upload
                 case .retry(let at): clock.advance(to: at)
@@ -221,11 +221,11 @@ struct LocationRejectionTests {
             let clock = ManualClock(start)
             let uploader = LocationUploader(
                 store: store, configuration: .init(network: .sandbox(root, transport: proxy)),
-                tokenProvider: { SandboxTest.aliceToken }, clock: ReadingClock { clock.now }, random: { 0.5 })
+                clock: ReadingClock { clock.now }, random: { 0.5 })
             var runs = 0
             while runs < 5 {
                 runs += 1
-                let report = await uploader.uploadPending()
+                let report = await uploader.uploadPending(userToken: SandboxTest.aliceToken)
                 #expect(report.rejected == 0 && report.uploaded == 0)
                 guard case .retry(let at) = report.next else {
                     Issue.record("expected a backoff, got \(report.next)")
@@ -239,7 +239,7 @@ struct LocationRejectionTests {
             #expect(try await LocationTest.serverEvents(root: root).isEmpty)
 
             proxy.fixed = true
-            let report = await uploader.uploadPending()
+            let report = await uploader.uploadPending(userToken: SandboxTest.aliceToken)
             #expect(report.uploaded == 200 && report.next == .done && report.rejected == 0)
             let server = try await LocationTest.serverEvents(root: root)
             #expect(server.map(\.record_id) == (0..<200).map { Self.recordId($0).uuidString })
