@@ -210,7 +210,7 @@ public final class LoopbackRedirectReceiver: Sendable {
     @_spi(Sandbox) public var launchesOpened: Int { state.withLock { $0.launchesOpened } }
 
     /// Whether the receiver stopped: it accepted a redirect or ``stop()`` was called.
-    public var isFinished: Bool { state.withLock { $0.finished } }
+    @_spi(Sandbox) public var isFinished: Bool { state.withLock { $0.finished } }
 
     /// `http://127.0.0.1:PORT/ifttt-launch/<random id>`: a URL without secrets that leads to `url` once, within
     /// ``launchLifetimeSeconds``, for the user running this program. Give it to the browser instead of `url`.

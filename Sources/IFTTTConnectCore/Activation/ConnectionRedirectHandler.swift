@@ -36,7 +36,7 @@ import Foundation
 /// waiting. <doc:Activation> describes what each configuration protects against.
 public final class ConnectionRedirectHandler: Sendable {
     /// The redirect URL, the same one given to ``ConnectionConfiguration``.
-    public let redirectURL: URL
+    @_spi(Sandbox) public let redirectURL: URL
     private let matcher: RedirectURLMatcher?
     private let registry: RedirectRegistry
 

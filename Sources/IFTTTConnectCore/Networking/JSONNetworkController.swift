@@ -17,7 +17,7 @@ import FoundationNetworking
 ///
 /// In 2.8 it was the superclass of ``ConnectionNetworkController``; here it is a class of its own, and
 /// `ConnectionNetworkController/json(urlRequest:completionHandler:)` forwards to one with the same
-/// configuration. Prefer the `async` ``json(urlRequest:)``.
+/// configuration. Apps that fetch Connections prefer the `async` calls of ``ConnectionNetworkController``.
 public final class JSONNetworkController: Sendable {
     /// The closure ``json(urlRequest:completionHandler:)`` calls once, on the main actor, with the response or the
     /// ``ConnectAPIError`` that kept it from arriving.
@@ -46,7 +46,7 @@ public final class JSONNetworkController: Sendable {
     /// - Returns: The response.
     /// - Throws: ``ConnectAPIError/invalidRequest(_:)`` without a URL, or the transport's failure (timeout,
     ///   cancellation, no connection, a body over the transport's limit).
-    public func json(urlRequest: URLRequest) async throws(ConnectAPIError) -> Response {
+    @_spi(Sandbox) public func json(urlRequest: URLRequest) async throws(ConnectAPIError) -> Response {
         let request = try Self.request(from: urlRequest, timeout: configuration.timeout)
         let result: Result<HTTPResponse, ConnectAPIError>
         do throws(ConnectAPIError) {

@@ -96,12 +96,12 @@ extension Synchronizer {
             set { network.transport = newValue ?? URLSessionTransport() }
         }
         /// The Connect API base URL, ending in `/v2`: the network configuration's.
-        public var connectBaseURL: URL {
+        @_spi(Sandbox) public var connectBaseURL: URL {
             get { network.connectBaseURL }
             set { network.connectBaseURL = newValue }
         }
         /// The location API base URL, ending in `/v1`: the network configuration's.
-        public var locationBaseURL: URL {
+        @_spi(Sandbox) public var locationBaseURL: URL {
             get { network.locationBaseURL }
             set { network.locationBaseURL = newValue }
         }
