@@ -29,10 +29,10 @@ public final class ConnectButtonController {
     @_spi(Sandbox) public var button: any ConnectButtonPresenting { presenter }
     #endif
     /// The configuration given at creation.
-    public let connectionConfiguration: ConnectionConfiguration
+    let connectionConfiguration: ConnectionConfiguration
     /// The locale sent to IFTTT (`locale=`); it also decides the language of the button, the email step, the
     /// footer and the About page.
-    public let locale: Locale
+    let locale: Locale
     /// The dependencies and options.
     @_spi(Sandbox) public let configuration: Configuration
     /// Receives activation and deactivation results.
@@ -149,14 +149,14 @@ public final class ConnectButtonController {
     // MARK: - Actions
 
     /// Starts an activation from the initial step, or a deactivation when connected, as a tap would.
-    public func toggle() {
+    @_spi(Sandbox) public func toggle() {
         send(.toggle(makeAttempt()))
     }
 
     /// Confirms the email step with `email`, as the return key would.
     ///
     /// - Parameter email: The text in the email field.
-    public func confirmEmail(_ email: String) {
+    @_spi(Sandbox) public func confirmEmail(_ email: String) {
         confirmedEmail = email
         send(.emailConfirmed(email))
     }
@@ -167,7 +167,7 @@ public final class ConnectButtonController {
     }
 
     /// Loads the Connection again after loading failed.
-    public func retryLoading() {
+    @_spi(Sandbox) public func retryLoading() {
         send(.retryLoading)
     }
 
