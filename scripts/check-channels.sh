@@ -15,7 +15,7 @@
 #                                        prints which check caught it:
 #       IFTTTConnectCore.ConnectColor in the UIKit button        -> 48-podspec (module-qualified name)
 #       a nonisolated read of UIApplication.shared               -> check-ios-sdk.sh (Swift 6 warning = error)  [SDK]
-#       windowScene?.keyWindow in the UIKit button               -> 45-ios-availability (member resolved by type)
+#       windowScene?.keyWindow in the About page                 -> 45-ios-availability (member resolved by type)
 #                                                                   and check-ios-sdk.sh (iOS 15 API)           [SDK]
 #       a dated CHANGELOG heading without its tag                -> release.sh --dry-run
 set -uo pipefail
@@ -71,15 +71,15 @@ if have_sdk; then
   scripts/check-ios-sdk.sh --planted >"$work/sdk.out" 2>&1
   expect "a nonisolated read of UIApplication.shared" "scripts/check-ios-sdk.sh" "$work/sdk.out" \
     "planted: a nonisolated UIApplication.shared read: caught"
-  expect "windowScene?.keyWindow in the UIKit button" "scripts/check-ios-sdk.sh" "$work/sdk.out" \
-    "planted: windowScene\?\.keyWindow in the UIKit button: caught"
+  expect "windowScene?.keyWindow in the About page" "scripts/check-ios-sdk.sh" "$work/sdk.out" \
+    "planted: windowScene\?\.keyWindow in the About page: caught"
 else
   echo "planted: a nonisolated read of UIApplication.shared: not tried here: no iOS SDK (scripts/check-ios-sdk.sh --theos-sdks MIRROR)"
 fi
 # 3 without the SDK: the CI stand-in, 45-ios-availability, plants it in its self-test.
 scripts/checks/45-ios-availability.sh >"$work/3.out" 2>&1
-expect "windowScene?.keyWindow in the UIKit button" "scripts/checks/45-ios-availability.sh" "$work/3.out" \
-  "self-test: .*windowScene\?\.keyWindow in the UIKit button and keyWindow on a"
+expect "windowScene?.keyWindow in the About page" "scripts/checks/45-ios-availability.sh" "$work/3.out" \
+  "self-test: .*windowScene\?\.keyWindow in the About page and keyWindow on a"
 
 # 4. A dated CHANGELOG heading without its tag: release.sh --dry-run.
 copy

@@ -33,7 +33,7 @@
 #                                                           .containerRelativeFrame in the SwiftUI example, openURL(_:)
 #                                                           in the URL opener, RecordingTransport's typed-throws
 #                                                           property, a nonisolated read of UIApplication.shared,
-#                                                           windowScene?.keyWindow in the UIKit button) and fails
+#                                                           windowScene?.keyWindow in the About page) and fails
 #                                                           unless this check catches each
 #   scripts/check-ios-sdk.sh --stubs                        only compare Tests/AppleStubs with the SDK's declarations
 #   scripts/check-ios-sdk.sh --flags                        set the SDK up, then print the swiftc flags that compile
@@ -879,8 +879,8 @@ planted_defects() {
     Sources/IFTTTConnectCore/Activation/AppleAdapters.swift \
     's|^    public func canOpen(_ url: URL) -> Bool {$|    nonisolated func plantedIsActive() -> Bool { UIApplication.shared.applicationState == .active }\n&|' \
     typecheck "error: .*AppleAdapters.swift:[0-9]+:[0-9]+: .*(main actor|nonisolated).*Swift 6 mode fails it"
-  planted_defect 'windowScene?.keyWindow in the UIKit button' Sources/IFTTTConnectCore \
-    Sources/IFTTTConnectCore/Button/Apple/ConnectButton+UIKit.swift \
+  planted_defect 'windowScene?.keyWindow in the About page' Sources/IFTTTConnectCore \
+    Sources/IFTTTConnectCore/Button/Apple/AboutViewController.swift \
     's|^        let application = UIApplication.shared$|&\n        _ = host.view.window?.windowScene?.keyWindow|' \
     typecheck "error: .*'keyWindow' is only available in iOS 15"
   [ "$link_status" -eq 0 ] || status=1

@@ -1,6 +1,6 @@
-// UIKit and SwiftUI together, as apps mix them: 2.8's UIKit `ConnectButton` inside a SwiftUI screen
-// (`UIViewRepresentable`), the SDK's SwiftUI `ConnectButtonView` inside a UIKit screen (`UIHostingController`), and
-// the button as the delegate 2.8 made it for a tap recognizer inside a scroll view.
+// UIKit and SwiftUI together, as apps mix them: 2.8's UIKit `ConnectButton` and its controller inside a SwiftUI
+// screen (`UIViewRepresentable`), and the SDK's SwiftUI `ConnectFlowButton` inside a UIKit screen
+// (`UIHostingController`).
 import Foundation
 import IFTTTConnectSDK
 
@@ -10,12 +10,22 @@ import UIKit
 
 struct ConnectButtonRepresentable: UIViewRepresentable {
     let style: ConnectButton.Style
-    let onTap: () -> Void
+    let configuration: ConnectionConfiguration
+    let delegate: any ConnectButtonControllerDelegate
+
+    final class Coordinator {
+        var controller: ConnectButtonController?
+    }
+
+    func makeCoordinator() -> Coordinator {
+        Coordinator()
+    }
 
     func makeUIView(context: Context) -> ConnectButton {
         let button = ConnectButton()
         button.style = style
-        button.onTap = onTap
+        context.coordinator.controller = ConnectButtonController(
+            connectButton: button, connectionConfiguration: configuration, delegate: delegate)
         return button
     }
 
@@ -25,31 +35,30 @@ struct ConnectButtonRepresentable: UIViewRepresentable {
 }
 
 struct MixedScreen: View {
+    let configuration: ConnectionConfiguration
+    let delegate: any ConnectButtonControllerDelegate
+
     var body: some View {
         VStack {
             Text("Connect Grocery Express")
-            ConnectButtonRepresentable(style: .dynamic) { print("tapped") }
+            ConnectButtonRepresentable(style: .dynamic, configuration: configuration, delegate: delegate)
         }
     }
 }
 
-@available(iOS 14.0, *)  // ConnectButtonView needs iOS 14
-final class HostedConnectViewController: UIHostingController<ConnectButtonView> {
-    init() {
-        super.init(rootView: ConnectButtonView(state: .connect, connection: nil, style: .light))
+@available(iOS 14.0, *)  // ConnectFlowButton needs iOS 14
+final class HostedConnectViewController: UIHostingController<ConnectFlowButton> {
+    init(configuration: ConnectionConfiguration) {
+        super.init(
+            rootView: ConnectFlowButton(
+                configuration: configuration, style: .light,
+                onEvent: { event in
+                    if case .activated(let activation) = event { print(activation.userToken?.isEmpty ?? true) }
+                }))
     }
 
     required init?(coder: NSCoder) {
         super.init(coder: coder)
     }
-
-    func show(_ state: ConnectButtonVisualState) {
-        rootView.state = state
-    }
-}
-
-@MainActor
-func tapRecognizerKeepsScrolling(button: ConnectButton, tap: UIGestureRecognizer, pan: UIGestureRecognizer) -> Bool {
-    button.gestureRecognizer(tap, shouldRecognizeSimultaneouslyWith: pan)
 }
 #endif

@@ -25,7 +25,6 @@ enum ActivationDocumentationExample {
             connectionConfiguration: configuration,
             delegate: nil,
             configuration: setup)
-        Task { for await event in controller.events() { print(event) } }
         let activation = try await controller.connect(email: email)
         return activation.userToken
     }

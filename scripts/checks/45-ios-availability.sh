@@ -12,7 +12,7 @@
 # table's SDK, like iOS 17's containerRelativeFrame) fails rather than passes. Calls of API Apple disabled
 # (scripts/apple/disabled-apis.tsv: UIApplication.openURL(_:), UIWebView) fail. Each of these is planted and must fail:
 # split(separator: ", ") (iOS 16) in the core, .containerRelativeFrame in the SwiftUI example, openURL(_:) in the
-# URL opener, windowScene?.keyWindow in the UIKit button (a property newer on UIWindowScene only: the table lists it per
+# URL opener, windowScene?.keyWindow in the About page (a property newer on UIWindowScene only: the table lists it per
 # type, `.keyWindow@UIWindowScene`, and the checker resolves the receiver's type or fails when it cannot).
 # (That resolution covers Apple-only lines and written receivers: a declared type, `Type(...)`, `x as? Type`, or a
 # variable named after the type; an implicit member `.name` and the result of another call are not resolved.)
@@ -118,13 +118,13 @@ plant "UIApplication.shared.openURL(_:) in the URL opener" Sources/IFTTTConnectC
 # (d) `windowScene?.keyWindow` (UIWindowScene's keyWindow needs iOS 15; UIApplication's keyWindow is older): a member
 #     newer on one type only is resolved by its receiver's type (here by the name `windowScene`), and fails when the
 #     receiver cannot be resolved.
-plant "windowScene?.keyWindow in the UIKit button" Sources/IFTTTConnectCore/Button/Apple/ConnectButton+UIKit.swift \
+plant "windowScene?.keyWindow in the About page" Sources/IFTTTConnectCore/Button/Apple/AboutViewController.swift \
   's|^        let application = UIApplication.shared$|&\n        _ = host.view.window?.windowScene?.keyWindow|' \
-  "ConnectButton\+UIKit.swift:[0-9]+: 'UIWindowScene.keyWindow' needs iOS 15.0"
+  "AboutViewController.swift:[0-9]+: 'UIWindowScene.keyWindow' needs iOS 15.0"
 # (e) The same through a variable whose type the tokens do not say: not resolved, so it fails.
-plant "an unresolved receiver of keyWindow in the UIKit button" Sources/IFTTTConnectCore/Button/Apple/ConnectButton+UIKit.swift \
+plant "an unresolved receiver of keyWindow in the About page" Sources/IFTTTConnectCore/Button/Apple/AboutViewController.swift \
   's|^        let application = UIApplication.shared$|&\n        let planted = host.view.window?.windowScene\n        _ = planted?.keyWindow|' \
-  "ConnectButton\+UIKit.swift:[0-9]+: '.keyWindow' needs iOS 15.0 \(UIKit; newer on UIWindowScene, and the type of .planted. is not resolved"
+  "AboutViewController.swift:[0-9]+: '.keyWindow' needs iOS 15.0 \(UIKit; newer on UIWindowScene, and the type of .planted. is not resolved"
 
 # 2. The real sources.
 roots=("Sources=$deployment" "Tests/ClientCompat=$deployment")
@@ -140,6 +140,6 @@ if [ $status -ne 0 ]; then cat "$work/scan.out"; exit 1; fi
 echo "availability: self-test: a Duration without @available (AnalyticsUploader, a planted parameter) is reported," \
   "guarded ones are not; a stored typed-throws function type (RecordingTransport.answer before its fix) is reported"
 echo "availability: self-test: split(separator: \", \") in the core, .containerRelativeFrame in the SwiftUI example," \
-  "UIApplication.shared.openURL(_:) in the URL opener, windowScene?.keyWindow in the UIKit button and keyWindow on a" \
+  "UIApplication.shared.openURL(_:) in the URL opener, windowScene?.keyWindow in the About page and keyWindow on a" \
   "receiver of unresolved type are each reported"
 tail -4 "$work/scan.out"

@@ -1,39 +1,22 @@
 import Foundation
 
 /// The initializers apps call: one for each kind of button the SDK ships (the UIKit `ConnectButton` on iOS, as in
-/// ConnectSDK-iOS 2.8, and ``HeadlessConnectButton`` for programs without UI), with the platform's defaults or a
-/// ``ConnectButtonController/Configuration``.
+/// ConnectSDK-iOS 2.8, and ``HeadlessConnectButton`` for programs without UI), with the platform's defaults unless
+/// a ``ConnectButtonController/Configuration`` is given.
 extension ConnectButtonController {
-    /// Creates a controller for a button without UI, with the platform's defaults, and starts loading the
-    /// Connection if needed.
+    /// Creates a controller for a button without UI and starts loading the Connection if needed.
     ///
     /// - Parameters:
     ///   - connectButton: The button to drive.
     ///   - connectionConfiguration: The Connection, the user and the redirect URL.
     ///   - locale: The locale sent to IFTTT; default ``determineLocale()``.
     ///   - delegate: Receives the results; held weakly.
+    ///   - configuration: Where the controller sends its requests, such as ``Configuration/sandbox(_:)``; default
+    ///     the platform's defaults and production IFTTT.
     public convenience init(
         connectButton: HeadlessConnectButton, connectionConfiguration: ConnectionConfiguration,
         locale: Locale = ConnectButtonController.determineLocale(),
-        delegate: (any ConnectButtonControllerDelegate)?
-    ) {
-        self.init(
-            presenter: connectButton, connectionConfiguration: connectionConfiguration, locale: locale,
-            delegate: delegate, configuration: Configuration())
-    }
-
-    /// Creates a controller for a button without UI and starts loading the Connection if needed.
-    ///
-    /// - Parameters:
-    ///   - connectButton: The button to drive.
-    ///   - connectionConfiguration: The Connection, the user and the redirect URL.
-    ///   - locale: The locale sent to IFTTT.
-    ///   - delegate: Receives the results; held weakly.
-    ///   - configuration: Where the controller sends its requests, such as ``Configuration/sandbox(_:)``.
-    public convenience init(
-        connectButton: HeadlessConnectButton, connectionConfiguration: ConnectionConfiguration,
-        locale: Locale = ConnectButtonController.determineLocale(),
-        delegate: (any ConnectButtonControllerDelegate)?, configuration: Configuration
+        delegate: (any ConnectButtonControllerDelegate)?, configuration: Configuration = Configuration()
     ) {
         self.init(
             presenter: connectButton, connectionConfiguration: connectionConfiguration, locale: locale,
@@ -41,36 +24,20 @@ extension ConnectButtonController {
     }
 
     #if canImport(UIKit) && !os(watchOS)
-    /// Creates a controller for the UIKit Connect Button with the platform's defaults and starts loading the
-    /// Connection if needed (ConnectSDK-iOS 2.8's initializer).
+    /// Creates a controller for the UIKit Connect Button and starts loading the Connection if needed
+    /// (ConnectSDK-iOS 2.8's initializer, with an optional ``Configuration``).
     ///
     /// - Parameters:
     ///   - connectButton: The button to drive.
     ///   - connectionConfiguration: The Connection, the user and the redirect URL.
     ///   - locale: The locale sent to IFTTT; default ``determineLocale()``.
     ///   - delegate: Receives the results; held weakly.
+    ///   - configuration: Where the controller sends its requests, such as ``Configuration/sandbox(_:)``; default
+    ///     the platform's defaults and production IFTTT.
     public convenience init(
         connectButton: ConnectButton, connectionConfiguration: ConnectionConfiguration,
         locale: Locale = ConnectButtonController.determineLocale(),
-        delegate: (any ConnectButtonControllerDelegate)?
-    ) {
-        self.init(
-            presenter: connectButton, connectionConfiguration: connectionConfiguration, locale: locale,
-            delegate: delegate, configuration: Configuration())
-    }
-
-    /// Creates a controller for the UIKit Connect Button and starts loading the Connection if needed.
-    ///
-    /// - Parameters:
-    ///   - connectButton: The button to drive.
-    ///   - connectionConfiguration: The Connection, the user and the redirect URL.
-    ///   - locale: The locale sent to IFTTT.
-    ///   - delegate: Receives the results; held weakly.
-    ///   - configuration: Where the controller sends its requests, such as ``Configuration/sandbox(_:)``.
-    public convenience init(
-        connectButton: ConnectButton, connectionConfiguration: ConnectionConfiguration,
-        locale: Locale = ConnectButtonController.determineLocale(),
-        delegate: (any ConnectButtonControllerDelegate)?, configuration: Configuration
+        delegate: (any ConnectButtonControllerDelegate)?, configuration: Configuration = Configuration()
     ) {
         self.init(
             presenter: connectButton, connectionConfiguration: connectionConfiguration, locale: locale,
@@ -78,22 +45,11 @@ extension ConnectButtonController {
     }
     #endif
 
-    /// Creates a controller for any presenter with the platform's defaults.
-    @_spi(Sandbox) public convenience init(
-        connectButton: any ConnectButtonPresenting, connectionConfiguration: ConnectionConfiguration,
-        locale: Locale = ConnectButtonController.determineLocale(),
-        delegate: (any ConnectButtonControllerDelegate)?
-    ) {
-        self.init(
-            presenter: connectButton, connectionConfiguration: connectionConfiguration, locale: locale,
-            delegate: delegate, configuration: Configuration())
-    }
-
     /// Creates a controller for any presenter.
     @_spi(Sandbox) public convenience init(
         connectButton: any ConnectButtonPresenting, connectionConfiguration: ConnectionConfiguration,
         locale: Locale = ConnectButtonController.determineLocale(),
-        delegate: (any ConnectButtonControllerDelegate)?, configuration: Configuration
+        delegate: (any ConnectButtonControllerDelegate)?, configuration: Configuration = Configuration()
     ) {
         self.init(
             presenter: connectButton, connectionConfiguration: connectionConfiguration, locale: locale,

@@ -29,10 +29,10 @@ public final class ConnectButtonController {
     @_spi(Sandbox) public var button: any ConnectButtonPresenting { presenter }
     #endif
     /// The configuration given at creation.
-    @_spi(Sandbox) public let connectionConfiguration: ConnectionConfiguration
+    let connectionConfiguration: ConnectionConfiguration
     /// The locale sent to IFTTT (`locale=`); it also decides the language of the button, the email step, the
     /// footer and the About page.
-    @_spi(Sandbox) public let locale: Locale
+    let locale: Locale
     /// The dependencies and options.
     @_spi(Sandbox) public let configuration: Configuration
     /// Receives activation and deactivation results.

@@ -5,7 +5,7 @@ import Foundation
 ///
 /// `ConnectButtonAppearance`'s initializer
 /// turns a state into everything a renderer draws.
-public enum ConnectButtonVisualState: Sendable, Hashable {
+@_spi(Sandbox) public enum ConnectButtonVisualState: Sendable, Hashable {
     /// The Connection is loading; the label pulses.
     case loading
     /// The Connection could not be loaded; the footer offers a retry.

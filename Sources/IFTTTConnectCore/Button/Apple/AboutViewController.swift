@@ -3,44 +3,59 @@ import UIKit
 
 /// The About page, presented when the button's footer is tapped: IFTTT's benefits for this Connection, a
 /// Manage button or an App Store link, and the legal line, in the page's language and scaled with the user's
-/// text size as 2.8 scaled it (`UIFontMetrics` for the title 2, headline and body styles). It draws a ``ConnectAboutPage``; opening URLs is
-/// left to the closures so the host decides how (the original tried universal links, then Safari).
-///
-/// ```swift
-/// let page = ConnectAboutPage(connection: connection, localization: l10n, iftttAppInstalled: installed)
-/// let about = AboutViewController(page: page)
-/// about.onOpenURL = { url in UIApplication.shared.open(url) }
-/// present(about, animated: true)
-/// ```
-public final class AboutViewController: UIViewController {
+/// text size as 2.8 scaled it (`UIFontMetrics` for the title 2, headline and body styles). It draws a
+/// `ConnectAboutPage`; opening URLs is left to the closures (the original tried universal links, then Safari).
+/// The SDK presents it itself (``present(connection:localization:from:)``), as 2.8 did; it is not API.
+final class AboutViewController: UIViewController {
     /// The content.
-    @_spi(Sandbox) public let page: ConnectAboutPage
+    let page: ConnectAboutPage
     /// Opens a URL: a service page, the Connection page or the terms.
-    public var onOpenURL: ((URL) -> Void)?
+    var onOpenURL: ((URL) -> Void)?
     /// Called by the Manage button (open the hand-off URL with `action=edit`).
-    public var onManage: (() -> Void)?
+    var onManage: (() -> Void)?
     /// Called by the App Store button (present the IFTTT app's store page).
-    public var onShowAppStore: ((String) -> Void)?
+    var onShowAppStore: ((String) -> Void)?
 
     /// Creates the page; it presents as a form sheet.
-    @_spi(Sandbox) public init(page: ConnectAboutPage) {
+    init(page: ConnectAboutPage) {
         self.page = page
         super.init(nibName: nil, bundle: nil)
         modalPresentationStyle = .formSheet
         modalTransitionStyle = .coverVertical
     }
 
+    /// Presents the About page of `connection` over `host`, opening its links with `UIApplication`.
+    ///
+    /// - Parameters:
+    ///   - connection: The Connection the page is about.
+    ///   - localization: The page's language (the button's).
+    ///   - host: The view controller that shows the button.
+    static func present(connection: Connection, localization: ConnectLocalization, from host: UIViewController) {
+        guard let handoff = URL(string: "ifttt-handoff-v1://") else { return }
+        let application = UIApplication.shared
+        let about = AboutViewController(
+            page: ConnectAboutPage(
+                connection: connection, localization: localization,
+                iftttAppInstalled: application.canOpenURL(handoff)))
+        about.onOpenURL = { url in application.open(url) }
+        about.onManage = { application.open(connection.url) }
+        about.onShowAppStore = { id in
+            if let store = URL(string: "https://apps.apple.com/app/id\(id)") { application.open(store) }
+        }
+        host.present(about, animated: true)
+    }
+
     /// Not supported: create the page in code.
     @available(*, unavailable)
-    public required init?(coder: NSCoder) {
+    required init?(coder: NSCoder) {
         fatalError("AboutViewController is created in code")
     }
 
     /// White status bar text on the black page.
-    public override var preferredStatusBarStyle: UIStatusBarStyle { .lightContent }
+    override var preferredStatusBarStyle: UIStatusBarStyle { .lightContent }
 
     /// Builds the page's views.
-    public override func viewDidLoad() {
+    override func viewDidLoad() {
         super.viewDidLoad()
         view.backgroundColor = .black
 

@@ -2,9 +2,9 @@
 import UIKit
 
 /// The Connect Button as a UIKit view, as in ConnectSDK-iOS 2.8: add it in a storyboard (`@IBDesignable`) or with
-/// `ConnectButton()`, and give it to a ``ConnectButtonController``, which drives it. It draws the ``ConnectButtonAppearance`` of its ``visualState`` for its width,
-/// light or dark mode, text size (`preferredContentSizeCategory`) and layout direction; a controller sets its
-/// ``localization`` from its locale and hands it the loaded service icon.
+/// `ConnectButton()`, set its ``style``, and give it to a ``ConnectButtonController``, which drives it. It draws
+/// each step of the flow for its width, light or dark mode, text size (`preferredContentSizeCategory`) and layout
+/// direction, in the controller's language.
 ///
 /// ```swift
 /// let connectButton = ConnectButton()
@@ -13,17 +13,15 @@ import UIKit
 ///                                          connectionConfiguration: configuration,
 ///                                          delegate: self)
 /// ```
-///
-/// Without a controller, set ``visualState`` and ``connection`` yourself and react to ``onTap``.
 @IBDesignable
-open class ConnectButton: UIView, UITextFieldDelegate {
+open class ConnectButton: UIView {
     /// 2.8's name for the button's colour styles (`ConnectButton.Style.dark`).
     public typealias Style = ConnectButtonStyle
 
     /// The colours to use; `.light` (for light backgrounds) by default.
     open var style: ConnectButtonStyle = .light { didSet { refresh() } }
     /// The state to draw.
-    open var visualState: ConnectButtonVisualState = .loading {
+    var visualState: ConnectButtonVisualState = .loading {
         didSet {
             let previous = appearance
             refresh()
@@ -31,35 +29,38 @@ open class ConnectButton: UIView, UITextFieldDelegate {
         }
     }
     /// The Connection whose service brands the button.
-    open var connection: Connection? { didSet { refresh() } }
+    var connection: Connection? { didSet { refresh() } }
     /// The language of the texts: the device's preferred language until a ``ConnectButtonController`` sets its
     /// own locale's.
     @_spi(Sandbox) open var localization = ConnectLocalization(locale: ConnectButtonController.determineLocale()) {
         didSet { refresh() }
     }
     /// Whether the footer is shown.
-    @IBInspectable open var showsFooter: Bool = true { didSet { refresh() } }
-    /// The service icon, once the host or the controller has loaded ``ConnectButtonAppearance/Icon/image(_:)``;
-    /// without it the knob shows the service's monogram.
-    open var iconImage: UIImage? { didSet { setNeedsDisplay() } }
+    @IBInspectable var showsFooter: Bool = true { didSet { refresh() } }
+    /// The service icon, once the controller has loaded it; without it the knob shows the service's monogram.
+    var iconImage: UIImage? { didSet { setNeedsDisplay() } }
     /// The loaded icon the appearance shows (set by the controller through `show(_:)`).
     private var loadedIcon: ConnectButtonIconImage?
     /// Called when the pill is tapped in an interactive state.
-    open var onTap: (() -> Void)?
+    var onTap: (() -> Void)?
     /// Called when the footer is tapped and it has an action. When it is `nil`, the "about" footer presents the
-    /// ``AboutViewController`` from the view controller that shows the button, as 2.8 did.
+    /// About page from the view controller that shows the button, as 2.8 did.
     @_spi(Sandbox) open var onFooterTap: ((ConnectButtonAppearance.Footer.Action) -> Void)?
     /// Called when the user confirms an email (return key or confirm button).
-    open var onEmailConfirm: ((String) -> Void)?
+    var onEmailConfirm: ((String) -> Void)?
     /// Set by the ``ConnectButtonController`` that drives this button: taps, confirmed emails and footer retries go
-    /// to it (after ``onTap``, ``onEmailConfirm`` and ``onFooterTap``).
+    /// to it (after `onTap`, `onEmailConfirm` and ``onFooterTap``).
     @_spi(Sandbox) public var actionHandler: (@MainActor (ConnectButtonAction) -> Void)?
 
     /// What the button currently draws.
     @_spi(Sandbox) public private(set) var appearance: ConnectButtonAppearance
 
     /// The email field, visible in the email state.
-    public let emailField = UITextField()
+    let emailField = UITextField()
+    /// The email field's delegate (the button itself is no text-field delegate, so no delegate method is its API).
+    private lazy var emailFieldDelegate = ConnectButtonEmailFieldDelegate { [weak self] text in
+        self?.confirmEmail(text)
+    }
 
     /// Plays the transitions between states (ConnectButton+Motion.swift).
     let motionPlayer = ConnectButtonMotionPlayer()
@@ -86,7 +87,7 @@ open class ConnectButton: UIView, UITextFieldDelegate {
         contentMode = .redraw
         isAccessibilityElement = true
         accessibilityTraits = .button
-        emailField.delegate = self
+        emailField.delegate = emailFieldDelegate
         emailField.isHidden = true
         emailField.borderStyle = .none
         emailField.autocorrectionType = .no
@@ -286,32 +287,14 @@ open class ConnectButton: UIView, UITextFieldDelegate {
         #if os(iOS) || IFTTT_APPLE_STUB_CHECK
         var responder: UIResponder? = self
         while let current = responder, !(current is UIViewController) { responder = current.next }
-        guard let connection, let host = responder as? UIViewController,
-            let handoff = URL(string: "ifttt-handoff-v1://")
-        else { return }
-        let application = UIApplication.shared
-        let page = ConnectAboutPage(
-            connection: connection, localization: localization,
-            iftttAppInstalled: application.canOpenURL(handoff))
-        let about = AboutViewController(page: page)
-        about.onOpenURL = { url in application.open(url) }
-        about.onManage = { application.open(connection.url) }
-        about.onShowAppStore = { id in
-            if let store = URL(string: "https://apps.apple.com/app/id\(id)") { application.open(store) }
-        }
-        host.present(about, animated: true)
+        guard let connection, let host = responder as? UIViewController else { return }
+        AboutViewController.present(connection: connection, localization: localization, from: host)
         #endif
     }
 
     private func confirmEmail(_ text: String) {
         onEmailConfirm?(text)
         actionHandler?(.confirmEmail(text))
-    }
-
-    /// Confirms the email on the return key.
-    public func textFieldShouldReturn(_ textField: UITextField) -> Bool {
-        confirmEmail(textField.text ?? "")
-        return false
     }
 
     // MARK: - Drawing
@@ -493,21 +476,18 @@ extension UIColor {
     }
 }
 
-extension ConnectButton: UIGestureRecognizerDelegate {
-    /// ConnectSDK-iOS 2.8's gesture-recognizer delegate method: a recognizer attached to the button recognizes
-    /// together with the others, so a tap recognizer on a button inside a scroll view never stops it scrolling;
-    /// for any other recognizer it answers `false`, UIKit's default. (The button itself reads touches directly;
-    /// this serves recognizers an app attaches to it with the button as their delegate.)
-    ///
-    /// - Parameters:
-    ///   - gestureRecognizer: The recognizer asking.
-    ///   - otherGestureRecognizer: The recognizer it would block.
-    /// - Returns: Whether `gestureRecognizer` is attached to this button.
-    public func gestureRecognizer(
-        _ gestureRecognizer: UIGestureRecognizer,
-        shouldRecognizeSimultaneouslyWith otherGestureRecognizer: UIGestureRecognizer
-    ) -> Bool {
-        gestureRecognizer.view === self
+/// Confirms the button's email on the return key: the email field's delegate, kept out of the button's API.
+@MainActor
+private final class ConnectButtonEmailFieldDelegate: NSObject, UITextFieldDelegate {
+    private let confirm: @MainActor (String) -> Void
+
+    init(confirm: @escaping @MainActor (String) -> Void) {
+        self.confirm = confirm
+    }
+
+    func textFieldShouldReturn(_ textField: UITextField) -> Bool {
+        confirm(textField.text ?? "")
+        return false
     }
 }
 

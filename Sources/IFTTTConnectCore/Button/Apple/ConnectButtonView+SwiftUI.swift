@@ -15,25 +15,25 @@ import UIKit
 ///                   onTap: { flow.start() }, onFooterTap: { _ in showAbout = true })
 /// ```
 @available(iOS 14.0, macOS 12.0, tvOS 14.0, watchOS 7.0, *)
-public struct ConnectButtonView: View {
+struct ConnectButtonView: View {
     /// The state to draw.
-    public var state: ConnectButtonVisualState
+    var state: ConnectButtonVisualState
     /// The Connection whose service brands the button.
-    public var connection: Connection?
+    var connection: Connection?
     /// The language of the texts; `nil` follows the environment's locale.
-    @_spi(Sandbox) public var localization: ConnectLocalization?
+    var localization: ConnectLocalization?
     /// The connecting service's icon, once loaded; `nil` shows the monogram.
-    @_spi(Sandbox) public var icon: ConnectButtonIconImage?
+    var icon: ConnectButtonIconImage?
     /// The colours to use.
-    public var style: ConnectButtonStyle
+    var style: ConnectButtonStyle
     /// Whether the footer is shown.
-    public var showsFooter: Bool
+    var showsFooter: Bool
     /// Called when the pill is tapped in an interactive state.
-    public var onTap: () -> Void
+    var onTap: () -> Void
     /// Called when the footer is tapped and it has an action.
-    @_spi(Sandbox) public var onFooterTap: (ConnectButtonAppearance.Footer.Action) -> Void
+    var onFooterTap: (ConnectButtonAppearance.Footer.Action) -> Void
     /// Called when the user confirms an email.
-    public var onEmailConfirm: (String) -> Void
+    var onEmailConfirm: (String) -> Void
 
     @Environment(\.colorScheme) private var colorScheme
     @Environment(\.locale) private var locale
@@ -57,7 +57,7 @@ public struct ConnectButtonView: View {
     ///   - showsFooter: Whether the footer is shown under the button.
     ///   - onTap: Called when the user taps the button.
     ///   - onEmailConfirm: Called with the text when the user confirms the email field.
-    public init(
+    init(
         state: ConnectButtonVisualState, connection: Connection?, style: ConnectButtonStyle = .light,
         showsFooter: Bool = true, onTap: @escaping () -> Void = {},
         onEmailConfirm: @escaping (String) -> Void = { _ in }
@@ -68,7 +68,7 @@ public struct ConnectButtonView: View {
     }
 
     /// Creates the view with the texts of `localization` and a service icon already loaded.
-    @_spi(Sandbox) public init(
+    init(
         state: ConnectButtonVisualState, connection: Connection?, localization: ConnectLocalization?,
         style: ConnectButtonStyle = .light, showsFooter: Bool = true, icon: ConnectButtonIconImage? = nil,
         onTap: @escaping () -> Void = {},
@@ -87,7 +87,7 @@ public struct ConnectButtonView: View {
     }
 
     /// The button, centred, at most 360 pt wide.
-    public var body: some View {
+    var body: some View {
         GeometryReader { proxy in
             ConnectButtonMotionView(
                 state: state,

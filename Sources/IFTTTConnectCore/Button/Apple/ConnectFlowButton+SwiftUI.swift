@@ -25,8 +25,8 @@ import AuthenticationServices
 /// button starts over with them (after a flow under way ends); the latest closures receive what follows.
 ///
 /// The web page is presented over the window that shows this view (the scene's window), found through the view
-/// itself, never by looking for a key window. The footer's "about" link presents the ``AboutViewController`` from
-/// the view controller hosting the view. Forward redirects to a ``ConnectionRedirectHandler`` from `onOpenURL` as
+/// itself, never by looking for a key window. The footer's "about" link presents the About page from the view
+/// controller hosting the view. Forward redirects to a ``ConnectionRedirectHandler`` from `onOpenURL` as
 /// with any controller.
 @available(iOS 14.0, *)
 @MainActor
@@ -171,20 +171,8 @@ final class ConnectFlowModel: ObservableObject, ConnectButtonPresenting, Connect
     }
 
     private func presentAboutPage() {
-        guard let connection, let host = hostingController, let handoff = URL(string: "ifttt-handoff-v1://") else {
-            return
-        }
-        let application = UIApplication.shared
-        let about = AboutViewController(
-            page: ConnectAboutPage(
-                connection: connection, localization: localization,
-                iftttAppInstalled: application.canOpenURL(handoff)))
-        about.onOpenURL = { url in application.open(url) }
-        about.onManage = { application.open(connection.url) }
-        about.onShowAppStore = { id in
-            if let store = URL(string: "https://apps.apple.com/app/id\(id)") { application.open(store) }
-        }
-        host.present(about, animated: true)
+        guard let connection, let host = hostingController else { return }
+        AboutViewController.present(connection: connection, localization: localization, from: host)
     }
 
     // MARK: ConnectButtonControllerDelegate
