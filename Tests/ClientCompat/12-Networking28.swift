@@ -43,7 +43,7 @@ func checkMe(token: String) {
         switch result {
         case .success(let response):
             let typed: JSONNetworkController.Response = response
-            print(typed.statusCode, typed.isValidResponse, typed.isAuthenticationFailure)
+            print(typed.statusCode, typed.headers.count, typed.body.count)
         case .failure(let error):
             print(error)
         }

@@ -46,7 +46,7 @@ public enum ConnectFlowEvent: Sendable, Hashable, CustomStringConvertible {
 
 /// What a `ConnectFlowButton` shows, as an app observes it: whether the Connection is on for this user and
 /// whether a flow is under way (loading, waiting for the user or for IFTTT).
-public struct ConnectFlowStatus: Sendable, Hashable, CustomStringConvertible {
+public struct ConnectFlowStatus: Sendable, Hashable {
     /// The Connection is on for the user.
     public var isConnected: Bool
     /// The button is working: loading the Connection, running an activation or a deactivation.
@@ -70,11 +70,6 @@ public struct ConnectFlowStatus: Sendable, Hashable, CustomStringConvertible {
     init(isConnected: Bool, isBusy: Bool) {
         self.isConnected = isConnected
         self.isBusy = isBusy
-    }
-
-    /// E.g. `connected`, `connected, busy`, `not connected`.
-    public var description: String {
-        (isConnected ? "connected" : "not connected") + (isBusy ? ", busy" : "")
     }
 }
 

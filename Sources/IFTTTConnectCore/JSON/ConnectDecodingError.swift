@@ -26,7 +26,7 @@ public struct ConnectDecodingError: Error, Sendable, Hashable, CustomStringConve
     }
 
     /// The JSON path of the value that failed, such as `$.services[1].service_id`.
-    public let path: String
+    @_spi(Sandbox) public let path: String
     /// What went wrong.
     @_spi(Sandbox) public let reason: Reason
 

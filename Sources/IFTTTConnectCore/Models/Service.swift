@@ -72,11 +72,11 @@ extension Connection {
 /// write `Color.red` for SwiftUI's colour.
 public struct ConnectColor: Sendable, Hashable, CustomStringConvertible {
     /// Red, 0-255.
-    public let red: UInt8
+    @_spi(Sandbox) public let red: UInt8
     /// Green, 0-255.
-    public let green: UInt8
+    @_spi(Sandbox) public let green: UInt8
     /// Blue, 0-255.
-    public let blue: UInt8
+    @_spi(Sandbox) public let blue: UInt8
 
     /// Creates a colour from its components.
     @_spi(Sandbox) public init(red: UInt8, green: UInt8, blue: UInt8) {

@@ -80,7 +80,7 @@ extension Connection {
         }
 
         /// Turns a disabled Connection back on for the user (needs a user token).
-        public static func enableConnection(with id: String, credentialProvider: any ConnectionCredentialProvider)
+        @_spi(Sandbox) public static func enableConnection(with id: String, credentialProvider: any ConnectionCredentialProvider)
             -> Request
         {
             Request(connectionId: id, action: .enable, credentialProvider: credentialProvider)

@@ -23,8 +23,8 @@ public final class JSONNetworkController: Sendable {
     /// ``ConnectAPIError`` that kept it from arriving.
     public typealias CompletionClosure = @MainActor (Result<Response, any Error>) -> Void
 
-    /// 2.8's name of the response: the SDK's ``HTTPResponse`` (status, headers, body), which adds
-    /// ``HTTPResponse/isValidResponse`` and ``HTTPResponse/isAuthenticationFailure``.
+    /// 2.8's name of the response: the SDK's ``HTTPResponse`` (status, headers, body). A status in `200..<300`
+    /// is a success; 401 means IFTTT refused the user token.
     public typealias Response = HTTPResponse
 
     /// Where and how requests are sent: the transport, the timeout and the log handler are used.
@@ -139,7 +139,7 @@ extension HTTPResponse {
     /// The body as JSON, or `nil` when it is empty or not JSON (read with the SDK's bounded parser).
     @_spi(Sandbox) public var json: JSONValue? { try? JSONParser().parse(body) }
     /// Whether the status is in `200..<300`.
-    public var isValidResponse: Bool { (200..<300).contains(statusCode) }
+    @_spi(Sandbox) public var isValidResponse: Bool { (200..<300).contains(statusCode) }
     /// Whether the status is 401, IFTTT's answer to a missing or rejected user token.
-    public var isAuthenticationFailure: Bool { statusCode == 401 }
+    @_spi(Sandbox) public var isAuthenticationFailure: Bool { statusCode == 401 }
 }

@@ -29,7 +29,7 @@ public struct LocationError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The kind of failure.
     public let code: Code
     /// A one-line explanation.
-    public let message: String
+    @_spi(Sandbox) public let message: String
     /// The network error, for ``Code/uploadFailed`` and ``Code/authenticationFailure``.
     public let networkError: ConnectAPIError?
 
