@@ -80,9 +80,9 @@ extension Connection {
         }
 
         /// Turns a disabled Connection back on for the user (needs a user token).
-        @_spi(Sandbox) public static func enableConnection(with id: String, credentialProvider: any ConnectionCredentialProvider)
-            -> Request
-        {
+        @_spi(Sandbox) public static func enableConnection(
+            with id: String, credentialProvider: any ConnectionCredentialProvider
+        ) -> Request {
             Request(connectionId: id, action: .enable, credentialProvider: credentialProvider)
         }
 
