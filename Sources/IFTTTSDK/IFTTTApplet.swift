@@ -58,7 +58,7 @@ public struct IFTTTApplet: Sendable, Hashable, Identifiable {
     }
 
     /// The service that brands the Applet: the first secondary service, or the primary one.
-    public var brandingService: IFTTTService { secondaryServices.first ?? primaryService }
+    @_spi(Sandbox) public var brandingService: IFTTTService { secondaryServices.first ?? primaryService }
 
     /// Decodes one Applet (`"type": "applet"`).
     /// - Throws: `ConnectDecodingError` naming the JSON path (unknown status, bad date, no primary service, ...).
@@ -167,7 +167,7 @@ public struct IFTTTService: Sendable, Hashable, Identifiable {
     /// The name.
     public let name: String
     /// Whether it is the Applet's primary service.
-    public let isPrimary: Bool
+    @_spi(Sandbox) public let isPrimary: Bool
     /// The icon that is safe on any colour.
     public let monochromeIconURL: URL?
     /// The icon that is only safe on the brand colour.

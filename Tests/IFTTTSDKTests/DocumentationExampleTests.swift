@@ -34,7 +34,7 @@ struct DocumentationExampleTests {
         // List and show Applets
         let applets = try await manager.fetchApplets(order: .enabledCountDescending, platform: .ios)
         for applet in applets {
-            let brand = applet.brandingService
+            let brand = applet.secondaryServices.first ?? applet.primaryService
             print(applet.name, applet.status, brand.name, brand.brandColor?.description ?? "")
         }
         let fetched = await withCheckedContinuation { continuation in

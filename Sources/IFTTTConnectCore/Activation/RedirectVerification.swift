@@ -65,7 +65,7 @@ public struct RedirectedUser: Sendable, Hashable, CustomStringConvertible, Custo
     ///   - userToken: The user token.
     ///   - login: The login `/v2/me` gave for it.
     ///   - connectionId: The Connection's id.
-    public init(userToken: String, login: String, connectionId: String) {
+    @_spi(Sandbox) public init(userToken: String, login: String, connectionId: String) {
         self.userToken = userToken
         self.login = login
         self.connectionId = connectionId

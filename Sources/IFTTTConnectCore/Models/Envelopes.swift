@@ -75,7 +75,7 @@ public struct APIErrorPayload: Sendable, Hashable, CustomStringConvertible {
 /// Who a request is authenticated as (`GET /v2/me`).
 public struct User: Sendable, Hashable {
     /// How the request was authenticated.
-    public enum AuthenticationLevel: Sendable, Hashable {
+    @_spi(Sandbox) public enum AuthenticationLevel: Sendable, Hashable {
         /// No credentials.
         case none
         /// A user token.
@@ -96,7 +96,7 @@ public struct User: Sendable, Hashable {
     }
 
     /// The authentication level.
-    public let authenticationLevel: AuthenticationLevel
+    @_spi(Sandbox) public let authenticationLevel: AuthenticationLevel
     /// The IFTTT user's login, when a user is authenticated.
     public let login: String?
     /// The service, for service-key authentication.

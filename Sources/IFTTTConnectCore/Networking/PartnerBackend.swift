@@ -41,7 +41,7 @@ public struct PartnerBackend: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Returns: The token, or `nil` when the backend vouches for none (an empty token counts as none).
     /// - Throws: What the backend's call throws.
-    public func userToken() async throws -> String? {
+    @_spi(Sandbox) public func userToken() async throws -> String? {
         guard let token = try await fetch(), !token.isEmpty else { return nil }
         return token
     }

@@ -29,7 +29,7 @@ public enum LocationEvent: Sendable, Hashable {
     case uploadFailed(region: RegionEvent, error: EventUploadError, delay: TimeInterval)
 
     /// The crossing this report is about.
-    public var regionEvent: RegionEvent {
+    @_spi(Sandbox) public var regionEvent: RegionEvent {
         switch self {
         case .reported(let event), .uploadAttempted(let event, _), .uploadSuccessful(let event, _),
             .uploadFailed(let event, _, _):
