@@ -35,7 +35,7 @@ struct DocumentationExampleTests {
         let applets = try await manager.fetchApplets(order: .enabledCountDescending, platform: .ios)
         for applet in applets {
             let brand = applet.secondaryServices.first ?? applet.primaryService
-            print(applet.name, applet.status, brand.name, brand.brandColor?.description ?? "")
+            print(applet.name, applet.status, brand.name, brand.brandColor?.hex ?? "")
         }
         let fetched = await withCheckedContinuation { continuation in
             manager.fetchApplet(id: "aVxGRrtD") { result in

@@ -70,7 +70,7 @@ extension Connection {
 ///
 /// It is named `ConnectColor`, not `Color`, so that an app that imports both SwiftUI and this SDK can still
 /// write `Color.red` for SwiftUI's colour.
-public struct ConnectColor: Sendable, Hashable, CustomStringConvertible {
+public struct ConnectColor: Sendable, Hashable {
     /// Red, 0-255.
     @_spi(Sandbox) public let red: UInt8
     /// Green, 0-255.
@@ -107,9 +107,6 @@ public struct ConnectColor: Sendable, Hashable, CustomStringConvertible {
         }
         return 0.2126 * channel(red) + 0.7152 * channel(green) + 0.0722 * channel(blue)
     }
-
-    /// `#rrggbb`.
-    public var description: String { hex }
 
     /// Black.
     @_spi(Sandbox) public static let black = ConnectColor(red: 0, green: 0, blue: 0)
