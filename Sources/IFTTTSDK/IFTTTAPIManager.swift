@@ -76,6 +76,12 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
         state = Locked(initial)
     }
 
+    /// A manager for the sandbox (or any server) at `baseURL`, such as `http://127.0.0.1:8080`: the same as
+    /// ``shared`` but for the host.
+    public static func sandbox(_ baseURL: URL) -> IFTTTAPIManager {
+        IFTTTAPIManager(baseURL: baseURL)
+    }
+
     // MARK: Configuration
 
     /// Your service's slug, such as `ifttt_api_example`. Required before any Applet call.
@@ -100,7 +106,7 @@ public final class IFTTTAPIManager: Sendable, CustomStringConvertible {
 
     /// The API host, `api.ifttt.com` by default, optionally with a port (`proxy.example.com:8443`).
     /// Point it at your own backend proxy if you like. Setting it switches the scheme to HTTPS.
-    @_spi(Sandbox) public var apiHost: String {
+    public var apiHost: String {
         get { state.withLock { $0.apiHost } }
         set {
             state.withLock {

@@ -86,7 +86,7 @@ final class ApplicationLifecycleObservation: @unchecked Sendable {
 
 extension SynchronizationResult {
     /// The matching `UIBackgroundFetchResult`.
-    public var backgroundFetchResult: UIBackgroundFetchResult {
+    var backgroundFetchResult: UIBackgroundFetchResult {
         switch self {
         case .newData: return .newData
         case .noData: return .noData

@@ -39,6 +39,20 @@ struct LegacyAppletEndToEndTests {
         }
     }
 
+    /// What the legacy article shows an app: the public `sandbox(_:)` manager with the default transport.
+    @Test func thePublicSandboxManagerReachesTheSandbox() async throws {
+        try await LegacyFixture.withSandbox { url in
+            let manager = IFTTTAPIManager.sandbox(url)
+            manager.serviceSlug = "grocery_express"
+            manager.userToken = SandboxTest.aliceToken
+            manager.timeout = 60  // as the fixture's: the whole suite at once on 2 cores
+            let applets = try await manager.fetchApplets(order: .default, platform: .ios)
+            #expect(applets.map(\.id) == Self.iosDefault)
+            #expect(applets.first { $0.id == "gx-arrive-store" }?.status == .enabled)
+            #expect(try await manager.fetchCurrentUser()?.username == "alice")
+        }
+    }
+
     @Test func orderTiesAreBrokenByIdAndEnabledCountsFollowTheStore() async throws {
         try await LegacyFixture.withSandbox { url in
             let manager = LegacyFixture.manager(url, token: SandboxTest.aliceToken)
