@@ -149,6 +149,7 @@ open class ConnectButton: UIView {
         visualState = appearance.state
     }
 
+    // Interface Builder calls this on the designable view only, so it stays on the button.
     /// Interface Builder shows the connect state with a placeholder service name.
     open override func prepareForInterfaceBuilder() {
         super.prepareForInterfaceBuilder()
@@ -156,6 +157,8 @@ open class ConnectButton: UIView {
         MainActor.assumeIsolated { visualState = .connect }
     }
 
+    // The size stays on the button, not the canvas: SwiftUI's representables, apps that read it, and the hugging and
+    // compression priorities an app sets on the button size the button by it, as before.
     /// The pill plus the footer, which grows with the text size; as wide as the pill can be.
     open override var intrinsicContentSize: CGSize {
         var height = CGFloat(ConnectButtonGeometry.height)
@@ -224,6 +227,7 @@ open class ConnectButton: UIView {
         #endif
     }
 
+    /// The user confirmed `text` as the email (return key or confirm button).
     func confirmEmail(_ text: String) {
         onEmailConfirm?(text)
         actionHandler?(.confirmEmail(text))
