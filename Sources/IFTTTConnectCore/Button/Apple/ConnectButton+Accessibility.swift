@@ -44,6 +44,9 @@ extension ConnectButton {
         }
         showsLargeContentViewer = true
         largeContentTitle = model.largeContent.title
+        // The canvas is the view under the finger, so it is the large content viewer's item too.
+        canvas.showsLargeContentViewer = true
+        canvas.largeContentTitle = model.largeContent.title
         if !interactions.contains(where: { $0 is UILargeContentViewerInteraction }) {
             addInteraction(UILargeContentViewerInteraction())
         }

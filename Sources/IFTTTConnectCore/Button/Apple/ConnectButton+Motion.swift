@@ -1,9 +1,9 @@
 #if canImport(UIKit) && !os(watchOS)
 import UIKit
 
-/// Plays a ``ConnectButtonMotion`` on a ``ConnectButton``: a `CADisplayLink` redraws the button once per display
-/// refresh with ``ConnectButtonAppearance/applying(_:from:)`` until the motion ends (the loading pulse repeats until
-/// the state changes). Every frame's content comes from the portable timeline; this type only asks for redraws.
+/// Plays a ``ConnectButtonMotion`` on a ``ConnectButton``: a `CADisplayLink` redraws the button's canvas once per
+/// display refresh with ``ConnectButtonAppearance/applying(_:from:)`` until the motion ends (the loading pulse repeats
+/// until the state changes). Every frame's content comes from the portable timeline; this type only asks for redraws.
 @MainActor
 final class ConnectButtonMotionPlayer {
     /// The motion playing, with the appearance of the state it leaves and when it started.
@@ -105,7 +105,7 @@ extension ConnectButton {
     /// Motion variant when the user asked for it) and posts the new state's announcement.
     func didChangeVisualState(from previous: ConnectButtonAppearance) {
         guard previous.state != visualState else { return }
-        motionPlayer.view = self
+        motionPlayer.view = canvas
         motionPlayer.play(
             ConnectButtonMotion(
                 from: previous.state, to: visualState, reduceMotion: UIAccessibility.isReduceMotionEnabled),

@@ -38,7 +38,7 @@ open class ConnectButton: UIView {
     /// Whether the footer is shown.
     @IBInspectable var showsFooter: Bool = true { didSet { refresh() } }
     /// The service icon, once the controller has loaded it; without it the knob shows the service's monogram.
-    var iconImage: UIImage? { didSet { setNeedsDisplay() } }
+    var iconImage: UIImage? { didSet { canvas.setNeedsDisplay() } }
     /// The loaded icon the appearance shows (set by the controller through `show(_:)`).
     private var loadedIcon: ConnectButtonIconImage?
     /// Called when the pill is tapped in an interactive state.
@@ -64,8 +64,8 @@ open class ConnectButton: UIView {
 
     /// Plays the transitions between states (ConnectButton+Motion.swift).
     let motionPlayer = ConnectButtonMotionPlayer()
-    /// The finger on the pill, while there is one (the portable model decides; this view only forwards touches).
-    private var touchModel: ConnectButtonTouch?
+    /// The view that draws the button and takes its touches: it fills the button, pinned to its edges.
+    let canvas = ConnectButtonCanvas(frame: .zero)
 
     /// Creates a button.
     public override init(frame: CGRect) {
@@ -98,7 +98,17 @@ open class ConnectButton: UIView {
         emailField.keyboardType = .emailAddress
         #endif
         emailField.textContentType = .emailAddress
-        addSubview(emailField)
+        canvas.button = self
+        canvas.frame = bounds
+        canvas.translatesAutoresizingMaskIntoConstraints = false
+        canvas.addSubview(emailField)
+        addSubview(canvas)
+        NSLayoutConstraint.activate([
+            canvas.topAnchor.constraint(equalTo: topAnchor),
+            canvas.bottomAnchor.constraint(equalTo: bottomAnchor),
+            canvas.leadingAnchor.constraint(equalTo: leadingAnchor),
+            canvas.trailingAnchor.constraint(equalTo: trailingAnchor),
+        ])
         refresh()
     }
 
@@ -139,6 +149,7 @@ open class ConnectButton: UIView {
         visualState = appearance.state
     }
 
+    // Interface Builder calls this on the designable view only, so it stays on the button.
     /// Interface Builder shows the connect state with a placeholder service name.
     open override func prepareForInterfaceBuilder() {
         super.prepareForInterfaceBuilder()
@@ -146,47 +157,23 @@ open class ConnectButton: UIView {
         MainActor.assumeIsolated { visualState = .connect }
     }
 
+    // The size stays on the button, not the canvas: SwiftUI's representables, apps that read it, and the hugging and
+    // compression priorities an app sets on the button size the button by it, as before.
     /// The pill plus the footer, which grows with the text size; as wide as the pill can be.
     open override var intrinsicContentSize: CGSize {
         var height = CGFloat(ConnectButtonGeometry.height)
         if let footer = appearance.footer {
-            height = CGFloat(footer.frame.y) + footerSize(footer).height + CGFloat(footer.frame.height)
+            height =
+                CGFloat(footer.frame.y) + ConnectButtonCanvas.footerSize(footer).height + CGFloat(footer.frame.height)
         }
         return CGSize(width: ConnectButtonGeometry.maximumWidth, height: height)
-    }
-
-    private func footerSize(_ footer: ConnectButtonAppearance.Footer) -> CGSize {
-        NSAttributedString(footer.text, size: CGFloat(footer.fontSize)).boundingRect(
-            with: CGSize(width: CGFloat(footer.frame.width), height: .greatestFiniteMagnitude),
-            options: [.usesLineFragmentOrigin], context: nil
-        ).size
-    }
-
-    /// Recomputes the appearance for the new width.
-    open override func layoutSubviews() {
-        super.layoutSubviews()
-        if ConnectButtonGeometry(width: bounds.width) != appearance.geometry { refresh() }
-        if let field = appearance.emailField {
-            emailField.frame = CGRect(field.frame).offsetBy(dx: pillOrigin.x, dy: 0)
-        }
-    }
-
-    /// Recomputes the appearance when light or dark mode changes.
-    open override func traitCollectionDidChange(_ previousTraitCollection: UITraitCollection?) {
-        super.traitCollectionDidChange(previousTraitCollection)
-        refresh()
     }
 
     private var hostAppearance: ConnectButtonColorScheme {
         traitCollection.userInterfaceStyle == .dark ? .dark : .light
     }
 
-    /// The pill's top-left corner: centred when the view is wider than the pill.
-    private var pillOrigin: CGPoint {
-        CGPoint(x: max(0, (bounds.width - CGFloat(appearance.geometry.width)) / 2), y: 0)
-    }
-
-    private func refresh() {
+    func refresh() {
         appearance = ConnectButtonAppearance(
             state: visualState, connection: connection, localization: localization,
             environment: appearanceEnvironment, icon: loadedIcon)
@@ -209,81 +196,29 @@ open class ConnectButton: UIView {
             emailField.isHidden = true
         }
         invalidateIntrinsicContentSize()
-        setNeedsLayout()
-        setNeedsDisplay()
+        canvas.setNeedsLayout()
+        canvas.setNeedsDisplay()
     }
 
-    // MARK: - Interaction
-
-    // Touches are handled here, not with a target-action gesture recognizer, which keeps the view free of `@objc`.
-    // The button consumes its touches: as UIResponder's documentation asks of a view that does not call super,
-    // every touch method is overridden.
-
-    /// A finger down on the pill presses it: the portable ``ConnectButtonTouch`` highlights the pill and, as the
-    /// finger moves, drags the knob.
-    open override func touchesBegan(_ touches: Set<UITouch>, with event: UIEvent?) {
-        guard let touch = touches.first else { return }
-        let point = touch.location(in: self)
-        var model = ConnectButtonTouch(appearance: appearance)
-        model.handle(.press(x: Double(point.x - pillOrigin.x), y: Double(point.y), time: touch.timestamp))
-        touchModel = model.isPressed ? model : nil
-        setNeedsDisplay()
+    /// The pill was tapped, or its knob dragged to the other end: the button toggles.
+    func toggle() {
+        onTap?()
+        actionHandler?(.toggle)
     }
 
-    /// Forwards the movement to the touch model (the knob follows the finger).
-    open override func touchesMoved(_ touches: Set<UITouch>, with event: UIEvent?) {
-        guard let touch = touches.first, var model = touchModel else { return }
-        let point = touch.location(in: self)
-        model.handle(.move(x: Double(point.x - pillOrigin.x), y: Double(point.y), time: touch.timestamp))
-        touchModel = model
-        setNeedsDisplay()
-    }
-
-    /// A cancelled touch taps nothing; a dragged knob goes back.
-    open override func touchesCancelled(_ touches: Set<UITouch>, with event: UIEvent?) {
-        touchModel = nil
-        setNeedsDisplay()
-    }
-
-    /// On the pill the touch model decides (toggle or snap back); elsewhere a touch that ends inside the button taps
-    /// the confirm button or the footer.
-    open override func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) {
-        guard let touch = touches.first else { return }
-        let point = touch.location(in: self)
-        let local = CGPoint(x: point.x - pillOrigin.x, y: point.y)
-        defer {
-            touchModel = nil
-            setNeedsDisplay()
+    /// The footer was tapped: its action goes to ``onFooterTap``, else the "about" footer presents the About page; a
+    /// retry also goes to the ``actionHandler``.
+    func tapFooter(_ action: ConnectButtonAppearance.Footer.Action) {
+        if let onFooterTap {
+            onFooterTap(action)
+        } else if action == .showAbout {
+            presentAboutPage()
         }
-        if var model = touchModel {
-            model.handle(.release(x: Double(local.x), y: Double(local.y), time: touch.timestamp))
-            if model.outcome == .toggle {
-                onTap?()
-                actionHandler?(.toggle)
-            }
-            return
-        }
-        guard bounds.contains(point) else { return }
-        if let field = appearance.emailField, CGRect(field.confirmFrame).contains(local) {
-            confirmEmail(emailField.text ?? "")
-        } else if local.y <= CGFloat(ConnectButtonGeometry.height) {
-            // A pill without a knob (no drag) still toggles on a tap where the state allows it.
-            if appearance.isInteractive {
-                onTap?()
-                actionHandler?(.toggle)
-            }
-        } else if let action = appearance.footer?.action {
-            if let onFooterTap {
-                onFooterTap(action)
-            } else if action == .showAbout {
-                presentAboutPage()
-            }
-            if action == .retry { actionHandler?(.footerTapped) }
-        }
+        if action == .retry { actionHandler?(.footerTapped) }
     }
 
     /// Presents the About page for the button's Connection over the view controller that contains the button.
-    private func presentAboutPage() {
+    func presentAboutPage() {
         #if os(iOS) || IFTTT_APPLE_STUB_CHECK
         var responder: UIResponder? = self
         while let current = responder, !(current is UIViewController) { responder = current.next }
@@ -292,17 +227,135 @@ open class ConnectButton: UIView {
         #endif
     }
 
-    private func confirmEmail(_ text: String) {
+    /// The user confirmed `text` as the email (return key or confirm button).
+    func confirmEmail(_ text: String) {
         onEmailConfirm?(text)
         actionHandler?(.confirmEmail(text))
+    }
+}
+
+/// What a ``ConnectButton`` shows and is touched through: a view that fills the button (pinned to its edges), draws
+/// the button's appearance, lays out its email field, has the appearance recomputed when its width, light or dark
+/// mode or text size changes, and turns touches into the button's actions. UIKit's drawing, layout, trait and touch
+/// overrides live on this internal view, so the public button keeps 2.8's API.
+final class ConnectButtonCanvas: UIView {
+    /// The button drawn (it owns this view).
+    weak var button: ConnectButton?
+    /// The finger on the pill, while there is one (the portable model decides; this view only forwards touches).
+    private var touchModel: ConnectButtonTouch?
+
+    override init(frame: CGRect) {
+        super.init(frame: frame)
+        setUp()
+    }
+
+    required init?(coder: NSCoder) {
+        super.init(coder: coder)
+        setUp()
+    }
+
+    private func setUp() {
+        isOpaque = false
+        backgroundColor = .clear
+        contentMode = .redraw
+    }
+
+    /// The size of a footer's text laid out in its frame's width.
+    static func footerSize(_ footer: ConnectButtonAppearance.Footer) -> CGSize {
+        NSAttributedString(footer.text, size: CGFloat(footer.fontSize)).boundingRect(
+            with: CGSize(width: CGFloat(footer.frame.width), height: .greatestFiniteMagnitude),
+            options: [.usesLineFragmentOrigin], context: nil
+        ).size
+    }
+
+    /// The pill's top-left corner: centred when the view is wider than the pill.
+    private var pillOrigin: CGPoint {
+        guard let button else { return .zero }
+        return CGPoint(x: max(0, (bounds.width - CGFloat(button.appearance.geometry.width)) / 2), y: 0)
+    }
+
+    /// Recomputes the appearance for the new width and places the email field.
+    override func layoutSubviews() {
+        super.layoutSubviews()
+        guard let button else { return }
+        if ConnectButtonGeometry(width: bounds.width) != button.appearance.geometry { button.refresh() }
+        if let field = button.appearance.emailField {
+            button.emailField.frame = CGRect(field.frame).offsetBy(dx: pillOrigin.x, dy: 0)
+        }
+    }
+
+    /// Recomputes the appearance when light or dark mode, the text size or the layout direction changes.
+    override func traitCollectionDidChange(_ previousTraitCollection: UITraitCollection?) {
+        super.traitCollectionDidChange(previousTraitCollection)
+        button?.refresh()
+    }
+
+    // MARK: - Interaction
+
+    // Touches are handled here, not with a target-action gesture recognizer, which keeps the views free of `@objc`.
+    // The button consumes its touches: as UIResponder's documentation asks of a view that does not call super,
+    // every touch method is overridden.
+
+    /// A finger down on the pill presses it: the portable ``ConnectButtonTouch`` highlights the pill and, as the
+    /// finger moves, drags the knob.
+    override func touchesBegan(_ touches: Set<UITouch>, with event: UIEvent?) {
+        guard let touch = touches.first, let button else { return }
+        let point = touch.location(in: self)
+        var model = ConnectButtonTouch(appearance: button.appearance)
+        model.handle(.press(x: Double(point.x - pillOrigin.x), y: Double(point.y), time: touch.timestamp))
+        touchModel = model.isPressed ? model : nil
+        setNeedsDisplay()
+    }
+
+    /// Forwards the movement to the touch model (the knob follows the finger).
+    override func touchesMoved(_ touches: Set<UITouch>, with event: UIEvent?) {
+        guard let touch = touches.first, var model = touchModel else { return }
+        let point = touch.location(in: self)
+        model.handle(.move(x: Double(point.x - pillOrigin.x), y: Double(point.y), time: touch.timestamp))
+        touchModel = model
+        setNeedsDisplay()
+    }
+
+    /// A cancelled touch taps nothing; a dragged knob goes back.
+    override func touchesCancelled(_ touches: Set<UITouch>, with event: UIEvent?) {
+        touchModel = nil
+        setNeedsDisplay()
+    }
+
+    /// On the pill the touch model decides (toggle or snap back); elsewhere a touch that ends inside the button taps
+    /// the confirm button or the footer.
+    override func touchesEnded(_ touches: Set<UITouch>, with event: UIEvent?) {
+        guard let touch = touches.first else { return }
+        let point = touch.location(in: self)
+        let local = CGPoint(x: point.x - pillOrigin.x, y: point.y)
+        defer {
+            touchModel = nil
+            setNeedsDisplay()
+        }
+        guard let button else { return }
+        let appearance = button.appearance
+        if var model = touchModel {
+            model.handle(.release(x: Double(local.x), y: Double(local.y), time: touch.timestamp))
+            if model.outcome == .toggle { button.toggle() }
+            return
+        }
+        guard bounds.contains(point) else { return }
+        if let field = appearance.emailField, CGRect(field.confirmFrame).contains(local) {
+            button.confirmEmail(button.emailField.text ?? "")
+        } else if local.y <= CGFloat(ConnectButtonGeometry.height) {
+            // A pill without a knob (no drag) still toggles on a tap where the state allows it.
+            if appearance.isInteractive { button.toggle() }
+        } else if let action = appearance.footer?.action {
+            button.tapFooter(action)
+        }
     }
 
     // MARK: - Drawing
 
     /// Draws the pill, progress, label, knob, confirm button, checkmark and footer.
-    open override func draw(_ rect: CGRect) {
-        guard let context = UIGraphicsGetCurrentContext() else { return }
-        var a = motionPlayer.appearance(over: appearance)
+    override func draw(_ rect: CGRect) {
+        guard let button, let context = UIGraphicsGetCurrentContext() else { return }
+        var a = button.motionPlayer.appearance(over: button.appearance)
         if let touchModel { a = a.applying(touchModel) }
         let g = a.geometry
         context.saveGState()
@@ -346,7 +399,7 @@ open class ConnectButton: UIView {
             let iconRect = CGRect(knob.iconFrame)
             switch knob.icon {
             case .image:
-                if let iconImage {
+                if let iconImage = button.iconImage {
                     iconImage.draw(in: iconRect)
                 } else {
                     // Bytes UIKit cannot decode (an SVG before iOS 16): the monogram, never an empty knob.
@@ -436,7 +489,7 @@ open class ConnectButton: UIView {
         if let footer = a.footer {
             let text = NSAttributedString(footer.text, size: CGFloat(footer.fontSize))
             let box = CGRect(footer.frame)
-            let size = footerSize(footer)
+            let size = Self.footerSize(footer)
             context.setAlpha(CGFloat(footer.opacity))
             text.draw(
                 with: CGRect(x: box.minX, y: box.minY, width: box.width, height: ceil(size.height)),
