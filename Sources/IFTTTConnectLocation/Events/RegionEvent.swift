@@ -24,7 +24,7 @@ public struct RegionEvent: Sendable, Hashable, Codable, Identifiable {
     /// The record id.
     public var id: UUID { recordId }
 
-    /// Entry or exit (ConnectSDK-iOS 2.8's name for ``transition``).
+    /// Entry or exit (ConnectSDK-iOS 2.8's name).
     public var kind: RegionEventKind { transition }
 
     /// Creates an event; `recordId` defaults to a new random UUID.
