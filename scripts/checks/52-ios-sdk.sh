@@ -31,4 +31,8 @@ if [ $status -eq 0 ]; then
 else
   echo "$out"
 fi
+# The API budget as an iOS app sees it (scripts/api/count-public.sh --ios).
+if ! IOS_SDK="$sdk" scripts/api/count-public.sh --ios --budget 400 | tail -1 | sed 's/^/api budget (400, iOS): /'; then
+  status=1
+fi
 exit $status

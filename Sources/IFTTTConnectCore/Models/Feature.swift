@@ -136,7 +136,7 @@ extension Connection {
 /// The type of a field, as the Connect API names it (`LOCATION_ENTER`, `TEXT_FIELD`, ...).
 ///
 /// Unknown types are kept as they are, so new types from the API never fail decoding.
-public enum FieldType: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+public enum FieldType: RawRepresentable, Sendable, Hashable {
     /// A location whose entry triggers.
     case locationEnter
     /// A location whose exit triggers.
@@ -200,9 +200,6 @@ public enum FieldType: RawRepresentable, Sendable, Hashable, CustomStringConvert
         default: return nil
         }
     }
-
-    /// The raw type name.
-    public var description: String { rawValue }
 }
 
 /// Region transitions that a location trigger reports.

@@ -16,7 +16,6 @@ struct FieldTypeTests {
         for (type, name) in Self.named {
             #expect(type.rawValue == name)
             #expect(FieldType(rawValue: name) == type)
-            #expect("\(type)" == name)
         }
         #expect(Set(Self.named.map(\.0)).count == Self.named.count)
     }
