@@ -97,7 +97,7 @@ public enum ConnectButtonControllerError: Error, Sendable, Hashable, CustomStrin
     static let notReadyReason = "the Connect Button cannot start this now"
 
     /// The detailed error inside ``networkError(_:)-enum.case``, when there is one.
-    @_spi(Sandbox) public var apiError: ConnectAPIError? {
+    public var apiError: ConnectAPIError? {
         guard case .networkError(let error) = self else { return nil }
         return error.apiError
     }
