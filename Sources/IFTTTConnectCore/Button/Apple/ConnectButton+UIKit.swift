@@ -246,19 +246,13 @@ final class ConnectButtonCanvas: UIView {
 
     override init(frame: CGRect) {
         super.init(frame: frame)
-        setUp()
-    }
-
-    required init?(coder: NSCoder) {
-        super.init(coder: coder)
-        setUp()
-    }
-
-    private func setUp() {
         isOpaque = false
         backgroundColor = .clear
         contentMode = .redraw
     }
+
+    /// The button makes its canvas in code; it is never archived.
+    required init?(coder: NSCoder) { nil }
 
     /// The size of a footer's text laid out in its frame's width.
     static func footerSize(_ footer: ConnectButtonAppearance.Footer) -> CGSize {
