@@ -8,9 +8,10 @@
 #
 # How: each stub (UIKit, SwiftUI, CoreLocation, ...) is built with `swiftc -emit-module` into a temporary directory
 # that goes on the module search path, so `canImport(UIKit)` and friends are true; the compilation condition
-# IFTTT_APPLE_STUB_CHECK makes the `os(iOS)` code visible too. The SDK's modules are compiled (type-checked with
-# SIL's diagnostics, no code generated, not linked) in .build-apple so the normal .build is left alone. The stubs are not Apple's SDK: this proves the code type-checks
-# against the API as the stubs declare it (from Apple's documentation), not that it behaves on a device.
+# IFTTT_APPLE_STUB_CHECK makes the `os(iOS)` code visible too. The SDK's modules are compiled in .build-apple
+# (type-checked with SIL's diagnostics; no code generated), so the normal .build is left alone. The stubs are not
+# Apple's SDK: this proves the code type-checks against the API as the stubs declare it (from Apple's documentation),
+# not that it behaves on a device.
 set -uo pipefail
 caller="$(pwd)"
 cd "$(dirname "$0")/.."
@@ -35,7 +36,7 @@ while [ $# -gt 0 ]; do
         shift
       done ;;
     --swift-version) swift_versions=("$2"); shift 2 ;;
-    -h|--help) sed -n 2,13p "$0"; exit 0 ;;
+    -h|--help) sed -n 2,14p "$0"; exit 0 ;;
     *) echo "unknown argument: $1" >&2; exit 2 ;;
   esac
 done
