@@ -68,7 +68,8 @@ done
 if ! swift package --scratch-path "$scratch/describe" describe --type json >"$log/describe.json" 2>"$log/describe.err"; then
   fail "swift package describe failed" "$log/describe.err"
 fi
-# One line per wave of targets whose dependencies are compiled: "target|sources...|resource bundle or -" each, "--" between.
+# One line per target, "target|sources...|resource bundle or -", in waves of targets whose dependencies come in an
+# earlier wave, a line "--" after each wave.
 if ! python3 - "$log/describe.json" >"$log/plan" 2>"$log/plan.err" <<'PYTHON'
 import json, sys
 package = json.load(open(sys.argv[1]))

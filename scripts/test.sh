@@ -252,10 +252,10 @@ run_check() {
 # directory, such as the two that run check-apple.sh, stay in one lane). Keep the lanes about as long, and shorter than
 # the tests beside them: several checks spend most of their time starting processes one after another, not computing.
 # On an idle 2-core machine from a fresh clone (2026-12-06) lane 1 took 2m23s (the consumer check 46 s of it), lane 2
-# 2m03s, lane 3 49 s, beside 1m55s of sandbox tests; hence the consumer check's move to lane 3. Once the checks took
-# a third less CPU (148 s → 94 s) and the sandbox's tests ran in three processes, the lanes were the longest path (lane 1
-# 2m25s, lane 2 2m23s, lane 3 1m34s beside 2m02s of tests, on the same machine under other builds): hence the client
-# compatibility check's move to lane 3 and the DocC check's to lane 1.
+# 2m03s, lane 3 49 s, beside 1m55s of sandbox tests; hence the consumer check's move to lane 3. Once the checks
+# took a third less CPU (148 s → 94 s) and the sandbox's tests ran in three processes, the lanes were the longest
+# path (lane 1 2m25s, lane 2 2m23s, lane 3 1m34s beside 2m02s of tests, on the same machine under other builds):
+# hence the client compatibility check's move to lane 3 and the DocC check's to lane 1.
 default_checks() {  # $1 = lane: 1, 2 or 3
   local check lane
   if [ "$1" = 3 ] && [ "$quick" -eq 0 ]; then run_check consumer scripts/check-consumer.sh; fi
