@@ -11,7 +11,7 @@
 # the lines that explain it (compiler errors, failed tests with their issues, or the end of the log). Green
 # runs print no test chatter. The full logs of a failed run are kept and their directory is printed.
 # Options: --full runs the full tier; --quick skips the consumer check; --verbose streams every log as it is written.
-# Each test process (the SDK's `swift test`, the sandbox's two) runs under a time bound (IFTTT_TEST_TIMEOUT seconds,
+# Each test process (the SDK's `swift test`, the sandbox's three) runs under a time bound (IFTTT_TEST_TIMEOUT seconds,
 # default 1200): past it the tests are stopped, the ones still running are named, and the run fails.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -124,7 +124,7 @@ build_package() {  # $1 = package path, $2 = name; sets <name>_build_time, and b
 # cooperative pool with every other test; run all at once, tests that compute or block for a second or two (floods of
 # 10,000 calls, a browser, 110 curl processes) starved the others' servers, so one request waited 4-10 s and a test of
 # 100 sign-ins took 95 s (CI, 2026-11-27). One at a time, the suite took 128 s against 115 s all at once on an idle
-# 2-core machine, and no request waits on another test. Beside the checks they run in two processes (start_sandbox_tests).
+# 2-core machine, and no request waits on another test. Beside the checks they run in three processes (start_sandbox_tests).
 test_package() {  # $1 = package path, $2 = name: the package's tests in the foreground
   local path="$1" name="$2" time_variable="${2}_build_time" order=()
   [ "$name" = sandbox ] && order=(--no-parallel)
@@ -186,36 +186,43 @@ report_tests() {  # $1 = key (its log), $2 = label, $3 = exit status, $4 = build
   fi
 }
 
-# The sandbox's tests in two processes at once, each running its tests one at a time (so no test starves another's
-# servers through a shared pool: each process has its own): the suites declared under Browser/ and CLI/ (a browser and
-# child processes) in one, every other suite (in-process sandboxes) in the other, about half the time each. One at a
-# time in one process, the 288 tests took 224 s for 61 s of CPU: most of a test's time is waiting (child processes,
-# a browser, sockets, a server's answer), which the other process fills. The shards are one --filter pattern and the
-# same pattern as --skip, so every test runs exactly once. The test binary is run as `swift test` runs it, directly:
-# two `swift test` in one package would wait for each other's lock on .build.
+# The sandbox's tests in three processes at once, each running its tests one at a time (so no test starves another's
+# servers through a shared pool: each process has its own), split by the folders their suites are declared in, about a
+# third of the time each: Browser/ and EndToEnd/SDK/ (a browser; the SDK against a sandbox), CLI/ and Unit/ (child
+# processes), and every other suite (EndToEnd/Sandbox/: in-process sandboxes). One at a time in one process, the 288
+# tests took 224 s for 61 s of CPU: most of a test's time is waiting (child processes, a browser, sockets, a server's
+# answer), which the other processes fill. In two processes (browser and CLI, the others) the longer took 2m05s on an
+# idle machine and was the test command's longest path once the checks beside it took less CPU (2026-12-06); in three,
+# each holds about 100 s of the 294 s of test time measured then. The shards are --filter patterns, and the third
+# --skips them all, so every test runs exactly once. The test binary is run as `swift test` runs it, directly: two
+# `swift test` in one package would wait for each other's lock on .build.
 # Suites that load the whole machine run first, with no other test process beside them: RequestSourceTests opens
 # 20,000 loopback sockets and compares page times with and without them (a ratio under 2), and every connection
 # another process opens meanwhile is slower (the kernel's search for a free port among the crowd's), which tilts the
 # ratio (10x once while the other process ran CLI tests).
 sandbox_tests_dir=Sandbox/Tests/ConnectSandboxTests
 sandbox_alone_suites="RequestSourceTests"
-sandbox_shard_pattern() {  # the test ids of the suites (top-level types) declared under Browser/ and CLI/
-  local names
-  names="$(find "$sandbox_tests_dir/Browser" "$sandbox_tests_dir/CLI" -name '*.swift' -exec cat {} + \
+sandbox_shard_pattern() {  # DIR...: the test ids of the suites (top-level types) declared under those folders
+  local names dirs=()
+  for dir in "$@"; do dirs+=("$sandbox_tests_dir/$dir"); done
+  names="$(find "${dirs[@]}" -name '*.swift' -exec cat {} + \
     | sed -nE 's/^(public |final |private |fileprivate |internal )*(struct|class|enum|actor) ([A-Za-z0-9_]+).*/\3/p' \
     | sort -u | paste -sd'|' -)"
   echo "^ConnectSandboxTests\.($names)/"
 }
 start_sandbox_tests() {
-  local bin pattern alone
+  local bin first second alone
   bin="$(swift build --package-path Sandbox "${test_build_flags[@]}" --show-bin-path)/ConnectSandboxPackageTests.xctest"
-  pattern="$(sandbox_shard_pattern)"
+  first="$(sandbox_shard_pattern Browser EndToEnd/SDK)"
+  second="$(sandbox_shard_pattern CLI Unit)"
   alone="^ConnectSandboxTests\.(${sandbox_alone_suites// /|})/"
-  echo "== sandbox: test ($sandbox_alone_suites alone, then two processes: the browser and CLI suites, and the others)"
+  echo "== sandbox: test ($sandbox_alone_suites alone, then three processes: browser and SDK end to end, CLI and unit, the others)"
   start_tests sandbox-0 "$bin" --testing-library swift-testing --no-parallel --filter "$alone"
   collect_tests sandbox-0 "sandbox ($sandbox_alone_suites)" "$sandbox_build_time"
-  start_tests sandbox-1 "$bin" --testing-library swift-testing --no-parallel --filter "$pattern" --skip "$alone"
-  start_tests sandbox-2 "$bin" --testing-library swift-testing --no-parallel --skip "$pattern" --skip "$alone"
+  start_tests sandbox-1 "$bin" --testing-library swift-testing --no-parallel --filter "$first" --skip "$alone"
+  start_tests sandbox-2 "$bin" --testing-library swift-testing --no-parallel --filter "$second" --skip "$alone"
+  start_tests sandbox-3 "$bin" --testing-library swift-testing --no-parallel --skip "$first" --skip "$second" \
+    --skip "$alone"
 }
 
 # The checks of a tier, in name order: every executable scripts/checks/NN-name.sh whose header has the line
@@ -245,7 +252,10 @@ run_check() {
 # directory, such as the two that run check-apple.sh, stay in one lane). Keep the lanes about as long, and shorter than
 # the tests beside them: several checks spend most of their time starting processes one after another, not computing.
 # On an idle 2-core machine from a fresh clone (2026-12-06) lane 1 took 2m23s (the consumer check 46 s of it), lane 2
-# 2m03s, lane 3 49 s, beside 1m55s of sandbox tests; hence the consumer check's move to lane 3.
+# 2m03s, lane 3 49 s, beside 1m55s of sandbox tests; hence the consumer check's move to lane 3. Once the checks
+# took a third less CPU (148 s → 94 s) and the sandbox's tests ran in three processes, the lanes were the longest
+# path (lane 1 2m25s, lane 2 2m23s, lane 3 1m34s beside 2m02s of tests, on the same machine under other builds):
+# hence the client compatibility check's move to lane 3 and the DocC check's to lane 1.
 default_checks() {  # $1 = lane: 1, 2 or 3
   local check lane
   if [ "$1" = 3 ] && [ "$quick" -eq 0 ]; then run_check consumer scripts/check-consumer.sh; fi
@@ -292,7 +302,7 @@ fi
 if [ -n "$resolve_pid" ]; then wait "$resolve_pid"; fi
 build_package "$root/Sandbox" sandbox
 
-# 2. The tests of both packages (the sandbox's in two processes), and beside them, in three more lanes, the consumer
+# 2. The tests of both packages (the sandbox's in three processes), and beside them, in three more lanes, the consumer
 # check and the default tier's checks (the tests spend much of their time waiting on servers, browsers and child
 # processes; the checks fill it). The SDK's tests hold SwiftPM's lock on .build while they run, so the checks are told
 # that both builds are done (IFTTT_TEST_BUILT=1) and only read them. The lanes' output is printed when the tests are
@@ -307,8 +317,9 @@ if [ "$verbose" -eq 0 ] && [ "$built_ok" -eq 1 ] && [ "${IFTTT_TEST_SERIAL:-0}" 
   lane3=$!
   start_sandbox_tests
   collect_tests sdk sdk "$sdk_build_time"
-  collect_tests sandbox-1 "sandbox (browser, CLI)" "$sandbox_build_time"
-  collect_tests sandbox-2 "sandbox (the others)" "$sandbox_build_time"
+  collect_tests sandbox-1 "sandbox (browser, SDK end to end)" "$sandbox_build_time"
+  collect_tests sandbox-2 "sandbox (CLI, unit)" "$sandbox_build_time"
+  collect_tests sandbox-3 "sandbox (the others)" "$sandbox_build_time"
   if kill -0 "$lane1" 2>/dev/null || kill -0 "$lane2" 2>/dev/null || kill -0 "$lane3" 2>/dev/null; then
     echo "== (waiting for the checks)"
   fi

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# lane: 3
 # Type-checks Tests/ClientCompat/*.swift (client code written as a ConnectSDK-iOS 2.8 app would write it) against
 # the SDK's built modules, in Swift 5 and Swift 6 language modes, warnings as errors. Each file is checked on its
 # own, as a separate app would be. Files that need UIKit are wrapped in `#if canImport(UIKit)` and are checked

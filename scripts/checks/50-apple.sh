@@ -16,7 +16,7 @@ else
 fi
 
 table=scripts/apple/ios-obligations.tsv
-tool="$(scripts/apple/build-tool.sh AppleSymbols .build-availability)" || exit 1
+tool="$(scripts/apple/build-tool.sh AppleSymbols .build-availability -Onone)" || exit 1
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 cp Tests/AppleStubs/*.swift "$work/"

@@ -11,7 +11,9 @@
 # each limited to the operations and the status it concerns. Prints schemathesis's summary; on failure keeps its
 # report (JUnit XML and the NDJSON event log) under .build-schemathesis/report and says where.
 #
-# schemathesis (pinned below) is installed with pip into a cached venv under .build-schemathesis/ when missing.
+# schemathesis (pinned below) is installed with pip, when missing, into a venv kept per version in the user's cache
+# (IFTTT_TOOLS_CACHE, default ${XDG_CACHE_HOME:-~/.cache}/ifttt-connect-sdk; .build-schemathesis/ when that cannot be
+# written), as SwiftPM keeps its clones of the dependencies: a fresh clone does not install it again (9 s of CPU).
 # The binary is the test command's debug build (`swift build --package-path Sandbox`), built when missing, as
 # scripts/checks/67-readme-commands.sh does; `--scratch-path DIR` uses another build directory's binary instead, and
 # `--binary PATH` a given ifttt-connect (with its resource bundle beside it).
@@ -37,8 +39,9 @@ while [ $# -gt 0 ]; do
 done
 
 cache="$root/.build-schemathesis"
-venv="$cache/venv"
 report="$cache/report"
+tools="${IFTTT_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/ifttt-connect-sdk}"
+if mkdir -p "$tools" 2>/dev/null && [ -w "$tools" ]; then venv="$tools/schemathesis-$version"; else venv="$cache/venv"; fi
 work="$(mktemp -d)"
 server_pid=""
 cleanup() {
@@ -51,14 +54,20 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# schemathesis, pinned, in a venv of its own.
-if ! "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$version"; then
+# schemathesis, pinned, in a venv of its own; installed under a lock, since two test runs may share the cache.
+install_schemathesis() {
+  "$venv/bin/schemathesis" --version 2>/dev/null | grep -q "$version" && return 0
   echo "schemathesis: installing schemathesis $version into $venv"
   rm -rf "$venv"
   if ! { python3 -m venv "$venv" && "$venv/bin/pip" install -q "schemathesis==$version"; } >"$work/pip.log" 2>&1; then
-    tail -20 "$work/pip.log"; echo "schemathesis: could not install schemathesis $version"; exit 1
+    tail -20 "$work/pip.log"; rm -rf "$venv"; echo "schemathesis: could not install schemathesis $version"; return 1
   fi
-fi
+}
+mkdir -p "$(dirname "$venv")"
+exec 9>"$venv.lock"
+flock 9
+install_schemathesis || exit 1
+exec 9>&-
 
 # The sandbox: the debug ifttt-connect of the test command.
 if [ -n "$binary" ]; then

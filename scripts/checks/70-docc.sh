@@ -1,5 +1,4 @@
 #!/usr/bin/env bash
-# lane: 2
 # Builds the documentation of every DocC catalog (Sources/<Module>/<Module>.docc, in both packages) with the
 # toolchain's `docc`, from public symbol graphs extracted out of the debug build, and fails on any warning
 # (broken symbol links, undocumented parameters, ...). The archives, transformed for static hosting as the published
