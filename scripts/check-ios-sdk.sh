@@ -627,7 +627,8 @@ for dir in Sources/*/; do
   case " ${products[*]} " in *" $name "*) ;; *) echo "check-ios-sdk: Sources/$name is not in this script's product list" >&2; exit 1 ;; esac
 done
 # What SwiftPM generates for a target with resources (Bundle.module), for type-checking only.
-printf 'import Foundation\n\nextension Foundation.Bundle {\n    static var module: Bundle { Bundle.main }\n}\n' >"$work/resource_bundle_accessor.swift"
+source "$root/scripts/lib/bundle-accessor.sh"
+write_bundle_accessor "$work/resource_bundle_accessor.swift"
 
 # Compiles every product in Swift $1 into $work/modules-$1.
 compile_products() {

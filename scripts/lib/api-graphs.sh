@@ -21,13 +21,14 @@ api_extract_graphs() {  # $1: output directory
       || { echo "api: extracting $module failed" >&2; cat "$out/$module.log" >&2; return 1; }
   done
 }
-# The public, non-SPI declarations of the graphs in directory $1, one per line: precise id, kind, path, declaration.
-api_declarations() {
-  jq -r '.symbols[]
+# The jq filter that keeps a graph's public and open declarations an app sees without `@_spi`.
+api_public_symbols='.symbols[]
       | select(.accessLevel == "public" or .accessLevel == "open")
       | select(.kind.identifier != "swift.extension")
-      | select((.spi // false) | not)
-      | [.identifier.precise, .kind.identifier, (.pathComponents | join(".")),
+      | select((.spi // false) | not)'
+# The public, non-SPI declarations of the graphs in directory $1, one per line: precise id, kind, path, declaration.
+api_declarations() {
+  jq -r "$api_public_symbols"' | [.identifier.precise, .kind.identifier, (.pathComponents | join(".")),
          ([.declarationFragments[]?.spelling] | join("") | gsub("\\s+"; " "))] | @tsv' "$1"/*.symbols.json \
     | sort -u
 }
@@ -37,10 +38,7 @@ api_declarations() {
 api_classified() {
   jq -r --arg m "$2" '
       (.relationships // [] | map(select(.kind == "requirementOf" or .kind == "optionalRequirementOf") | .source)) as $req
-      | .symbols[]
-      | select(.accessLevel == "public" or .accessLevel == "open")
-      | select(.kind.identifier != "swift.extension")
-      | select((.spi // false) | not)
+      | '"$api_public_symbols"'
       | select(.identifier.precise | contains("::SYNTHESIZED::") | not)
       | select(.location == null or (.location.uri | contains("Sources/" + $m + "/")))
       | [.identifier.precise, .kind.identifier, (.pathComponents | join(".")),
@@ -60,8 +58,8 @@ api_compile_ios_graphs() {  # $1: output directory; then check-ios-sdk.sh's opti
     || { echo "api: the iOS SDK is not set up:" >&2; cat "$out/flags.log" >&2; return 1; }
   mapfile -t flags <"$out/flags"
   cache="${IOS_SDK_CACHE:-$(pwd)/.build-ios-sdk}/module-cache"
-  printf 'import Foundation\n\nextension Foundation.Bundle {\n    static var module: Bundle { Bundle.main }\n}\n' \
-    >"$out/resource_bundle_accessor.swift"
+  source scripts/lib/bundle-accessor.sh
+  write_bundle_accessor "$out/resource_bundle_accessor.swift"
   for module in "${api_modules[@]}"; do
     mapfile -t files < <(find "Sources/$module" -name '*.swift' | sort)
     [ -d "Sources/$module/Resources" ] && files+=("$out/resource_bundle_accessor.swift")

@@ -65,8 +65,8 @@ work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/modules"
 # What SwiftPM generates for a target with resources (Bundle.module), so that such a target compiles.
-printf 'import Foundation\n\nextension Foundation.Bundle {\n    static var module: Bundle { Bundle.main }\n}\n' \
-  >"$work/resource_bundle_accessor.swift"
+source "$(dirname "$0")/../lib/bundle-accessor.sh"
+write_bundle_accessor "$work/resource_bundle_accessor.swift"
 
 # Writes PREFIX.nm and PREFIX.selectors from the objects in DIR.
 symbols() {
