@@ -41,15 +41,11 @@ open class ConnectButton: UIView {
     var iconImage: UIImage? { didSet { canvas.setNeedsDisplay() } }
     /// The loaded icon the appearance shows (set by the controller through `show(_:)`).
     private var loadedIcon: ConnectButtonIconImage?
-    /// Called when the pill is tapped in an interactive state.
-    var onTap: (() -> Void)?
     /// Called when the footer is tapped and it has an action. When it is `nil`, the "about" footer presents the
     /// About page from the view controller that shows the button, as 2.8 did.
     @_spi(Sandbox) open var onFooterTap: ((ConnectButtonAppearance.Footer.Action) -> Void)?
-    /// Called when the user confirms an email (return key or confirm button).
-    var onEmailConfirm: ((String) -> Void)?
     /// Set by the ``ConnectButtonController`` that drives this button: taps, confirmed emails and footer retries go
-    /// to it (after `onTap`, `onEmailConfirm` and ``onFooterTap``).
+    /// to it (a footer's action after ``onFooterTap``).
     @_spi(Sandbox) public var actionHandler: (@MainActor (ConnectButtonAction) -> Void)?
 
     /// What the button currently draws.
@@ -202,7 +198,6 @@ open class ConnectButton: UIView {
 
     /// The pill was tapped, or its knob dragged to the other end: the button toggles.
     func toggle() {
-        onTap?()
         actionHandler?(.toggle)
     }
 
@@ -229,7 +224,6 @@ open class ConnectButton: UIView {
 
     /// The user confirmed `text` as the email (return key or confirm button).
     func confirmEmail(_ text: String) {
-        onEmailConfirm?(text)
         actionHandler?(.confirmEmail(text))
     }
 }
